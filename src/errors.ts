@@ -1,0 +1,81 @@
+/**
+ * The one error class of payframe. Every entry (client, frame, server) throws it, so a merchant
+ * catches one type and switches on a stable `code`. Messages are built by us, never copied from
+ * user input, and pass through `redact` so that a card number cannot ride along.
+ */
+export type ErrorCode =
+  /** Refused before any request (bad amount, impossible combination), or the service answered 400. */
+  | 'invalid_request'
+  /** Card fields failed local validation; `fields` names them. No request was sent. */
+  | 'invalid_card'
+  /** Bad options: a base URL that is not https, a missing merchant id. */
+  | 'invalid_config'
+  /** A URL from a response or a caller is not https on the configured gateway origin. */
+  | 'unsafe_url'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  /** The service's state machine refused (void after capture, refund above the original, ...). */
+  | 'conflict'
+  /** The payment was declined by the issuer; `resultCode` says why. */
+  | 'declined'
+  | 'rate_limited'
+  | 'server_error'
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  /** A response did not match its schema; `body` keeps what arrived. */
+  | 'invalid_response';
+
+export interface PayframeErrorInit {
+  status?: number;
+  /** The service's code: the error body's `code`, or `result.code` of a declined payment. */
+  resultCode?: string;
+  /** The service's error body `name`, e.g. `REFUND_EXCEEDS_AMOUNT`. */
+  reason?: string;
+  eventId?: string;
+  fields?: string[];
+  body?: unknown;
+  cause?: unknown;
+}
+
+export class PayframeError extends Error {
+  override readonly name = 'PayframeError';
+  readonly code: ErrorCode;
+  readonly status: number | undefined;
+  readonly resultCode: string | undefined;
+  readonly reason: string | undefined;
+  readonly eventId: string | undefined;
+  readonly fields: string[] | undefined;
+  readonly body: unknown;
+
+  constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
+    super(redact(message), init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = code;
+    this.status = init.status;
+    this.resultCode = init.resultCode;
+    this.reason = init.reason;
+    this.eventId = init.eventId;
+    this.fields = init.fields;
+    this.body = init.body;
+  }
+
+  toJSON() {
+    const { name, code, message, status, resultCode, reason, eventId, fields } = this;
+    return { name, code, message, status, resultCode, reason, eventId, fields };
+  }
+}
+
+export function isPayframeError(value: unknown): value is PayframeError {
+  return value instanceof PayframeError;
+}
+
+/**
+ * Masks anything that looks like a card number (12-19 digits, spaces or dashes allowed between),
+ * keeping the last four, and anything that follows "Basic " or "Bearer ".
+ */
+export function redact(text: string): string {
+  return text
+    .replace(/\b\d(?:[ -]?\d){11,18}\b/g, (pan) => `****${pan.replace(/\D/g, '').slice(-4)}`)
+    .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]+/g, '$1 [redacted]');
+}
