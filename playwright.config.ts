@@ -1,0 +1,22 @@
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium (never a downloaded browser): /usr/bin/chromium, or CHROMIUM_PATH.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 30_000,
+  workers: 2,
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
+  use: {
+    browserName: 'chromium',
+    ignoreHTTPSErrors: true,
+    launchOptions: {
+      executablePath,
+      args: [
+        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ],
+    },
+  },
+});

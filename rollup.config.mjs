@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import resolve from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+import esbuild from 'rollup-plugin-esbuild';
+import { dts } from 'rollup-plugin-dts';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+
+// The npm entries leave dependencies to the installer; the script-tag bundle carries everything.
+const external = [...Object.keys(pkg.dependencies ?? {}), ...builtinModules, /^node:/];
+const isExternal = (id) => external.some((e) => (typeof e === 'string' ? id === e || id.startsWith(`${e}/`) : e.test(id)));
+
+const entries = {
+  payframe: 'src/index.ts',
+  server: 'src/server/index.ts',
+  sandbox: 'src/sandbox/index.ts',
+};
+
+const ts = () => esbuild({ target: 'es2020', sourceMap: true });
+
+export default [
+  {
+    input: entries,
+    external: isExternal,
+    plugins: [ts()],
+    output: {
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: '[name].mjs',
+      chunkFileNames: 'chunks/[name]-[hash].mjs',
+      sourcemap: true,
+    },
+  },
+  {
+    input: 'src/index.ts',
+    plugins: [resolve({ browser: true }), ts()],
+    output: [
+      { file: 'dist/payframe.umd.js', format: 'umd', name: 'Payframe', sourcemap: true },
+      {
+        file: 'dist/payframe.umd.min.js',
+        format: 'umd',
+        name: 'Payframe',
+        sourcemap: true,
+        plugins: [terser({ format: { comments: false } })],
+      },
+    ],
+  },
+  {
+    input: entries,
+    external: isExternal,
+    plugins: [dts()],
+    output: { dir: 'dist', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
+  },
+];

@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import {
+  amountProblem, AuthenticateRequestSchema, CaptureRequestSchema, fromMinor, NonceRequestSchema, PaymentRequestSchema,
+  toMinor,
+} from '../../src/schemas';
+
+const base = {
+  intent: 'sale',
+  payer: { payment_type: 'CC', funding_instrument: { credit_card_nonce: { nonce: '3b241101-e2bb-4255-8caf-4136c566a962' } } },
+  transaction: { amount: { currency: 'USD', total: '10.00' } },
+};
+const issues = (schema: v.GenericSchema, value: unknown) => {
+  const r = v.safeParse(schema, value);
+  return r.success ? [] : r.issues.map((i) => i.message);
+};
+
+describe('request schemas are strict', () => {
+  it('accepts each of the three funding forms', () => {
+    const card = { credit_card: { number: '4111111111111111', expire_month: '04', expire_year: 2034, cvv2: '123', stored: true } };
+    const vault = { credit_card_token: { credit_card_id: 'CARD-1', cvv2: '123' } };
+    for (const fi of [base.payer.funding_instrument, card, vault]) {
+      expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, funding_instrument: fi } })).toEqual([]);
+    }
+  });
+
+  it('refuses two funding forms at once, unknown fields and a wrong payment type', () => {
+    const both = { credit_card_token: { credit_card_id: 'C' }, credit_card_nonce: { nonce: '3b241101-e2bb-4255-8caf-4136c566a962' } };
+    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, funding_instrument: both } })).not.toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, surprise: 1 })).not.toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, payment_type: 'PP' } })).not.toEqual([]);
+  });
+
+  it('checks the amount against the minor units of its currency', () => {
+    const withAmount = (currency: string, total: string) => ({ ...base, transaction: { amount: { currency, total } } });
+    expect(issues(PaymentRequestSchema, withAmount('OMR', '1.250'))).toEqual([]);
+    expect(issues(PaymentRequestSchema, withAmount('JPY', '1000'))).toEqual([]);
+    expect(issues(PaymentRequestSchema, withAmount('USD', '1.250'))[0]).toMatch(/3 decimals; USD allows 2/);
+    expect(issues(PaymentRequestSchema, withAmount('JPY', '10.5'))[0]).toMatch(/JPY allows 0/);
+    for (const bad of ['-1.00', '', '1e3', '01.00', '0', '0.00', ' 1.00']) {
+      expect(issues(PaymentRequestSchema, withAmount('USD', bad)), bad).not.toEqual([]);
+    }
+  });
+
+  it('accepts browser_info and refuses a browser_info field it does not know', () => {
+    const info = { color_depth: 24, java_enabled: false, javascript_enabled: true, language: 'en', screen_height: '800',
+      screen_width: '1200', timezone_offset: -60, user_agent: 'UA', channel: 'Web' };
+    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: info } })).toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: { ...info, gpu: 'x' } } })).not.toEqual([]);
+  });
+
+  it('checks the nonce request fields', () => {
+    const ok = { number: '4111111111111111', expire_month: 12, expire_year: 2034, cvv2: '123' };
+    expect(issues(NonceRequestSchema, ok)).toEqual([]);
+    expect(issues(NonceRequestSchema, { ...ok, expire_month: 13 })).not.toEqual([]);
+    expect(issues(NonceRequestSchema, { ...ok, expire_year: 34 })).not.toEqual([]);
+    expect(issues(NonceRequestSchema, { ...ok, number: '4111 1111 1111 1111' })).not.toEqual([]);
+    expect(issues(NonceRequestSchema, { ...ok, cvv2: '12' })).not.toEqual([]);
+  });
+
+  it('checks capture and authenticate bodies', () => {
+    expect(issues(CaptureRequestSchema, {})).toEqual([]);
+    expect(issues(CaptureRequestSchema, { amount: 5 })).not.toEqual([]);
+    expect(issues(AuthenticateRequestSchema, { reference_id: 'PAY-1', otp: '111111' })).toEqual([]);
+    expect(issues(AuthenticateRequestSchema, { reference_id: 'PAY-1', otp: 'abc' })).not.toEqual([]);
+  });
+});
+
+describe('amounts', () => {
+  it('converts to and from minor units', () => {
+    expect(toMinor('12.5', 'EUR')).toBe(1250);
+    expect(toMinor('1.005', 'KWD')).toBe(1005);
+    expect(toMinor('500', 'JPY')).toBe(500);
+    expect(fromMinor(1250, 'EUR')).toBe('12.50');
+    expect(fromMinor(5, 'BHD')).toBe('0.005');
+    expect(fromMinor(500, 'KRW')).toBe('500');
+  });
+
+  it('names the problem with an amount', () => {
+    expect(amountProblem(10.5, 'USD')).toMatch(/decimal string/);
+    expect(amountProblem('10.50', 'usd')).toMatch(/currency/);
+    expect(amountProblem('10.50', 'USD')).toBeUndefined();
+  });
+});
