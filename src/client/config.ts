@@ -1,0 +1,66 @@
+import { PayframeError } from '../errors';
+
+/** What the merchant's own server hands the page: the bare client token, or it with its expiry. */
+export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string };
+
+/**
+ * A client token, or a function that fetches one from the merchant's server (for example from
+ * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresOn }`).
+ */
+export type Authorization = string | (() => Promise<ClientTokenGrant>);
+
+export interface ClientOptions {
+  merchantId: string;
+  authorization: Authorization;
+  /** The gateway, e.g. `https://api.ompay.com`. Must be https, except on loopback hosts. */
+  baseUrl: string;
+  /** Overall time for one call, token fetch and retries included. Default 15 000 ms. */
+  timeoutMs?: number;
+  /** Retries of a nonce request after a network error or a 5xx. Default 2. */
+  retries?: number;
+}
+
+export interface ClientConfig {
+  merchantId: string;
+  /** The base URL with a trailing slash, so relative paths resolve under it. */
+  base: URL;
+  timeoutMs: number;
+  retries: number;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Checks the options without any I/O: a bad config fails at `createClient`, not at the first payment. */
+export function resolveConfig(options: ClientOptions): ClientConfig {
+  if (options === null || typeof options !== 'object') {
+    throw new PayframeError('invalid_config', 'createClient needs an options object');
+  }
+  const { merchantId, authorization, baseUrl, timeoutMs = 15_000, retries = 2 } = options;
+  if (typeof merchantId !== 'string' || merchantId.trim() === '') {
+    throw new PayframeError('invalid_config', 'merchantId must be a non-empty string');
+  }
+  const validAuth = (typeof authorization === 'string' && authorization !== '') || typeof authorization === 'function';
+  if (!validAuth) {
+    throw new PayframeError('invalid_config', 'authorization must be a client token or a function that fetches one');
+  }
+  let base: URL;
+  try {
+    base = new URL(String(baseUrl));
+  } catch {
+    throw new PayframeError('invalid_config', 'baseUrl is not a valid URL');
+  }
+  if (base.protocol !== 'https:' && !(base.protocol === 'http:' && LOOPBACK.has(base.hostname))) {
+    throw new PayframeError('invalid_config', 'baseUrl must use https (plain http only on localhost)');
+  }
+  if (base.username || base.password || base.search || base.hash) {
+    throw new PayframeError('invalid_config', 'baseUrl must not carry credentials, a query or a fragment');
+  }
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new PayframeError('invalid_config', 'timeoutMs must be a positive number');
+  }
+  if (!Number.isInteger(retries) || retries < 0) {
+    throw new PayframeError('invalid_config', 'retries must be a whole number, 0 or more');
+  }
+  return { merchantId, base, timeoutMs, retries };
+}

@@ -1,0 +1,119 @@
+import { amountProblem, fromMinor, toMinor, type AuthenticateRequest, type CaptureRequest, type RefundRequest, type VoidRequest } from '../schemas';
+import { OTP, RESULT_TEXT } from './cards';
+import { fail } from './errors';
+import { approve, findPayment, itemsOf, paymentView, refresh, type Ctx } from './payments';
+import { newPaymentId, type ChildRecord, type PaymentRecord } from './state';
+
+// Every function here checks, then commits, with no await in between: racing calls cannot both pass.
+
+function amountIn(p: PaymentRecord, amount: string | undefined, fallbackMinor: number): number {
+  if (amount === undefined) return fallbackMinor;
+  const problem = amountProblem(amount, p.currency);
+  if (problem) return fail('INVALID_AMOUNT', `amount ${problem}`);
+  return toMinor(amount, p.currency);
+}
+
+function child(ctx: Ctx, p: PaymentRecord, state: ChildRecord['state'], amountMinor: number, body: CaptureRequest | VoidRequest): ChildRecord {
+  const record: ChildRecord = {
+    id: newPaymentId(),
+    merchantId: p.merchantId,
+    referenceId: p.id,
+    state,
+    currency: p.currency,
+    amountMinor,
+    createdAt: ctx.clock.nowMs(),
+  };
+  if (body.invoice_number !== undefined) record.invoiceNumber = body.invoice_number;
+  if (body.custom !== undefined) record.custom = body.custom;
+  if (state === 'voided') record.items = itemsOf(p);
+  ctx.store.children.set(record.id, record);
+  return record;
+}
+
+/** The reduced record of spec 2.4. */
+export function childView(ctx: Ctx, c: ChildRecord) {
+  const invoice = c.invoiceNumber ?? '';
+  return {
+    id: c.id,
+    reference_id: c.referenceId,
+    state: c.state,
+    result: { code: '0000', message: RESULT_TEXT['0000']! },
+    transaction: {
+      amount: { currency: c.currency, total: fromMinor(c.amountMinor, c.currency) },
+      mode: 'TEST',
+      invoice_number: invoice,
+      ...(c.items ? { items: c.items } : {}),
+    },
+    create_time: ctx.clock.iso(c.createdAt),
+    custom: c.custom ?? {},
+    ...(c.state === 'captured' ? { chargeback: 'N' } : {}),
+  };
+}
+
+export function capture(ctx: Ctx, id: string, body: CaptureRequest) {
+  const p = findPayment(ctx, id);
+  if (p.state === 'cancelled') fail('AUTHORISATION_EXPIRED', 'The authorisation was not captured within seven days and is cancelled');
+  if (p.state === 'captured' || p.state === 'refunded') fail('ALREADY_CAPTURED', 'This payment has already been captured');
+  if (p.state !== 'authorised') fail('INVALID_STATE', `A payment in state ${p.state} cannot be captured`);
+  const minor = amountIn(p, body.amount, p.amountMinor);
+  if (minor > p.amountMinor) fail('CAPTURE_EXCEEDS_AMOUNT', 'The capture amount is above the authorised amount');
+  p.state = 'captured';
+  p.capturedMinor = minor;
+  return childView(ctx, child(ctx, p, 'captured', minor, body));
+}
+
+export function voidPayment(ctx: Ctx, id: string, body: VoidRequest) {
+  const p = findPayment(ctx, id);
+  if (p.state === 'cancelled') fail('AUTHORISATION_EXPIRED', 'The authorisation was not captured within seven days and is cancelled');
+  if (p.state !== 'authorised') fail('VOID_NOT_ALLOWED', `Only an authorisation can be voided; this payment is ${p.state}`);
+  p.state = 'voided';
+  return childView(ctx, child(ctx, p, 'voided', p.amountMinor, body));
+}
+
+export function refund(ctx: Ctx, id: string, body: RefundRequest) {
+  const p = findPayment(ctx, id);
+  if (p.state === 'refunded') fail('ALREADY_REFUNDED', 'This payment has been refunded in full');
+  if (p.state !== 'captured') fail('INVALID_STATE', `A payment in state ${p.state} cannot be refunded`);
+  const remaining = p.capturedMinor - p.refundedMinor;
+  const minor = amountIn(p, body.amount, remaining);
+  if (minor > remaining) fail('REFUND_EXCEEDS_AMOUNT', 'The refunds would exceed the captured amount');
+  p.refundedMinor += minor;
+  if (p.refundedMinor === p.capturedMinor) p.state = 'refunded';
+  return childView(ctx, child(ctx, p, 'refunded', minor, body));
+}
+
+/** The payment behind a session, whoever asks (the redirect page has no merchant credentials). */
+export function paymentOfSession(ctx: Omit<Ctx, 'merchantId'>, sessionId: string): PaymentRecord {
+  const id = ctx.store.sessions.get(sessionId);
+  const p = id ? ctx.store.payments.get(id) : undefined;
+  if (!p) return fail('NOT_FOUND', 'No payment session with this id');
+  return refresh({ ...ctx, merchantId: p.merchantId }, p);
+}
+
+/**
+ * Finishes a pending payment with an OTP. The session is used up by any answer: a right OTP
+ * approves, a wrong one declines (1202).
+ */
+export function completeOtp(ctx: Ctx, p: PaymentRecord, otp: string): void {
+  if (p.state !== 'pending' || p.sessionUsed) fail('SESSION_EXPIRED', 'This payment session has expired or has been used');
+  p.sessionUsed = true;
+  if (otp !== OTP) {
+    p.state = 'declined';
+    p.result = { code: '1202', description: RESULT_TEXT['1202']! };
+    return;
+  }
+  const now = ctx.clock.nowMs();
+  approve(ctx, p, now);
+  const message = RESULT_TEXT['0000']!;
+  p.actions = { authorization: { id: p.id, state: 'authorised', code: '0000', message } };
+  if (p.intent === 'sale') p.actions.capture = { id: newPaymentId(), state: 'captured', code: '0000', message };
+}
+
+export function authenticate(ctx: Ctx, p: PaymentRecord, body: AuthenticateRequest) {
+  if (body.reference_id !== p.id) fail('INVALID_REQUEST', 'reference_id is not the payment of this session');
+  if (p.state === 'pending' && !p.sessionUsed && p.otpFlow === 'redirect') {
+    fail('AUTHENTICATE_NOT_SUPPORTED', "This card's acquirer does not support OTP through this endpoint; send the payer to redirect_url");
+  }
+  completeOtp(ctx, p, body.otp);
+  return paymentView(ctx, p);
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { PayframeError, type ErrorCode } from '../errors';
+
+/** The sandbox's refusals: HTTP status, service code and name, as README "Error statuses and codes" lists them. */
+export const CATALOGUE = {
+  INVALID_REQUEST: [400, '1000'],
+  INVALID_AMOUNT: [400, '1013'],
+  INVALID_CARD_NUMBER: [400, '1014'],
+  INVALID_STORED_CREDENTIAL: [400, '1015'],
+  INVALID_NONCE: [400, '5110'],
+  UNAUTHORIZED: [401, '4010'],
+  INVALID_CLIENT_TOKEN: [401, '5080'],
+  EXPIRED_CLIENT_TOKEN: [401, '5081'],
+  HTTPS_REQUIRED: [403, '4030'],
+  ORIGIN_NOT_ALLOWED: [403, '4031'],
+  NOT_FOUND: [404, '4040'],
+  METHOD_NOT_ALLOWED: [405, '4050'],
+  ALREADY_CAPTURED: [409, '4091'],
+  CAPTURE_EXCEEDS_AMOUNT: [409, '4092'],
+  AUTHORISATION_EXPIRED: [409, '4093'],
+  VOID_NOT_ALLOWED: [409, '4094'],
+  REFUND_EXCEEDS_AMOUNT: [409, '4095'],
+  ALREADY_REFUNDED: [409, '4096'],
+  INVALID_STATE: [409, '4097'],
+  SESSION_EXPIRED: [409, '4098'],
+  AUTHENTICATE_NOT_SUPPORTED: [409, '4099'],
+  NONCE_EXPIRED: [409, '5109'],
+  NONCE_ALREADY_USED: [409, '5111'],
+  PAYLOAD_TOO_LARGE: [413, '4130'],
+  UNSUPPORTED_MEDIA_TYPE: [415, '4150'],
+  INTERNAL_ERROR: [500, '5000'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type SandboxErrorName = keyof typeof CATALOGUE;
+
+function libraryCode(status: number): ErrorCode {
+  if (status === 401) return 'unauthorized';
+  if (status === 403) return 'forbidden';
+  if (status === 404) return 'not_found';
+  if (status === 409) return 'conflict';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request';
+}
+
+/** A refusal the sandbox answers with `{ code, name, message, eventId }`. */
+export class SandboxError extends PayframeError {
+  constructor(name: SandboxErrorName, message: string) {
+    const [status, code] = CATALOGUE[name];
+    super(libraryCode(status), message, { status, resultCode: code, reason: name });
+  }
+
+  /** The wire body; `eventId` is fresh for every answer. */
+  wireBody() {
+    return { code: this.resultCode ?? '5000', name: this.reason ?? 'INTERNAL_ERROR', message: this.message, eventId: randomUUID() };
+  }
+}
+
+export const fail = (name: SandboxErrorName, message: string): never => {
+  throw new SandboxError(name, message);
+};

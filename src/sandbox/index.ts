@@ -1,0 +1,144 @@
+import { createServer as createHttp } from 'node:http';
+import { createServer as createHttps } from 'node:https';
+import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
+import { generate } from 'selfsigned';
+import * as v from 'valibot';
+import { SandboxError } from './errors';
+import { defaultFrameDir } from './frame';
+import type { Sandbox } from './request';
+import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './server';
+import { Clock, Store, type MerchantConfig } from './state';
+
+export { testCards, type TestCard } from './cards';
+export type { MerchantConfig } from './state';
+export type { Fault } from './server';
+
+export interface SandboxOptions {
+  /** Default 0 (a free port); the CLI uses 8443. */
+  port?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default one: `{ id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }`. */
+  merchants?: MerchantConfig[];
+  /** Else a self-signed EC P-256 certificate for localhost and 127.0.0.1 is made at start. */
+  tls?: { key: string; cert: string };
+  /** Enables the control endpoints under /__sandbox/. */
+  testMode?: boolean;
+  /** Folder served at /frame/ (default: dist/frame of the package). */
+  frameDir?: string;
+  tokenTtlMs?: number;
+  nonceTtlMs?: number;
+  /** Default 64 KiB. */
+  maxBodyBytes?: number;
+}
+
+export interface SandboxHandle {
+  /** e.g. https://127.0.0.1:PORT (no trailing slash). */
+  url: string;
+  port: number;
+  /** The first merchant. */
+  merchant: { id: string; clientId: string; clientSecret: string };
+  merchants: MerchantConfig[];
+  /** PEM of the certificate, so Node clients can trust it. */
+  ca: string;
+  advanceClock(ms: number): void;
+  now(): Date;
+  /** What the sandbox received, in order; card `number` masked to its last four and `cvv2` replaced by '***'. */
+  requests(): Recorded[];
+  /** Make the next `times` (default 1) matching requests fail: dropped, answered 500, or delayed by `ms`. */
+  injectFault(fault: Fault): void;
+  close(): Promise<void>;
+}
+
+const DAY = 24 * 3600_000;
+const DEFAULT_MERCHANT: MerchantConfig = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
+
+async function selfSigned(): Promise<{ key: string; cert: string }> {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+    ],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
+
+/** Starts the local simulation of the card payment service on one HTTPS port. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
+  const tls = options.tls ?? (await selfSigned());
+  const clock = new Clock();
+  const sb: Sandbox = {
+    store: new Store(),
+    clock,
+    url: '',
+    merchants: new Map(merchants.map((m) => [m.id, m])),
+    tokenTtlMs: options.tokenTtlMs ?? DAY,
+    nonceTtlMs: options.nonceTtlMs ?? DAY,
+    testMode: options.testMode ?? false,
+    frameDir: options.frameDir ?? defaultFrameDir(),
+    addFault: (input) => injectFault(validateFault(input)),
+  };
+  const http = dispatcher(sb, options.maxBodyBytes ?? 64 * 1024);
+  const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
+
+  const secure = createHttps({ key: tls.key, cert: tls.cert }, (req, res) => void http.handle(req, res));
+  // Plain HTTP on the same port is answered, never served.
+  const plain = createHttp((req, res) => {
+    req.resume();
+    sendError(res, new SandboxError('HTTPS_REQUIRED', 'Use HTTPS: plain HTTP is refused'));
+  });
+  const sockets = new Set<Socket>();
+  // One port, two protocols: the first byte of a TLS connection is 0x16 (handshake).
+  const tcp = createTcp((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    socket.once('data', (chunk: Buffer) => {
+      socket.pause();
+      socket.unshift(chunk);
+      (chunk[0] === 0x16 ? secure : plain).emit('connection', socket);
+      process.nextTick(() => socket.resume());
+    });
+  });
+  secure.on('tlsClientError', (_error, socket) => socket.destroy());
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (tcp.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  sb.url = `https://${urlHost}:${port}`;
+
+  return {
+    url: sb.url,
+    port,
+    merchant: { id: merchants[0]!.id, clientId: merchants[0]!.clientId, clientSecret: merchants[0]!.clientSecret },
+    merchants,
+    ca: tls.cert,
+    advanceClock: (ms) => clock.advance(ms),
+    now: () => new Date(clock.nowMs()),
+    requests: () => structuredClone(http.log),
+    injectFault: (fault) => injectFault(fault),
+    close: () =>
+      new Promise<void>((resolve) => {
+        tcp.close(() => resolve());
+        secure.closeAllConnections();
+        plain.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+function validateFault(input: unknown): Fault {
+  const result = v.safeParse(FaultSchema, input);
+  if (!result.success) throw new SandboxError('INVALID_REQUEST', 'The fault must be { kind: drop|error|delay, method?, path?, ms?, times? }');
+  return result.output;
+}

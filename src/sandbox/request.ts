@@ -1,0 +1,119 @@
+import { timingSafeEqual } from 'node:crypto';
+import * as v from 'valibot';
+import { redact } from '../errors';
+import { fail } from './errors';
+import type { Clock, MerchantConfig, Store } from './state';
+
+/** Everything a route needs about the running sandbox. */
+export interface Sandbox {
+  store: Store;
+  clock: Clock;
+  url: string;
+  merchants: Map<string, MerchantConfig>;
+  tokenTtlMs: number;
+  nonceTtlMs: number;
+  testMode: boolean;
+  frameDir: string | undefined;
+  addFault(fault: unknown): void;
+}
+
+export interface Req {
+  method: string;
+  pathname: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: Buffer;
+  params: string[];
+  /** Headers every answer carries, errors included (CORS on the nonce endpoint). */
+  replyHeaders: Record<string, string>;
+}
+
+export type Reply =
+  | { status?: number; json: unknown; headers?: Record<string, string> }
+  | { status?: number; html: string; headers?: Record<string, string> }
+  | { status?: number; file: Buffer; type: string; headers?: Record<string, string> };
+
+export const param = (req: Req, i: number): string => req.params[i] ?? '';
+
+export function merchantOf(sb: Sandbox, id: string): MerchantConfig {
+  const merchant = sb.merchants.get(id);
+  if (!merchant) return fail('NOT_FOUND', 'Unknown merchant: no merchant has this id');
+  return merchant;
+}
+
+const same = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** HTTP Basic with the merchant's client id and secret (RFC 7617). */
+export function requireBasic(req: Req, merchant: MerchantConfig): void {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers['authorization'] ?? '');
+  const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  const ok = colon > 0 && same(decoded.slice(0, colon), merchant.clientId) && same(decoded.slice(colon + 1), merchant.clientSecret);
+  if (!ok) fail('UNAUTHORIZED', 'Missing or wrong Basic credentials for this merchant');
+}
+
+export const mediaType = (req: Req) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** The text of a body that must be JSON (415 otherwise); undefined when the body is empty. */
+export function jsonText(req: Req): string | undefined {
+  if (req.body.length === 0) return undefined;
+  if (mediaType(req) !== 'application/json') fail('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json');
+  return req.body.toString('utf8');
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fail('INVALID_REQUEST', 'The body is not valid JSON');
+  }
+}
+
+const AMOUNT_KEYS = new Set(['amount', 'total']);
+
+/** A safe message for the first issue: the field path and what was expected, never the value sent. */
+function refuse(issue: v.BaseIssue<unknown>): never {
+  const keys = (issue.path ?? []).map((p) => String(p.key));
+  const path = keys.join('.') || 'body';
+  const last = keys[keys.length - 1];
+  const missing = issue.input === undefined;
+  let message: string;
+  if (missing) message = `${path} is required`;
+  else if (issue.type === 'strict_object' && issue.expected === 'never') message = `${path} is not an allowed field`;
+  else if (issue.message.includes('received')) message = `${path} is invalid: expected ${issue.expected ?? 'another value'}`;
+  else message = `${path}: ${issue.message}`;
+  const amount = !missing && last !== undefined && AMOUNT_KEYS.has(last) && (issue.type === 'check' || issue.type === 'regex');
+  return fail(amount ? 'INVALID_AMOUNT' : 'INVALID_REQUEST', redact(message));
+}
+
+export function validate<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, input);
+  if (!result.success) return refuse(result.issues[0]);
+  return result.output;
+}
+
+/** A JSON body checked against its schema; `emptyAs` stands in for an empty body where every field is optional. */
+export function body<S extends v.GenericSchema>(req: Req, schema: S, emptyAs?: unknown): v.InferOutput<S> {
+  const text = jsonText(req);
+  return validate(schema, text === undefined ? emptyAs : parseJson(text));
+}
+
+/** Masks what requests() shows: card numbers to their last four, CVVs to '***'. */
+export function mask(value: unknown): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map(mask);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, x]) => {
+        if (k === 'cvv2' || k === 'cvv') return [k, '***'];
+        if (k === 'number' && typeof x === 'string') return [k, `****${x.slice(-4)}`];
+        return [k, mask(x)];
+      }),
+    );
+  }
+  return value;
+}

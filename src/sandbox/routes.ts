@@ -1,0 +1,213 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import {
+  AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, PaymentRequestSchema, RefundRequestSchema, VoidRequestSchema,
+} from '../schemas';
+import { luhn } from '../card/luhn';
+import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from './actions';
+import { brandOf } from './cards';
+import { fail } from './errors';
+import { serveFrame } from './frame';
+import { createPayment, findPayment, paymentView, type Ctx } from './payments';
+import { redirectPage } from './redirect-page';
+import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './request';
+import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from './vault';
+
+type Handler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;
+export interface Route { method: string; pattern: RegExp; handle: Handler; testOnly?: boolean }
+
+const M = '^/v1/merchants/([^/]+)';
+const json = (value: unknown): Reply => ({ json: value });
+
+/** Basic auth for the merchant in the path; the context for its payments. */
+function server(sb: Sandbox, req: Req): Ctx {
+  const merchant = merchantOf(sb, param(req, 0));
+  requireBasic(req, merchant);
+  return { store: sb.store, clock: sb.clock, url: sb.url, merchantId: merchant.id };
+}
+
+const LOOPBACK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
+
+/** CORS for the nonce endpoint; the only endpoint a browser calls. */
+function cors(sb: Sandbox, req: Req): boolean {
+  const origin = req.headers['origin'];
+  const merchant = sb.merchants.get(param(req, 0));
+  req.replyHeaders['vary'] = 'Origin';
+  if (!origin || !merchant) return false;
+  const allowed = merchant.origins ? merchant.origins.includes(origin) : LOOPBACK.test(origin);
+  if (allowed) req.replyHeaders['access-control-allow-origin'] = origin;
+  return allowed;
+}
+
+const GRANT = 'grant_type=client_credentials';
+
+function clientToken(sb: Sandbox, req: Req): Reply {
+  const ctx = server(sb, req);
+  const type = mediaType(req);
+  if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') {
+    fail('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json or form-encoded');
+  }
+  // The service's own example sends the quoted literal as application/json; accept it, JSON and a form.
+  const text = req.body.toString('utf8').trim();
+  const literal = text.replace(/^'(.*)'$/, '$1');
+  const ok = new URLSearchParams(literal).get('grant_type') === 'client_credentials' || literal === GRANT
+    || (type === 'application/json' && text.startsWith('{') && (parseJson(text) as { grant_type?: unknown })?.grant_type === 'client_credentials');
+  if (!ok) fail('INVALID_REQUEST', 'grant_type must be client_credentials');
+  const now = sb.clock.nowMs();
+  const accessToken = randomBytes(32).toString('base64url');
+  sb.store.tokens.set(accessToken, { merchantId: ctx.merchantId, expiresAt: now + sb.tokenTtlMs });
+  return json({ accessToken, tokenType: 'Bearer', expiresOn: sb.clock.iso(now + sb.tokenTtlMs), issuedOn: sb.clock.iso(now) });
+}
+
+function nonce(sb: Sandbox, req: Req): Reply {
+  const merchant = merchantOf(sb, param(req, 0));
+  // A browser page on another origin is refused outright; a request without Origin is not a browser's.
+  if (!cors(sb, req) && req.headers['origin'] !== undefined) fail('ORIGIN_NOT_ALLOWED', 'This origin is not allowed for this merchant');
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers['authorization'] ?? '')?.[1];
+  const token = bearer === undefined ? undefined : sb.store.tokens.get(bearer);
+  if (!token || token.merchantId !== merchant.id) fail('INVALID_CLIENT_TOKEN', 'Missing or unknown client token');
+  const now = sb.clock.nowMs();
+  if (now >= token!.expiresAt) fail('EXPIRED_CLIENT_TOKEN', 'The client token has expired');
+  const card = body(req, NonceRequestSchema);
+  if (!luhn(card.number)) fail('INVALID_CARD_NUMBER', 'number fails the Luhn check');
+  const id = randomUUID();
+  const expiresAt = now + sb.nonceTtlMs;
+  sb.store.nonces.set(id, {
+    merchantId: merchant.id,
+    card: { number: card.number, expireMonth: card.expire_month, expireYear: card.expire_year },
+    expiresAt,
+    used: false,
+  });
+  const brand = brandOf(card.number);
+  return json({
+    data: {
+      brand_code: brand.code,
+      credit_card_nonce: id,
+      last4: card.number.slice(-4),
+      type: brand.name,
+      expire_month: card.expire_month,
+      expire_year: card.expire_year,
+      expires_on: sb.clock.iso(expiresAt),
+      issued_on: sb.clock.iso(now),
+    },
+  });
+}
+
+function preflight(sb: Sandbox, req: Req): Reply {
+  merchantOf(sb, param(req, 0));
+  if (!cors(sb, req)) {
+    delete req.replyHeaders['vary'];
+    fail('ORIGIN_NOT_ALLOWED', 'This origin is not allowed for this merchant');
+  }
+  return {
+    status: 204,
+    json: undefined,
+    headers: {
+      'access-control-allow-methods': 'POST',
+      'access-control-allow-headers': 'authorization, content-type',
+      'access-control-max-age': '7200',
+    },
+  };
+}
+
+function authenticateRoute(sb: Sandbox, req: Req): Reply {
+  const p = paymentOfSession(sb, param(req, 0));
+  const ctx = { ...server(sb, { ...req, params: [p.merchantId] }), merchantId: p.merchantId };
+  const input = body(req, AuthenticateRequestSchema);
+  return json(authenticate(ctx, p, input));
+}
+
+function findAny(ctx: Ctx, id: string) {
+  const child = ctx.store.children.get(id);
+  if (child && child.merchantId === ctx.merchantId) return childView(ctx, child);
+  return paymentView(ctx, findPayment(ctx, id));
+}
+
+const ClockSchema = v.strictObject({ advanceMs: v.pipe(v.number(), v.minValue(0)) });
+
+export const ROUTES: Route[] = [
+  { method: 'GET', pattern: /^\/$/, handle: () => json({ service: 'payframe sandbox' }) },
+  { method: 'POST', pattern: new RegExp(`${M}/client_token$`), handle: clientToken },
+  { method: 'POST', pattern: new RegExp(`${M}/credit-card-nonce$`), handle: nonce },
+  { method: 'OPTIONS', pattern: new RegExp(`${M}/credit-card-nonce$`), handle: preflight },
+  { method: 'POST', pattern: new RegExp(`${M}/payment$`), handle: (sb, req) => json(createPayment(server(sb, req), body(req, PaymentRequestSchema))) },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${M}/payment/session/([^/]+)$`),
+    handle: (sb, req) => {
+      const ctx = server(sb, req);
+      const p = paymentOfSession(sb, param(req, 1));
+      if (p.merchantId !== ctx.merchantId) fail('NOT_FOUND', 'No payment session with this id');
+      return json(paymentView(ctx, p));
+    },
+  },
+  { method: 'GET', pattern: new RegExp(`${M}/payment/([^/]+)$`), handle: (sb, req) => json(findAny(server(sb, req), param(req, 1))) },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${M}/payment/([^/]+)/capture$`),
+    handle: (sb, req) => json(capture(server(sb, req), param(req, 1), body(req, CaptureRequestSchema, {}))),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${M}/payment/([^/]+)/void$`),
+    handle: (sb, req) => json(voidPayment(server(sb, req), param(req, 1), body(req, VoidRequestSchema, {}))),
+  },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${M}/payment/([^/]+)/refund$`),
+    handle: (sb, req) => json(refund(server(sb, req), param(req, 1), body(req, RefundRequestSchema, {}))),
+  },
+  { method: 'POST', pattern: /^\/v1\/authenticate\/([^/]+)$/, handle: authenticateRoute },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${M}/payer$`),
+    handle: (sb, req) => {
+      const ctx = server(sb, req);
+      const email = req.query.get('email');
+      if (!email) fail('INVALID_REQUEST', 'email is required');
+      return json(payerView(sb.store, payerByEmail(sb.store, ctx.merchantId, email!)));
+    },
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${M}/payer/([^/]+)$`),
+    handle: (sb, req) => json(payerView(sb.store, payerById(sb.store, server(sb, req).merchantId, param(req, 1)))),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${M}/payer/([^/]+)/card$`),
+    handle: (sb, req) => json(cardListView(sb.store, payerById(sb.store, server(sb, req).merchantId, param(req, 1)))),
+  },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${M}/payer/([^/]+)/card/([^/]+)$`),
+    handle: (sb, req) => {
+      const payer = payerById(sb.store, server(sb, req).merchantId, param(req, 1));
+      const card = vaultCard(sb.store, payer.merchantId, param(req, 2));
+      if (card.payerId !== payer.id) fail('NOT_FOUND', 'No card with this id for this payer');
+      return json(vaultCardView(card));
+    },
+  },
+  { method: 'GET', pattern: /^\/v1\/redirect\/([^/]+)$/, handle: redirectPage },
+  { method: 'POST', pattern: /^\/v1\/redirect\/([^/]+)$/, handle: redirectPage },
+  { method: 'GET', pattern: /^\/frame\/(.*)$/, handle: serveFrame },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/clock$/,
+    testOnly: true,
+    handle: (sb, req) => {
+      sb.clock.advance(body(req, ClockSchema).advanceMs);
+      return json({ now: sb.clock.iso() });
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/fault$/,
+    testOnly: true,
+    handle: (sb, req) => {
+      const text = jsonText(req);
+      sb.addFault(text === undefined ? undefined : parseJson(text));
+      return json({ ok: true });
+    },
+  },
+];

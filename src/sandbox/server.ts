@@ -1,0 +1,151 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as v from 'valibot';
+import { fail, SandboxError } from './errors';
+import { mask, type Reply, type Req, type Sandbox } from './request';
+import { ROUTES } from './routes';
+
+export interface Fault { method?: string; path?: string | RegExp; kind: 'drop' | 'error' | 'delay'; ms?: number; times?: number }
+export interface Recorded { method: string; path: string; headers: Record<string, string>; body: unknown; at: string }
+
+export const FaultSchema = v.strictObject({
+  method: v.optional(v.string()),
+  path: v.optional(v.string()),
+  kind: v.picklist(['drop', 'error', 'delay']),
+  ms: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60_000))),
+  times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+
+const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+
+function send(res: ServerResponse, reply: Reply, extra: Record<string, string>): void {
+  const status = reply.status ?? 200;
+  const headers: Record<string, string> = { ...BASE_HEADERS, ...extra, ...reply.headers };
+  let payload: Buffer | string = '';
+  if ('file' in reply) {
+    headers['content-type'] = reply.type;
+    payload = reply.file;
+  } else if ('html' in reply) {
+    if (reply.html) headers['content-type'] = 'text/html; charset=utf-8';
+    payload = reply.html;
+  } else if (reply.json !== undefined) {
+    headers['content-type'] = 'application/json; charset=utf-8';
+    payload = JSON.stringify(reply.json);
+  }
+  res.writeHead(status, headers).end(payload);
+}
+
+export function sendError(res: ServerResponse, error: SandboxError, extra: Record<string, string> = {}): void {
+  send(res, { status: error.status ?? 500, json: error.wireBody() }, extra);
+}
+
+/** The request body, at most `max` bytes; past that 413 and the rest is not kept. */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    const tooLarge = () => new SandboxError('PAYLOAD_TOO_LARGE', `The body is larger than ${max} bytes`);
+    if (declared > max) return reject(tooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function recordedHeaders(headers: Record<string, string>): Record<string, string> {
+  const auth = headers['authorization'];
+  if (auth === undefined) return headers;
+  const scheme = /^(Basic|Bearer)\b/i.exec(auth)?.[1];
+  return { ...headers, authorization: scheme ? `${scheme[0]!.toUpperCase()}${scheme.slice(1).toLowerCase()} [redacted]` : '[redacted]' };
+}
+
+function recordedBody(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  const text = body.toString('utf8');
+  try {
+    return mask(JSON.parse(text));
+  } catch {
+    return mask(text);
+  }
+}
+
+export interface Dispatcher {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  faults: Fault[];
+  log: Recorded[];
+}
+
+export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
+  const faults: Fault[] = [];
+  const log: Recorded[] = [];
+
+  const takeFault = (method: string, path: string): Fault | undefined => {
+    const i = faults.findIndex(
+      (f) =>
+        (!f.method || f.method.toUpperCase() === method) &&
+        (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))),
+    );
+    const fault = faults[i];
+    if (!fault) return undefined;
+    const left = (fault.times ?? 1) - 1;
+    if (left <= 0) faults.splice(i, 1);
+    else fault.times = left;
+    return fault;
+  };
+
+  async function handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (raw.method ?? 'GET').toUpperCase();
+    const url = new URL(raw.url ?? '/', 'https://sandbox.invalid');
+    const headers = headersOf(raw);
+    const req: Req = { method, pathname: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), params: [], replyHeaders: {} };
+    try {
+      try {
+        req.body = await readBody(raw, maxBodyBytes);
+      } finally {
+        log.push({ method, path: url.pathname + url.search, headers: recordedHeaders(headers), body: recordedBody(req.body), at: sb.clock.iso() });
+      }
+      const fault = takeFault(method, url.pathname);
+      if (fault?.kind === 'drop') return void raw.socket.destroy();
+      if (fault?.kind === 'error') fail('INTERNAL_ERROR', 'A fault injected by a test');
+      if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms ?? 1000));
+
+      const routes = ROUTES.filter((r) => (!r.testOnly || sb.testMode) && r.pattern.test(url.pathname));
+      if (routes.length === 0) fail('NOT_FOUND', 'No such endpoint');
+      const route = routes.find((r) => r.method === method);
+      if (!route) {
+        res.setHeader('allow', routes.map((r) => r.method).join(', '));
+        fail('METHOD_NOT_ALLOWED', `${method} is not allowed here`);
+      }
+      let params: string[];
+      try {
+        params = (route!.pattern.exec(url.pathname) ?? []).slice(1).map((p) => decodeURIComponent(p ?? ''));
+      } catch {
+        return fail('INVALID_REQUEST', 'The path is not valid');
+      }
+      req.params = params;
+      send(res, await route!.handle(sb, req), req.replyHeaders);
+    } catch (error) {
+      if (res.headersSent || raw.socket.destroyed) return;
+      const refusal = error instanceof SandboxError ? error : new SandboxError('INTERNAL_ERROR', 'The sandbox failed unexpectedly');
+      if (refusal.reason === 'PAYLOAD_TOO_LARGE') res.setHeader('connection', 'close');
+      sendError(res, refusal, req.replyHeaders);
+    }
+  }
+
+  return { handle, faults, log };
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import type { PaymentState } from '../schemas';
+
+export interface MerchantConfig {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  /** Exact origins allowed for CORS on the nonce endpoint; default: any loopback origin. */
+  origins?: string[];
+}
+
+/** Real time plus an offset that tests move forward. */
+export class Clock {
+  private offset = 0;
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advanceClock takes a finite number of milliseconds >= 0');
+    this.offset += ms;
+  }
+  nowMs(): number {
+    return Date.now() + this.offset;
+  }
+  iso(ms = this.nowMs()): string {
+    return new Date(ms).toISOString();
+  }
+}
+
+export const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+export const newPaymentId = () => `PAY-${hex(12).toUpperCase()}`;
+
+/** Card details as the sandbox keeps them in memory. The number never leaves the process. */
+export interface CardData {
+  number: string;
+  expireMonth: number;
+  expireYear: number;
+  name?: string;
+}
+
+export interface ClientTokenRecord { merchantId: string; expiresAt: number }
+export interface NonceRecord { merchantId: string; card: CardData; expiresAt: number; used: boolean }
+
+export interface VaultCardRecord extends CardData { id: string; payerId: string; isDefault: boolean }
+export interface PayerRecord {
+  id: string;
+  merchantId: string;
+  email?: string;
+  name?: string;
+  billingAddress?: Record<string, unknown>;
+  cardIds: string[];
+}
+
+export interface Action { id: string; state: string; code: string; message: string }
+
+export interface PaymentRecord {
+  id: string;
+  merchantId: string;
+  intent: 'auth' | 'sale';
+  state: PaymentState;
+  result: { code: string; description: string; authorisation_code?: string };
+  actions?: { authorization?: Action; capture?: Action };
+  /** Ever approved (0000): what a merchant-initiated payment may point to. */
+  approved: boolean;
+  currency: string;
+  amountMinor: number;
+  capturedMinor: number;
+  refundedMinor: number;
+  card: CardData;
+  cardId?: string;
+  payerId?: string;
+  /** Saved in the vault once approved (false for vault payments: the card is there already). */
+  vaultOnApproval: boolean;
+  payerInfo?: { email?: string; name?: string; billing_address?: Record<string, unknown> };
+  transaction: Record<string, unknown>;
+  custom?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  captureDelay?: number;
+  merchantInitiated?: boolean;
+  previousPaymentId?: string;
+  createdAt: number;
+  /** When the hold started: creation, or the OTP for a pending auth. */
+  authorisedAt?: number;
+  sessionId?: string;
+  /** `otp` takes the authenticate endpoint, `redirect` only the redirect page. */
+  otpFlow?: 'otp' | 'redirect';
+  sessionUsed: boolean;
+}
+
+/** A capture, void or refund record: the reduced form of spec 2.4. */
+export interface ChildRecord {
+  id: string;
+  merchantId: string;
+  referenceId: string;
+  state: 'captured' | 'voided' | 'refunded';
+  currency: string;
+  amountMinor: number;
+  invoiceNumber?: string;
+  custom?: Record<string, unknown>;
+  items?: unknown[];
+  createdAt: number;
+}
+
+export class Store {
+  readonly tokens = new Map<string, ClientTokenRecord>();
+  readonly nonces = new Map<string, NonceRecord>();
+  readonly payments = new Map<string, PaymentRecord>();
+  readonly children = new Map<string, ChildRecord>();
+  /** session id -> payment id */
+  readonly sessions = new Map<string, string>();
+  readonly payers = new Map<string, PayerRecord>();
+  readonly cards = new Map<string, VaultCardRecord>();
+}

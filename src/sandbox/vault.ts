@@ -1,0 +1,93 @@
+import { cardView } from './cards';
+import { fail } from './errors';
+import { hex, type CardData, type PayerRecord, type PaymentRecord, type Store, type VaultCardRecord } from './state';
+
+/**
+ * Keeps the card of an approved payment (never the CVV) under the payer with the same email, or
+ * a new payer. The same number and expiry keep one card id; a payer's first card is the default.
+ */
+export function keepCard(store: Store, payment: PaymentRecord): void {
+  const info = payment.payerInfo;
+  const email = info?.email?.toLowerCase();
+  let payer = email
+    ? [...store.payers.values()].find((p) => p.merchantId === payment.merchantId && p.email?.toLowerCase() === email)
+    : undefined;
+  if (!payer) {
+    payer = { id: `PAYER-${hex(12).toUpperCase()}`, merchantId: payment.merchantId, cardIds: [] };
+    if (info?.email) payer.email = info.email;
+    store.payers.set(payer.id, payer);
+  }
+  if (info?.name) payer.name = info.name;
+  if (info?.billing_address) payer.billingAddress = info.billing_address;
+
+  const { number, expireMonth, expireYear } = payment.card;
+  let card = payer.cardIds
+    .map((id) => store.cards.get(id))
+    .find((c) => c?.number === number && c.expireMonth === expireMonth && c.expireYear === expireYear);
+  if (!card) {
+    card = { id: `CARD-${hex(12).toUpperCase()}`, payerId: payer.id, isDefault: payer.cardIds.length === 0, number, expireMonth, expireYear };
+    payer.cardIds.push(card.id);
+    store.cards.set(card.id, card);
+  }
+  if (payment.card.name) card.name = payment.card.name;
+  payment.cardId = card.id;
+  payment.payerId = payer.id;
+}
+
+/** A vault card this merchant owns, or 404. */
+export function vaultCard(store: Store, merchantId: string, cardId: string): VaultCardRecord {
+  const card = store.cards.get(cardId);
+  const payer = card && store.payers.get(card.payerId);
+  if (!card || payer?.merchantId !== merchantId) return fail('NOT_FOUND', 'No card with this id in the vault of this merchant');
+  return card;
+}
+
+export function payerById(store: Store, merchantId: string, payerId: string): PayerRecord {
+  const payer = store.payers.get(payerId);
+  if (payer?.merchantId !== merchantId) return fail('NOT_FOUND', 'No payer with this id');
+  return payer;
+}
+
+export function payerByEmail(store: Store, merchantId: string, email: string): PayerRecord {
+  const wanted = email.toLowerCase();
+  const payer = [...store.payers.values()].find((p) => p.merchantId === merchantId && p.email?.toLowerCase() === wanted);
+  if (!payer) return fail('NOT_FOUND', 'No payer with this email');
+  return payer;
+}
+
+export function payerInfoView(payer: PayerRecord | undefined, fallback?: PaymentRecord['payerInfo']) {
+  const source = payer ?? fallback ?? {};
+  const address = (payer ? payer.billingAddress : fallback?.billing_address) as Record<string, unknown> | undefined;
+  return {
+    ...(payer ? { id: payer.id } : {}),
+    email: source.email ?? '',
+    name: source.name ?? '',
+    ip: '',
+    ...(address ? { billing_address: upperCountry(address) } : {}),
+  };
+}
+
+function upperCountry(address: Record<string, unknown>) {
+  const code = address['country_code'];
+  return typeof code === 'string' ? { ...address, country_code: code.toUpperCase() } : address;
+}
+
+export function vaultCardView(card: VaultCardRecord) {
+  return { ...cardView(card, card.id), is_default: card.isDefault };
+}
+
+export function cardsOf(store: Store, payer: PayerRecord) {
+  return payer.cardIds.flatMap((id) => {
+    const card = store.cards.get(id);
+    return card ? [vaultCardView(card)] : [];
+  });
+}
+
+export function payerView(store: Store, payer: PayerRecord) {
+  return { payer_info: payerInfoView(payer), funding_instrument: { credit_cards: cardsOf(store, payer) } };
+}
+
+export function cardListView(store: Store, payer: PayerRecord) {
+  const credit_cards = cardsOf(store, payer);
+  return { count: credit_cards.length, credit_cards };
+}

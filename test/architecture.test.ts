@@ -1,0 +1,84 @@
+// The house rules of design.md, checked on the source import graph.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const src = join(root, 'src');
+
+/** Runtime imports of a file (type-only imports erase at build time and are skipped). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  const pattern = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
+  for (const m of text.matchAll(pattern)) if (!m[1]) found.push(m[2]!);
+  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  return found;
+}
+
+function resolveLocal(from: string, spec: string): string | undefined {
+  if (!spec.startsWith('.')) return undefined;
+  const base = resolve(dirname(from), spec);
+  return [`${base}.ts`, join(base, 'index.ts')].find(existsSync);
+}
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Every file an entry reaches at run time, and the bare modules it imports. */
+function graph(entry: string) {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const spec of importsOf(file)) {
+      const local = resolveLocal(file, spec);
+      if (local) visit(local);
+      else bare.add(spec);
+    }
+  };
+  visit(join(src, entry));
+  return { files: [...files].map((f) => relative(src, f)), bare: [...bare] };
+}
+
+const layer = (file: string) => relative(src, file).split('/')[0]!;
+
+describe('architecture', () => {
+  it('keeps each layer to the imports design.md allows', () => {
+    const forbidden: Record<string, string[]> = {
+      client: ['frame', 'server', 'sandbox'],
+      frame: ['client', 'server', 'sandbox'],
+      protocol: ['client', 'frame', 'server', 'sandbox'],
+      card: ['schemas', 'client', 'frame', 'protocol', 'server', 'sandbox', 'errors.ts'],
+      schemas: ['card', 'client', 'frame', 'protocol', 'server', 'sandbox', 'errors.ts'],
+      server: ['client', 'frame', 'protocol', 'sandbox'],
+    };
+    const broken: string[] = [];
+    for (const file of sourceFiles(src)) {
+      for (const spec of importsOf(file)) {
+        const target = resolveLocal(file, spec);
+        if (!target) continue;
+        const from = layer(file);
+        const to = layer(target);
+        if (from !== to && forbidden[from]?.includes(to)) broken.push(`${relative(src, file)} -> ${relative(src, target)}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('lets the browser and server entries run without node: modules', () => {
+    for (const entry of ['index.ts', 'server/index.ts']) {
+      const { bare } = graph(entry);
+      expect(bare.filter((m) => m.startsWith('node:') || m === 'selfsigned'), entry).toEqual([]);
+    }
+  });
+
+  it('keeps the sandbox out of the browser bundle', () => {
+    expect(graph('index.ts').files.filter((f) => f.startsWith('sandbox/') || f.startsWith('server/'))).toEqual([]);
+  });
+});
