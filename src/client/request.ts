@@ -1,7 +1,7 @@
 import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
-import { type ErrorCode, PayframeError } from '../errors';
-import { ErrorBodySchema } from '../schemas';
+import { PayframeError } from '../errors';
+import { errorFromResponse, parseResponse } from '../http';
 import type { ClientConfig } from './config';
 import type { TokenProvider } from './token';
 
@@ -61,7 +61,7 @@ export function createRequest(config: ClientConfig, tokens: TokenProvider): Requ
     } catch (error) {
       throw await failure(error, what, deadline);
     }
-    return parse(response, schema, what);
+    return parseResponse(response, schema, what);
   };
 }
 
@@ -75,32 +75,6 @@ function beforeDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T>
   });
 }
 
-async function parse<S extends v.GenericSchema>(response: Response, schema: S, what: string): Promise<v.InferOutput<S>> {
-  const text = await response.text().catch(() => '');
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status: response.status, body: text });
-  }
-  const parsed = v.safeParse(schema, body);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const where = (issue && v.getDotPath(issue)) ?? '(root)';
-    throw new PayframeError('invalid_response', `${what}: the response does not match its schema at ${where}`, {
-      status: response.status,
-      body,
-    });
-  }
-  return parsed.output;
-}
-
-const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 429: 'rate_limited' };
-
-function codeForStatus(status: number): ErrorCode {
-  return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');
-}
-
 /**
  * ky's errors hold the request and its Authorization header: none of them becomes `cause`, so a
  * PayframeError logged deeply cannot print the token.
@@ -108,25 +82,7 @@ function codeForStatus(status: number): ErrorCode {
 async function failure(error: unknown, what: string, deadline: AbortSignal): Promise<PayframeError> {
   if (error instanceof PayframeError) return error;
   if (deadline.aborted) return new PayframeError('timeout', `${what}: no answer in time`);
-  if (error instanceof HTTPError) {
-    const status = error.response.status;
-    const raw = await error.response.text().catch(() => '');
-    let json: unknown = raw;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      // not JSON: kept as text in `body`
-    }
-    const parsed = v.safeParse(ErrorBodySchema, json);
-    if (!parsed.success) return new PayframeError(codeForStatus(status), `${what}: HTTP ${status}`, { status, body: json });
-    const { code, name, message, eventId } = parsed.output;
-    return new PayframeError(codeForStatus(status), `${what}: ${name}: ${message}`, {
-      status,
-      resultCode: code,
-      reason: name,
-      eventId,
-    });
-  }
+  if (error instanceof HTTPError) return errorFromResponse(error.response, what);
   // fetch's own TypeError (and its cause) holds no request, so it is safe to keep.
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   return new PayframeError('network', `${what}: the connection failed`, { cause });

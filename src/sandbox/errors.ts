@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PayframeError, type ErrorCode } from '../errors';
+import { PayframeError } from '../errors';
+import { codeForStatus } from '../http';
 
 /** The sandbox's refusals: HTTP status, service code and name, as README "Error statuses and codes" lists them. */
 export const CATALOGUE = {
@@ -33,20 +34,11 @@ export const CATALOGUE = {
 
 export type SandboxErrorName = keyof typeof CATALOGUE;
 
-function libraryCode(status: number): ErrorCode {
-  if (status === 401) return 'unauthorized';
-  if (status === 403) return 'forbidden';
-  if (status === 404) return 'not_found';
-  if (status === 409) return 'conflict';
-  if (status >= 500) return 'server_error';
-  return 'invalid_request';
-}
-
 /** A refusal the sandbox answers with `{ code, name, message, eventId }`. */
 export class SandboxError extends PayframeError {
   constructor(name: SandboxErrorName, message: string) {
     const [status, code] = CATALOGUE[name];
-    super(libraryCode(status), message, { status, resultCode: code, reason: name });
+    super(codeForStatus(status), message, { status, resultCode: code, reason: name });
   }
 
   /** The wire body; `eventId` is fresh for every answer. */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { toMinor, type FundingInstrument, type PaymentRequest } from '../schemas';
-import { luhn } from '../card/luhn';
+import { validateNumber } from '../card';
 import { cardView, outcomeOf, RESULT_TEXT } from './cards';
 import { fail } from './errors';
 import { hex, newPaymentId, type CardData, type Clock, type PaymentRecord, type Store } from './state';
@@ -34,7 +34,9 @@ export function findPayment(ctx: Ctx, id: string): PaymentRecord {
 function fundingCard(ctx: Ctx, fi: FundingInstrument): { card: CardData; vaulted: boolean; payerId?: string; cardId?: string } {
   if ('credit_card' in fi) {
     const c = fi.credit_card;
-    if (!luhn(c.number)) return fail('INVALID_CARD_NUMBER', 'payer.funding_instrument.credit_card.number fails the Luhn check');
+    if (!validateNumber(c.number).isValid) {
+      return fail('INVALID_CARD_NUMBER', 'payer.funding_instrument.credit_card.number is not a valid card number for its brand');
+    }
     const card: CardData = { number: c.number, expireMonth: Number(c.expire_month), expireYear: Number(c.expire_year) };
     if (c.name !== undefined) card.name = c.name;
     return { card, vaulted: false };

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import {
   AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, PaymentRequestSchema, RefundRequestSchema, VoidRequestSchema,
 } from '../schemas';
-import { luhn } from '../card/luhn';
+import { validateNumber } from '../card';
 import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from './actions';
 import { brandOf } from './cards';
 import { fail } from './errors';
@@ -69,7 +69,7 @@ function nonce(sb: Sandbox, req: Req): Reply {
   const now = sb.clock.nowMs();
   if (now >= token!.expiresAt) fail('EXPIRED_CLIENT_TOKEN', 'The client token has expired');
   const card = body(req, NonceRequestSchema);
-  if (!luhn(card.number)) fail('INVALID_CARD_NUMBER', 'number fails the Luhn check');
+  if (!validateNumber(card.number).isValid) fail('INVALID_CARD_NUMBER', 'number is not a valid card number for its brand (length or check digit)');
   const id = randomUUID();
   const expiresAt = now + sb.nonceTtlMs;
   sb.store.nonces.set(id, {

@@ -1,6 +1,6 @@
 import { cardView } from './cards';
 import { fail } from './errors';
-import { hex, type CardData, type PayerRecord, type PaymentRecord, type Store, type VaultCardRecord } from './state';
+import { hex, type PayerRecord, type PaymentRecord, type Store, type VaultCardRecord } from './state';
 
 /**
  * Keeps the card of an approved payment (never the CVV) under the payer with the same email, or

@@ -53,7 +53,7 @@ describe('card nonce', () => {
     const cases: [string, string][] = [
       ['5105105105105100', 'MASTERCARD'], ['2221000000000009', 'MASTERCARD'], ['378282246310005', 'AMEX'],
       ['6011111111111117', 'DISCOVER'], ['3530111333300000', 'JCB'], ['30569309025904', 'DINERS'],
-      ['6200000000000005', 'UNIONPAY'], ['9999999999999995', 'UNKNOWN'],
+      ['6200000000000005', 'UNIONPAY'], ['6212345678901231', 'UNIONPAY'],
     ];
     for (const [number, brand] of cases) {
       const res = await call(box.sb, 'POST', `${m(box.sb)}/credit-card-nonce`, { ...nonceBody(), number }, { auth: `Bearer ${token}` });
@@ -65,6 +65,8 @@ describe('card nonce', () => {
     const token = await clientToken(box.sb);
     const post = (b: unknown) => call(box.sb, 'POST', `${m(box.sb)}/credit-card-nonce`, b, { auth: `Bearer ${token}` });
     expectRefusal(await post({ ...nonceBody(), number: '4111111111111112' }), 400, 'INVALID_CARD_NUMBER', '1014');
+    // Passes Luhn but belongs to no brand: the card core and the sandbox judge numbers alike.
+    expectRefusal(await post({ ...nonceBody(), number: '9999999999999995' }), 400, 'INVALID_CARD_NUMBER', '1014');
     expectRefusal(await post({ ...nonceBody(), number: '4111 1111 1111 1111' }), 400, 'INVALID_REQUEST');
     expectRefusal(await post({ ...nonceBody(), expire_month: 0 }), 400, 'INVALID_REQUEST');
     expectRefusal(await post({ ...nonceBody(), expire_year: 34 }), 400, 'INVALID_REQUEST');

@@ -1,0 +1,50 @@
+/**
+ * Reading the service's answers, shared by the browser client and the server companion: one mapping
+ * from HTTP status to error code, one reading of the error body, one schema check of a success.
+ */
+import * as v from 'valibot';
+import { type ErrorCode, PayframeError } from './errors';
+import { ErrorBodySchema } from './schemas';
+
+const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 429: 'rate_limited' };
+
+export function codeForStatus(status: number): ErrorCode {
+  return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');
+}
+
+async function bodyOf(response: Response): Promise<{ text: string; json: unknown; isJson: boolean }> {
+  const text = await response.text().catch(() => '');
+  try {
+    return { text, json: JSON.parse(text), isJson: true };
+  } catch {
+    return { text, json: text, isJson: false };
+  }
+}
+
+/** A refusal (`{ code, name, message, eventId }` when the body has that shape) as a PayframeError. */
+export async function errorFromResponse(response: Response, what: string): Promise<PayframeError> {
+  const { status } = response;
+  const { json } = await bodyOf(response);
+  const parsed = v.safeParse(ErrorBodySchema, json);
+  if (!parsed.success) return new PayframeError(codeForStatus(status), `${what}: HTTP ${status}`, { status, body: json });
+  const { code, name, message, eventId } = parsed.output;
+  return new PayframeError(codeForStatus(status), `${what}: ${name}: ${message}`, { status, resultCode: code, reason: name, eventId });
+}
+
+/** A success body checked against its schema; anything else is `invalid_response` keeping the raw body. */
+export async function parseResponse<S extends v.GenericSchema>(response: Response, schema: S, what: string): Promise<v.InferOutput<S>> {
+  const { text, json, isJson } = await bodyOf(response);
+  if (!isJson) {
+    throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status: response.status, body: text });
+  }
+  const parsed = v.safeParse(schema, json);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = (issue && v.getDotPath(issue)) ?? '(root)';
+    throw new PayframeError('invalid_response', `${what}: the response does not match its schema at ${where}`, {
+      status: response.status,
+      body: json,
+    });
+  }
+  return parsed.output;
+}

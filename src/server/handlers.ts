@@ -1,0 +1,102 @@
+import * as v from 'valibot';
+import { type ErrorCode, PayframeError } from '../errors';
+import { AuthenticateRequestSchema } from '../schemas';
+import type { GatewayCore } from './gateway';
+import { readPayment } from './readers';
+
+/** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
+export type Handler = (request: Request) => Promise<Response>;
+
+export interface Handlers {
+  /** `POST` only: answers `{ clientToken, expiresOn }`, never cached. */
+  clientToken(): Handler;
+  /**
+   * `POST` JSON `{ referenceId, sessionId, otp }` (`AuthenticateBodySchema`): answers
+   * `{ status, referenceId, state, code, text }`, never card data nor the raw payment.
+   */
+  authenticate(): Handler;
+}
+
+/**
+ * What the checkout page posts to the merchant's authenticate route. The page sends the session id,
+ * not a URL: the handler builds the URL from the gateway's own base, so no URL comes from a browser.
+ */
+export const AuthenticateBodySchema = v.strictObject({
+  referenceId: v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/, 'referenceId must be a payment reference id')),
+  sessionId: v.pipe(v.string(), v.regex(/^[\w-]{1,128}$/, 'sessionId must be a payment session id')),
+  otp: AuthenticateRequestSchema.entries.otp,
+});
+export type AuthenticateBody = v.InferOutput<typeof AuthenticateBodySchema>;
+
+/** Same cap as the service's own (README: at most 64 KiB). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function createHandlers(gateway: GatewayCore): Handlers {
+  return {
+    clientToken: () =>
+      guarded('POST', async () => {
+        const token = await gateway.clientToken();
+        return json(200, { clientToken: token.accessToken, expiresOn: token.expiresOn });
+      }),
+    authenticate: () =>
+      guarded('POST', async (request) => {
+        const parsed = v.safeParse(AuthenticateBodySchema, await readJson(request));
+        if (!parsed.success) {
+          const issue = parsed.issues[0]!;
+          throw new PayframeError('invalid_request', `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`);
+        }
+        const { referenceId, sessionId, otp } = parsed.output;
+        const payment = await gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp });
+        const { status, state, code, text } = readPayment(payment);
+        return json(200, { status, referenceId: payment.reference_id, state, code, text });
+      }),
+  };
+}
+
+function guarded(method: string, run: Handler): Handler {
+  return async (request) => {
+    if (request.method !== method) {
+      return json(405, { error: { code: 'invalid_request', message: `use ${method}` } }, { allow: method });
+    }
+    try {
+      return await run(request);
+    } catch (error) {
+      if (!(error instanceof PayframeError)) return json(500, { error: { code: 'server_error', message: 'internal error' } });
+      return json(statusFor(error), { error: { code: error.code, message: error.message } });
+    }
+  };
+}
+
+/**
+ * The browser sees the service's refusals that concern it (bad input, a spent session); a problem
+ * between the merchant and the service (credentials, outage) is the merchant's gateway failing.
+ */
+function statusFor(error: PayframeError): number {
+  const statuses: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504 };
+  if (error.code === 'invalid_request' && (error.status === 413 || error.status === 415)) return error.status;
+  return statuses[error.code] ?? 502;
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new PayframeError('invalid_request', 'the body must be application/json', { status: 415 });
+  }
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+  const text = await request.text();
+  if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) throw tooLarge();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PayframeError('invalid_request', 'the body is not valid JSON');
+  }
+}
+
+const tooLarge = () => new PayframeError('invalid_request', `the body is over ${MAX_BODY_BYTES} bytes`, { status: 413 });
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}

@@ -1,0 +1,82 @@
+// Types only: the server entry must load on runtimes without `node:` modules.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Handler, json, MAX_BODY_BYTES } from './handlers';
+
+/** An Express-like request may carry a body already parsed by `express.json()`. */
+type NodeRequest = IncomingMessage & { body?: unknown };
+
+/**
+ * Mounts a Fetch handler on `node:http` (`http.createServer(toNodeListener(h))`) or Express
+ * (`app.post('/client-token', toNodeListener(h))`). The body is read as it streams in and refused
+ * with 413 past 64 KiB, before the handler runs.
+ */
+export function toNodeListener(handler: Handler) {
+  return (req: NodeRequest, res: ServerResponse): void => {
+    void listen(handler, req, res).catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  };
+}
+
+async function listen(handler: Handler, req: NodeRequest, res: ServerResponse): Promise<void> {
+  const body = await readBody(req);
+  if (body === 'too-large') {
+    const error = { code: 'invalid_request', message: `the body is over ${MAX_BODY_BYTES} bytes` };
+    return send(res, json(413, { error }, { connection: 'close' }));
+  }
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    // The body is already whole (and may be re-serialised): its framing headers no longer apply.
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const scheme = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
+  const url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
+  const method = req.method ?? 'GET';
+  const request = new Request(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
+  await send(res, await handler(request));
+}
+
+function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {
+  // Express's body parsers consume the stream: re-serialise what they parsed.
+  if (req.readableEnded && req.body !== undefined) return Promise.resolve(new TextEncoder().encode(JSON.stringify(req.body)));
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.resolve(drained(req));
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const onData = (chunk: Uint8Array) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      req.off('data', onData);
+      resolve(drained(req));
+    };
+    req.on('data', onData);
+    req.on('error', reject);
+    req.on('end', () => {
+      const all = new Uint8Array(size);
+      let offset = 0;
+      for (const chunk of chunks) {
+        all.set(chunk, offset);
+        offset += chunk.length;
+      }
+      resolve(all);
+    });
+  });
+}
+
+/** Drops the rest of an oversized body unread, so that the 413 answer still reaches the client. */
+function drained(req: NodeRequest): 'too-large' {
+  req.resume();
+  return 'too-large';
+}
+
+async function send(res: ServerResponse, response: Response): Promise<void> {
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') res.setHeader(name, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  res.end(new Uint8Array(await response.arrayBuffer()));
+}

@@ -1,0 +1,189 @@
+import type * as v from 'valibot';
+import { validateNumber } from '../card';
+import { PayframeError } from '../errors';
+import { checked } from './transport';
+import {
+  amountProblem, type BrowserInfo, type FundingInstrument, type ItemSchema, type PayerInfo, type PaymentRequest,
+  PaymentRequestSchema,
+} from '../schemas';
+
+/** An amount as the service writes it: a decimal string in the currency's minor units, never a number. */
+export interface Money {
+  currency: string;
+  total: string;
+}
+
+// The `?: never` members make the three card forms exclusive at the type level.
+/** A single-use nonce from the checkout page (a merchant that never handles card data). */
+export interface NonceCard {
+  nonce: string;
+  name?: string;
+  number?: never;
+  expireMonth?: never;
+  expireYear?: never;
+  cvv?: never;
+  vaultCardId?: never;
+}
+/** Full card details (the merchant handles card data, or keeps the card on file). */
+export interface FullCard {
+  number: string;
+  expireMonth: number | string;
+  expireYear: number | string;
+  cvv?: string;
+  name?: string;
+  nonce?: never;
+  vaultCardId?: never;
+}
+/** A card kept in the service's vault: its id from an earlier payment or a payer lookup. */
+export interface VaultCard {
+  vaultCardId: string;
+  cvv?: string;
+  nonce?: never;
+  number?: never;
+  expireMonth?: never;
+  expireYear?: never;
+  name?: never;
+}
+type WithCvv<C> = C & { cvv: string };
+
+/** The first payment of a card that will be kept; `subscription` marks it as recurring. */
+export interface FirstPayment {
+  kind: 'first';
+  subscription?: boolean;
+}
+/** A later payment the merchant starts on a kept card: on a fixed schedule, or not. */
+export interface MerchantInitiated {
+  kind: 'scheduled' | 'unscheduled';
+  /** The `reference_id` of the first payment. */
+  previousPaymentId: string;
+}
+/** A later payment the cardholder starts on a kept card: the CVV is entered again. */
+export interface CardholderInitiated {
+  kind: 'cardholder';
+}
+export type StoredCredential = FirstPayment | MerchantInitiated | CardholderInitiated;
+
+/** Every combination of card and stored credential that the table of spec 4.3 allows, and no other. */
+export type PaymentFunding =
+  | { card: NonceCard | FullCard; storedCredential?: FirstPayment }
+  | { card: FullCard | VaultCard; storedCredential: MerchantInitiated }
+  | { card: WithCvv<FullCard>; storedCredential: CardholderInitiated }
+  /** A vault card without `storedCredential` is a cardholder-started payment. */
+  | { card: WithCvv<VaultCard>; storedCredential?: CardholderInitiated };
+
+type Transaction = PaymentRequest['transaction'];
+
+/** Nested objects (`payer`, `browserInfo`, `items`, ...) keep the service's own field names. */
+export interface PaymentCommon {
+  intent: 'auth' | 'sale';
+  amount: Money & { details?: NonNullable<Transaction['amount']['details']> };
+  payer?: PayerInfo;
+  browserInfo?: BrowserInfo;
+  items?: v.InferOutput<typeof ItemSchema>[];
+  description?: string;
+  invoiceNumber?: string;
+  shippingAddress?: Transaction['shipping_address'];
+  softDescriptor?: Transaction['soft_descriptor'];
+  /** Where the redirect page sends the payer back, with `?payment-session-id=<id>`. */
+  returnUrl?: string;
+  cancelUrl?: string;
+  payee?: PaymentRequest['payee'];
+  custom?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  /** Hours before an automatic capture (accepted and echoed by the service). */
+  captureDelay?: number;
+}
+
+export type PaymentInput = PaymentCommon & PaymentFunding;
+
+const refuse = (message: string) => new PayframeError('invalid_request', message);
+
+/**
+ * Builds the request body of spec 4.3. Plain JavaScript callers get the same refusals at run time
+ * that TypeScript callers get from the types, before anything is sent.
+ */
+export function buildPaymentRequest(input: PaymentInput): PaymentRequest {
+  if (typeof input !== 'object' || input === null) throw refuse('payment input must be an object');
+  const amount: Partial<Money> = input.amount ?? {};
+  const problem = amountProblem(amount.total, String(amount.currency));
+  if (problem) throw refuse(`amount.total ${problem}`);
+
+  const funding = fundingOf(input);
+  const stored = input.storedCredential;
+  const merchantInitiated = stored?.kind === 'scheduled' || stored?.kind === 'unscheduled';
+  const type = stored?.kind === 'scheduled' || (stored?.kind === 'first' && stored.subscription === true) ? 2
+    : stored?.kind === 'unscheduled' ? 1 : undefined;
+
+  const body = {
+    intent: input.intent,
+    merchant_initiated: merchantInitiated,
+    previous_payment_id: merchantInitiated ? stored.previousPaymentId : undefined,
+    payer: { payment_type: 'CC', funding_instrument: funding, payer_info: input.payer, browser_info: input.browserInfo },
+    payee: input.payee,
+    transaction: {
+      type,
+      amount: input.amount,
+      description: input.description,
+      items: input.items,
+      shipping_address: input.shippingAddress,
+      soft_descriptor: input.softDescriptor,
+      invoice_number: input.invoiceNumber,
+      return_url: input.returnUrl,
+      cancel_url: input.cancelUrl,
+    },
+    custom: input.custom,
+    capture_delay: input.captureDelay,
+    metadata: input.metadata,
+  };
+  return checked(PaymentRequestSchema, body);
+}
+
+/** What a JavaScript caller may pass: any mix, sorted out at run time. */
+interface LooseCard {
+  nonce?: string;
+  number?: string;
+  expireMonth?: number | string;
+  expireYear?: number | string;
+  cvv?: string;
+  name?: string;
+  vaultCardId?: string;
+}
+
+/** Checks the card against the stored-credential case, and writes the funding instrument. */
+function fundingOf(input: PaymentInput): FundingInstrument {
+  const card: LooseCard = input.card ?? {};
+  const stored: Partial<StoredCredential> | undefined = input.storedCredential;
+  const kind = stored?.kind;
+  if (kind !== undefined && !['first', 'scheduled', 'unscheduled', 'cardholder'].includes(kind)) {
+    throw refuse('storedCredential.kind must be first, scheduled, unscheduled or cardholder');
+  }
+  if ((kind === 'scheduled' || kind === 'unscheduled') && !(stored as MerchantInitiated).previousPaymentId) {
+    throw refuse(`a ${kind} payment needs storedCredential.previousPaymentId (the reference_id of the first payment)`);
+  }
+  const forms = [card.nonce, card.number, card.vaultCardId].filter((x) => x !== undefined).length;
+  if (forms !== 1) throw refuse('card must be exactly one of { nonce }, { number, expireMonth, expireYear } or { vaultCardId }');
+
+  if (card.nonce !== undefined) {
+    if (kind !== undefined && kind !== 'first') throw refuse(`a nonce cannot pay a ${kind} payment on a kept card`);
+    return { credit_card_nonce: { nonce: card.nonce, name: card.name } };
+  }
+  const cvvNeeded = kind === 'cardholder' || (card.vaultCardId !== undefined && kind === undefined);
+  if (cvvNeeded && !card.cvv) throw refuse('a cardholder-started payment on a kept card needs the CVV entered again (card.cvv)');
+  if (card.vaultCardId !== undefined) {
+    if (kind === 'first') throw refuse('a vault card is already kept: it cannot be the first payment of a card');
+    return { credit_card_token: { credit_card_id: card.vaultCardId, cvv2: card.cvv } };
+  }
+  if (typeof card.number !== 'string' || !/^\d+$/.test(card.number) || !validateNumber(card.number).isValid) {
+    throw refuse('card.number must be the digits of a valid card number (brand, length, check digit)');
+  }
+  return {
+    credit_card: {
+      number: card.number,
+      expire_month: card.expireMonth!,
+      expire_year: card.expireYear!,
+      cvv2: card.cvv,
+      name: card.name,
+      stored: kind === undefined || kind === 'first' ? undefined : true,
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { Payment, PaymentState, ReducedRecord } from '../schemas';
+
+/**
+ * What happened to a payment, in the terms a merchant acts on. `payments.create` returns a declined
+ * payment instead of throwing: it is a record to keep, and these readers tell the outcome.
+ *
+ * - `approved`: the issuer approved it (`state` says where it is now: authorised, captured, and
+ *   later voided, refunded or cancelled).
+ * - `pending`: the payer must pass an OTP check: send them to `redirectUrl`, or post the OTP to
+ *   `authenticateUrl` (see `payments.authenticate`).
+ * - `declined`: `code` and `text` say why (1005 Do not honor, 1051 Insufficient funds, ...).
+ */
+export type PaymentOutcome =
+  | { status: 'approved'; state: Exclude<PaymentState, 'pending' | 'declined'>; referenceId: string; code: string; text: string | undefined }
+  | {
+      status: 'pending';
+      state: 'pending';
+      referenceId: string;
+      code: string;
+      text: string | undefined;
+      redirectUrl: string | undefined;
+      authenticateUrl: string | undefined;
+      sessionId: string | undefined;
+    }
+  | { status: 'declined'; state: 'declined'; referenceId: string; code: string; text: string | undefined };
+
+type AnyRecord = Payment | ReducedRecord;
+
+export function readPayment(payment: AnyRecord): PaymentOutcome {
+  const { state, reference_id: referenceId, result } = payment;
+  const base = { referenceId, code: result.code, text: result.description ?? result.message };
+  if (state === 'pending') {
+    const authenticateUrl = result.authenticate_url;
+    const redirectUrl = result.redirect_url;
+    return { status: 'pending', state, ...base, redirectUrl, authenticateUrl, sessionId: sessionIdOf(authenticateUrl ?? redirectUrl) };
+  }
+  if (state === 'declined') return { status: 'declined', state, ...base };
+  return { status: 'approved', state, ...base };
+}
+
+export const isApproved = (payment: AnyRecord) => readPayment(payment).status === 'approved';
+export const isPending = (payment: AnyRecord) => payment.state === 'pending';
+export const isDeclined = (payment: AnyRecord) => payment.state === 'declined';
+
+/** The payment session id: the last path segment of `authenticate_url` or `redirect_url`. */
+export function sessionIdOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const last = new URL(url).pathname.split('/').pop();
+    return last ? decodeURIComponent(last) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What to save after the first payment of a card that will be kept (spec 4.3): `previousPaymentId`
+ * for later merchant-initiated payments, `vaultCardId` for payments on the vault card.
+ */
+export function readKeptCard(payment: Payment): { previousPaymentId: string; vaultCardId: string | undefined } {
+  return { previousPaymentId: payment.reference_id, vaultCardId: payment.payer?.funding_instrument?.credit_card?.id };
+}

@@ -1,0 +1,169 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGateway, readPayment, toNodeListener, type Handler } from '../../src/server';
+import { EUR, fullCard, testCards, useSandbox } from './helpers';
+
+const ctx = useSandbox();
+const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+  new Request('https://shop.example/pay/authenticate', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+async function pendingPayment() {
+  const payment = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('20.00'), card: fullCard(testCards.otp) });
+  const outcome = readPayment(payment);
+  if (outcome.status !== 'pending') throw new Error('expected a pending payment');
+  return { referenceId: payment.reference_id, sessionId: outcome.sessionId! };
+}
+
+describe('handlers.clientToken', () => {
+  it('answers { clientToken, expiresOn }, never cached, on POST only', async () => {
+    const handler = ctx.gateway.handlers.clientToken();
+    const response = await handler(new Request('https://shop.example/client-token', { method: 'POST' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = (await response.json()) as Record<string, string>;
+    expect(Object.keys(body).sort()).toEqual(['clientToken', 'expiresOn']);
+    expect(body.clientToken!.length).toBeGreaterThan(10);
+
+    const get = await handler(new Request('https://shop.example/client-token'));
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers 502 without the merchant secret when the credentials are wrong', async () => {
+    const wrong = createGateway({ ...ctx.options, clientSecret: 'wrong-secret-7c1' });
+    const response = await wrong.handlers.clientToken()(new Request('https://shop.example/t', { method: 'POST' }));
+    expect(response.status).toBe(502);
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 'unauthorized' } });
+    expect(text).not.toContain('wrong-secret-7c1');
+  });
+});
+
+describe('handlers.authenticate', () => {
+  const handler = () => ctx.gateway.handlers.authenticate();
+
+  it('completes the OTP and answers the outcome only; a second call is a 409', async () => {
+    const { referenceId, sessionId } = await pendingPayment();
+    const response = await handler()(post({ referenceId, sessionId, otp: testCards.otp.otp }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'approved', referenceId, state: 'captured', code: '0000', text: 'Approved' });
+    const sent = ctx.sandbox.requests().at(-1)!;
+    expect(sent).toMatchObject({ method: 'POST', path: `/v1/authenticate/${sessionId}`, body: { reference_id: referenceId, otp: '111111' } });
+
+    const again = await handler()(post({ referenceId, sessionId, otp: '111111' }));
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: 'conflict' } });
+  });
+
+  it('answers a wrong OTP as a declined outcome', async () => {
+    const { referenceId, sessionId } = await pendingPayment();
+    const response = await handler()(post({ referenceId, sessionId, otp: '000000' }));
+    expect(await response.json()).toMatchObject({ status: 'declined', state: 'declined', code: '1202' });
+  });
+
+  it('refuses bad input before any request: 400, 415, 413, 405', async () => {
+    const before = ctx.sandbox.requests().length;
+    const cases: [Request, number][] = [
+      [post({ referenceId: 'PAY-1', sessionId: 'abc', otp: 'one' }), 400],
+      [post({ referenceId: 'PAY-1', sessionId: '../../payment', otp: '111111' }), 400],
+      [post({ referenceId: 'PAY-1', sessionId: 'abc', otp: '111111', authenticateUrl: 'https://evil.example' }), 400],
+      [post('{not json'), 400],
+      [post({ referenceId: 'PAY-1', sessionId: 'abc', otp: '111111' }, { 'content-type': 'text/plain' }), 415],
+      [post({ referenceId: 'PAY-1', sessionId: 'abc', otp: '111111', pad: 'x'.repeat(70_000) }), 413],
+      [new Request('https://shop.example/pay/authenticate'), 405],
+    ];
+    for (const [request, status] of cases) {
+      const response = await handler()(request);
+      expect(response.status).toBe(status);
+      expect(await response.json()).toMatchObject({ error: { code: 'invalid_request', message: expect.any(String) } });
+    }
+    expect(ctx.sandbox.requests().length).toBe(before);
+  });
+
+  it('answers 404 for an unknown session', async () => {
+    const response = await handler()(post({ referenceId: 'PAY-1', sessionId: '0'.repeat(32), otp: '111111' }));
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('toNodeListener', () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    const routes: Record<string, Handler> = {
+      '/client-token': ctx.gateway.handlers.clientToken(),
+      '/authenticate': ctx.gateway.handlers.authenticate(),
+    };
+    const listeners = Object.fromEntries(Object.entries(routes).map(([path, h]) => [path, toNodeListener(h)]));
+    server = createServer((req, res) => {
+      const listener = listeners[new URL(req.url ?? '/', 'http://x').pathname];
+      if (listener) listener(req, res);
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('serves the client token over real HTTP', async () => {
+    const response = await fetch(`${base}/client-token`, { method: 'POST' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toMatchObject({ clientToken: expect.any(String), expiresOn: expect.any(String) });
+  });
+
+  it('streams the JSON body to the authenticate handler', async () => {
+    const { referenceId, sessionId } = await pendingPayment();
+    const response = await fetch(`${base}/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ referenceId, sessionId, otp: '111111' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'approved', referenceId, state: 'captured' });
+  });
+
+  it('refuses a body over 64 KiB with 413, announced or streamed', async () => {
+    const big = JSON.stringify({ pad: 'x'.repeat(70_000) });
+    const announced = await fetch(`${base}/authenticate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(announced.status).toBe(413);
+    const bytes = new TextEncoder().encode(big);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.slice(i, i + 8192));
+        controller.close();
+      },
+    });
+    const streamed = await fetch(`${base}/authenticate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toMatchObject({ error: { code: 'invalid_request' } });
+  });
+
+  it('takes a body already parsed by an Express-style json() middleware', async () => {
+    const listener = toNodeListener(ctx.gateway.handlers.authenticate());
+    const parsing = createServer(async (req, res) => {
+      let text = '';
+      for await (const chunk of req) text += String(chunk);
+      Object.assign(req, { body: JSON.parse(text) });
+      listener(req, res);
+    });
+    await new Promise<void>((resolve) => parsing.listen(0, '127.0.0.1', resolve));
+    try {
+      const { referenceId, sessionId } = await pendingPayment();
+      const response = await fetch(`http://127.0.0.1:${(parsing.address() as AddressInfo).port}/authenticate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ referenceId, sessionId, otp: '111111' }),
+      });
+      expect(await response.json()).toMatchObject({ status: 'approved', referenceId });
+    } finally {
+      await new Promise((resolve) => parsing.close(resolve));
+    }
+  });
+});

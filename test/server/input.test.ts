@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { createGateway, type PaymentInput } from '../../src/server';
+import { CVV, EUR, fullCard, refusal, testCards, useSandbox } from './helpers';
+
+// Wrong inputs are TYPE errors (tsc checks the @ts-expect-error lines) and, for JavaScript callers,
+// invalid_request refusals before anything reaches the service.
+const ctx = useSandbox();
+const nonce = '3b241101-e2bb-4255-8caf-4136c566a962';
+const card = fullCard(testCards.approved);
+const previous = { kind: 'scheduled', previousPaymentId: 'PAY-1' } as const;
+
+async function refusedLocally(input: PaymentInput, message: RegExp) {
+  const before = ctx.sandbox.requests().length;
+  const error = await refusal(ctx.gateway.payments.create(input), 'invalid_request');
+  expect(error.message).toMatch(message);
+  expect(error.status).toBeUndefined();
+  expect(ctx.sandbox.requests().length).toBe(before);
+}
+
+describe('impossible payment inputs', () => {
+  it('refuses a nonce on a merchant-initiated or cardholder stored payment', async () => {
+    // @ts-expect-error a nonce cannot pay a scheduled payment
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: previous }, /nonce cannot pay a scheduled/);
+    await refusedLocally(
+      // @ts-expect-error nor an unscheduled one
+      { intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'unscheduled', previousPaymentId: 'P' } },
+      /nonce cannot/,
+    );
+    // @ts-expect-error nor a cardholder payment on a kept card
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'cardholder' } }, /nonce cannot/);
+  });
+
+  it('refuses a cardholder payment on a kept card without the CVV', async () => {
+    // @ts-expect-error the vault card needs the re-entered CVV
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C' }, storedCredential: { kind: 'cardholder' } }, /CVV/);
+    // @ts-expect-error also when storedCredential is left out (a vault card is then cardholder-started)
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C' } }, /CVV/);
+    const { cvv: _, ...noCvv } = card;
+    // @ts-expect-error a kept full card too
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: noCvv, storedCredential: { kind: 'cardholder' } }, /CVV/);
+  });
+
+  it('refuses a vault card as a first payment, mixed card forms, and a missing previous payment id', async () => {
+    // @ts-expect-error a vault card is already kept
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C', cvv: CVV }, storedCredential: { kind: 'first' } }, /vault card/);
+    // @ts-expect-error two card forms at once
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, nonce } }, /exactly one/);
+    // @ts-expect-error no card at all
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00') }, /exactly one/);
+    // @ts-expect-error scheduled needs previousPaymentId
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: { kind: 'scheduled' } }, /previousPaymentId/);
+    // @ts-expect-error unknown kind
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: { kind: 'later' } }, /storedCredential.kind/);
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, number: '4111111111111112' } }, /check digit/);
+    // @ts-expect-error intent is auth or sale
+    await refusedLocally({ intent: 'order', amount: EUR('1.00'), card }, /intent/);
+  });
+
+  it('refuses floats, negatives, empty and over-precise amounts', async () => {
+    // @ts-expect-error a number is not an amount
+    await refusedLocally({ intent: 'sale', amount: { currency: 'EUR', total: 10.5 }, card }, /decimal string/);
+    await refusedLocally({ intent: 'sale', amount: EUR('-1.00'), card }, /positive decimal/);
+    await refusedLocally({ intent: 'sale', amount: EUR(''), card }, /positive decimal/);
+    await refusedLocally({ intent: 'sale', amount: EUR('0.00'), card }, /above zero/);
+    await refusedLocally({ intent: 'sale', amount: EUR('1.001'), card }, /3 decimals; EUR allows 2/);
+    await refusedLocally({ intent: 'sale', amount: { currency: 'JPY', total: '100.5' }, card }, /JPY allows 0/);
+    await refusedLocally({ intent: 'sale', amount: { currency: 'eur', total: '1.00' }, card }, /currency/);
+    // @ts-expect-error the amount is required
+    await refusedLocally({ intent: 'sale', card }, /decimal string/);
+  });
+
+  it('refuses bad capture and refund amounts, and unsafe ids, before any request', async () => {
+    const before = ctx.sandbox.requests().length;
+    // @ts-expect-error amounts are { currency, total } with a string total
+    await refusal(ctx.gateway.payments.capture('PAY-1', { amount: { currency: 'EUR', total: 5 } }), 'invalid_request');
+    await refusal(ctx.gateway.payments.capture('PAY-1', { amount: EUR('-5.00') }), 'invalid_request');
+    await refusal(ctx.gateway.payments.refund('PAY-1', { amount: { currency: 'OMR', total: '1.0005' } }), 'invalid_request');
+    await refusal(ctx.gateway.payments.refund('PAY-1', { amount: EUR('') }), 'invalid_request');
+    await refusal(ctx.gateway.payments.get('..'), 'invalid_request');
+    await refusal(ctx.gateway.payments.get(''), 'invalid_request');
+    await refusal(ctx.gateway.payers.byEmail('not-an-email'), 'invalid_request');
+    const authenticateUrl = ctx.gateway.authenticateUrl('abc');
+    await refusal(ctx.gateway.payments.authenticate({ authenticateUrl, referenceId: 'PAY-1', otp: 'x' }), 'invalid_request');
+    // @ts-expect-error custom is an object
+    await refusal(ctx.gateway.payments.void('PAY-1', { custom: 'x' }), 'invalid_request');
+    expect(ctx.sandbox.requests().length).toBe(before);
+  });
+
+  it('accepts a three-decimal currency amount and sends ids encoded', async () => {
+    const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: { currency: 'OMR', total: '1.250' }, card });
+    expect(payment.transaction?.amount).toMatchObject({ currency: 'OMR', total: '1.250' });
+    await refusal(ctx.gateway.payments.get('a/b?c'), 'not_found');
+    expect(ctx.sandbox.requests().at(-1)?.path).toMatch(/\/payment\/a%2Fb%3Fc$/);
+  });
+});
+
+describe('configuration', () => {
+  it('refuses a base URL that is not https, and missing credentials', async () => {
+    const base = { merchantId: 'm', clientId: 'c', clientSecret: 's' };
+    await refusal(() => createGateway({ ...base, baseUrl: ctx.sandbox.url.replace('https:', 'http:') }), 'invalid_config');
+    await refusal(() => createGateway({ ...base, baseUrl: 'not a url' }), 'invalid_config');
+    await refusal(() => createGateway({ ...base, clientSecret: '', baseUrl: ctx.sandbox.url }), 'invalid_config');
+    // @ts-expect-error the merchant id is required
+    await refusal(() => createGateway({ clientId: 'c', clientSecret: 's', baseUrl: ctx.sandbox.url }), 'invalid_config');
+  });
+
+  it('sends Basic credentials encoded from UTF-8, through a custom fetch', async () => {
+    const sent: string[] = [];
+    const gateway = createGateway({
+      ...ctx.options,
+      clientSecret: 'sécret-ü',
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        sent.push(request.headers.get('authorization') ?? '');
+        return fetch(request);
+      },
+    });
+    await refusal(gateway.payments.get('PAY-1'), 'unauthorized');
+    expect(sent).toHaveLength(1);
+    const bytes = Uint8Array.from(atob(sent[0]!.replace(/^Basic /, '')), (c) => c.charCodeAt(0));
+    expect(new TextDecoder().decode(bytes)).toBe(`${ctx.options.clientId}:sécret-ü`);
+  });
+});
