@@ -64,6 +64,7 @@ export const ItemSchema = v.strictObject({
   image: v.optional(text),
   tangible: v.optional(v.picklist(['true', 'false'])),
 });
+export type Item = v.InferOutput<typeof ItemSchema>;
 
 export const RequestAmountSchema = checkedAmount(
   v.strictObject({

@@ -20,5 +20,5 @@ export type { RetryOptions } from './transport';
 export { isPayframeError, PayframeError } from '../errors';
 export type { ErrorCode } from '../errors';
 export type {
-  CardList, ClientToken, PayerRecord, Payment, PaymentState, ReducedRecord, VaultCard,
+  BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard,
 } from '../schemas';

@@ -1,9 +1,8 @@
-import type * as v from 'valibot';
 import { validateNumber } from '../card';
 import { PayframeError } from '../errors';
 import { checked } from './transport';
 import {
-  amountProblem, type BrowserInfo, type FundingInstrument, type ItemSchema, type PayerInfo, type PaymentRequest,
+  amountProblem, type BrowserInfo, type FundingInstrument, type Item, type PayerInfo, type PaymentRequest,
   PaymentRequestSchema,
 } from '../schemas';
 
@@ -79,7 +78,7 @@ export interface PaymentCommon {
   amount: Money & { details?: NonNullable<Transaction['amount']['details']> };
   payer?: PayerInfo;
   browserInfo?: BrowserInfo;
-  items?: v.InferOutput<typeof ItemSchema>[];
+  items?: Item[];
   description?: string;
   invoiceNumber?: string;
   shippingAddress?: Transaction['shipping_address'];
