@@ -34,6 +34,9 @@ export default [
   },
   {
     input: 'src/index.ts',
+    // Importing any module of ours or of our dependencies has no side effects (a house rule), so an
+    // unused schema is dropped even though building it is a function call.
+    treeshake: { moduleSideEffects: false },
     plugins: [resolve({ browser: true }), ts()],
     output: [
       { file: 'dist/payframe.umd.js', format: 'umd', name: 'Payframe', sourcemap: true },
