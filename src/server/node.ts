@@ -1,9 +1,27 @@
-// Types only: the server entry must load on runtimes without `node:` modules.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Handler, json, MAX_BODY_BYTES } from './handlers';
 
-/** An Express-like request may carry a body already parsed by `express.json()`. */
-type NodeRequest = IncomingMessage & { body?: unknown };
+// The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the
+// server entry (and its .d.ts) needs no Node types on runtimes without them.
+interface NodeRequest {
+  method?: string | undefined;
+  url?: string | undefined;
+  headers: Record<string, string | string[] | undefined>;
+  socket: object;
+  readableEnded: boolean;
+  /** An Express-like request may carry a body already parsed by `express.json()`. */
+  body?: unknown;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  resume(): unknown;
+}
+interface NodeResponse {
+  statusCode: number;
+  readonly headersSent: boolean;
+  setHeader(name: string, value: string | string[]): unknown;
+  end(chunk?: Uint8Array): unknown;
+}
 
 /**
  * Mounts a Fetch handler on `node:http` (`http.createServer(toNodeListener(h))`) or Express
@@ -11,7 +29,7 @@ type NodeRequest = IncomingMessage & { body?: unknown };
  * with 413 past 64 KiB, before the handler runs.
  */
 export function toNodeListener(handler: Handler) {
-  return (req: NodeRequest, res: ServerResponse): void => {
+  return (req: NodeRequest, res: NodeResponse): void => {
     void listen(handler, req, res).catch(() => {
       if (!res.headersSent) res.statusCode = 500;
       res.end();
@@ -19,7 +37,7 @@ export function toNodeListener(handler: Handler) {
   };
 }
 
-async function listen(handler: Handler, req: NodeRequest, res: ServerResponse): Promise<void> {
+async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Promise<void> {
   const body = await readBody(req);
   if (body === 'too-large') {
     const error = { code: 'invalid_request', message: `the body is over ${MAX_BODY_BYTES} bytes` };
@@ -31,7 +49,7 @@ async function listen(handler: Handler, req: NodeRequest, res: ServerResponse): 
     if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const scheme = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
+  const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
   const url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
   const method = req.method ?? 'GET';
   const request = new Request(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
@@ -71,7 +89,7 @@ function drained(req: NodeRequest): 'too-large' {
   return 'too-large';
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+async function send(res: NodeResponse, response: Response): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
