@@ -1,5 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
+// The sandbox's certificate is self-signed and made at start: the tests' own Node calls (a merchant
+// server in a test) speak real TLS to it without verifying it, as the vitest config does.
+process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+
 // Debian's Chromium (never a downloaded browser): /usr/bin/chromium, or CHROMIUM_PATH.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 

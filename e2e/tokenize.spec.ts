@@ -1,15 +1,18 @@
-// The script-tag bundle in real Chromium: a checkout page on one origin tokenises a card against
-// the sandbox on another origin (CORS), and the merchant's server pays with the nonce.
+// The script-tag bundle in real Chromium: a checkout page on one origin gets its client token from
+// its own server (payframe/server's handler), tokenises a card against the sandbox on another origin
+// (CORS), and the merchant's server pays with the nonce.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { generate } from 'selfsigned';
 import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
+import { createGateway, type Gateway, toNodeListener } from '../src/server';
 
 const BUNDLE = new URL('../dist/payframe.umd.min.js', import.meta.url);
 
-// The page gets its gateway and token from the query, as a server-rendered page would embed them.
+// The page gets its gateway from the query, as a server-rendered page would embed it; its client
+// token comes from its own server, as payframe/server's handler answers it.
 const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <title>checkout</title>
@@ -24,7 +27,7 @@ const PAGE = `<!doctype html>
   const client = Payframe.createClient({
     merchantId: query.get('merchant'),
     baseUrl: query.get('gateway'),
-    authorization: async () => query.get('token'),
+    authorization: () => fetch('/client-token', { method: 'POST' }).then((r) => r.json()),
   });
   const value = (id) => document.getElementById(id).value;
   document.getElementById('pay').addEventListener('submit', async (event) => {
@@ -40,11 +43,16 @@ const PAGE = `<!doctype html>
 </script>`;
 
 let sandbox: SandboxHandle;
+let gateway: Gateway;
 let page: Server;
 let pageUrl: string;
+let tokenRequests = 0;
 
 test.beforeAll(async () => {
   sandbox = await startSandbox();
+  const { id, clientId, clientSecret } = sandbox.merchant;
+  gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
+  const mintToken = toNodeListener(gateway.handlers.clientToken());
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
@@ -54,7 +62,10 @@ test.beforeAll(async () => {
   const bundle = await readFile(BUNDLE);
   page = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
-    if (path === '/payframe.umd.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+    if (path === '/client-token') {
+      tokenRequests++;
+      mintToken(req, res);
+    } else if (path === '/payframe.umd.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
     else if (path === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
     else res.writeHead(404).end();
   });
@@ -67,19 +78,11 @@ test.afterAll(async () => {
   await sandbox?.close();
 });
 
-test('a page on another origin tokenises a card with the bundle, and the nonce pays a sale', async ({ page: tab, request }) => {
+test('a page on another origin tokenises a card with the bundle, and the nonce pays a sale', async ({ page: tab }) => {
   const errors: string[] = [];
   tab.on('pageerror', (error) => errors.push(error.message));
 
-  const basic = `Basic ${Buffer.from(`${sandbox.merchant.clientId}:${sandbox.merchant.clientSecret}`).toString('base64')}`;
-  const minted = await request.post(`${sandbox.url}/v1/merchants/${sandbox.merchant.id}/client_token`, {
-    headers: { authorization: basic },
-    data: { grant_type: 'client_credentials' },
-  });
-  expect(minted.status()).toBe(200);
-  const { accessToken } = await minted.json();
-
-  const query = new URLSearchParams({ merchant: sandbox.merchant.id, gateway: sandbox.url, token: accessToken });
+  const query = new URLSearchParams({ merchant: sandbox.merchant.id, gateway: sandbox.url });
   await tab.goto(`${pageUrl}/?${query}`);
   const card = testCards.approved;
   await tab.fill('#number', card.number.replace(/(\d{4})(?=\d)/g, '$1 '));
@@ -93,22 +96,15 @@ test('a page on another origin tokenises a card with the bundle, and the nonce p
   await expect(tab.locator('#error')).toHaveText('');
   const nonce = await tab.locator('#nonce').textContent();
 
-  // The browser's request came from the page's origin and carried the client token, not credentials.
+  // One token from the merchant's own server; the browser's nonce request came from the page's origin
+  // and carried that client token, never the merchant's credentials.
+  expect(tokenRequests).toBe(1);
   const sent = sandbox.requests().filter((r) => r.path.endsWith('/credit-card-nonce') && r.method === 'POST');
   expect(sent).toHaveLength(1);
   expect(sent[0]!.headers.origin).toBe(pageUrl);
   expect(sent[0]!.headers.authorization).toBe('Bearer [redacted]');
 
-  const paid = await request.post(`${sandbox.url}/v1/merchants/${sandbox.merchant.id}/payment`, {
-    headers: { authorization: basic },
-    data: {
-      intent: 'sale',
-      payer: { payment_type: 'CC', funding_instrument: { credit_card_nonce: { nonce } } },
-      transaction: { amount: { currency: 'USD', total: '25.00' } },
-    },
-  });
-  expect(paid.status()).toBe(200);
-  const payment = await paid.json();
+  const payment = await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '25.00' }, card: { nonce: nonce! } });
   expect(payment.state).toBe('captured');
   expect(payment.result.code).toBe('0000');
   expect(errors).toEqual([]);
