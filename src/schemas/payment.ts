@@ -8,7 +8,8 @@ import { PayerInfoSchema, ResponseCardSchema, ResponsePayerInfoSchema, ResponseP
 const text = v.string();
 const id = v.pipe(v.string(), v.minLength(1));
 const cvv2 = v.pipe(v.string(), v.regex(/^\d{3,4}$/, 'cvv2 must be 3 or 4 digits'));
-const absoluteUrl = v.pipe(v.string(), v.url('must be an absolute URL'));
+/** Where a payer's browser is sent: an absolute http(s) URL, never `javascript:` or `data:`. */
+const absoluteUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex(/^https?:\/\//i, 'must be an http(s) URL'));
 
 // ---- request: funding instrument (exactly one of three forms) ----
 

@@ -49,6 +49,14 @@ describe('request schemas are strict', () => {
     expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: { ...info, gpu: 'x' } } })).not.toEqual([]);
   });
 
+  it('takes only http(s) return and cancel URLs', () => {
+    const withUrls = (return_url: string) => ({ ...base, transaction: { ...base.transaction, return_url, cancel_url: return_url } });
+    expect(issues(PaymentRequestSchema, withUrls('https://shop.example/done?order=7'))).toEqual([]);
+    for (const bad of ['javascript:alert(1)', 'data:text/html,hi', '/relative', 'ftp://shop.example/']) {
+      expect(issues(PaymentRequestSchema, withUrls(bad)), bad).not.toEqual([]);
+    }
+  });
+
   it('checks the nonce request fields', () => {
     const ok = { number: '4111111111111111', expire_month: 12, expire_year: 2034, cvv2: '123' };
     expect(issues(NonceRequestSchema, ok)).toEqual([]);
