@@ -4,6 +4,14 @@ import { PayframeError } from '../errors';
 export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string };
 
 /**
+ * A client token goes into an Authorization header: visible ASCII only. Anything else would make the
+ * header constructor throw an error that quotes the whole token.
+ */
+export function isTokenText(token: unknown): token is string {
+  return typeof token === 'string' && /^[\x21-\x7e]+$/.test(token);
+}
+
+/**
  * A client token, or a function that fetches one from the merchant's server (for example from
  * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresOn }`).
  */
@@ -39,7 +47,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
   if (typeof merchantId !== 'string' || merchantId.trim() === '') {
     throw new PayframeError('invalid_config', 'merchantId must be a non-empty string');
   }
-  const validAuth = (typeof authorization === 'string' && authorization !== '') || typeof authorization === 'function';
+  const validAuth = isTokenText(authorization) || typeof authorization === 'function';
   if (!validAuth) {
     throw new PayframeError('invalid_config', 'authorization must be a client token or a function that fetches one');
   }
@@ -56,8 +64,9 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     throw new PayframeError('invalid_config', 'baseUrl must not carry credentials, a query or a fragment');
   }
   if (!base.pathname.endsWith('/')) base.pathname += '/';
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new PayframeError('invalid_config', 'timeoutMs must be a positive number');
+  // Timers cannot wait longer than 2^31 - 1 ms.
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
+    throw new PayframeError('invalid_config', 'timeoutMs must be a positive number of milliseconds');
   }
   if (!Number.isInteger(retries) || retries < 0) {
     throw new PayframeError('invalid_config', 'retries must be a whole number, 0 or more');

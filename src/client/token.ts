@@ -1,5 +1,5 @@
 import { PayframeError } from '../errors';
-import type { Authorization, ClientTokenGrant } from './config';
+import { type Authorization, type ClientTokenGrant, isTokenText } from './config';
 
 /** A token this close to its `expiresOn` is not used any more: a request must not die in flight. */
 const EXPIRY_MARGIN_MS = 60_000;
@@ -56,7 +56,7 @@ export function tokenProvider(authorization: Authorization, now: () => number = 
 
 function readGrant(grant: ClientTokenGrant): Held {
   const token = typeof grant === 'string' ? grant : grant?.clientToken;
-  if (typeof token !== 'string' || token === '') {
+  if (!isTokenText(token)) {
     throw new PayframeError(
       'invalid_config',
       'the authorization function must resolve to a client token or { clientToken, expiresOn }',

@@ -6,6 +6,20 @@ import { newPaymentId, type ChildRecord, type PaymentRecord } from './state';
 
 // Every function here checks, then commits, with no await in between: racing calls cannot both pass.
 
+const KIND = { captured: 'capture', voided: 'void', refunded: 'refund' } as const;
+
+/**
+ * The payment to act on. A capture, void or refund record (readable by its id) is not one: the refusal
+ * is a state-machine one (a void of it is VOID_NOT_ALLOWED, as for anything but an authorisation), and names the payment.
+ */
+function actedOn(ctx: Ctx, id: string, refusal: 'INVALID_STATE' | 'VOID_NOT_ALLOWED' = 'INVALID_STATE'): PaymentRecord {
+  const c = ctx.store.children.get(id);
+  if (c && c.merchantId === ctx.merchantId) {
+    fail(refusal, `${id} is a ${KIND[c.state]} record, not a payment; act on its payment ${c.referenceId}`);
+  }
+  return findPayment(ctx, id);
+}
+
 function amountIn(p: PaymentRecord, amount: string | undefined, fallbackMinor: number): number {
   if (amount === undefined) return fallbackMinor;
   const problem = amountProblem(amount, p.currency);
@@ -51,7 +65,7 @@ export function childView(ctx: Ctx, c: ChildRecord) {
 }
 
 export function capture(ctx: Ctx, id: string, body: CaptureRequest) {
-  const p = findPayment(ctx, id);
+  const p = actedOn(ctx, id);
   if (p.state === 'cancelled') fail('AUTHORISATION_EXPIRED', 'The authorisation was not captured within seven days and is cancelled');
   if (p.state === 'captured' || p.state === 'refunded') fail('ALREADY_CAPTURED', 'This payment has already been captured');
   if (p.state !== 'authorised') fail('INVALID_STATE', `A payment in state ${p.state} cannot be captured`);
@@ -63,7 +77,7 @@ export function capture(ctx: Ctx, id: string, body: CaptureRequest) {
 }
 
 export function voidPayment(ctx: Ctx, id: string, body: VoidRequest) {
-  const p = findPayment(ctx, id);
+  const p = actedOn(ctx, id, 'VOID_NOT_ALLOWED');
   if (p.state === 'cancelled') fail('AUTHORISATION_EXPIRED', 'The authorisation was not captured within seven days and is cancelled');
   if (p.state !== 'authorised') fail('VOID_NOT_ALLOWED', `Only an authorisation can be voided; this payment is ${p.state}`);
   p.state = 'voided';
@@ -71,7 +85,7 @@ export function voidPayment(ctx: Ctx, id: string, body: VoidRequest) {
 }
 
 export function refund(ctx: Ctx, id: string, body: RefundRequest) {
-  const p = findPayment(ctx, id);
+  const p = actedOn(ctx, id);
   if (p.state === 'refunded') fail('ALREADY_REFUNDED', 'This payment has been refunded in full');
   if (p.state !== 'captured') fail('INVALID_STATE', `A payment in state ${p.state} cannot be refunded`);
   const remaining = p.capturedMinor - p.refundedMinor;

@@ -65,7 +65,28 @@ export function jsonText(req: Req): string | undefined {
   return req.body.toString('utf8');
 }
 
+/** Deepest nesting of arrays and objects a body may have; deeper ones would overflow the stack of whoever walks them. */
+export const MAX_DEPTH = 64;
+
+/** Whether JSON text nests arrays or objects deeper than `max`, found without parsing (strings are skipped). */
+export function tooDeep(text: string, max = MAX_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      if (++depth > max) return true;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return false;
+}
+
 export function parseJson(text: string): unknown {
+  if (tooDeep(text)) fail('INVALID_REQUEST', `The body nests arrays or objects deeper than ${MAX_DEPTH} levels`);
   try {
     return JSON.parse(text);
   } catch {
@@ -99,21 +120,36 @@ export function validate<S extends v.GenericSchema>(schema: S, input: unknown): 
 /** A JSON body checked against its schema; `emptyAs` stands in for an empty body where every field is optional. */
 export function body<S extends v.GenericSchema>(req: Req, schema: S, emptyAs?: unknown): v.InferOutput<S> {
   const text = jsonText(req);
-  return validate(schema, text === undefined ? emptyAs : parseJson(text));
+  if (text === undefined) return validate(schema, emptyAs);
+  const value = parseJson(text);
+  // Schemas of objects also take arrays (`[]` would pass as `{}`): every body is a JSON object.
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail('INVALID_REQUEST', 'The body must be a JSON object');
+  return validate(schema, value);
 }
 
-/** Masks what requests() shows: card numbers to their last four, CVVs to '***'. */
+const CVV_KEYS = new Set(['cvv2', 'cvv']);
+
+/** Masks what requests() shows: card numbers to their last four (strings or JSON numbers), CVVs to '***'. */
 export function mask(value: unknown): unknown {
   if (typeof value === 'string') return redact(value);
+  if (typeof value === 'number') {
+    const text = String(value);
+    return redact(text) === text ? value : redact(text);
+  }
   if (Array.isArray(value)) return value.map(mask);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
       Object.entries(value).map(([k, x]) => {
-        if (k === 'cvv2' || k === 'cvv') return [k, '***'];
-        if (k === 'number' && typeof x === 'string') return [k, `****${x.slice(-4)}`];
+        if (CVV_KEYS.has(k)) return [k, '***'];
+        if (k === 'number' && (typeof x === 'string' || typeof x === 'number')) return [k, `****${String(x).slice(-4)}`];
         return [k, mask(x)];
       }),
     );
   }
   return value;
+}
+
+/** The same for a body that is not JSON (a form, or JSON that does not parse): numbers and `cvv2=`/`"cvv": ` values. */
+export function maskText(text: string): string {
+  return redact(text).replace(/(\b(?:cvv2?|cvc2?)\b["']?\s*[:=]\s*["']?)[^"'&,;}\s]*/gi, '$1***');
 }

@@ -196,7 +196,9 @@ export const ROUTES: Route[] = [
     pattern: /^\/__sandbox\/clock$/,
     testOnly: true,
     handle: (sb, req) => {
-      sb.clock.advance(body(req, ClockSchema).advanceMs);
+      const { advanceMs } = body(req, ClockSchema);
+      if (!sb.clock.canAdvance(advanceMs)) fail('INVALID_REQUEST', 'advanceMs would move the clock past the last valid date');
+      sb.clock.advance(advanceMs);
       return json({ now: sb.clock.iso() });
     },
   },

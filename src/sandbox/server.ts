@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
+import { redact } from '../errors';
 import { fail, SandboxError } from './errors';
-import { mask, type Reply, type Req, type Sandbox } from './request';
+import { mask, maskText, tooDeep, type Reply, type Req, type Sandbox } from './request';
 import { ROUTES } from './routes';
 
 export interface Fault { method?: string; path?: string | RegExp; kind: 'drop' | 'error' | 'delay'; ms?: number; times?: number }
@@ -77,10 +78,11 @@ function recordedHeaders(headers: Record<string, string>): Record<string, string
 function recordedBody(body: Buffer): unknown {
   if (body.length === 0) return undefined;
   const text = body.toString('utf8');
+  if (tooDeep(text)) return '[not recorded: nested too deeply]';
   try {
     return mask(JSON.parse(text));
   } catch {
-    return mask(text);
+    return maskText(text);
   }
 }
 
@@ -110,14 +112,21 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
 
   async function handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = (raw.method ?? 'GET').toUpperCase();
-    const url = new URL(raw.url ?? '/', 'https://sandbox.invalid');
+    let url: URL;
+    try {
+      url = new URL(raw.url ?? '/', 'https://sandbox.invalid');
+    } catch {
+      // Before any route: answered here, for an unhandled rejection would stop the whole sandbox.
+      raw.resume();
+      return sendError(res, new SandboxError('INVALID_REQUEST', 'The request target is not a valid path'), { connection: 'close' });
+    }
     const headers = headersOf(raw);
     const req: Req = { method, pathname: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), params: [], replyHeaders: {} };
     try {
       try {
         req.body = await readBody(raw, maxBodyBytes);
       } finally {
-        log.push({ method, path: url.pathname + url.search, headers: recordedHeaders(headers), body: recordedBody(req.body), at: sb.clock.iso() });
+        log.push({ method, path: redact(url.pathname + url.search), headers: recordedHeaders(headers), body: recordedBody(req.body), at: sb.clock.iso() });
       }
       const fault = takeFault(method, url.pathname);
       if (fault?.kind === 'drop') return void raw.socket.destroy();

@@ -12,8 +12,12 @@ export interface MerchantConfig {
 /** Real time plus an offset that tests move forward. */
 export class Clock {
   private offset = 0;
+  /** Whether `ms` is a move forward that leaves the clock within what a Date can hold. */
+  canAdvance(ms: number): boolean {
+    return Number.isFinite(ms) && ms >= 0 && Number.isFinite(new Date(this.nowMs() + ms).getTime());
+  }
   advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('advanceClock takes a finite number of milliseconds >= 0');
+    if (!this.canAdvance(ms)) throw new RangeError('advanceClock takes a finite number of milliseconds >= 0 that keeps the date valid');
     this.offset += ms;
   }
   nowMs(): number {

@@ -4,8 +4,11 @@ import { amountProblem, CURRENCY_PATTERN } from './amount';
 /** ISO 8601 UTC timestamp, as the service writes them. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 
-/** Free key/value object (`custom`, `metadata`). */
-export const FreeObject = v.record(v.string(), v.unknown());
+/** Free key/value object (`custom`, `metadata`); valibot's `record` would turn an array into one. */
+export const FreeObject = v.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'must be an object, not an array',
+);
 
 export const Currency = v.pipe(v.string(), v.regex(CURRENCY_PATTERN, 'currency must be a three-letter upper-case code'));
 

@@ -38,13 +38,13 @@ export type FundingInstrument = v.InferOutput<typeof FundingInstrumentSchema>;
 /** `payer.browser_info` (service-facts.md), filled in the browser and passed on by the server. */
 export const BrowserInfoSchema = v.strictObject({
   accept_header: v.optional(text),
-  color_depth: v.optional(v.number()),
+  color_depth: v.optional(v.pipe(v.number(), v.finite())),
   java_enabled: v.optional(v.boolean()),
   javascript_enabled: v.optional(v.boolean()),
   language: v.optional(text),
   screen_height: v.optional(text),
   screen_width: v.optional(text),
-  timezone_offset: v.optional(v.number()),
+  timezone_offset: v.optional(v.pipe(v.number(), v.finite())),
   user_agent: v.optional(text),
   ip: v.optional(text),
   channel: v.optional(v.literal('Web')),
@@ -101,7 +101,7 @@ export const PaymentRequestSchema = v.strictObject({
   payee: v.optional(v.strictObject({ email: v.optional(text), merchant_id: v.optional(text) })),
   transaction: RequestTransactionSchema,
   custom: v.optional(FreeObject),
-  capture_delay: v.optional(v.pipe(v.number(), v.minValue(0))),
+  capture_delay: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
   metadata: v.optional(FreeObject),
 });
 export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;

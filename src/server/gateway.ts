@@ -92,10 +92,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (typeof options?.[key] !== 'string' || options[key] === '') throw config(`${key} is required`);
   }
   const base = checkedBase(options.baseUrl);
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  // Timers cannot wait longer than 2^31 - 1 ms.
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw config('timeoutMs must be a positive number of milliseconds');
+  const { limit = 2, backoffMs = 300 } = options.retry ?? {};
+  if (!(Number.isInteger(limit) && limit >= 0)) throw config('retry.limit must be a whole number, 0 or more');
+  if (!(Number.isFinite(backoffMs) && backoffMs >= 0)) throw config('retry.backoffMs must be a number, 0 or more');
   const call = createTransport({
     base,
     authorization: basic(options.clientId, options.clientSecret),
-    timeoutMs: options.timeoutMs ?? 15_000,
+    timeoutMs,
     fetch: options.fetch,
     retry: options.retry,
   });

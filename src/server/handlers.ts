@@ -83,13 +83,35 @@ async function readJson(request: Request): Promise<unknown> {
     throw new PayframeError('invalid_request', 'the body must be application/json', { status: 415 });
   }
   if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-  const text = await request.text();
-  if (new TextEncoder().encode(text).length > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readCapped(request);
   try {
     return JSON.parse(text);
   } catch {
     throw new PayframeError('invalid_request', 'the body is not valid JSON');
   }
+}
+
+/** The body as text, read no further than the cap: a streamed body without a length is not buffered whole. */
+async function readCapped(request: Request): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    size += part.value.length;
+    if (size > MAX_BODY_BYTES) {
+      void reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(part.value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
 }
 
 const tooLarge = () => new PayframeError('invalid_request', `the body is over ${MAX_BODY_BYTES} bytes`, { status: 413 });

@@ -153,7 +153,8 @@ function fundingOf(input: PaymentInput): FundingInstrument {
   const card: LooseCard = input.card ?? {};
   const stored: Partial<StoredCredential> | undefined = input.storedCredential;
   const kind = stored?.kind;
-  if (kind !== undefined && !['first', 'scheduled', 'unscheduled', 'cardholder'].includes(kind)) {
+  // Anything given must name its kind: a typo must not turn a merchant-started payment into a cardholder one.
+  if (stored != null && !['first', 'scheduled', 'unscheduled', 'cardholder'].includes(kind as string)) {
     throw refuse('storedCredential.kind must be first, scheduled, unscheduled or cardholder');
   }
   if ((kind === 'scheduled' || kind === 'unscheduled') && !(stored as MerchantInitiated).previousPaymentId) {

@@ -33,7 +33,14 @@ export type Call = <S extends v.GenericSchema>(
 
 /** A request body checked against its wire schema before sending; a mismatch is the caller's input. */
 export function checked<S extends v.GenericSchema>(schema: S, body: unknown): v.InferOutput<S> {
-  const parsed = v.safeParse(schema, JSON.parse(JSON.stringify(body)));
+  let wire: unknown;
+  try {
+    wire = JSON.parse(JSON.stringify(body));
+  } catch {
+    // A BigInt or a cycle (in `custom`, `metadata`, ...): the message names no value.
+    throw new PayframeError('invalid_request', 'the request cannot be written as JSON (a BigInt or a circular object?)');
+  }
+  const parsed = v.safeParse(schema, wire);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0]!;
   throw new PayframeError('invalid_request', `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`);

@@ -35,7 +35,11 @@ describe('createClient options', () => {
     { ...base, merchantId: '', baseUrl: 'https://a.example' },
     { ...base, authorization: '', baseUrl: 'https://a.example' },
     { ...base, authorization: 42, baseUrl: 'https://a.example' },
+    // A header cannot carry it, and the header's own error would quote the whole token.
+    { ...base, authorization: 'tok\r\nen', baseUrl: 'https://a.example' },
     { ...base, baseUrl: 'https://a.example', timeoutMs: 0 },
+    // Longer than a timer can wait: AbortSignal.timeout would throw a RangeError at every tokenize.
+    { ...base, baseUrl: 'https://a.example', timeoutMs: 1e10 },
     { ...base, baseUrl: 'https://a.example', retries: -1 },
     { ...base, baseUrl: 'https://a.example', retries: 1.5 },
   ])('refuses bad options %j', (options) => {

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { type SandboxHandle, startSandbox, testCards } from '../../src/sandbox';
@@ -64,6 +65,18 @@ describe('client token', () => {
     expect(nonceRequests(sandbox) - before).toBe(2);
   });
 
+  it('fetches once for two calls refused at the same time, and both succeed', async () => {
+    const fetchToken = counting('string');
+    const client = make(fetchToken);
+    await client.tokenize(cardOf(testCards.approved));
+    sandbox.advanceClock(DAY + 60_000);
+    const before = nonceRequests(sandbox);
+    const [a, b] = await Promise.all([client.tokenize(cardOf(testCards.approved)), client.tokenize(cardOf(testCards.declined))]);
+    expect([a.last4, b.last4]).toEqual(['1111', '0002']);
+    expect(fetchToken.calls).toBe(2);
+    expect(nonceRequests(sandbox) - before).toBe(4);
+  });
+
   it('fetches again only once: a function that keeps giving a refused token ends unauthorized', async () => {
     let calls = 0;
     const client = make(async () => {
@@ -103,5 +116,12 @@ describe('client token', () => {
     const client = make(async () => ({ token: 'x' }) as any);
     const error = await rejection(client.tokenize(cardOf(testCards.approved)));
     expect(error.code).toBe('invalid_config');
+  });
+
+  it('refuses a token a header cannot carry, without quoting it anywhere', async () => {
+    const secretish = 'abc\ndefTOKENTEXT';
+    const error = await rejection(make(async () => secretish).tokenize(cardOf(testCards.approved)));
+    expect(error.code).toBe('invalid_config');
+    expect(inspect(error, { depth: 8 })).not.toContain('TOKENTEXT');
   });
 });

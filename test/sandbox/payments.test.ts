@@ -100,6 +100,30 @@ describe('create and retrieve', () => {
   });
 });
 
+describe('odd bodies', () => {
+  it('refuses a body that is a JSON array, null or a number where an object is expected, changing nothing', async () => {
+    const auth = await pay(box.sb);
+    for (const raw of ['[]', 'null', '5', '"x"']) {
+      for (const what of ['capture', 'void', 'refund'] as const) {
+        expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment/${auth.id}/${what}`, undefined, { raw }), 400, 'INVALID_REQUEST');
+      }
+    }
+    await unchanged(auth.id, 'authorised');
+  });
+
+  it('refuses JSON nested too deeply with 400, creating nothing', async () => {
+    const deep = JSON.stringify(paymentBody({ credit_card: cardOf(testCards.approved) }, { custom: { x: 'X' } })).replace('"X"', `${'['.repeat(30_000)}${']'.repeat(30_000)}`);
+    const res = await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: deep });
+    expectRefusal(res, 400, 'INVALID_REQUEST', '1000');
+    const auth = await pay(box.sb);
+    const nested = `{"custom":${'{"a":'.repeat(200)}1${'}'.repeat(200)}}`;
+    expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment/${auth.id}/capture`, undefined, { raw: nested }), 400, 'INVALID_REQUEST');
+    await unchanged(auth.id, 'authorised');
+    // ordinary nesting is fine
+    expect((await act(auth.id, 'capture', { custom: { a: { b: { c: [1, { d: 2 }] } } } })).status).toBe(200);
+  });
+});
+
 describe('capture', () => {
   it('captures in full by default with a reduced record', async () => {
     const auth = await pay(box.sb);
@@ -209,6 +233,37 @@ describe('refund', () => {
     const full = await Promise.all(Array.from({ length: 10 }, () => act(sale.id, 'refund')));
     expect(full.filter((a) => a.status === 200)).toHaveLength(1);
     await unchanged(sale.id, 'refunded');
+  });
+});
+
+describe('actions on a capture, void or refund record', () => {
+  it('refuses them with 409 (INVALID_STATE, VOID_NOT_ALLOWED for a void) naming the payment to act on, changing nothing', async () => {
+    const auth = await pay(box.sb);
+    const cap = await act(auth.id, 'capture', { amount: '6.00' });
+    expect((await get(cap.body.id)).status).toBe(200);
+    for (const [what, name] of [['capture', 'INVALID_STATE'], ['void', 'VOID_NOT_ALLOWED'], ['refund', 'INVALID_STATE']] as const) {
+      const res = await act(cap.body.id, what);
+      expectRefusal(res, 409, name);
+      expect(res.body.message).toContain(auth.id);
+    }
+    const ref = await act(auth.id, 'refund', { amount: '1.00' });
+    expectRefusal(await act(ref.body.id, 'refund'), 409, 'INVALID_STATE');
+    await unchanged(auth.id, 'captured');
+    expect((await get(cap.body.id)).body.state).toBe('captured');
+    expect((await act(auth.id, 'refund')).body.transaction.amount.total).toBe('5.00');
+  });
+
+  it('keeps them invisible to another merchant', async () => {
+    const sb = await startSandbox({ merchants: [{ id: 'x', clientId: 'x', clientSecret: 'x' }, { id: 'y', clientId: 'y', clientSecret: 'y' }] });
+    try {
+      const created = await pay(sb);
+      const cap = await call(sb, 'POST', `${m(sb)}/payment/${created.id}/capture`);
+      const other = { auth: `Basic ${Buffer.from('y:y').toString('base64')}` };
+      expectRefusal(await call(sb, 'POST', `/v1/merchants/y/payment/${cap.body.id}/refund`, undefined, other), 404, 'NOT_FOUND');
+      expectRefusal(await call(sb, 'GET', `/v1/merchants/y/payment/${cap.body.id}`, undefined, other), 404, 'NOT_FOUND');
+    } finally {
+      await sb.close();
+    }
   });
 });
 

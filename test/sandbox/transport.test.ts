@@ -2,6 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
+import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, testCards } from '../../src/sandbox';
 import { basic, call, cardOf, expectRefusal, m, pay, paymentBody, useSandbox } from './helpers';
@@ -68,6 +69,22 @@ describe('authentication', () => {
 
 describe('bodies', () => {
   const create = `/v1/merchants/sandbox-merchant/payment`;
+
+  it('answers a request target that is not a URL with 400, and keeps serving', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port: box.sb.port, rejectUnauthorized: false }, () => {
+        socket.write('GET //[ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      });
+      let text = '';
+      socket.setTimeout(3000, () => socket.destroy(new Error('no answer')));
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toContain('"name":"INVALID_REQUEST"');
+    expect((await call(box.sb, 'GET', '/')).status).toBe(200);
+  });
 
   it('refuses malformed JSON with 400 INVALID_REQUEST', async () => {
     expectRefusal(await call(box.sb, 'POST', create, undefined, { raw: '{"intent":' }), 400, 'INVALID_REQUEST', '1000');
@@ -153,6 +170,20 @@ describe('requests()', () => {
     expect(JSON.stringify(box.sb.requests())).not.toContain(testCards.approved.number);
     expect(Date.parse(last.at)).not.toBeNaN();
   });
+
+  it('masks card data in bodies that are not valid JSON, numbers sent as JSON numbers and the query', async () => {
+    const pan = testCards.approved.number;
+    const before = box.sb.requests().length;
+    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `{"number":"${pan}","cvv2":"987",}` });
+    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `{"payer":{"funding_instrument":{"credit_card":{"number":${pan},"cvv2":987}}}}` });
+    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `number=${pan}&cvv2=987`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `{"card": {"cvv": "987"}, "x": [`, headers: { 'content-type': 'application/json' } });
+    await call(box.sb, 'GET', `${m(box.sb)}/payer?email=${pan}`);
+    const recorded = JSON.stringify(box.sb.requests().slice(before));
+    expect(recorded).not.toContain(pan);
+    expect(recorded).not.toContain('987');
+    expect(recorded).toContain('****1111');
+  });
 });
 
 describe('injectFault', () => {
@@ -201,6 +232,12 @@ describe('test-mode control endpoints', () => {
       expectRefusal(await call(sb, 'GET', `${m(sb)}/payment/PAY-1`), 500, 'INTERNAL_ERROR');
       expectRefusal(await call(sb, 'GET', `${m(sb)}/payment/PAY-1`), 404, 'NOT_FOUND');
       expectRefusal(await call(sb, 'POST', '/__sandbox/fault', { kind: 'explode' }, { auth: null }), 400, 'INVALID_REQUEST');
+      // a clock moved past what a Date can hold would break every later answer: refused, nothing moved
+      const now = sb.now().getTime();
+      expectRefusal(await call(sb, 'POST', '/__sandbox/clock', { advanceMs: 1e300 }, { auth: null }), 400, 'INVALID_REQUEST');
+      expect(() => sb.advanceClock(1e300)).toThrow(RangeError);
+      expect(sb.now().getTime() - now).toBeLessThan(60_000);
+      expect((await call(sb, 'GET', '/')).status).toBe(200);
     } finally {
       await sb.close();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../../src/sandbox';
 import { call, cardOf, expectRefusal, m, nonceFor, pay, paymentBody, useSandbox } from './helpers';
 
 const box = useSandbox();
@@ -65,6 +65,41 @@ describe('vault', () => {
     expectRefusal(await call(box.sb, 'GET', `${m(box.sb)}/payer/${pid}/card/CARD-NONE`), 404, 'NOT_FOUND');
     expectRefusal(await call(box.sb, 'GET', `${m(box.sb)}/payer`), 400, 'INVALID_REQUEST');
     expectRefusal(await call(box.sb, 'GET', `${m(box.sb)}/payer/${pid}`, undefined, { auth: null }), 401, 'UNAUTHORIZED');
+  });
+});
+
+describe('isolation between merchants', () => {
+  it('never shows or pays with a payer, card, payment or session of another merchant', async () => {
+    const sb = await startSandbox({ merchants: [{ id: 'a', clientId: 'a', clientSecret: 'a' }, { id: 'b', clientId: 'b', clientSecret: 'b' }] });
+    const as = (who: 'a' | 'b') => ({ auth: `Basic ${Buffer.from(`${who}:${who}`).toString('base64')}` });
+    try {
+      const email = 'shared@example.com';
+      const first = (await call(sb, 'POST', '/v1/merchants/a/payment', body({ credit_card: cardOf(testCards.approved) }, email), as('a'))).body;
+      const pid = first.payer.payer_info.id;
+      const cid = first.payer.funding_instrument.credit_card.id;
+      for (const path of [`/payer?email=${email}`, `/payer/${pid}`, `/payer/${pid}/card`, `/payer/${pid}/card/${cid}`, `/payment/${first.id}`]) {
+        expectRefusal(await call(sb, 'GET', `/v1/merchants/b${path}`, undefined, as('b')), 404, 'NOT_FOUND');
+        expect((await call(sb, 'GET', `/v1/merchants/a${path}`, undefined, as('a'))).status).toBe(200);
+      }
+      const viaToken = body({ credit_card_token: { credit_card_id: cid, cvv2: '123' } }, email);
+      expectRefusal(await call(sb, 'POST', '/v1/merchants/b/payment', viaToken, as('b')), 404, 'NOT_FOUND');
+      const mit = body({ credit_card_token: { credit_card_id: cid } }, email, { merchant_initiated: true, previous_payment_id: first.id });
+      expectRefusal(await call(sb, 'POST', '/v1/merchants/b/payment', mit, as('b')), 400, 'INVALID_STORED_CREDENTIAL');
+      // the same email at merchant b is another payer; a's payer keeps one card
+      const atB = (await call(sb, 'POST', '/v1/merchants/b/payment', body({ credit_card: cardOf(testCards.approved) }, email), as('b'))).body;
+      expect(atB.payer.payer_info.id).not.toBe(pid);
+      expect(atB.payer.funding_instrument.credit_card.id).not.toBe(cid);
+      expect((await call(sb, 'GET', `/v1/merchants/a/payer/${pid}/card`, undefined, as('a'))).body.count).toBe(1);
+      expectRefusal(await call(sb, 'GET', `/v1/merchants/b/payer/${atB.payer.payer_info.id}/card/${cid}`, undefined, as('b')), 404, 'NOT_FOUND');
+      // a pending payment of a: its session is not b's to read or to authenticate
+      const pending = (await call(sb, 'POST', '/v1/merchants/a/payment', body({ credit_card: cardOf(testCards.otp) }, email), as('a'))).body;
+      const sid = pending.result.authenticate_url.split('/').pop();
+      expectRefusal(await call(sb, 'GET', `/v1/merchants/b/payment/session/${sid}`, undefined, as('b')), 404, 'NOT_FOUND');
+      expectRefusal(await call(sb, 'POST', `/v1/authenticate/${sid}`, { reference_id: pending.id, otp: '111111' }, as('b')), 401, 'UNAUTHORIZED');
+      expect((await call(sb, 'GET', `/v1/merchants/a/payment/session/${sid}`, undefined, as('a'))).body.state).toBe('pending');
+    } finally {
+      await sb.close();
+    }
   });
 });
 

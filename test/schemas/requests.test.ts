@@ -49,6 +49,14 @@ describe('request schemas are strict', () => {
     expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: { ...info, gpu: 'x' } } })).not.toEqual([]);
   });
 
+  it('refuses an array where a free object goes, and numbers that are not finite', () => {
+    expect(issues(PaymentRequestSchema, { ...base, custom: { order: 7 }, metadata: {} })).toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, custom: [1, 2] })).not.toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, metadata: [] })).not.toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, capture_delay: Number.POSITIVE_INFINITY })).not.toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, capture_delay: 24 })).toEqual([]);
+  });
+
   it('takes only http(s) return and cancel URLs', () => {
     const withUrls = (return_url: string) => ({ ...base, transaction: { ...base.transaction, return_url, cancel_url: return_url } });
     expect(issues(PaymentRequestSchema, withUrls('https://shop.example/done?order=7'))).toEqual([]);

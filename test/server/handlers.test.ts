@@ -81,6 +81,30 @@ describe('handlers.authenticate', () => {
     expect(ctx.sandbox.requests().length).toBe(before);
   });
 
+  it('stops reading a streamed body without a length once it passes 64 KiB', async () => {
+    // A fetch-standard runtime (Deno, Bun, workers) hands the handler the raw stream: a huge body must
+    // not be buffered whole before the 413.
+    let pulled = 0;
+    const chunk = new Uint8Array(8192).fill(0x20);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 8 * 1024 * 1024) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const request = new Request('https://shop.example/pay/authenticate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    const response = await handler()(request);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: 'invalid_request' } });
+    expect(pulled).toBeLessThan(256 * 1024);
+  });
+
   it('answers 404 for an unknown session', async () => {
     const response = await handler()(post({ referenceId: 'PAY-1', sessionId: '0'.repeat(32), otp: '111111' }));
     expect(response.status).toBe(404);

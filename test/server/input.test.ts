@@ -52,6 +52,11 @@ describe('impossible payment inputs', () => {
     // @ts-expect-error unknown kind
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: { kind: 'later' } }, /storedCredential.kind/);
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, number: '4111111111111112' } }, /check digit/);
+    // A stored credential without a known kind is not quietly sent as a plain cardholder payment.
+    // @ts-expect-error kind is required
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: { type: 'scheduled', previousPaymentId: 'PAY-1' } }, /storedCredential.kind/);
+    // @ts-expect-error a stored credential is an object
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: 'scheduled' }, /storedCredential.kind/);
     // @ts-expect-error intent is auth or sale
     await refusedLocally({ intent: 'order', amount: EUR('1.00'), card }, /intent/);
   });
@@ -86,6 +91,16 @@ describe('impossible payment inputs', () => {
     expect(ctx.sandbox.requests().length).toBe(before);
   });
 
+  it('refuses custom or metadata that cannot be written as JSON with a PayframeError, sending nothing', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, custom: { big: 10n } }, /JSON/);
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, metadata: circular }, /JSON/);
+    const before = ctx.sandbox.requests().length;
+    await refusal(ctx.gateway.payments.refund('PAY-1', { custom: circular }), 'invalid_request');
+    expect(ctx.sandbox.requests().length).toBe(before);
+  });
+
   it('accepts a three-decimal currency amount and sends ids encoded', async () => {
     const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: { currency: 'OMR', total: '1.250' }, card });
     expect(payment.transaction?.amount).toMatchObject({ currency: 'OMR', total: '1.250' });
@@ -102,6 +117,23 @@ describe('configuration', () => {
     await refusal(() => createGateway({ ...base, clientSecret: '', baseUrl: ctx.sandbox.url }), 'invalid_config');
     // @ts-expect-error the merchant id is required
     await refusal(() => createGateway({ clientId: 'c', clientSecret: 's', baseUrl: ctx.sandbox.url }), 'invalid_config');
+  });
+
+  it('refuses a timeout or retry setting that cannot work, at createGateway and not at every call', async () => {
+    const before = ctx.sandbox.requests().length;
+    for (const bad of [
+      { timeoutMs: 0 },
+      { timeoutMs: -1 },
+      { timeoutMs: Number.NaN },
+      { timeoutMs: 1e10 },
+      { retry: { limit: -1 } },
+      { retry: { limit: 1.5 } },
+      { retry: { limit: Number.POSITIVE_INFINITY } },
+      { retry: { backoffMs: -5 } },
+    ]) {
+      await refusal(() => createGateway({ ...ctx.options, ...bad }), 'invalid_config');
+    }
+    expect(ctx.sandbox.requests().length).toBe(before);
   });
 
   it('sends Basic credentials encoded from UTF-8, through a custom fetch', async () => {
