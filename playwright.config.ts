@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 // The sandbox's certificate is self-signed and made at start: the tests' own Node calls (a merchant
@@ -6,6 +7,9 @@ process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 
 // Debian's Chromium (never a downloaded browser): /usr/bin/chromium, or CHROMIUM_PATH.
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(executablePath)) {
+  throw new Error(`No Chromium at ${executablePath}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH.`);
+}
 
 export default defineConfig({
   testDir: 'e2e',
