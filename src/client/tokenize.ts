@@ -39,23 +39,23 @@ export function tokenizer(core: ClientCore) {
   const inFlight = new Map<string, Promise<TokenizeResult>>();
 
   return (card: CardInput): Promise<TokenizeResult> => {
-    let body: NonceRequest;
-    let name: string | undefined;
+    let checkedCard: CheckedCard;
     try {
-      ({ body, name } = checkCard(card));
+      checkedCard = checkCard(card);
     } catch (error) {
       return Promise.reject(error);
     }
+    const { body, name } = checkedCard;
     const key = [body.number, body.expire_month, body.expire_year, body.cvv2, name].join('|');
     const running = inFlight.get(key);
     if (running) return running;
-    const call = send(core, body, name).finally(() => inFlight.delete(key));
+    const call = send(core, checkedCard).finally(() => inFlight.delete(key));
     inFlight.set(key, call);
     return call;
   };
 }
 
-async function send(core: ClientCore, body: NonceRequest, name: string | undefined): Promise<TokenizeResult> {
+async function send(core: ClientCore, { body, name, brand }: CheckedCard): Promise<TokenizeResult> {
   const { data } = await core.request({
     path: `v1/merchants/${encodeURIComponent(core.config.merchantId)}/credit-card-nonce`,
     json: body,
@@ -64,7 +64,7 @@ async function send(core: ClientCore, body: NonceRequest, name: string | undefin
   });
   return {
     nonce: data.credit_card_nonce,
-    brand: validateNumber(body.number).brand?.id ?? brandForCode(data.brand_code),
+    brand: brand ?? brandForCode(data.brand_code),
     last4: data.last4,
     expireMonth: data.expire_month,
     expireYear: data.expire_year,
@@ -78,8 +78,15 @@ function brandForCode(code: string): BrandId | undefined {
   return brandsFor('').find((brand) => brand.gatewayCode === upper)?.id;
 }
 
+interface CheckedCard {
+  body: NonceRequest;
+  name: string | undefined;
+  /** Our brand for the number, when the card core knows it. */
+  brand: BrandId | undefined;
+}
+
 /** The request body for a card, or `invalid_card` naming every field that is wrong. */
-export function checkCard(card: CardInput): { body: NonceRequest; name: string | undefined } {
+export function checkCard(card: CardInput): CheckedCard {
   if (card === null || typeof card !== 'object') {
     throw new PayframeError('invalid_card', 'the card is missing', { fields: ['number', 'expireMonth', 'expireYear', 'cvv'] });
   }
@@ -114,7 +121,7 @@ export function checkCard(card: CardInput): { body: NonceRequest; name: string |
     const bad = [...new Set(parsed.issues.map((issue) => wireField[v.getDotPath(issue) ?? ''] ?? 'number'))];
     throw new PayframeError('invalid_card', `invalid card details: ${bad.join(', ')}`, { fields: bad });
   }
-  return { body: parsed.output, name };
+  return { body: parsed.output, name, brand: number.brand?.id };
 }
 
 const wireField: Record<string, CardField> = { number: 'number', expire_month: 'expireMonth', expire_year: 'expireYear', cvv2: 'cvv' };

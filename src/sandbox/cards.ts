@@ -3,6 +3,9 @@ import type { CardData } from './state';
 
 export interface TestCard { number: string; expireMonth: number; expireYear: number; cvv: string }
 
+/** The one OTP the sandbox's issuer accepts, on the endpoint and on the redirect page. */
+export const OTP = '111111';
+
 /** The README's "Test cards". */
 export const testCards: {
   approved: TestCard;
@@ -14,11 +17,10 @@ export const testCards: {
   approved: { number: '4111111111111111', expireMonth: 12, expireYear: 2034, cvv: '123' },
   declined: { number: '4000000000000002', expireMonth: 12, expireYear: 2034, cvv: '123' },
   insufficientFunds: { number: '5105105105105100', expireMonth: 12, expireYear: 2034, cvv: '123' },
-  otp: { number: '4644260581661836', expireMonth: 12, expireYear: 2034, cvv: '400', otp: '111111' },
-  redirectOnly: { number: '4543474002249996', expireMonth: 12, expireYear: 2034, cvv: '956', otp: '111111' },
+  otp: { number: '4644260581661836', expireMonth: 12, expireYear: 2034, cvv: '400', otp: OTP },
+  redirectOnly: { number: '4543474002249996', expireMonth: 12, expireYear: 2034, cvv: '956', otp: OTP },
 };
 
-export const OTP = '111111';
 /** BIN of the domestic debit scheme: the only cards the authenticate endpoint serves. */
 const DOMESTIC_BIN = '464426';
 

@@ -3,6 +3,7 @@ import { type ErrorCode, PayframeError } from '../errors';
 import { AuthenticateRequestSchema } from '../schemas';
 import type { GatewayCore } from './gateway';
 import { readPayment } from './readers';
+import { checked } from './transport';
 
 /** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
 export type Handler = (request: Request) => Promise<Response>;
@@ -40,12 +41,7 @@ export function createHandlers(gateway: GatewayCore): Handlers {
       }),
     authenticate: () =>
       guarded('POST', async (request) => {
-        const parsed = v.safeParse(AuthenticateBodySchema, await readJson(request));
-        if (!parsed.success) {
-          const issue = parsed.issues[0]!;
-          throw new PayframeError('invalid_request', `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`);
-        }
-        const { referenceId, sessionId, otp } = parsed.output;
+        const { referenceId, sessionId, otp } = checked(AuthenticateBodySchema, await readJson(request));
         const payment = await gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp });
         const { status, state, code, text } = readPayment(payment);
         return json(200, { status, referenceId: payment.reference_id, state, code, text });
@@ -105,13 +101,18 @@ async function readCapped(request: Request): Promise<string> {
     }
     chunks.push(part.value);
   }
+  return new TextDecoder().decode(joinChunks(chunks, size));
+}
+
+/** The chunks of a body read as it streamed in, as one byte array of `size` bytes. */
+export function joinChunks(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
   const all = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     all.set(chunk, offset);
     offset += chunk.length;
   }
-  return new TextDecoder().decode(all);
+  return all;
 }
 
 const tooLarge = () => new PayframeError('invalid_request', `the body is over ${MAX_BODY_BYTES} bytes`, { status: 413 });

@@ -1,4 +1,4 @@
-import { type Handler, json, MAX_BODY_BYTES } from './handlers';
+import { type Handler, joinChunks, json, MAX_BODY_BYTES } from './handlers';
 
 // The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the
 // server entry (and its .d.ts) needs no Node types on runtimes without them.
@@ -71,15 +71,7 @@ function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-larg
     };
     req.on('data', onData);
     req.on('error', reject);
-    req.on('end', () => {
-      const all = new Uint8Array(size);
-      let offset = 0;
-      for (const chunk of chunks) {
-        all.set(chunk, offset);
-        offset += chunk.length;
-      }
-      resolve(all);
-    });
+    req.on('end', () => resolve(joinChunks(chunks, size)));
   });
 }
 
