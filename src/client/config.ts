@@ -1,4 +1,5 @@
 import { PayframeError } from '../errors';
+import { checkBaseUrl } from '../url';
 
 /** What the merchant's own server hands the page: the bare client token, or it with its expiry. */
 export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string };
@@ -36,8 +37,6 @@ export interface ClientConfig {
   retries: number;
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** Checks the options without any I/O: a bad config fails at `createClient`, not at the first payment. */
 export function resolveConfig(options: ClientOptions): ClientConfig {
   if (options === null || typeof options !== 'object') {
@@ -51,19 +50,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
   if (!validAuth) {
     throw new PayframeError('invalid_config', 'authorization must be a client token or a function that fetches one');
   }
-  let base: URL;
-  try {
-    base = new URL(String(baseUrl));
-  } catch {
-    throw new PayframeError('invalid_config', 'baseUrl is not a valid URL');
-  }
-  if (base.protocol !== 'https:' && !(base.protocol === 'http:' && LOOPBACK.has(base.hostname))) {
-    throw new PayframeError('invalid_config', 'baseUrl must use https (plain http only on localhost)');
-  }
-  if (base.username || base.password || base.search || base.hash) {
-    throw new PayframeError('invalid_config', 'baseUrl must not carry credentials, a query or a fragment');
-  }
-  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  const base = checkBaseUrl(baseUrl);
   // Timers cannot wait longer than 2^31 - 1 ms.
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
     throw new PayframeError('invalid_config', 'timeoutMs must be a positive number of milliseconds');

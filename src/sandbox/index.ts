@@ -24,6 +24,12 @@ export interface SandboxOptions {
   tls?: { key: string; cert: string };
   /** Enables the control endpoints under /__sandbox/. */
   testMode?: boolean;
+  /**
+   * Development mode: the port also serves plain HTTP (`httpUrl`), so a browser and a Node server
+   * reach the sandbox with no certificate to trust. Only on a loopback host; the live service and the
+   * default refuse plain HTTP (`403 HTTPS_REQUIRED`).
+   */
+  plainHttp?: boolean;
   /** Folder served at /frame/ (default: dist/frame of the package). */
   frameDir?: string;
   tokenTtlMs?: number;
@@ -35,6 +41,8 @@ export interface SandboxOptions {
 export interface SandboxHandle {
   /** e.g. https://127.0.0.1:PORT (no trailing slash). */
   url: string;
+  /** With `plainHttp`: http://127.0.0.1:PORT (the same port), else undefined. */
+  httpUrl: string | undefined;
   port: number;
   /** The first merchant. */
   merchant: { id: string; clientId: string; clientSecret: string };
@@ -51,6 +59,7 @@ export interface SandboxHandle {
 }
 
 const DAY = 24 * 3600_000;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 const DEFAULT_MERCHANT: MerchantConfig = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 
 async function selfSigned(): Promise<{ key: string; cert: string }> {
@@ -70,6 +79,10 @@ async function selfSigned(): Promise<{ key: string; cert: string }> {
 
 /** Starts the local simulation of the card payment service on one HTTPS port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const host = options.host ?? '127.0.0.1';
+  if (options.plainHttp && !LOOPBACK_HOSTS.has(host)) {
+    throw new Error(`plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
+  }
   const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
   const tls = options.tls ?? (await selfSigned());
   const clock = new Clock();
@@ -77,6 +90,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store: new Store(),
     clock,
     url: '',
+    httpUrl: undefined,
     merchants: new Map(merchants.map((m) => [m.id, m])),
     tokenTtlMs: options.tokenTtlMs ?? DAY,
     nonceTtlMs: options.nonceTtlMs ?? DAY,
@@ -88,8 +102,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
 
   const secure = createHttps({ key: tls.key, cert: tls.cert }, (req, res) => void http.handle(req, res));
-  // Plain HTTP on the same port is answered, never served.
+  // Plain HTTP on the same port is answered, never served, except in the loopback development mode.
   const plain = createHttp((req, res) => {
+    if (options.plainHttp) return void http.handle(req, res);
     req.resume();
     sendError(res, new SandboxError('HTTPS_REQUIRED', 'Use HTTPS: plain HTTP is refused'));
   });
@@ -108,7 +123,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   secure.on('tlsClientError', (_error, socket) => socket.destroy());
 
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     tcp.once('error', reject);
     tcp.listen(options.port ?? 0, host, () => resolve());
@@ -116,9 +130,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const port = (tcp.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   sb.url = `https://${urlHost}:${port}`;
+  if (options.plainHttp) sb.httpUrl = `http://${urlHost}:${port}`;
 
   return {
     url: sb.url,
+    httpUrl: sb.httpUrl,
     port,
     merchant: { id: merchants[0]!.id, clientId: merchants[0]!.clientId, clientSecret: merchants[0]!.clientSecret },
     merchants,

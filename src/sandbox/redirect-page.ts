@@ -70,7 +70,7 @@ function answer(sb: Sandbox, req: Req): Reply {
   }
   const otp = new URLSearchParams(req.body.toString('utf8')).get('otp')?.trim();
   if (!otp) return { status: 400, html: form(sessionId, p, '<p role="alert">Enter the one-time password.</p>'), headers: headers(p) };
-  completeOtp({ store: sb.store, clock: sb.clock, url: sb.url, merchantId: p.merchantId }, p, otp);
+  completeOtp({ store: sb.store, clock: sb.clock, url: req.base, merchantId: p.merchantId }, p, otp);
   const back = returnUrl(p);
   if (!back) return { html: outcome(p), headers: headers(p) };
   back.searchParams.set('payment-session-id', sessionId);

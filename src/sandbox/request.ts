@@ -9,6 +9,8 @@ export interface Sandbox {
   store: Store;
   clock: Clock;
   url: string;
+  /** The plain-HTTP loopback URL of the development mode, else undefined. */
+  httpUrl: string | undefined;
   merchants: Map<string, MerchantConfig>;
   tokenTtlMs: number;
   nonceTtlMs: number;
@@ -23,6 +25,8 @@ export interface Req {
   query: URLSearchParams;
   headers: Record<string, string>;
   body: Buffer;
+  /** The sandbox's URL as this request reached it: https, or plain http in the development mode. */
+  base: string;
   params: string[];
   /** Headers every answer carries, errors included (CORS on the nonce endpoint). */
   replyHeaders: Record<string, string>;

@@ -23,7 +23,7 @@ const json = (value: unknown): Reply => ({ json: value });
 function server(sb: Sandbox, req: Req): Ctx {
   const merchant = merchantOf(sb, param(req, 0));
   requireBasic(req, merchant);
-  return { store: sb.store, clock: sb.clock, url: sb.url, merchantId: merchant.id };
+  return { store: sb.store, clock: sb.clock, url: req.base, merchantId: merchant.id };
 }
 
 const LOOPBACK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;

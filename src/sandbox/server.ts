@@ -121,7 +121,9 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
       return sendError(res, new SandboxError('INVALID_REQUEST', 'The request target is not a valid path'), { connection: 'close' });
     }
     const headers = headersOf(raw);
-    const req: Req = { method, pathname: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), params: [], replyHeaders: {} };
+    // Only TLS sockets are `encrypted`; plain HTTP reaches this point only in the development mode.
+    const base = 'encrypted' in raw.socket ? sb.url : (sb.httpUrl ?? sb.url);
+    const req: Req = { method, pathname: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), base, params: [], replyHeaders: {} };
     try {
       try {
         req.body = await readBody(raw, maxBodyBytes);

@@ -1,4 +1,5 @@
 import { PayframeError } from '../errors';
+import { checkBaseUrl } from '../url';
 import {
   amountProblem, AuthenticateRequestSchema, CaptureRequestSchema, CardListSchema, ClientTokenSchema, PayerRecordSchema, PaymentSchema,
   ReducedRecordSchema, VaultCardSchema, VoidRequestSchema,
@@ -12,7 +13,7 @@ export interface GatewayOptions {
   merchantId: string;
   clientId: string;
   clientSecret: string;
-  /** `https:` only, e.g. `https://api.ompay.com` or the local sandbox's `url`. */
+  /** `https:`, e.g. `https://api.ompay.com` or the local sandbox's `url`; plain `http:` only on a loopback host (the sandbox's `httpUrl`). */
   baseUrl: string;
   /** Per attempt. Default 15 000 ms. */
   timeoutMs?: number;
@@ -74,24 +75,11 @@ function basic(clientId: string, clientSecret: string): string {
   return `Basic ${btoa(String.fromCharCode(...bytes))}`;
 }
 
-function checkedBase(baseUrl: string): URL {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw config('baseUrl must be an absolute https URL');
-  }
-  if (url.protocol !== 'https:') throw config('baseUrl must use https');
-  if (url.username || url.password || url.search || url.hash) throw config('baseUrl must not carry credentials, a query or a fragment');
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return url;
-}
-
 export function createGateway(options: GatewayOptions): Gateway {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
     if (typeof options?.[key] !== 'string' || options[key] === '') throw config(`${key} is required`);
   }
-  const base = checkedBase(options.baseUrl);
+  const base = checkBaseUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 15_000;
   // Timers cannot wait longer than 2^31 - 1 ms.
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw config('timeoutMs must be a positive number of milliseconds');
@@ -158,7 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
 /**
  * The Basic credentials go only to the configured origin: a URL from a response (or from anyone
- * else) is accepted only as `https:` on that origin, under `/v1/authenticate/<id>`.
+ * else) is accepted only on that origin (its scheme included), under `/v1/authenticate/<id>`.
  */
 function sessionOnOrigin(authenticateUrl: unknown, prefix: URL): string {
   let url: URL | undefined;
@@ -169,8 +157,9 @@ function sessionOnOrigin(authenticateUrl: unknown, prefix: URL): string {
   } catch {
     url = undefined;
   }
-  const safe = url && url.protocol === 'https:' && url.origin === prefix.origin && !url.username && !url.password
+  // The same origin as the checked base URL: https, or http on loopback in the sandbox's development mode.
+  const safe = url && url.origin === prefix.origin && !url.username && !url.password
     && !url.search && !url.hash && /^[^/]+$/.test(rest);
-  if (!safe) throw new PayframeError('unsafe_url', 'authenticateUrl must be https on the gateway origin, under /v1/authenticate/');
+  if (!safe) throw new PayframeError('unsafe_url', 'authenticateUrl must be on the gateway origin, under /v1/authenticate/');
   return rest;
 }

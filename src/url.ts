@@ -1,0 +1,31 @@
+/**
+ * The one rule for a service base URL, shared by the browser client and the server companion: `https:`,
+ * or plain `http:` only on a loopback host (the sandbox's development mode). Nothing else is ever sent
+ * card data or credentials.
+ */
+import { PayframeError } from './errors';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export const isLoopback = (url: URL): boolean => LOOPBACK.has(url.hostname);
+
+/** `https:`, or `http:` on a loopback host. */
+export const isSafeScheme = (url: URL): boolean => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
+
+/** The checked base URL with a trailing slash (so relative paths resolve under it), or `invalid_config`. */
+export function checkBaseUrl(baseUrl: unknown): URL {
+  let base: URL;
+  try {
+    base = new URL(String(baseUrl));
+  } catch {
+    throw new PayframeError('invalid_config', 'baseUrl is not a valid URL');
+  }
+  if (!isSafeScheme(base)) {
+    throw new PayframeError('invalid_config', 'baseUrl must use https (plain http only on localhost, 127.0.0.1 or [::1])');
+  }
+  if (base.username || base.password || base.search || base.hash) {
+    throw new PayframeError('invalid_config', 'baseUrl must not carry credentials, a query or a fragment');
+  }
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return base;
+}
