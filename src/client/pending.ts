@@ -95,10 +95,11 @@ export async function handlePending(pending: PendingPayment, options: HandlePend
   check(['otp', 'redirect', 'auto'].includes(mode), "mode must be 'otp', 'redirect' or 'auto'");
   check(locale in TEXTS, "locale must be 'en' or 'ar'");
   check(typeof navigate === 'function', 'navigate must be a function');
+  check(typeof client?.origin === 'string', 'client must come from createClient');
   if (!/^[\w.-]{1,128}$/.test(referenceId) || !SESSION_ID.test(sessionId)) {
     throw new PayframeError('invalid_request', 'pending must carry the referenceId and sessionId of a pending payment');
   }
-  const href = mode === 'otp' ? '' : redirectTarget(redirectUrl, client?.origin, sessionId);
+  const href = mode === 'otp' ? '' : redirectTarget(redirectUrl, client.origin, sessionId);
   let place: unknown;
   if (mode !== 'redirect') {
     try {
@@ -117,6 +118,7 @@ export async function handlePending(pending: PendingPayment, options: HandlePend
   };
   if (mode === 'redirect') return redirected();
 
+  active.get(place as Element)?.();
   const { form, input, show } = renderOtpForm(place as Element, locale);
   return new Promise<PendingOutcome>((resolve, reject) => {
     let busy = false;
@@ -129,15 +131,19 @@ export async function handlePending(pending: PendingPayment, options: HandlePend
     const finish = (state: OtpFormState, settle: () => void) => {
       done = true;
       signal?.removeEventListener('abort', stop);
+      active.delete(place as Element);
       show(state);
       settle();
     };
     signal?.addEventListener('abort', stop);
+    // A new form in the same container (the payer pays again) ends this call: its form is gone.
+    active.set(place as Element, stop);
 
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       if (busy || done) return;
-      const otp = toAsciiDigits(input.value).replace(/\s/g, '');
+      // Spaces, and the direction and zero-width marks an OTP pasted from an Arabic SMS may carry.
+      const otp = toAsciiDigits(input.value).replace(/[\s\u061c\u200b-\u200f\u2066-\u2069]/g, '');
       if (!/^\d{4,8}$/.test(otp)) return show('invalid');
       busy = true;
       show('busy');
@@ -160,6 +166,8 @@ export async function handlePending(pending: PendingPayment, options: HandlePend
 }
 
 const aborted = () => new PayframeError('aborted', 'handlePending was aborted');
+/** The call whose form is in a container, by container. */
+const active = new WeakMap<Element, () => void>();
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
 /** The merchant's answer: `handlers.authenticate()`'s outcome, or its `{ error: { code, message, reason?, resultCode? } }`. */

@@ -177,6 +177,23 @@ describe('the OTP form', () => {
     expect(persian.submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '1234' }), expect.anything());
   });
 
+  it('drops spaces and the direction marks of an OTP pasted from an Arabic SMS', async () => {
+    const { submit, submitOtp } = setup({ locale: 'ar' });
+    await submit('\u200f١٢٣\u00a0٤٥٦\u200e\u061c');
+    expect(submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '123456' }), expect.anything());
+  });
+
+  it('ends the previous call when a new form renders in the same container', async () => {
+    const first = setup();
+    const second = handlePending(pending(), { client, mode: 'otp', container: first.container, submitOtp: vi.fn(async () => approved) });
+    expect((await rejection(first.call)).code).toBe('aborted');
+    expect(first.container.querySelectorAll('form')).toHaveLength(1);
+    first.input().value = '111111';
+    first.form()!.requestSubmit();
+    expect((await second).status).toBe('approved');
+    expect(first.submitOtp).not.toHaveBeenCalled();
+  });
+
   it('refuses a malformed OTP in the form without calling the server', async () => {
     const { submit, submitOtp, form, input, status, settled } = setup();
     for (const otp of ['', 'abc', '11111l', '123', '123456789', '١٢٣']) {
@@ -323,6 +340,7 @@ describe('handlePending refuses bad input before anything happens', () => {
     ['a selector that matches nothing', () => [pending(), { container: '#nowhere' }], 'invalid_config'],
     ['an invalid selector', () => [pending(), { container: '##' }], 'invalid_config'],
     ['no submitOtp', () => [pending(), { submitOtp: undefined }], 'invalid_config'],
+    ['no client', () => [pending(), { client: undefined as never }], 'invalid_config'],
     ['no pending payment', () => [undefined, {}], 'invalid_request'],
     ['a reference id that is a path', () => [{ ...pending(), referenceId: '../PAY-1' }, {}], 'invalid_request'],
     ['a session id that is not one', () => [{ ...pending(), sessionId: 'abc' }, {}], 'invalid_request'],
