@@ -1,7 +1,7 @@
 import { toAsciiDigits } from '../card/digits';
 import { type ErrorCode, PayframeError } from '../errors';
 import type { OtpSubmission, PaymentState, PendingPayment } from '../schemas';
-import { type Locale, type OtpFormState, renderOtpForm, TEXTS } from './otp-form';
+import { type Locale, type OtpFormState, renderOtpForm } from './otp-form';
 
 export type { Locale, OtpFormState, OtpSubmission, PendingPayment };
 
@@ -93,7 +93,7 @@ export async function handlePending(pending: PendingPayment, options: HandlePend
     options ?? ({} as HandlePendingOptions);
   const { referenceId, sessionId, redirectUrl } = pending ?? ({} as PendingPayment);
   check(['otp', 'redirect', 'auto'].includes(mode), "mode must be 'otp', 'redirect' or 'auto'");
-  check(locale in TEXTS, "locale must be 'en' or 'ar'");
+  check(locale === 'en' || locale === 'ar', "locale must be 'en' or 'ar'");
   check(typeof navigate === 'function', 'navigate must be a function');
   check(typeof client?.origin === 'string', 'client must come from createClient');
   if (!/^[\w.-]{1,128}$/.test(referenceId) || !SESSION_ID.test(sessionId)) {

@@ -20,9 +20,9 @@ export interface Handlers {
 
 export interface AuthenticateOptions {
   /**
-   * Whether the shopper behind `request` (their session cookie, say) may finish the payment
-   * `referenceId`; anything but `true` answers 403 before any call to the service. Without it, knowing
-   * a payment's ids is enough to send an OTP for it.
+   * Whether the shopper behind `request` (their session cookie, say; the body is already read) may
+   * finish the payment `referenceId`; anything but `true` answers 403 before any call to the service.
+   * Without it, knowing a payment's ids is enough to send an OTP for it.
    */
   authorize?: (request: Request, referenceId: string) => boolean | Promise<boolean>;
 }

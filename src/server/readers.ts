@@ -76,7 +76,8 @@ export function toPending(payment: Payment): PendingPayment {
     sessionId: outcome.sessionId,
     redirectUrl: outcome.redirectUrl,
   });
-  if (!pending.success) {
+  // The page follows redirectUrl only to this session's page: an answer naming two sessions is the service's fault.
+  if (!pending.success || sessionIdOf(pending.output.redirectUrl) !== pending.output.sessionId) {
     throw new PayframeError('invalid_response', 'the pending payment has no usable redirect_url or payment session id', { body: payment.result });
   }
   return pending.output;

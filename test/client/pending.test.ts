@@ -335,6 +335,7 @@ describe('handlePending refuses bad input before anything happens', () => {
   it.each<[string, () => [unknown, Partial<HandlePendingOptions>], string]>([
     ['an unknown mode', () => [pending(), { mode: 'popup' as never }], 'invalid_config'],
     ['an unknown locale', () => [pending(), { locale: 'fr' as never }], 'invalid_config'],
+    ['a locale that is an Object.prototype key', () => [pending(), { locale: 'toString' as never }], 'invalid_config'],
     ['a navigate that is not a function', () => [pending(), { navigate: 'x' as never }], 'invalid_config'],
     ['no container', () => [pending(), { container: undefined }], 'invalid_config'],
     ['a selector that matches nothing', () => [pending(), { container: '#nowhere' }], 'invalid_config'],

@@ -141,6 +141,8 @@ describe('payments', () => {
     expect((await refusal(() => toPending(approved), 'invalid_request')).message).toContain('captured');
     const broken = { ...payment, result: { ...payment.result, redirect_url: undefined, authenticate_url: 'https://x.test/v1/authenticate/abc' } };
     await refusal(() => toPending(broken), 'invalid_response');
+    const twoSessions = { ...payment, result: { ...payment.result, redirect_url: `${ctx.sandbox.url}/v1/redirect/${'f'.repeat(32)}` } };
+    await refusal(() => toPending(twoSessions), 'invalid_response');
   });
 
   it('maps unknown ids to not_found and wrong credentials to unauthorized', async () => {
