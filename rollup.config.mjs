@@ -27,8 +27,12 @@ export default [
     output: {
       dir: 'dist',
       format: 'es',
-      entryFileNames: '[name].mjs',
-      chunkFileNames: 'chunks/[name]-[hash].mjs',
+      // One file per source module: a merchant's bundler then drops whole modules it does not use
+      // (package.json says `sideEffects: false`), so importing `readReturn` does not bring the
+      // schemas, ky or the card tables along. One shared chunk would keep every schema built at its top.
+      preserveModules: true,
+      preserveModulesRoot: 'src',
+      entryFileNames: (chunk) => (chunk.isEntry && chunk.name in entries ? '[name].mjs' : 'lib/[name].mjs'),
       sourcemap: true,
     },
   },

@@ -49,11 +49,19 @@ table('Card core, per keystroke (brandsFor + validateNumber + formatNumber)', ke
 }
 
 // 2. What a script-tag user downloads.
-const sizes = ['dist/payframe.umd.min.js', 'dist/payframe.mjs'].map((file) => {
+const sizes = ['dist/payframe.umd.min.js'].map((file) => {
   const bytes = readFileSync(file);
   return { file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 });
 table('Bundle size', sizes);
+
+// What an ESM app carries for what it imports (the ESM build keeps one file per module).
+const { appSize } = await import('./treeshake.mjs');
+const shaken = [];
+for (const names of [['PayframeError'], ['readReturn'], ['handlePending', 'readReturn'], ['createClient'], ['createClient', 'handlePending', 'readReturn']]) {
+  shaken.push(await appSize(names));
+}
+table('Tree-shaken into an ESM app (rollup + terser, gzip -9)', shaken);
 
 // 3. Round trips against the local sandbox over HTTPS: nonce (browser client) then sale (server companion).
 const sandbox = await startSandbox();

@@ -21,3 +21,13 @@ export function digitsOnly(value: unknown): string {
   if (typeof value !== 'string') return '';
   return value.replace(NON_DIGITS, '');
 }
+
+const EASTERN_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
+
+/**
+ * Arabic-Indic (U+0660-0669) and Extended Arabic-Indic, the Persian and Urdu forms (U+06F0-06F9),
+ * digits as ASCII: a payer typing on an Arabic or Persian keyboard means the same number.
+ */
+export function toAsciiDigits(value: string): string {
+  return value.replace(EASTERN_DIGITS, (d) => String(d.charCodeAt(0) & 0xf));
+}

@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { AuthenticateRequestSchema } from '../schemas';
 import { completeOtp, paymentOfSession } from './actions';
 import { SandboxError } from './errors';
 import { mediaType, param, type Reply, type Req, type Sandbox } from './request';
@@ -47,7 +49,7 @@ function form(sessionId: string, p: PaymentRecord, notice = ''): string {
     `<p>Amount: <strong>${escape(amount)}</strong>, card ending in ${escape(p.card.number.slice(-4))}.</p>${notice}
 <form method="post" action="/v1/redirect/${escape(sessionId)}">
 <label for="otp">One-time password</label>
-<input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required>
+<input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" required${notice ? ' aria-invalid="true" aria-describedby="otp-error"' : ''}>
 <button type="submit">Confirm</button>
 </form>`,
   );
@@ -69,7 +71,11 @@ function answer(sb: Sandbox, req: Req): Reply {
     return { status: 415, html: page('Unsupported form', '<p>The form must be sent as application/x-www-form-urlencoded.</p>'), headers: headers(p) };
   }
   const otp = new URLSearchParams(req.body.toString('utf8')).get('otp')?.trim();
-  if (!otp) return { status: 400, html: form(sessionId, p, '<p role="alert">Enter the one-time password.</p>'), headers: headers(p) };
+  // The same rule as the authenticate endpoint: a malformed OTP is refused and leaves the session usable.
+  if (!v.is(AuthenticateRequestSchema.entries.otp, otp)) {
+    const notice = otp ? 'The one-time password is 4 to 8 digits.' : 'Enter the one-time password.';
+    return { status: 400, html: form(sessionId, p, `<p role="alert" id="otp-error">${notice}</p>`), headers: headers(p) };
+  }
   completeOtp({ store: sb.store, clock: sb.clock, url: req.base, merchantId: p.merchantId }, p, otp);
   const back = returnUrl(p);
   if (!back) return { html: outcome(p), headers: headers(p) };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { type ErrorCode, PayframeError } from '../errors';
-import { AuthenticateRequestSchema } from '../schemas';
+import { AuthenticateRequestSchema, PendingPaymentSchema } from '../schemas';
 import type { GatewayCore } from './gateway';
 import { readPayment } from './readers';
 import { checked } from './transport';
@@ -15,7 +15,16 @@ export interface Handlers {
    * `POST` JSON `{ referenceId, sessionId, otp }` (`AuthenticateBodySchema`): answers
    * `{ status, referenceId, state, code, text }`, never card data nor the raw payment.
    */
-  authenticate(): Handler;
+  authenticate(options?: AuthenticateOptions): Handler;
+}
+
+export interface AuthenticateOptions {
+  /**
+   * Whether the shopper behind `request` (their session cookie, say; the body is already read) may
+   * finish the payment `referenceId`; anything but `true` answers 403 before any call to the service.
+   * Without it, knowing a payment's ids is enough to send an OTP for it.
+   */
+  authorize?: (request: Request, referenceId: string) => boolean | Promise<boolean>;
 }
 
 /**
@@ -23,7 +32,7 @@ export interface Handlers {
  * not a URL: the handler builds the URL from the gateway's own base, so no URL comes from a browser.
  */
 export const AuthenticateBodySchema = v.strictObject({
-  referenceId: v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/, 'referenceId must be a payment reference id')),
+  referenceId: PendingPaymentSchema.entries.referenceId,
   sessionId: v.pipe(v.string(), v.regex(/^[\w-]{1,128}$/, 'sessionId must be a payment session id')),
   otp: AuthenticateRequestSchema.entries.otp,
 });
@@ -39,13 +48,20 @@ export function createHandlers(gateway: GatewayCore): Handlers {
         const token = await gateway.clientToken();
         return json(200, { clientToken: token.accessToken, expiresOn: token.expiresOn });
       }),
-    authenticate: () =>
-      guarded('POST', async (request) => {
+    authenticate: ({ authorize } = {}) => {
+      if (authorize !== undefined && typeof authorize !== 'function') {
+        throw new PayframeError('invalid_config', 'authenticate: authorize must be a function (request, referenceId) => boolean');
+      }
+      return guarded('POST', async (request) => {
         const { referenceId, sessionId, otp } = checked(AuthenticateBodySchema, await readJson(request));
+        if (authorize && (await authorize(request, referenceId)) !== true) {
+          return json(403, { error: { code: 'forbidden', message: 'this checkout may not finish this payment' } });
+        }
         const payment = await gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp });
         const { status, state, code, text } = readPayment(payment);
         return json(200, { status, referenceId: payment.reference_id, state, code, text });
-      }),
+      });
+    },
   };
 }
 
@@ -58,7 +74,11 @@ function guarded(method: string, run: Handler): Handler {
       return await run(request);
     } catch (error) {
       if (!(error instanceof PayframeError)) return json(500, { error: { code: 'server_error', message: 'internal error' } });
-      return json(statusFor(error), { error: { code: error.code, message: error.message } });
+      const status = statusFor(error);
+      const { code, message, reason, resultCode } = error;
+      // The service's own reason (AUTHENTICATE_NOT_SUPPORTED, SESSION_EXPIRED, ...) tells the page what to
+      // do next; a failure between the merchant and the service (5xx) stays the merchant's business.
+      return json(status, { error: status < 500 ? { code, message, reason, resultCode } : { code, message } });
     }
   };
 }

@@ -12,9 +12,11 @@ export type {
 } from './payment-input';
 export { buildPaymentRequest } from './payment-input';
 export { isApproved, isDeclined, isPending, readKeptCard, readPayment, sessionIdOf } from './readers';
+export { toPending } from './readers';
 export type { PaymentOutcome } from './readers';
 export { AuthenticateBodySchema, MAX_BODY_BYTES } from './handlers';
 export type { AuthenticateBody, Handler, Handlers } from './handlers';
+export type { AuthenticateOptions } from './handlers';
 export { toNodeListener } from './node';
 export type { RetryOptions } from './transport';
 export { isPayframeError, PayframeError } from '../errors';
@@ -22,3 +24,4 @@ export type { ErrorCode } from '../errors';
 export type {
   BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard,
 } from '../schemas';
+export type { PendingPayment } from '../schemas';

@@ -1,4 +1,6 @@
-import type { Payment, PaymentState, ReducedRecord } from '../schemas';
+import * as v from 'valibot';
+import { PayframeError } from '../errors';
+import { type Payment, type PaymentState, type PendingPayment, PendingPaymentSchema, type ReducedRecord } from '../schemas';
 
 /**
  * What happened to a payment, in the terms a merchant acts on. `payments.create` returns a declined
@@ -59,4 +61,24 @@ export function sessionIdOf(url: string | undefined): string | undefined {
  */
 export function readKeptCard(payment: Payment): { previousPaymentId: string; vaultCardId: string | undefined } {
   return { previousPaymentId: payment.reference_id, vaultCardId: payment.payer?.funding_instrument?.credit_card?.id };
+}
+
+/**
+ * What the checkout page needs to finish a pending payment (`handlePending` in `payframe`): the ids
+ * and the redirect URL, nothing else (no card data, no `authenticate_url`: the OTP goes through the
+ * merchant's own server). `invalid_request` for a payment that is not pending.
+ */
+export function toPending(payment: Payment): PendingPayment {
+  const outcome = readPayment(payment);
+  if (outcome.status !== 'pending') throw new PayframeError('invalid_request', `the payment is ${payment.state}, not pending`);
+  const pending = v.safeParse(PendingPaymentSchema, {
+    referenceId: outcome.referenceId,
+    sessionId: outcome.sessionId,
+    redirectUrl: outcome.redirectUrl,
+  });
+  // The page follows redirectUrl only to this session's page: an answer naming two sessions is the service's fault.
+  if (!pending.success || sessionIdOf(pending.output.redirectUrl) !== pending.output.sessionId) {
+    throw new PayframeError('invalid_response', 'the pending payment has no usable redirect_url or payment session id', { body: payment.result });
+  }
+  return pending.output;
 }

@@ -139,6 +139,21 @@ describe('redirect page', () => {
     expect(await again.text()).toContain('data-state="declined"');
   });
 
+  it('refuses a malformed OTP as the authenticate endpoint does, and the session stays usable', async () => {
+    const p = await pay(box.sb, testCards.otp, { intent: 'sale', transaction: { return_url: 'https://shop.example/done' } });
+    for (const otp of ['abc', '11111l', '123', '123456789', '١١١١١١', '111 111']) {
+      const res = await form(p.result.redirect_url, otp);
+      expect(res.status, otp).toBe(400);
+      const html = await res.text();
+      expect(html).toContain('The one-time password is 4 to 8 digits.');
+      expect(html).toContain('aria-invalid="true"');
+    }
+    expect((await call(box.sb, 'GET', `${m(box.sb)}/payment/${p.id}`)).body.state).toBe('pending');
+    const res = await form(p.result.redirect_url, '111111');
+    expect(res.status).toBe(303);
+    expect((await call(box.sb, 'GET', `${m(box.sb)}/payment/${p.id}`)).body.state).toBe('captured');
+  });
+
   it('refuses a JSON post, an empty OTP and an unknown session without using the session', async () => {
     const p = await pay(box.sb, testCards.otp, { intent: 'sale' });
     const json = await fetch(p.result.redirect_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"otp":"111111"}' });

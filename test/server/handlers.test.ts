@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, readPayment, toNodeListener, type Handler } from '../../src/server';
-import { EUR, fullCard, testCards, useSandbox } from './helpers';
+import { createGateway, readPayment, toNodeListener, toPending, type Handler } from '../../src/server';
+import { EUR, fullCard, refusal, testCards, useSandbox } from './helpers';
 
 const ctx = useSandbox();
 const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
@@ -103,6 +103,62 @@ describe('handlers.authenticate', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: 'invalid_request' } });
     expect(pulled).toBeLessThan(256 * 1024);
+  });
+
+  it('passes the service reason through, so the page can tell a used session from a redirect-only card', async () => {
+    const { referenceId, sessionId } = await pendingPayment();
+    await handler()(post({ referenceId, sessionId, otp: '111111' }));
+    const used = await handler()(post({ referenceId, sessionId, otp: '111111' }));
+    expect(await used.json()).toEqual({
+      error: { code: 'conflict', message: expect.stringContaining('SESSION_EXPIRED'), reason: 'SESSION_EXPIRED', resultCode: '4098' },
+    });
+    const redirectOnly = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('20.00'), card: fullCard(testCards.redirectOnly) });
+    const pending = toPending(redirectOnly);
+    const refused = await handler()(post({ referenceId: pending.referenceId, sessionId: pending.sessionId, otp: '111111' }));
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: 'conflict', reason: 'AUTHENTICATE_NOT_SUPPORTED', resultCode: '4099' } });
+    // The session is still usable on the redirect page.
+    expect((await ctx.gateway.payments.session(pending.sessionId)).state).toBe('pending');
+  });
+
+  it('keeps the service reason of a failure between the merchant and the service to the server', async () => {
+    const wrong = createGateway({ ...ctx.options, clientSecret: 'wrong-secret-9d2' });
+    const { referenceId, sessionId } = await pendingPayment();
+    const response = await wrong.handlers.authenticate()(post({ referenceId, sessionId, otp: '111111' }));
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
+  });
+
+  it('asks the authorize hook before any call to the service, and answers 403 unless it says true', async () => {
+    const { referenceId, sessionId } = await pendingPayment();
+    const seen: [string | null, string][] = [];
+    const answers: unknown[] = [false, 'yes', 1, true];
+    const guarded = ctx.gateway.handlers.authenticate({
+      authorize: async (request, id) => {
+        seen.push([request.headers.get('cookie'), id]);
+        return answers.shift() as boolean;
+      },
+    });
+    const before = ctx.sandbox.requests().length;
+    for (let i = 0; i < 3; i++) {
+      const refused = await guarded(post({ referenceId, sessionId, otp: '111111' }, { 'content-type': 'application/json', cookie: 'checkout=other' }));
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
+    }
+    expect(ctx.sandbox.requests().length).toBe(before);
+    const allowed = await guarded(post({ referenceId, sessionId, otp: '111111' }, { 'content-type': 'application/json', cookie: 'checkout=mine' }));
+    expect(await allowed.json()).toMatchObject({ status: 'approved', referenceId });
+    expect(seen).toEqual([...Array(3).fill(['checkout=other', referenceId]), ['checkout=mine', referenceId]]);
+  });
+
+  it('answers 500 without details when the authorize hook throws, and refuses a hook that is not a function', async () => {
+    const { referenceId, sessionId } = await pendingPayment();
+    const throwing = ctx.gateway.handlers.authenticate({ authorize: () => { throw new Error('db down at 10.0.0.7'); } });
+    const response = await throwing(post({ referenceId, sessionId, otp: '111111' }));
+    expect(response.status).toBe(500);
+    expect(await response.text()).not.toContain('10.0.0.7');
+    expect((await ctx.gateway.payments.session(sessionId)).state).toBe('pending');
+    await refusal(() => ctx.gateway.handlers.authenticate({ authorize: true as never }), 'invalid_config');
   });
 
   it('answers 404 for an unknown session', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGateway, isApproved, isDeclined, isPending, readKeptCard, readPayment } from '../../src/server';
+import { createGateway, isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from '../../src/server';
 import { EUR, fullCard, nonceFor, refusal, testCards, useSandbox } from './helpers';
 
 const ctx = useSandbox();
@@ -126,6 +126,23 @@ describe('payments', () => {
       'conflict',
     );
     expect(refused.reason).toBe('AUTHENTICATE_NOT_SUPPORTED');
+  });
+
+  it('toPending gives the page the ids and the redirect URL of a pending payment, and nothing else', async () => {
+    const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('4.00'), card: fullCard(testCards.otp) });
+    const pending = toPending(payment);
+    expect(pending).toEqual({
+      referenceId: payment.reference_id,
+      sessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      redirectUrl: `${ctx.sandbox.url}/v1/redirect/${pending.sessionId}`,
+    });
+    expect(JSON.stringify(pending)).not.toContain(testCards.otp.number.slice(6));
+    const approved = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('4.00'), card: fullCard(testCards.approved) });
+    expect((await refusal(() => toPending(approved), 'invalid_request')).message).toContain('captured');
+    const broken = { ...payment, result: { ...payment.result, redirect_url: undefined, authenticate_url: 'https://x.test/v1/authenticate/abc' } };
+    await refusal(() => toPending(broken), 'invalid_response');
+    const twoSessions = { ...payment, result: { ...payment.result, redirect_url: `${ctx.sandbox.url}/v1/redirect/${'f'.repeat(32)}` } };
+    await refusal(() => toPending(twoSessions), 'invalid_response');
   });
 
   it('maps unknown ids to not_found and wrong credentials to unauthorized', async () => {
