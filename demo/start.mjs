@@ -2,7 +2,7 @@
 // `npm start`: builds what is missing, starts the sandbox (plain HTTP on loopback: its development
 // mode) and the demo shop's server, prints where to go, and stops both on Ctrl-C.
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -37,10 +37,10 @@ if (options.help) {
   console.log(usage);
   process.exit(0);
 }
-const portOf = (/** @type {string} */ name) => {
-  const port = Number(options[/** @type {'port'} */ (name)]);
-  if (!/^\d+$/.test(options[/** @type {'port'} */ (name)]) || port > 65535) fail(`--${name} must be a number from 0 to 65535, not "${options[/** @type {'port'} */ (name)]}"`, 2);
-  return port;
+const portOf = (/** @type {'port' | 'sandbox-port'} */ name) => {
+  const text = options[name];
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) fail(`--${name} must be a number from 0 to 65535, not "${text}"`, 2);
+  return Number(text);
 };
 const shopPort = portOf('port');
 const sandboxPort = portOf('sandbox-port');
@@ -85,26 +85,39 @@ const BUILDS = [
 
 /**
  * One build at a time across processes (two `npm start`s, parallel tests): a lock file next to the
- * demo's bundles. A lock older than three minutes is a build that died, and is taken over.
+ * demo's bundles, holding the builder's process id. A lock whose process is gone (Ctrl-C during a
+ * build) is taken over.
  */
-async function withBuildLock(/** @type {() => void} */ run) {
+async function withBuildLock(/** @type {() => string | undefined} */ run) {
   const lock = at('demo/build/.lock');
   mkdirSync(at('demo/build'), { recursive: true });
   for (;;) {
     try {
-      closeSync(openSync(lock, 'wx'));
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
       break;
     } catch (error) {
       if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
-      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 180_000) rmSync(lock, { force: true });
+      if (!alive(Number(readFileSync(lock, 'utf8')))) rmSync(lock, { force: true });
       else await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+  let problem;
   try {
-    run();
+    problem = run();
   } finally {
     rmSync(lock, { force: true });
+  }
+  if (problem) fail(problem);
+}
+
+/** Whether a process with this id runs (a lock being written reads as 0: still alive). @param {number} pid */
+function alive(pid) {
+  if (!pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
   }
 }
 
@@ -114,8 +127,9 @@ await withBuildLock(() => {
     if (!stale(build.outputs, build.inputs)) continue;
     console.log(`Building ${build.what}...`);
     const result = spawnSync(process.execPath, [ROLLUP, '-c', build.config], { cwd: root, encoding: 'utf8' });
-    if (result.status !== 0) fail(`The build of ${build.what} failed:\n${result.stderr || result.error?.message}`);
+    if (result.status !== 0) return `The build of ${build.what} failed:\n${result.stderr || result.error?.message}`;
   }
+  return undefined;
 });
 
 // ---- start the sandbox and the shop ----

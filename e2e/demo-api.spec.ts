@@ -2,17 +2,9 @@
 // decide, every refusal typed, and a payer's payment reachable only from the browser that made it.
 import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { launch, type Launched, nonceFor, pay } from './demo-support';
+import { nonceFor, pay, useDemo } from './demo-support';
 
-let demo: Launched;
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  demo = await launch();
-});
-test.afterAll(async () => {
-  demo?.child.kill('SIGTERM');
-  await demo?.exited;
-});
+const demo = useDemo();
 
 const refusal = (code: string, message: string | RegExp) => ({
   error: expect.objectContaining({ code, message: typeof message === 'string' ? message : expect.stringMatching(message) }),

@@ -3,19 +3,11 @@
 // payframe's client (the card form is phase 2 of the demo).
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { expectAccessible, launch, type Launched, pay, screenshot, watchCsp } from './demo-support';
+import { expectAccessible, pay, screenshot, useDemo, watchCsp } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
 
-let demo: Launched;
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  demo = await launch(['--test-mode']);
-});
-test.afterAll(async () => {
-  demo?.child.kill('SIGTERM');
-  await demo?.exited;
-});
+const demo = useDemo(['--test-mode']);
 
 /** Opens the back office and the payment's panel from its row. */
 async function openPayment(page: Page, referenceId: string): Promise<Locator> {

@@ -2,19 +2,11 @@
 // sandbox's), comes back to the shop's return page, and reads the outcome there.
 import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { expectAccessible, launch, type Launched, pay, screenshot, watchCsp } from './demo-support';
+import { expectAccessible, pay, screenshot, useDemo, watchCsp } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
 
-let demo: Launched;
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  demo = await launch();
-});
-test.afterAll(async () => {
-  demo?.child.kill('SIGTERM');
-  await demo?.exited;
-});
+const demo = useDemo();
 
 test('a sale finished on the bank’s page ends on the return page: approved, with the amount and the order', async ({ page, context }, testInfo) => {
   // The page's own pay call, made with this browser's cookies (the checkout's form is phase 2).

@@ -3,19 +3,11 @@
 // and a busy port.
 import { createServer, type Server } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { expectAccessible, launch, type Launched, pay, refused, run, screenshot, watchCsp } from './demo-support';
+import { expectAccessible, launch, pay, refused, run, screenshot, useDemo, watchCsp } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
 
-let demo: Launched;
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  demo = await launch();
-});
-test.afterAll(async () => {
-  demo?.child.kill('SIGTERM');
-  await demo?.exited;
-});
+const demo = useDemo();
 
 test('prints one short block: the pages, the test cards and the one-time password', async () => {
   const block = demo.output().slice(demo.output().indexOf('payframe demo:'));

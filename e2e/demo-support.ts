@@ -3,7 +3,7 @@
 // page passes (no CSP violation, no axe violation).
 import { type ChildProcess, spawn } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, type TestInfo } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test, type TestInfo } from '@playwright/test';
 import { createClient } from '../src';
 import { testCards, type TestCard } from '../src/sandbox';
 
@@ -42,6 +42,23 @@ export async function launch(args: string[] = []): Promise<Launched> {
   }
   launched.child.kill('SIGTERM');
   throw new Error(`npm start never printed its block: ${launched.output()}${launched.errors()}`);
+}
+
+/**
+ * One launcher for a spec file: started before its tests, stopped after them. The object is filled
+ * in when it has started.
+ */
+export function useDemo(args: string[] = []): Launched {
+  const demo = {} as Launched;
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    Object.assign(demo, await launch(args));
+  });
+  test.afterAll(async () => {
+    demo.child?.kill('SIGTERM');
+    await demo.exited;
+  });
+  return demo;
 }
 
 /** A single-use nonce for a test card, from payframe's client in Node (no Origin: served as a server's call). */

@@ -19,12 +19,13 @@ const FILES = /** @type {Record<string, [URL, string]>} */ ({
   '/return': [file('public/return.html'), 'text/html'],
   '/assets/styles.css': [file('public/styles.css'), 'text/css'],
   '/assets/favicon.svg': [file('public/favicon.svg'), 'image/svg+xml'],
-  '/assets/checkout.js': [file('build/checkout.js'), 'text/javascript'],
-  '/assets/spa.js': [file('build/spa.js'), 'text/javascript'],
-  '/assets/back-office.js': [file('build/back-office.js'), 'text/javascript'],
-  '/assets/return.js': [file('build/return.js'), 'text/javascript'],
   '/payframe.umd.min.js': [new URL('../dist/payframe.umd.min.js', demo), 'text/javascript'],
+  '/payframe.umd.min.js.map': [new URL('../dist/payframe.umd.min.js.map', demo), 'application/json'],
 });
+for (const name of ['checkout', 'spa', 'back-office', 'return']) {
+  FILES[`/assets/${name}.js`] = [file(`build/${name}.js`), 'text/javascript'];
+  FILES[`/assets/${name}.js.map`] = [file(`build/${name}.js.map`), 'application/json'];
+}
 const REDIRECTS = /** @type {Record<string, string>} */ ({ '/': '/checkout', '/spa': '/spa/' });
 
 /**
