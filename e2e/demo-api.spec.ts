@@ -1,5 +1,6 @@
 // The shop server's JSON routes as a checkout page calls them: what the browser may and may not
 // decide, every refusal typed, and a payer's payment reachable only from the browser that made it.
+import { get } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
 import { nonceFor, pay, useDemo } from './demo-support';
@@ -116,4 +117,26 @@ test('unknown routes and wrong methods are typed JSON refusals', async ({ reques
   const token = await request.post(`${demo.shop}/api/client-token`);
   expect(token.headers()['cache-control']).toBe('no-store');
   expect(Object.keys(await token.json()).sort()).toEqual(['clientToken', 'expiresOn']);
+});
+
+test('another site cannot act through a visitor’s browser: no JSON, no action; another host name, no answer', async ({ request }) => {
+  const { referenceId } = await pay(request, demo, { intent: 'auth' });
+  // What a form or a no-cors fetch of another site can send: a simple request, never JSON.
+  const form = await request.post(`${demo.shop}/api/payments/${referenceId}/void`, { form: { amount: '1.000' } });
+  expect(form.status()).toBe(415);
+  const bare = await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST' });
+  expect(bare.status).toBe(415);
+  const { payment } = await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json();
+  expect(payment.state).toBe('authorised');
+
+  // A name that an attacker's DNS points at 127.0.0.1 is not this shop's.
+  const { port } = new URL(demo.shop);
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/api/payments', headers: { host: `attacker.example:${port}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    }).on('error', reject);
+  });
+  expect(status).toBe(421);
+  expect((await fetch(`http://127.0.0.1:${port}/api/checkout`)).status).toBe(200);
 });

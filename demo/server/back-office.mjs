@@ -63,7 +63,7 @@ export function backOfficeRoutes(shop) {
       return undefined;
     }
     const decimals = decimalsOf(currency);
-    const pattern = new RegExp(`^\\d{1,12}${decimals > 0 ? `(\\.\\d{1,${decimals}})?` : ''}$`);
+    const pattern = new RegExp(`^(0|[1-9]\\d{0,11})${decimals > 0 ? `(\\.\\d{1,${decimals}})?` : ''}$`);
     if (typeof amount !== 'string' || !pattern.test(amount) || toMinor(amount, currency) <= 0) {
       throw refuse('invalid_request', `Enter an amount above zero such as ${fromMinor(5 * 10 ** decimals, currency)}: ${currency} has ${decimals} decimals.`);
     }

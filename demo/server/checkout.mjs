@@ -82,7 +82,7 @@ export function checkoutRoutes(shop) {
       return authenticate(new Request(request.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
     }],
 
-    ['GET', /^\/api\/session\/([0-9a-f]{32})$/, async (_request, [sessionId], ctx) => {
+    ['GET', /^\/api\/session\/([0-9a-fA-F]{32})$/, async (_request, [sessionId], ctx) => {
       const entry = ledger.bySession(/** @type {string} */ (sessionId));
       ownPayment(entry?.referenceId, ctx.owner);
       const payment = await gateway.payments.session(/** @type {string} */ (sessionId));

@@ -45,13 +45,18 @@ export function serviceText(error) {
   return at >= 0 ? error.message.slice(at + marker.length) : error.message;
 }
 
-/** The body as a JSON object (a missing body is `{}`); anything else is a typed refusal. @param {Request} request */
+/**
+ * The body as a JSON object (an empty one is `{}`); anything else is a typed refusal. The JSON media
+ * type is required even for an empty body: another site's form or `fetch` cannot send it without a
+ * CORS preflight, which this server never grants, so it cannot act here in a visitor's name.
+ * @param {Request} request
+ */
 export async function readJson(request) {
-  const text = await request.text();
-  if (text === '') return {};
   if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
     throw new PayframeError('invalid_request', 'The body must be application/json.', { status: 415 });
   }
+  const text = await request.text();
+  if (text === '') return {};
   let body;
   try {
     body = JSON.parse(text);

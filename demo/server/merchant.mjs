@@ -79,8 +79,18 @@ export function createMerchantServer(options) {
     });
   };
 
+  // Only the names this server was started under: a page of another site whose name is made to
+  // point at 127.0.0.1 (DNS rebinding) is refused instead of being treated as this shop.
+  const { host, port } = new URL(options.publicOrigin);
+  const hosts = new Set([host, `127.0.0.1:${port}`]);
+
   /** The node:http listener: each request as a Fetch Request, with the caller's address and cookie. */
   return (/** @type {import('node:http').IncomingMessage} */ req, /** @type {import('node:http').ServerResponse} */ res) => {
+    if (!hosts.has(req.headers.host ?? '')) {
+      req.resume();
+      res.writeHead(421, { 'content-type': 'text/plain; charset=utf-8' }).end(`This server answers at ${options.publicOrigin} only.`);
+      return;
+    }
     const ip = req.socket.remoteAddress?.replace(/^::ffff:/, '');
     toNodeListener((request) => handle(request, { ip, owner: ownerOf(request) }))(req, res);
   };

@@ -18,9 +18,10 @@ export class ApiError extends Error {
 }
 
 export async function api<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<T> {
-  const { method = 'GET', body } = init;
+  const { method = 'GET', body = method === 'POST' ? {} : undefined } = init;
   let response: Response;
   try {
+    // Every POST is JSON: the shop's server refuses anything else (its defence against other sites' forms).
     response = await fetch(path, {
       method,
       headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
