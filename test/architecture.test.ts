@@ -81,4 +81,25 @@ describe('architecture', () => {
   it('keeps the sandbox out of the browser bundle', () => {
     expect(graph('index.ts').files.filter((f) => f.startsWith('sandbox/') || f.startsWith('server/'))).toEqual([]);
   });
+
+  it('keeps the demo a merchant\'s code: payframe by its package name, never our sources', () => {
+    const demo = join(root, 'demo');
+    const files = (dir: string, ext: RegExp): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name), ext) : ext.test(e.name) ? [join(dir, e.name)] : []);
+    const broken: string[] = [];
+    const check = (file: string, allowed: RegExp, within: string) => {
+      for (const spec of importsOf(file)) {
+        const local = spec.startsWith('.') && resolve(dirname(file), spec).startsWith(within);
+        if (!local && !allowed.test(spec)) broken.push(`${relative(root, file)} -> ${spec}`);
+      }
+    };
+    // The shop server: node:http and payframe/server, as a merchant's server would be written.
+    for (const file of [join(demo, 'start.mjs'), ...files(join(demo, 'server'), /\.mjs$/)]) {
+      check(file, /^(node:|payframe\/server$|payframe\/sandbox$)/, demo);
+    }
+    // The pages: payframe (the global's types, or the ES module) and React.
+    for (const file of files(join(demo, 'web'), /\.tsx?$/)) check(file, /^(payframe|react|react\/jsx-runtime|react-dom\/client)$/, join(demo, 'web'));
+    expect(broken).toEqual([]);
+  });
 });

@@ -1,0 +1,156 @@
+// The checkout page's routes: client token, the order, pay, the OTP, the return page's session read,
+// and the payer's kept cards.
+import { readPayment } from 'payframe/server';
+import { learn } from './ledger.mjs';
+import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
+import { paymentOrder, priced } from './order.mjs';
+
+/**
+ * @typedef {import('./ledger.mjs').Entry} Entry
+ * @typedef {{
+ *   gateway: import('payframe/server').Gateway, ledger: ReturnType<typeof import('./ledger.mjs').createLedger>,
+ *   order: import('./order.mjs').Order, publicOrigin: string, merchantId: string, gatewayUrl: string,
+ * }} Shop
+ */
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+const CVV = /^\d{3,4}$/;
+
+/** @param {Shop} shop @returns {[string, RegExp, import('./http.mjs').Route][]} */
+export function checkoutRoutes(shop) {
+  const { gateway, ledger, order } = shop;
+  const clientToken = gateway.handlers.clientToken();
+  const authenticate = gateway.handlers.authenticate();
+
+  /** The payment of this browser's checkout with this reference, or not_found. @param {unknown} referenceId @param {string | undefined} owner */
+  const ownPayment = (referenceId, owner) => {
+    const entry = ledger.get(referenceId);
+    if (!entry || !owner || entry.owner !== owner) throw refuse('not_found', 'No payment of this checkout has this reference.');
+    return entry;
+  };
+
+  return [
+    ['GET', /^\/api\/checkout$/, async () =>
+      json(200, { order: priced(order), gateway: { merchantId: shop.merchantId, baseUrl: shop.gatewayUrl } })],
+
+    ['POST', /^\/api\/client-token$/, async (request) => clientToken(request)],
+
+    ['POST', /^\/api\/pay$/, async (request, _params, ctx) => {
+      const input = checkPay(await readJson(request));
+      const orderId = ledger.nextOrderId();
+      const bill = paymentOrder(order, orderId);
+      /** @type {import('payframe/server').PaymentFunding} */
+      let funding;
+      if ('nonce' in input.card) {
+        funding = { card: { nonce: input.card.nonce, ...(input.name ? { name: input.name } : {}) }, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) };
+      } else {
+        const vaultCardId = await keptCardId(shop, input.email, input.card.keptCardId);
+        funding = { card: { vaultCardId, cvv: input.card.cvv }, storedCredential: { kind: 'cardholder' } };
+      }
+      const returnUrl = new URL('/return', shop.publicOrigin);
+      if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
+      const payment = await gateway.payments.create({
+        ...bill,
+        ...funding,
+        intent: input.intent,
+        ...(input.email ? { payer: { email: input.email, ...(input.name ? { name: input.name } : {}) } } : {}),
+        browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) },
+        returnUrl: returnUrl.href,
+      });
+      const outcome = readPayment(payment);
+      const owner = ctx.owner ?? newOwner();
+      const entry = ledger.add({
+        referenceId: payment.reference_id, orderId, kind: 'checkout', intent: input.intent,
+        amount: { currency: bill.amount.currency, total: bill.amount.total }, owner, saveCard: input.saveCard,
+        ...(input.email ? { email: input.email } : {}),
+        ...(outcome.status === 'pending' && outcome.sessionId ? { sessionId: outcome.sessionId } : {}),
+      });
+      learn(entry, payment);
+      const { status, state, code, text, referenceId } = outcome;
+      const answer = {
+        status, state, code, text, referenceId, orderId, amount: entry.amount,
+        ...(outcome.status === 'pending' ? { pending: { referenceId, sessionId: outcome.sessionId, redirectUrl: outcome.redirectUrl } } : {}),
+      };
+      return json(200, answer, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
+    }],
+
+    ['POST', /^\/api\/authenticate$/, async (request, _params, ctx) => {
+      // The OTP may only finish a payment this browser started, with the session the service gave it.
+      const body = await readJson(request);
+      const entry = ownPayment(body['referenceId'], ctx.owner);
+      if (entry.sessionId === undefined || body['sessionId'] !== entry.sessionId) throw refuse('not_found', 'This payment has no such session.');
+      return authenticate(new Request(request.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    }],
+
+    ['GET', /^\/api\/session\/([0-9a-fA-F]{32})$/, async (_request, [sessionId], ctx) => {
+      const entry = ledger.bySession(/** @type {string} */ (sessionId));
+      ownPayment(entry?.referenceId, ctx.owner);
+      const payment = await gateway.payments.session(/** @type {string} */ (sessionId));
+      learn(/** @type {Entry} */ (entry), payment);
+      const { status, state, code, text, referenceId } = readPayment(payment);
+      return json(200, { status, state, code, text, referenceId, orderId: entry?.orderId, amount: entry?.amount });
+    }],
+
+    ['GET', /^\/api\/saved-cards$/, async (request) => {
+      const email = new URL(request.url).searchParams.get('email') ?? '';
+      if (!EMAIL.test(email)) throw refuse('invalid_request', 'Enter a valid email address.');
+      const cards = await keptCards(shop, email);
+      return json(200, {
+        cards: cards.map((c) => ({ id: c.id, brand: c.type, bin: c.bin, last4: c.last4, expireMonth: c.expire_month, expireYear: c.expire_year })),
+      });
+    }],
+  ];
+}
+
+/**
+ * The payer's vault cards that they asked to keep ("save this card"). The service keeps every card
+ * that paid; the shop offers only those the payer agreed to.
+ * @param {Shop} shop @param {string} email
+ */
+export async function keptCards(shop, email) {
+  const firsts = shop.ledger.keptFor(email);
+  for (const entry of firsts.filter((e) => !e.vaultCardId)) learn(entry, await shop.gateway.payments.get(entry.referenceId));
+  const ids = new Set(firsts.map((e) => e.vaultCardId).filter(Boolean));
+  if (ids.size === 0) return [];
+  const payer = await shop.gateway.payers.byEmail(email);
+  return payer.funding_instrument.credit_cards.filter((card) => ids.has(card.id));
+}
+
+/** @param {Shop} shop @param {string | undefined} email @param {string} cardId */
+async function keptCardId(shop, email, cardId) {
+  if (!email) throw refuse('invalid_request', 'A saved card is paid with the email it was saved under.');
+  const card = (await keptCards(shop, email)).find((c) => c.id === cardId);
+  if (!card) throw refuse('not_found', 'No saved card with this id for this email.');
+  return card.id;
+}
+
+/**
+ * The pay body: `{ intent, email?, name?, saveCard?, card: { nonce } | { keptCardId, cvv }, browserInfo?, locale? }`.
+ * Amount and currency are not in it: they come from the shop's order.
+ * @param {Record<string, unknown>} body
+ */
+export function checkPay(body) {
+  onlyKeys(body, ['intent', 'email', 'name', 'saveCard', 'card', 'browserInfo', 'locale']);
+  const { intent, email, name, saveCard = false, card, browserInfo = {}, locale = 'en' } = body;
+  if (intent !== 'auth' && intent !== 'sale') throw refuse('invalid_request', 'intent must be auth or sale.');
+  if (email !== undefined && (typeof email !== 'string' || !EMAIL.test(email))) throw refuse('invalid_request', 'Enter a valid email address.');
+  if (name !== undefined && (typeof name !== 'string' || name.length > 100)) throw refuse('invalid_request', 'name must be text of at most 100 characters.');
+  if (typeof saveCard !== 'boolean') throw refuse('invalid_request', 'saveCard must be true or false.');
+  if (saveCard && !email) throw refuse('invalid_request', 'Enter your email to save the card: it finds the card next time.');
+  if (typeof browserInfo !== 'object' || browserInfo === null || Array.isArray(browserInfo)) throw refuse('invalid_request', 'browserInfo must be an object.');
+  if (locale !== 'en' && locale !== 'ar') throw refuse('invalid_request', 'locale must be en or ar.');
+  const c = /** @type {Record<string, unknown>} */ (typeof card === 'object' && card !== null ? card : {});
+  /** @type {{ nonce: string } | { keptCardId: string, cvv: string }} */
+  let checked;
+  if (typeof c['nonce'] === 'string' && Object.keys(c).length === 1) checked = { nonce: c['nonce'] };
+  else if (typeof c['keptCardId'] === 'string' && typeof c['cvv'] === 'string' && Object.keys(c).length === 2) {
+    if (!CVV.test(c['cvv'])) throw refuse('invalid_request', 'The security code must be 3 or 4 digits.');
+    if (saveCard) throw refuse('invalid_request', 'This card is saved already.');
+    checked = { keptCardId: c['keptCardId'], cvv: c['cvv'] };
+  } else throw refuse('invalid_request', 'card must be { nonce } or { keptCardId, cvv }.');
+  return {
+    intent, saveCard, locale, card: checked,
+    email: /** @type {string | undefined} */ (email), name: /** @type {string | undefined} */ (name),
+    browserInfo: /** @type {import('payframe/server').BrowserInfo} */ (browserInfo),
+  };
+}

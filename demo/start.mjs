@@ -1,0 +1,205 @@
+#!/usr/bin/env node
+// `npm start`: builds what is missing, starts the sandbox (plain HTTP on loopback: its development
+// mode) and the demo shop's server, prints where to go, and stops both on Ctrl-C.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const usage = `Usage: npm start -- [--port 3000] [--sandbox-port 8443] [--test-mode]
+
+  --port N           the shop's pages and API, on http://localhost:N        default 3000
+  --sandbox-port N   the sandbox and the card frames, on http://127.0.0.1:N   default 8443
+                     (0 picks a free port)
+  --test-mode        turn on the sandbox's /__sandbox/ controls (clock, faults)`;
+
+const fail = (/** @type {string} */ line, code = 1) => {
+  console.error(line);
+  process.exit(code);
+};
+
+/** @type {{ port: string, 'sandbox-port': string, 'test-mode': boolean, help: boolean }} */
+let options;
+try {
+  ({ values: options } = parseArgs({
+    options: {
+      port: { type: 'string', default: '3000' },
+      'sandbox-port': { type: 'string', default: '8443' },
+      'test-mode': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (error) {
+  fail(`${/** @type {Error} */ (error).message}\n\n${usage}`, 2);
+}
+if (options.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const portOf = (/** @type {'port' | 'sandbox-port'} */ name) => {
+  const text = options[name];
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) fail(`--${name} must be a number from 0 to 65535, not "${text}"`, 2);
+  return Number(text);
+};
+const shopPort = portOf('port');
+const sandboxPort = portOf('sandbox-port');
+
+// ---- build what is missing or older than its sources ----
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const at = (/** @type {string} */ path) => `${root}${path}`;
+
+/** The newest modification time under these files and folders. @param {string[]} paths */
+function newest(paths) {
+  let time = 0;
+  const visit = (/** @type {string} */ path) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return;
+    if (stat.isDirectory()) for (const name of readdirSync(path)) visit(`${path}/${name}`);
+    else time = Math.max(time, stat.mtimeMs);
+  };
+  paths.forEach((p) => visit(at(p)));
+  return time;
+}
+/** @param {string[]} outputs @param {string[]} inputs */
+const stale = (outputs, inputs) => {
+  const times = outputs.map((o) => statSync(at(o), { throwIfNoEntry: false })?.mtimeMs ?? 0);
+  return Math.min(...times) < newest(inputs);
+};
+
+const BUILDS = [
+  {
+    what: 'payframe',
+    outputs: ['dist/payframe.mjs', 'dist/payframe.umd.min.js', 'dist/server.mjs', 'dist/sandbox.mjs'],
+    inputs: ['src', 'rollup.config.mjs'],
+    config: 'rollup.config.mjs',
+  },
+  {
+    what: 'the demo pages',
+    outputs: ['demo/build/checkout.js', 'demo/build/spa.js', 'demo/build/back-office.js', 'demo/build/return.js'],
+    inputs: ['demo/web', 'rollup.demo.config.mjs', 'dist/payframe.mjs'],
+    config: 'rollup.demo.config.mjs',
+  },
+];
+
+/**
+ * One build at a time across processes (two `npm start`s, parallel tests): a lock file next to the
+ * demo's bundles, holding the builder's process id. A lock whose process is gone (Ctrl-C during a
+ * build) is taken over.
+ */
+async function withBuildLock(/** @type {() => string | undefined} */ run) {
+  const lock = at('demo/build/.lock');
+  mkdirSync(at('demo/build'), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+      if (!alive(Number(readFileSync(lock, 'utf8')))) rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  let problem;
+  try {
+    problem = run();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+  if (problem) fail(problem);
+}
+
+/** Whether a process with this id runs (a lock being written reads as 0: still alive). @param {number} pid */
+function alive(pid) {
+  if (!pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM';
+  }
+}
+
+const ROLLUP = at('node_modules/rollup/dist/bin/rollup');
+await withBuildLock(() => {
+  for (const build of BUILDS) {
+    if (!stale(build.outputs, build.inputs)) continue;
+    console.log(`Building ${build.what}...`);
+    const result = spawnSync(process.execPath, [ROLLUP, '-c', build.config], { cwd: root, encoding: 'utf8' });
+    if (result.status !== 0) return `The build of ${build.what} failed:\n${result.stderr || result.error?.message}`;
+  }
+  return undefined;
+});
+
+// ---- start the sandbox and the shop ----
+
+const { startSandbox, testCards } = await import('payframe/sandbox');
+const { createGateway } = await import('payframe/server');
+const { createMerchantServer } = await import('./server/merchant.mjs');
+
+/** A busy or forbidden port is one line, never a stack trace. @param {unknown} error @param {number} port @param {string} flag */
+function portProblem(error, port, flag) {
+  const code = /** @type {NodeJS.ErrnoException} */ (error)?.code;
+  if (code === 'EADDRINUSE') return `Port ${port} is already in use: stop what uses it, or choose another port with ${flag} N.`;
+  if (code === 'EACCES') return `Port ${port} needs privileges this user lacks: choose a port above 1023 with ${flag} N.`;
+  return undefined;
+}
+
+let sandbox;
+try {
+  sandbox = await startSandbox({ port: sandboxPort, host: '127.0.0.1', plainHttp: true, testMode: options['test-mode'] });
+} catch (error) {
+  const line = portProblem(error, sandboxPort, '--sandbox-port');
+  if (!line) throw error;
+  fail(line);
+}
+const gatewayUrl = /** @type {string} */ (sandbox.httpUrl);
+const { id: merchantId, clientId, clientSecret } = sandbox.merchant;
+const gateway = createGateway({ merchantId, clientId, clientSecret, baseUrl: gatewayUrl });
+
+const server = createServer();
+try {
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(shopPort, '127.0.0.1', () => resolve(undefined));
+  });
+} catch (error) {
+  await sandbox.close();
+  const line = portProblem(error, shopPort, '--port');
+  if (!line) throw error;
+  fail(line);
+}
+const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+const shop = `http://localhost:${port}`;
+server.on('request', createMerchantServer({ gateway, merchantId, gatewayUrl, frameOrigin: new URL(gatewayUrl).origin, publicOrigin: shop }));
+
+const group = (/** @type {string} */ n) => n.replace(/(\d{4})(?=\d)/g, '$1 ');
+console.log(`
+payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-mode'] ? ' (test mode)' : ''}
+
+  Checkout (script tag)   ${shop}/checkout
+  Checkout (React)        ${shop}/spa/
+  Back office             ${shop}/back-office
+
+  Test cards (any future expiry, any CVV):
+    ${group(testCards.approved.number)}   approved
+    ${group(testCards.declined.number)}   declined
+    ${group(testCards.otp.number)}   asks for a one-time password in the page
+    ${group(testCards.redirectOnly.number)}   asks for it on the bank's page
+  One-time password: ${testCards.otp.otp}
+
+Plain HTTP on loopback only: no certificate to trust. Ctrl-C stops everything.`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) process.exit(1); // a second Ctrl-C does not wait
+  stopping = true;
+  server.close();
+  server.closeAllConnections();
+  await sandbox.close();
+  console.log('payframe demo stopped.');
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,197 @@
+import { createClient } from 'payframe';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { api, ApiError } from '../lib/api';
+import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
+import { applyLocale, count, initialLocale, type Key, type Locale, t } from '../lib/i18n';
+import { formatMoney } from '../lib/money';
+import type { CheckoutInfo, Order, SavedCard } from '../lib/types';
+import { useCardForm } from './card-form';
+
+export function App() {
+  const [locale, setLocale] = useState<Locale>(initialLocale);
+  const [info, setInfo] = useState<CheckoutInfo>();
+  const [loadError, setLoadError] = useState<string>();
+  const [intent, setIntent] = useState<'sale' | 'auth'>('sale');
+  const [email, setEmail] = useState('');
+  const [lookup, setLookup] = useState<CardsLookup | 'searching'>();
+  const [chosen, setChosen] = useState<SavedCard>();
+  const [saveCard, setSaveCard] = useState(false);
+  const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
+
+  useEffect(() => {
+    applyLocale(locale);
+    document.title = `${t(locale, 'checkoutTitle')} · ${t(locale, 'shop')}`;
+  }, [locale]);
+
+  useEffect(() => {
+    let live = true;
+    api<CheckoutInfo>('/api/checkout').then(
+      (answer) => live && setInfo(answer),
+      (error: unknown) => live && setLoadError(error instanceof ApiError && error.code === 'network' ? 'network' : (error as Error).message),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // No request until the card form asks for a client token: createClient does no I/O.
+  const client = useMemo(
+    () => info && createClient({
+      merchantId: info.gateway.merchantId,
+      baseUrl: info.gateway.baseUrl,
+      authorization: () => api('/api/client-token', { method: 'POST' }),
+    }),
+    [info],
+  );
+  const form = useCardForm(client, locale, chosen !== undefined);
+
+  const findCards = async () => {
+    setLookup('searching');
+    const found = await findSavedCards(email, locale);
+    setLookup(found);
+    if (found.kind !== 'found' || !found.cards.some((c) => c.id === chosen?.id)) setChosen(undefined);
+  };
+  const cards = typeof lookup === 'object' && lookup.kind === 'found' ? lookup.cards : [];
+  const lookupNote = lookup === 'searching' ? say('searchingCards')
+    : lookup?.kind === 'found' ? say('foundCards', { n: count(locale, lookup.cards.length) })
+    : lookup?.kind === 'none' ? say('noCards') : (lookup?.note ?? '');
+  const onSubmit = (event: FormEvent) => event.preventDefault();
+  const money = (total: string) => (info ? formatMoney(total, info.order.currency, locale) : '');
+
+  return (
+    <>
+      <header className="topbar">
+        <a className="brand" href="/spa/"><img className="brand-mark" src="/assets/favicon.svg" alt="" /><span>{say('shop')}</span></a>
+        <span className="badge">{say('sandbox')}</span>
+        <span className="spacer" />
+        <div className="lang" role="group" aria-label={say('language')}>
+          <button type="button" lang="en" aria-pressed={locale === 'en'} onClick={() => setLocale('en')}>English</button>
+          <button type="button" lang="ar" aria-pressed={locale === 'ar'} onClick={() => setLocale('ar')}>العربية</button>
+        </div>
+      </header>
+
+      <main className="checkout">
+        <h1>{say('checkoutTitle')}</h1>
+        {info && <OrderSummary order={info.order} locale={locale} />}
+
+        <form className="pay panel" noValidate aria-labelledby="payment-title" onSubmit={onSubmit}>
+          <h2 id="payment-title">{say('payment')}</h2>
+
+          <fieldset>
+            <legend>{say('whenToCharge')}</legend>
+            <div className="choices">
+              {(['sale', 'auth'] as const).map((value) => (
+                <label className="choice" key={value}>
+                  <input type="radio" name="intent" value={value} checked={intent === value} onChange={() => setIntent(value)} />
+                  <span><strong>{say(value)}</strong><span className="hint">{say(value === 'sale' ? 'saleHint' : 'authHint')}</span></span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+
+          <div className="field">
+            <label htmlFor="email">{say('email')}</label>
+            <div className="inline">
+              <input id="email" type="email" autoComplete="email" spellCheck={false} aria-describedby="cards-note"
+                value={email} onChange={(event) => setEmail(event.target.value)} />
+              <button type="button" className="button" onClick={findCards}>{say('findCards')}</button>
+            </div>
+            <p className="hint" id="cards-note" aria-live="polite">{lookupNote}</p>
+          </div>
+
+          {cards.length > 0 && (
+            <fieldset>
+              <legend>{say('payWith')}</legend>
+              <div className="choices">
+                {cards.map((card) => (
+                  <label className="choice" key={card.id}>
+                    <input type="radio" name="card-choice" value={card.id} checked={chosen?.id === card.id} onChange={() => setChosen(card)} />
+                    <span><strong>{cardText(card, locale).title}</strong><span className="hint">{cardText(card, locale).expiry}</span></span>
+                  </label>
+                ))}
+                <label className="choice">
+                  <input type="radio" name="card-choice" value="new" checked={chosen === undefined} onChange={() => setChosen(undefined)} />
+                  <span><strong>{say('newCard')}</strong><span className="hint">{say('newCardHint')}</span></span>
+                </label>
+              </div>
+            </fieldset>
+          )}
+
+          {chosen ? (
+            // A kept card is paid again with its security code: the hosted CVV field goes in this box.
+            <div className="field">
+              <label htmlFor="kept-card-cvv">{say('keptCvv', { brand: chosen.brand, last4: chosen.last4 })}</label>
+              <div id="kept-card-cvv" className="hosted-field" />
+            </div>
+          ) : (
+            // The hosted card fields: each box receives one iframe of the payment service.
+            <fieldset aria-describedby="card-form-note">
+              <legend>{say('cardDetails')}</legend>
+              <p className="hint" id="card-form-note">{form.available ? '' : say('cardFormMissing')}</p>
+              <div className="field">
+                <label htmlFor="card-number">{say('cardNumber')}</label>
+                <div id="card-number" className="hosted-field" />
+              </div>
+              <div className="grid-2">
+                <div className="field">
+                  <label htmlFor="card-expiry">{say('expiry')}</label>
+                  <div id="card-expiry" className="hosted-field" />
+                </div>
+                <div className="field">
+                  <label htmlFor="card-cvv">{say('cvv')}</label>
+                  <div id="card-cvv" className="hosted-field" />
+                </div>
+              </div>
+              <div className="field">
+                <label htmlFor="card-name">{say('cardName')}</label>
+                <div id="card-name" className="hosted-field" />
+              </div>
+              <label className="check">
+                <input type="checkbox" aria-describedby="save-card-hint" checked={saveCard} onChange={(event) => setSaveCard(event.target.checked)} />
+                <span><span>{say('saveCard')}</span> <span className="hint" id="save-card-hint">{say('saveCardHint')}</span></span>
+              </label>
+            </fieldset>
+          )}
+
+          {/* A payment that asks for a one-time password shows its form here. */}
+          <div id="otp" hidden />
+
+          <button type="submit" className="primary" disabled={!form.complete} aria-describedby="card-form-note">
+            {say('pay', { amount: info ? money(info.order.total) : '' })}
+          </button>
+          <p className={loadError ? 'status notice bad' : 'status'} role="status">
+            {loadError ? say('loadFailed', { reason: loadError === 'network' ? say('network') : loadError }) : ''}
+          </p>
+          <p className="hint secure">{say('secureNote')}</p>
+        </form>
+      </main>
+
+      <footer className="page-footer">
+        <a href="/checkout">{say('navScript')}</a>
+        <a href="/back-office">{say('navBackOffice')}</a>
+      </footer>
+    </>
+  );
+}
+
+function OrderSummary({ order, locale }: { order: Order; locale: Locale }) {
+  const money = (total: string) => formatMoney(total, order.currency, locale);
+  return (
+    <section className="summary panel" aria-labelledby="summary-title">
+      <h2 id="summary-title">{t(locale, 'orderSummary')}</h2>
+      <ul className="lines">
+        {order.items.map((item) => (
+          <li key={item.sku}>
+            <span>{item.name[locale]}<span className="qty">{t(locale, 'quantity', { n: count(locale, item.quantity) })}</span></span>
+            <span className="amount">{money(item.total)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="totals">
+        <dt>{t(locale, 'subtotal')}</dt><dd className="amount">{money(order.subtotal)}</dd>
+        <dt>{t(locale, 'shipping')}</dt><dd className="amount">{money(order.shipping)}</dd>
+        <dt className="grand">{t(locale, 'total')}</dt><dd className="amount grand">{money(order.total)}</dd>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,142 @@
+// The shop server's JSON routes as a checkout page calls them: what the browser may and may not
+// decide, every refusal typed, and a payer's payment reachable only from the browser that made it.
+import { get } from 'node:http';
+import { expect, test } from '@playwright/test';
+import { testCards } from '../src/sandbox';
+import { nonceFor, pay, useDemo } from './demo-support';
+
+const demo = useDemo();
+
+const refusal = (code: string, message: string | RegExp) => ({
+  error: expect.objectContaining({ code, message: typeof message === 'string' ? message : expect.stringMatching(message) }),
+});
+
+test('the amount comes from the shop’s order: the browser cannot name one, nor any field the route does not know', async ({ request }) => {
+  const nonce = await nonceFor(demo);
+  const bad: [unknown, string | RegExp][] = [
+    [{ intent: 'sale', card: { nonce }, amount: { currency: 'OMR', total: '0.001' } }, 'Unknown field: amount.'],
+    [{ intent: 'refund', card: { nonce } }, 'intent must be auth or sale.'],
+    [{ intent: 'sale' }, 'card must be { nonce } or { keptCardId, cvv }.'],
+    [{ intent: 'sale', card: { nonce, number: testCards.approved.number } }, 'card must be { nonce } or { keptCardId, cvv }.'],
+    [{ intent: 'sale', card: { nonce }, saveCard: true }, 'Enter your email to save the card: it finds the card next time.'],
+    [{ intent: 'sale', card: { nonce }, email: 'no-at-sign' }, 'Enter a valid email address.'],
+    [{ intent: 'sale', card: { nonce }, locale: 'fr' }, 'locale must be en or ar.'],
+    [{ intent: 'sale', card: { keptCardId: 'CARD-1', cvv: '12' }, email: 'a@example.com' }, 'The security code must be 3 or 4 digits.'],
+    [{ intent: 'sale', card: { nonce }, browserInfo: { fingerprint: 'x' } }, /browser_info/],
+  ];
+  for (const [data, message] of bad) {
+    const response = await request.post(`${demo.shop}/api/pay`, { data });
+    expect(response.status(), JSON.stringify(data)).toBe(400);
+    expect(await response.json(), JSON.stringify(data)).toEqual(refusal('invalid_request', message));
+  }
+  const text = await request.post(`${demo.shop}/api/pay`, { headers: { 'content-type': 'text/plain' }, data: '{"intent":"sale"}' });
+  expect(text.status()).toBe(415);
+
+  // None of those made a payment: the same nonce still pays, and for the order's amount.
+  const paid = await request.post(`${demo.shop}/api/pay`, {
+    data: { intent: 'sale', card: { nonce }, browserInfo: { language: 'ar-OM', screen_width: '360', channel: 'Web' } },
+  });
+  const answer = await paid.json();
+  expect(answer).toMatchObject({ status: 'approved', state: 'captured', code: '0000', amount: { currency: 'OMR', total: '13.750' } });
+  const { record } = await (await request.get(`${demo.shop}/api/payments/${answer.referenceId}`)).json();
+  expect(record.transaction.amount).toMatchObject({ currency: 'OMR', total: '13.750' });
+  expect(record.transaction.invoice_number).toBe(answer.orderId);
+  expect(record.transaction.items).toHaveLength(2);
+});
+
+test('a declined card is an outcome with its reason, not an error; a spent nonce is a typed refusal', async ({ request }) => {
+  const nonce = await nonceFor(demo, testCards.declined);
+  const declined = await request.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', card: { nonce } } });
+  expect(declined.status()).toBe(200);
+  expect(await declined.json()).toMatchObject({ status: 'declined', state: 'declined', code: '1005', text: 'Do not honor' });
+  const again = await request.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', card: { nonce } } });
+  expect(again.status()).toBe(409);
+  expect(await again.json()).toEqual({ error: { code: 'conflict', reason: 'NONCE_ALREADY_USED', message: 'This nonce has already paid' } });
+});
+
+test('the one-time password finishes only a payment this browser started, with its own session', async ({ playwright }) => {
+  const payer = await playwright.request.newContext();
+  const stranger = await playwright.request.newContext();
+  const answer = await pay(payer, demo, { intent: 'sale', card: testCards.otp });
+  expect(answer).toMatchObject({ status: 'pending', code: '1007' });
+  const { referenceId, sessionId } = answer.pending!;
+  const otp = { referenceId, sessionId, otp: '111111' };
+
+  const foreign = await stranger.post(`${demo.shop}/api/authenticate`, { data: otp });
+  expect(foreign.status()).toBe(404);
+  expect(await foreign.json()).toEqual(refusal('not_found', 'No payment of this checkout has this reference.'));
+  const otherSession = await payer.post(`${demo.shop}/api/authenticate`, { data: { ...otp, sessionId: 'f'.repeat(32) } });
+  expect(otherSession.status()).toBe(404);
+
+  const done = await payer.post(`${demo.shop}/api/authenticate`, { data: otp });
+  expect(await done.json()).toEqual({ status: 'approved', referenceId, state: 'captured', code: '0000', text: 'Approved' });
+  const twice = await payer.post(`${demo.shop}/api/authenticate`, { data: otp });
+  expect(twice.status()).toBe(409);
+  expect((await twice.json()).error.code).toBe('conflict');
+
+  // The session read of the return page follows the same rule.
+  expect((await stranger.get(`${demo.shop}/api/session/${sessionId}`)).status()).toBe(404);
+  expect(await (await payer.get(`${demo.shop}/api/session/${sessionId}`)).json()).toMatchObject({ status: 'approved', state: 'captured', referenceId });
+  await payer.dispose();
+  await stranger.dispose();
+});
+
+test('a kept card pays again with its security code, only under the email it was saved with', async ({ request }) => {
+  const email = `kept-${Date.now()}@example.com`;
+  await pay(request, demo, { intent: 'sale', email, saveCard: true });
+  const { cards } = await (await request.get(`${demo.shop}/api/saved-cards?email=${encodeURIComponent(email)}`)).json();
+  expect(cards).toEqual([{ id: expect.stringMatching(/^CARD-/), brand: 'Visa', bin: '411111', last4: '1111', expireMonth: 12, expireYear: 2034 }]);
+
+  const again = await request.post(`${demo.shop}/api/pay`, { data: { intent: 'auth', email, card: { keptCardId: cards[0].id, cvv: '123' } } });
+  expect(await again.json()).toMatchObject({ status: 'approved', state: 'authorised' });
+  const wrongEmail = await request.post(`${demo.shop}/api/pay`, {
+    data: { intent: 'sale', email: 'someone-else@example.com', card: { keptCardId: cards[0].id, cvv: '123' } },
+  });
+  expect(wrongEmail.status()).toBe(404);
+  expect(await wrongEmail.json()).toEqual(refusal('not_found', 'No saved card with this id for this email.'));
+  const saveAgain = await request.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', email, saveCard: true, card: { keptCardId: cards[0].id, cvv: '123' } } });
+  expect(await saveAgain.json()).toEqual(refusal('invalid_request', 'This card is saved already.'));
+
+  // A payer who paid without "save this card" is offered nothing, though the service kept the card.
+  const onceEmail = `once-${Date.now()}@example.com`;
+  await pay(request, demo, { intent: 'sale', email: onceEmail });
+  expect(await (await request.get(`${demo.shop}/api/saved-cards?email=${encodeURIComponent(onceEmail)}`)).json()).toEqual({ cards: [] });
+  expect((await request.get(`${demo.shop}/api/saved-cards?email=nope`)).status()).toBe(400);
+});
+
+test('unknown routes and wrong methods are typed JSON refusals', async ({ request }) => {
+  const missing = await request.get(`${demo.shop}/api/nothing-here`);
+  expect(missing.status()).toBe(404);
+  expect(await missing.json()).toEqual(refusal('not_found', 'No such route.'));
+  const method = await request.get(`${demo.shop}/api/pay`);
+  expect(method.status()).toBe(405);
+  expect(await method.json()).toEqual(refusal('invalid_request', 'Use POST.'));
+  const unknownPayment = await request.post(`${demo.shop}/api/payments/PAY-NOPE/capture`, { data: {} });
+  expect(unknownPayment.status()).toBe(404);
+  expect(await unknownPayment.json()).toEqual(refusal('not_found', 'PAY-NOPE is not a payment of this run.'));
+  const token = await request.post(`${demo.shop}/api/client-token`);
+  expect(token.headers()['cache-control']).toBe('no-store');
+  expect(Object.keys(await token.json()).sort()).toEqual(['clientToken', 'expiresOn']);
+});
+
+test('another site cannot act through a visitor’s browser: no JSON, no action; another host name, no answer', async ({ request }) => {
+  const { referenceId } = await pay(request, demo, { intent: 'auth' });
+  // What a form or a no-cors fetch of another site can send: a simple request, never JSON.
+  const form = await request.post(`${demo.shop}/api/payments/${referenceId}/void`, { form: { amount: '1.000' } });
+  expect(form.status()).toBe(415);
+  const bare = await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST' });
+  expect(bare.status).toBe(415);
+  const { payment } = await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json();
+  expect(payment.state).toBe('authorised');
+
+  // A name that an attacker's DNS points at 127.0.0.1 is not this shop's.
+  const { port } = new URL(demo.shop);
+  const status = await new Promise<number | undefined>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/api/payments', headers: { host: `attacker.example:${port}` } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    }).on('error', reject);
+  });
+  expect(status).toBe(421);
+  expect((await fetch(`http://127.0.0.1:${port}/api/checkout`)).status).toBe(200);
+});
