@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import { generate } from 'selfsigned';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { makeCertificate } from '../../src/sandbox';
 import { createGateway } from '../../src/server';
 import { basicOf, EUR, expectNoSecrets, fullCard, refusal, testCards, useSandbox } from './helpers';
 
@@ -115,8 +115,7 @@ describe('errors hold no secrets', () => {
 
 describe('answers that do not match their schema', () => {
   it('answers invalid_response and keeps the raw body', async () => {
-    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' } as never);
-    const odd = createHttps({ key: pems.private, cert: pems.cert }, (req, res) => {
+    const odd = createHttps(makeCertificate(), (req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(req.url?.includes('/payer/') ? 'not json' : JSON.stringify({ id: 'PAY-1', state: 'teleported' }));
     });
