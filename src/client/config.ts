@@ -1,5 +1,5 @@
 import { PayframeError } from '../errors';
-import { checkBaseUrl } from '../url';
+import { checkBaseUrl, isPathSegment } from '../url';
 
 /** What the merchant's own server hands the page: the bare client token, or it with its expiry. */
 export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string };
@@ -43,8 +43,8 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     throw new PayframeError('invalid_config', 'createClient needs an options object');
   }
   const { merchantId, authorization, baseUrl, timeoutMs = 15_000, retries = 2 } = options;
-  if (typeof merchantId !== 'string' || merchantId.trim() === '') {
-    throw new PayframeError('invalid_config', 'merchantId must be a non-empty string');
+  if (!isPathSegment(merchantId)) {
+    throw new PayframeError('invalid_config', 'merchantId must be a merchant id (not blank, not . or ..)');
   }
   const validAuth = isTokenText(authorization) || typeof authorization === 'function';
   if (!validAuth) {

@@ -1,5 +1,5 @@
 import { PayframeError } from '../errors';
-import { checkBaseUrl } from '../url';
+import { checkBaseUrl, isPathSegment } from '../url';
 import {
   amountProblem, AuthenticateRequestSchema, CaptureRequestSchema, CardListSchema, ClientTokenSchema, PayerRecordSchema, PaymentSchema,
   ReducedRecordSchema, VaultCardSchema, VoidRequestSchema,
@@ -79,6 +79,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
     if (typeof options?.[key] !== 'string' || options[key] === '') throw config(`${key} is required`);
   }
+  if (!isPathSegment(options.merchantId)) throw config('merchantId must be a merchant id (not blank, not . or ..)');
   const base = checkBaseUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 15_000;
   // Timers cannot wait longer than 2^31 - 1 ms.

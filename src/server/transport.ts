@@ -2,6 +2,7 @@ import ky, { HTTPError, TimeoutError } from 'ky';
 import * as v from 'valibot';
 import { PayframeError } from '../errors';
 import { errorFromResponse, parseResponse } from '../http';
+import { isPathSegment } from '../url';
 
 export interface RetryOptions {
   /** Retries of a GET after a network error or a 5xx. Default 2. POST calls are never retried. */
@@ -48,9 +49,7 @@ export function checked<S extends v.GenericSchema>(schema: S, body: unknown): v.
 
 /** A path segment made of a caller's id: encoded, and never one that would climb the path. */
 export function segment(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-    throw new PayframeError('invalid_request', `${name} must be a non-empty id`);
-  }
+  if (!isPathSegment(value)) throw new PayframeError('invalid_request', `${name} must be an id (not blank, not . or ..)`);
   return encodeURIComponent(value);
 }
 
