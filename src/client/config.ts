@@ -1,8 +1,12 @@
 import { PayframeError } from '../errors';
 import { checkBaseUrl, isPathSegment } from '../url';
 
-/** What the merchant's own server hands the page: the bare client token, or it with its expiry. */
-export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string };
+/**
+ * What the merchant's own server hands the page: the bare client token; `{ clientToken, expiresOn }`
+ * as `handlers.clientToken()` answers it; or the service's own client-token object
+ * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (spec 2.1).
+ */
+export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string } | { accessToken: string; expiresOn?: string };
 
 /**
  * A client token goes into an Authorization header: visible ASCII only. Anything else would make the
@@ -14,7 +18,9 @@ export function isTokenText(token: unknown): token is string {
 
 /**
  * A client token, or a function that fetches one from the merchant's server (for example from
- * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresOn }`).
+ * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresOn }`). The
+ * function is called at the first request, again near the token's expiry, and again once when the
+ * service refuses the token; an answer `{ error: { code, message } }` (a handler's error) is that error.
  */
 export type Authorization = string | (() => Promise<ClientTokenGrant>);
 

@@ -2,6 +2,7 @@ import ky, { HTTPError, TimeoutError } from 'ky';
 import * as v from 'valibot';
 import { PayframeError } from '../errors';
 import { errorFromResponse, parseResponse } from '../http';
+import { issueMessage } from '../schemas';
 import { isPathSegment } from '../url';
 
 export interface RetryOptions {
@@ -43,8 +44,7 @@ export function checked<S extends v.GenericSchema>(schema: S, body: unknown): v.
   }
   const parsed = v.safeParse(schema, wire);
   if (parsed.success) return parsed.output;
-  const issue = parsed.issues[0]!;
-  throw new PayframeError('invalid_request', `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`);
+  throw new PayframeError('invalid_request', issueMessage(parsed.issues[0]!));
 }
 
 /** A path segment made of a caller's id: encoded, and never one that would climb the path. */
