@@ -1,4 +1,5 @@
 import { PayframeError } from '../errors';
+import { type CallOptions, checkCallOptions } from '../options';
 import { checkBaseUrl, isPathSegment } from '../url';
 
 /**
@@ -24,15 +25,11 @@ export function isTokenText(token: unknown): token is string {
  */
 export type Authorization = string | (() => Promise<ClientTokenGrant>);
 
-export interface ClientOptions {
+export interface ClientOptions extends CallOptions {
   merchantId: string;
   authorization: Authorization;
   /** The gateway, e.g. `https://api.ompay.com`. Must be https, except on loopback hosts. */
   baseUrl: string;
-  /** Overall time for one call, token fetch and retries included. Default 15 000 ms. */
-  timeoutMs?: number;
-  /** Retries of a nonce request after a network error or a 5xx. Default 2. */
-  retries?: number;
 }
 
 export interface ClientConfig {
@@ -48,7 +45,7 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
   if (options === null || typeof options !== 'object') {
     throw new PayframeError('invalid_config', 'createClient needs an options object');
   }
-  const { merchantId, authorization, baseUrl, timeoutMs = 15_000, retries = 2 } = options;
+  const { merchantId, authorization, baseUrl } = options;
   if (!isPathSegment(merchantId)) {
     throw new PayframeError('invalid_config', 'merchantId must be a merchant id (not blank, not . or ..)');
   }
@@ -57,12 +54,5 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
     throw new PayframeError('invalid_config', 'authorization must be a client token or a function that fetches one');
   }
   const base = checkBaseUrl(baseUrl);
-  // Timers cannot wait longer than 2^31 - 1 ms.
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
-    throw new PayframeError('invalid_config', 'timeoutMs must be a positive number of milliseconds');
-  }
-  if (!Number.isInteger(retries) || retries < 0) {
-    throw new PayframeError('invalid_config', 'retries must be a whole number, 0 or more');
-  }
-  return { merchantId, base, timeoutMs, retries };
+  return { merchantId, base, ...checkCallOptions(options) };
 }
