@@ -93,5 +93,5 @@ export function redact(text: string): string {
   return text
     .replace(/\b\d(?:[ -]?\d){11,18}\b/g, (pan) => `****${pan.replace(/\D/g, '').slice(-4)}`)
     .replace(/\b(Basic|Bearer)(\s+)([A-Za-z0-9._~+/=-]+)/gi, (all, scheme: string, space: string, value: string) =>
-      /^[a-z]{1,15}$/.test(value) ? all : `${scheme}${space}[redacted]`);
+      /^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}${space}[redacted]`);
 }

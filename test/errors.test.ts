@@ -16,6 +16,7 @@ describe('redact', () => {
   it('keeps ordinary words after Basic and Bearer', () => {
     expect(redact('Missing or wrong Basic credentials for this merchant')).toBe('Missing or wrong Basic credentials for this merchant');
     expect(redact('send a Bearer token')).toBe('send a Bearer token');
+    expect(redact('Missing Basic credentials.')).toBe('Missing Basic credentials.');
   });
 
   it('hides what looks like a credential, in any letter case of the scheme', () => {
@@ -101,5 +102,15 @@ describe('messages name the field, never the value', () => {
     } finally {
       await sandbox.close();
     }
+  });
+});
+
+describe('issueMessage', () => {
+  it('keeps a long field name short: an unknown key is the sender\'s text', () => {
+    const schema = v.strictObject({ a: v.optional(v.string()) });
+    const issue = v.safeParse(schema, { ['k'.repeat(5000)]: 1 }).issues![0];
+    const message = issueMessage(issue);
+    expect(message.length).toBeLessThan(140);
+    expect(message).toMatch(/^k+… is not an allowed field$/);
   });
 });

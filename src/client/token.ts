@@ -3,14 +3,14 @@ import { type Authorization, isTokenText } from './config';
 
 /** A token this close to its `expiresOn` is not used any more: a request must not die in flight. */
 const EXPIRY_MARGIN_MS = 60_000;
-/** How long a caller that passes no signal waits for the merchant's function: the client's default timeout. */
-const DEFAULT_MAX_WAIT_MS = 15_000;
+/** A fetch older than this is not joined: the client's default timeout, after which its first caller has given up. */
+const DEFAULT_STALE_AFTER_MS = 15_000;
 
 export interface TokenProvider {
   /**
    * The current token; fetched on first use, and again when it is near its expiry. Callers at the same
-   * time share one fetch. `signal` ends this caller's wait (pass the call's deadline); without one a
-   * caller waits at most `maxWaitMs`. A fetch every caller gave up on is dropped, so that one call of
+   * time share one fetch. `signal` ends this caller's wait (pass the call's deadline). A fetch every
+   * caller gave up on is dropped, and one older than `staleAfterMs` is not joined, so that a call of
    * the merchant's function that never settles cannot block the calls after it: they ask again.
    */
   get(signal?: AbortSignal): Promise<string>;
@@ -24,7 +24,7 @@ export interface TokenProvider {
 export interface TokenProviderOptions {
   now?: () => number;
   /** Default 15 000 ms. */
-  maxWaitMs?: number;
+  staleAfterMs?: number;
 }
 
 interface Held {
@@ -35,6 +35,7 @@ interface Held {
 
 interface Fetch {
   promise: Promise<Held>;
+  startedAt: number;
   /** Callers still waiting on it; at zero, before it settles, it is dropped. */
   waiters: number;
 }
@@ -43,12 +44,12 @@ export function tokenProvider(authorization: Authorization, options: TokenProvid
   if (typeof authorization === 'string') {
     return { get: () => Promise.resolve(authorization), invalidate: () => false };
   }
-  const { now = Date.now, maxWaitMs = DEFAULT_MAX_WAIT_MS } = options;
+  const { now = Date.now, staleAfterMs = DEFAULT_STALE_AFTER_MS } = options;
   let held: Held | undefined;
   let inFlight: Fetch | undefined;
 
   const start = (): Fetch => {
-    const run: Fetch = { waiters: 0, promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
+    const run: Fetch = { waiters: 0, startedAt: now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
     // Only the fetch still in flight may set the token: a late answer of a dropped one is ignored.
     run.promise.then(
       (fresh) => inFlight === run && (held = fresh),
@@ -59,25 +60,17 @@ export function tokenProvider(authorization: Authorization, options: TokenProvid
 
   const wait = (run: Fetch, signal: AbortSignal | undefined) =>
     new Promise<string>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       let done = false;
       const leave = (settle: () => void) => {
         if (done) return;
         done = true;
-        clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         if (--run.waiters === 0 && inFlight === run) inFlight = undefined;
         settle();
       };
       const onAbort = () => leave(() => reject(signal!.reason));
       run.waiters++;
-      if (signal) {
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-      } else {
-        const message = `the authorization function did not answer within ${maxWaitMs} ms`;
-        timer = setTimeout(() => leave(() => reject(new PayframeError('timeout', message))), maxWaitMs);
-      }
+      signal?.addEventListener('abort', onAbort, { once: true });
       run.promise.then(
         (fresh) => leave(() => resolve(fresh.token)),
         (error: unknown) => leave(() => reject(error)),
@@ -87,7 +80,9 @@ export function tokenProvider(authorization: Authorization, options: TokenProvid
   return {
     async get(signal) {
       if (held && now() < held.refreshAt) return held.token;
-      inFlight ??= start();
+      // A caller that has already given up starts nothing.
+      if (signal?.aborted) throw signal.reason;
+      if (!inFlight || now() - inFlight.startedAt >= staleAfterMs) inFlight = start();
       return wait(inFlight, signal);
     },
     invalidate(token) {

@@ -7,7 +7,9 @@ import * as v from 'valibot';
  * messages (given to the schemas) name no value, so they are kept.
  */
 export function issueMessage(issue: v.BaseIssue<unknown>): string {
-  const path = (issue.path ?? []).map((item) => String(item.key)).join('.') || 'body';
+  // A key is the sender's text too (an unknown field's name): kept short.
+  const full = (issue.path ?? []).map((item) => String(item.key)).join('.') || 'body';
+  const path = full.length > 100 ? `${full.slice(0, 99)}…` : full;
   if (issue.input === undefined) return `${path} is required`;
   if (issue.type === 'strict_object' && issue.expected === 'never') return `${path} is not an allowed field`;
   if (issue.kind === 'schema' || /received/i.test(issue.message)) return `${path} is invalid: expected ${issue.expected ?? issue.type.replace(/_/g, ' ')}`;

@@ -163,13 +163,22 @@ describe('a token fetch that never settles', () => {
     expect(calls).toBe(1);
   });
 
-  it('bounds a caller that passes no signal by maxWaitMs, with a timeout error, then asks again', async () => {
+  it('is not joined once older than staleAfterMs: a later caller asks again, even while a caller without a signal waits', async () => {
     const authorization = stallsOnce();
-    const tokens = tokenProvider(authorization, { maxWaitMs: 50 });
-    const error = await rejection(tokens.get());
-    expect(error).toMatchObject({ code: 'timeout' });
+    const tokens = tokenProvider(authorization, { staleAfterMs: 50 });
+    let first: string | undefined;
+    void tokens.get().then((token) => (first = token));
+    await new Promise((resolve) => setTimeout(resolve, 60));
     await expect(tokens.get()).resolves.toBe('token-2');
     expect(authorization.calls).toBe(2);
+    expect(first).toBeUndefined(); // bounded by its own caller's deadline, as the client's request does
+  });
+
+  it('is joined while young: callers at the same time share one fetch', async () => {
+    let calls = 0;
+    const tokens = tokenProvider(() => (calls++, new Promise<string>((resolve) => setTimeout(() => resolve('t'), 30))));
+    await expect(Promise.all([tokens.get(), tokens.get(), tokens.get(AbortSignal.timeout(1000))])).resolves.toEqual(['t', 't', 't']);
+    expect(calls).toBe(1);
   });
 
   it('ignores the late answer of a fetch it gave up on', async () => {
@@ -194,8 +203,8 @@ describe('a token fetch that never settles', () => {
       baseUrl: sandbox.url,
       authorization: () => (++calls === 1 ? new Promise<string>(() => undefined) : mintToken(sandbox).then((t) => t.accessToken)),
     });
-    // The default timeout (15 s): today's request code passes no signal to the token provider, whose
-    // own bound for such callers is that default. A caller that passes its deadline is freed at once.
+    // The default timeout (15 s): today's request code passes no signal to the token provider, which
+    // then joins a fetch no older than that default. A caller that passes its deadline is freed at once.
     const first = await rejection(client.tokenize(cardOf(testCards.approved)));
     expect(first.code).toBe('timeout');
     await new Promise((resolve) => setTimeout(resolve, 100)); // the person reads the error, and clicks again
@@ -240,5 +249,17 @@ describe('what the authorization function may answer', () => {
     expect(await rejection(odd.tokenize(cardOf(testCards.approved)))).toMatchObject({ code: 'server_error', reason: 'kaput' });
     const bare = make(async () => ({ error: 'Internal Server Error' }) as never);
     expect(await rejection(bare.tokenize(cardOf(testCards.approved)))).toMatchObject({ code: 'server_error' });
+  });
+});
+
+describe('a caller that has already given up', () => {
+  it('starts no fetch', async () => {
+    let calls = 0;
+    const tokens = tokenProvider(async () => (calls++, 'token'));
+    await rejection(tokens.get(AbortSignal.abort()));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(calls).toBe(0);
+    await expect(tokens.get()).resolves.toBe('token');
+    expect(calls).toBe(1);
   });
 });
