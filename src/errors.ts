@@ -84,14 +84,18 @@ export function isPayframeError(value: unknown): value is PayframeError {
   return name === 'PayframeError' && isErrorCode(code);
 }
 
+/** A UUID (a nonce, an event id): its last group may be twelve digits, which is not a card number. */
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i.source;
+const PAN = /\b\d(?:[ -]?\d){11,18}\b/.source;
+
 /**
  * Masks anything that looks like a card number (12-19 digits, spaces or dashes allowed between),
- * keeping the last four, and the credential after "Basic " or "Bearer ". An ordinary lower-case
- * word there ("Basic credentials") is prose, not a credential, and stays.
+ * keeping the last four, and the credential after "Basic " or "Bearer ". A UUID stays whole, and an
+ * ordinary lower-case word after the scheme ("Basic credentials") is prose, not a credential.
  */
 export function redact(text: string): string {
   return text
-    .replace(/\b\d(?:[ -]?\d){11,18}\b/g, (pan) => `****${pan.replace(/\D/g, '').slice(-4)}`)
+    .replace(new RegExp(`(${UUID})|${PAN}`, 'gi'), (match, uuid?: string) => uuid ?? `****${match.replace(/\D/g, '').slice(-4)}`)
     .replace(/\b(Basic|Bearer)(\s+)([A-Za-z0-9._~+/=-]+)/gi, (all, scheme: string, space: string, value: string) =>
       /^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}${space}[redacted]`);
 }

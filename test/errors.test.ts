@@ -31,6 +31,12 @@ describe('redact', () => {
 
   it('masks card numbers to their last four', () => {
     expect(redact('card 4111 1111 1111 1111 and 4111-1111-1111-1111')).toBe('card ****1111 and ****1111');
+    expect(redact('pan=4111111111111111&x')).toBe('pan=****1111&x');
+  });
+
+  it('leaves a UUID whole, even when its last group is twelve digits', () => {
+    expect(redact('nonce 0923f8b3-8828-4cf3-b207-459927110614 used')).toBe('nonce 0923f8b3-8828-4cf3-b207-459927110614 used');
+    expect(redact('0923f8b3-8828-4cf3-b207-459927110614 4111111111111111')).toBe('0923f8b3-8828-4cf3-b207-459927110614 ****1111');
   });
 });
 
