@@ -17,7 +17,10 @@ const entries = {
   sandbox: 'src/sandbox/index.ts',
 };
 
-const ts = () => esbuild({ target: 'es2020', sourceMap: true });
+// No source maps in the package (README "The package"); `rollup -c --environment SOURCEMAPS` makes them for debugging.
+const sourcemap = process.env.SOURCEMAPS === 'true';
+
+const ts = () => esbuild({ target: 'es2020', sourceMap: sourcemap });
 
 export default [
   {
@@ -33,7 +36,7 @@ export default [
       preserveModules: true,
       preserveModulesRoot: 'src',
       entryFileNames: (chunk) => (chunk.isEntry && chunk.name in entries ? '[name].mjs' : 'lib/[name].mjs'),
-      sourcemap: true,
+      sourcemap,
     },
   },
   {
@@ -43,12 +46,12 @@ export default [
     treeshake: { moduleSideEffects: false },
     plugins: [resolve({ browser: true }), ts()],
     output: [
-      { file: 'dist/payframe.umd.js', format: 'umd', name: 'Payframe', sourcemap: true },
+      { file: 'dist/payframe.umd.js', format: 'umd', name: 'Payframe', sourcemap },
       {
         file: 'dist/payframe.umd.min.js',
         format: 'umd',
         name: 'Payframe',
-        sourcemap: true,
+        sourcemap,
         plugins: [terser({ format: { comments: false } })],
       },
     ],

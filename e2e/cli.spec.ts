@@ -1,6 +1,13 @@
 // `npx payframe sandbox`: what a developer runs, driven with what it prints.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+
+const exec = promisify(execFile);
 
 const BIN = new URL('../bin/payframe.mjs', import.meta.url).pathname;
 
@@ -57,5 +64,77 @@ test('refuses a bad port and an unknown command with usage', async () => {
   expect(badPort.errors()).toContain('--port must be a number');
   const unknown = run(['serve']);
   expect(await unknown.exited).toBe(2);
-  expect(unknown.errors()).toContain('Usage: payframe sandbox');
+  expect(unknown.errors()).toContain('payframe: unknown command "serve"');
+  expect(unknown.errors()).toContain('Usage: payframe <command>');
+});
+
+test('answers --help and -h on stdout for both commands, --version, and usage errors on stderr', async () => {
+  for (const args of [['--help'], ['-h'], ['sandbox', '--help'], ['sandbox', '-h']]) {
+    const cli = run(args);
+    expect(await cli.exited, args.join(' ')).toBe(0);
+    expect(cli.output(), args.join(' ')).toMatch(/^Usage: payframe /);
+    expect(cli.errors()).toBe('');
+  }
+  const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+  for (const flag of ['--version', '-v']) {
+    const cli = run([flag]);
+    expect(await cli.exited).toBe(0);
+    expect(cli.output().trim()).toBe(version);
+  }
+  const bare = run([]);
+  expect(await bare.exited).toBe(2);
+  expect(bare.errors()).toMatch(/^Usage: payframe <command>/);
+  expect(bare.output()).toBe('');
+});
+
+test('says in one line, without a stack trace, why a busy port or an unavailable host cannot serve', async () => {
+  const busy = createNetServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  const port = String((busy.address() as AddressInfo).port);
+  try {
+    const inUse = run(['sandbox', '--port', port]);
+    expect(await inUse.exited).toBe(1);
+    expect(inUse.errors()).toBe(`payframe: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another port (--port 0 picks a free one)\n`);
+  } finally {
+    busy.close();
+  }
+  // 192.0.2.1 is a documentation address (RFC 5737): never one of this machine's.
+  const elsewhere = run(['sandbox', '--port', '0', '--host', '192.0.2.1']);
+  expect(await elsewhere.exited).toBe(1);
+  expect(elsewhere.errors()).toMatch(/^payframe: cannot listen on 192\.0\.2\.1: it is not an address of this machine/);
+  expect(elsewhere.errors()).not.toMatch(/\n\s+at /);
+  const unknown = run(['sandbox', '--port', '0', '--host', 'no-such-host.invalid']);
+  expect(await unknown.exited).toBe(1);
+  expect(unknown.errors()).toMatch(/^payframe: cannot listen on no-such-host\.invalid: the name does not resolve/);
+});
+
+test('--cert-dir keeps one certificate across starts, which Node trusts through NODE_EXTRA_CA_CERTS', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'payframe-cert-'));
+  try {
+    const urlOf = async () => {
+      const cli = run(['sandbox', '--port', '0', '--cert-dir', dir]);
+      running = cli.child;
+      const [, url] = await waitFor(cli.output, /listening on (https:\/\/127\.0\.0\.1:\d+)/);
+      expect(cli.output()).toContain(`NODE_EXTRA_CA_CERTS=${join(dir, 'cert.pem')}`);
+      return { cli, url: url! };
+    };
+    const first = await urlOf();
+    const cert = await readFile(join(dir, 'cert.pem'), 'utf8');
+    expect((await stat(join(dir, 'key.pem'))).mode & 0o777).toBe(0o600);
+    first.cli.child.kill('SIGTERM');
+    await first.cli.exited;
+
+    const second = await urlOf();
+    expect(await readFile(join(dir, 'cert.pem'), 'utf8')).toBe(cert);
+    // A Node process with verification on (the default) trusts it through the kept file, and only so.
+    const script = `fetch(process.argv[1]).then((r) => r.json()).then((b) => console.log(b.service), (e) => console.log(e.cause?.code))`;
+    const env = { ...process.env };
+    delete env['NODE_TLS_REJECT_UNAUTHORIZED'];
+    const trusted = await exec(process.execPath, ['-e', script, `${second.url}/`], { env: { ...env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
+    expect(trusted.stdout.trim()).toBe('payframe sandbox');
+    const untrusted = await exec(process.execPath, ['-e', script, `${second.url}/`], { env });
+    expect(untrusted.stdout.trim()).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -18,7 +18,7 @@ import { startSandbox, testCards } from 'payframe/sandbox';
 const sandbox = await startSandbox();
 const { id, clientId, clientSecret } = sandbox.merchant;
 const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
-const client = createClient({ merchantId: id, baseUrl: sandbox.url, authorization: async () => (await gateway.clientToken()).accessToken });
+const client = createClient({ merchantId: id, baseUrl: sandbox.url, authorization: () => gateway.clientToken() });
 const c = testCards.approved;
 const card: TokenizeResult = await client.tokenize({ number: c.number, expireMonth: c.expireMonth, expireYear: c.expireYear, cvv: c.cvv });
 const input: PaymentInput = { intent: 'sale', amount: { currency: 'USD', total: '1.00' }, card: { nonce: card.nonce } };

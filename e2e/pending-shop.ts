@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
-import { type SandboxHandle, testCards } from '../src/sandbox';
+import { makeCertificate, type SandboxHandle, testCards } from '../src/sandbox';
 import { createGateway, type Gateway, type Handler, type PendingPayment, readPayment, toNodeListener, toPending } from '../src/server';
 
 const BUNDLE = new URL('../dist/payframe.umd.min.js', import.meta.url);
@@ -199,13 +198,7 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
     '/session': toNodeListener(session),
   };
 
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
-  });
-  const server: Server = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+  const server: Server = createServer(makeCertificate(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     const route = req.method === 'POST' ? routes[path] : undefined;
     if (route) return route(req as never, res as never);

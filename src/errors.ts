@@ -3,29 +3,36 @@
  * catches one type and switches on a stable `code`. Messages are built by us, never copied from
  * user input, and pass through `redact` so that a card number cannot ride along.
  */
-export type ErrorCode =
+export const ERROR_CODES = [
   /** Refused before any request (bad amount, impossible combination), or the service answered 400. */
-  | 'invalid_request'
+  'invalid_request',
   /** Card fields failed local validation; `fields` names them. No request was sent. */
-  | 'invalid_card'
+  'invalid_card',
   /** Bad options: a base URL that is not https, a missing merchant id. */
-  | 'invalid_config'
+  'invalid_config',
   /** A URL from a response or a caller is not https on the configured gateway origin. */
-  | 'unsafe_url'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
+  'unsafe_url',
+  'unauthorized',
+  'forbidden',
+  'not_found',
   /** The service's state machine refused (void after capture, refund above the original, ...). */
-  | 'conflict'
+  'conflict',
   /** The payment was declined by the issuer; `resultCode` says why. */
-  | 'declined'
-  | 'rate_limited'
-  | 'server_error'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
+  'declined',
+  'rate_limited',
+  'server_error',
+  'network',
+  'timeout',
+  /** The caller's `signal` aborted the call. */
+  'aborted',
   /** A response did not match its schema; `body` keeps what arrived. */
-  | 'invalid_response';
+  'invalid_response',
+] as const;
+
+/** The stable codes of `PayframeError` (README "Errors in the library"). */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const isErrorCode = (value: unknown): value is ErrorCode => (ERROR_CODES as readonly unknown[]).includes(value);
 
 export interface PayframeErrorInit {
   status?: number;
@@ -66,16 +73,29 @@ export class PayframeError extends Error {
   }
 }
 
+/**
+ * Whether `value` is a PayframeError, also one made by another copy of payframe (a second bundle on
+ * the page, a frame, a worker), where `instanceof` cannot tell: checked by name and code.
+ */
 export function isPayframeError(value: unknown): value is PayframeError {
-  return value instanceof PayframeError;
+  if (value instanceof PayframeError) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const { name, code } = value as { name?: unknown; code?: unknown };
+  return name === 'PayframeError' && isErrorCode(code);
 }
+
+/** A UUID (a nonce, an event id): its last group may be twelve digits, which is not a card number. */
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i.source;
+const PAN = /\b\d(?:[ -]?\d){11,18}\b/.source;
 
 /**
  * Masks anything that looks like a card number (12-19 digits, spaces or dashes allowed between),
- * keeping the last four, and anything that follows "Basic " or "Bearer ".
+ * keeping the last four, and the credential after "Basic " or "Bearer ". A UUID stays whole, and an
+ * ordinary lower-case word after the scheme ("Basic credentials") is prose, not a credential.
  */
 export function redact(text: string): string {
   return text
-    .replace(/\b\d(?:[ -]?\d){11,18}\b/g, (pan) => `****${pan.replace(/\D/g, '').slice(-4)}`)
-    .replace(/\b(Basic|Bearer)\s+[A-Za-z0-9._~+/=-]+/g, '$1 [redacted]');
+    .replace(new RegExp(`(${UUID})|${PAN}`, 'gi'), (match, uuid?: string) => uuid ?? `****${match.replace(/\D/g, '').slice(-4)}`)
+    .replace(/\b(Basic|Bearer)(\s+)([A-Za-z0-9._~+/=-]+)/gi, (all, scheme: string, space: string, value: string) =>
+      /^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}${space}[redacted]`);
 }

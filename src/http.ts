@@ -6,6 +6,30 @@ import * as v from 'valibot';
 import { type ErrorCode, PayframeError } from './errors';
 import { ErrorBodySchema } from './schemas';
 
+/** Answers worth one more try of a call that is safe to repeat (`retries`). */
+export const RETRY_STATUSES = [500, 502, 503, 504];
+
+/** The wait before retry `attempt` (1, 2, ...): 150 ms, doubling, at most 1 s. */
+export const retryDelayMs = (attempt: number): number => Math.min(150 * 2 ** (attempt - 1), 1000);
+
+/** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
+const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
+
+/**
+ * A connection that failed (fetch's TypeError, whose `cause` holds no request and is kept). When the
+ * cause is a certificate the runtime does not trust, the message says so and what to do: the local
+ * sandbox's certificate is self-signed.
+ */
+export function networkError(what: string, error: unknown): PayframeError {
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && UNTRUSTED_CERTIFICATE.test(code)) {
+    const advice = 'for the local sandbox, use its development URL (plain http on loopback: `sandbox.httpUrl`, or the URL `npx payframe sandbox` prints) or trust its certificate (`sandbox.ca`, e.g. NODE_EXTRA_CA_CERTS=ca.pem)';
+    return new PayframeError('network', `${what}: the service's TLS certificate is not trusted (${code}); ${advice}`, { cause });
+  }
+  return new PayframeError('network', `${what}: the connection failed`, { cause });
+}
+
 const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 429: 'rate_limited' };
 
 export function codeForStatus(status: number): ErrorCode {

@@ -29,3 +29,11 @@ export function checkBaseUrl(baseUrl: unknown): URL {
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   return base;
 }
+
+/**
+ * An id that goes into a URL path as one segment (a merchant id, a payment id): a string that is not
+ * blank, and not `.` or `..`, which URL resolution would turn into another path of the service.
+ * Callers still encode it with `encodeURIComponent`.
+ */
+export const isPathSegment = (value: unknown): value is string =>
+  typeof value === 'string' && value.trim() !== '' && value !== '.' && value !== '..';

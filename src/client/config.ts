@@ -1,8 +1,13 @@
 import { PayframeError } from '../errors';
-import { checkBaseUrl } from '../url';
+import { type CallOptions, checkCallOptions } from '../options';
+import { checkBaseUrl, isPathSegment } from '../url';
 
-/** What the merchant's own server hands the page: the bare client token, or it with its expiry. */
-export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string };
+/**
+ * What the merchant's own server hands the page: the bare client token; `{ clientToken, expiresOn }`
+ * as `handlers.clientToken()` answers it; or the service's own client-token object
+ * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (spec 2.1).
+ */
+export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string } | { accessToken: string; expiresOn?: string };
 
 /**
  * A client token goes into an Authorization header: visible ASCII only. Anything else would make the
@@ -14,19 +19,17 @@ export function isTokenText(token: unknown): token is string {
 
 /**
  * A client token, or a function that fetches one from the merchant's server (for example from
- * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresOn }`).
+ * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresOn }`). The
+ * function is called at the first request, again near the token's expiry, and again once when the
+ * service refuses the token; an answer `{ error: { code, message } }` (a handler's error) is that error.
  */
 export type Authorization = string | (() => Promise<ClientTokenGrant>);
 
-export interface ClientOptions {
+export interface ClientOptions extends CallOptions {
   merchantId: string;
   authorization: Authorization;
   /** The gateway, e.g. `https://api.ompay.com`. Must be https, except on loopback hosts. */
   baseUrl: string;
-  /** Overall time for one call, token fetch and retries included. Default 15 000 ms. */
-  timeoutMs?: number;
-  /** Retries of a nonce request after a network error or a 5xx. Default 2. */
-  retries?: number;
 }
 
 export interface ClientConfig {
@@ -42,21 +45,14 @@ export function resolveConfig(options: ClientOptions): ClientConfig {
   if (options === null || typeof options !== 'object') {
     throw new PayframeError('invalid_config', 'createClient needs an options object');
   }
-  const { merchantId, authorization, baseUrl, timeoutMs = 15_000, retries = 2 } = options;
-  if (typeof merchantId !== 'string' || merchantId.trim() === '') {
-    throw new PayframeError('invalid_config', 'merchantId must be a non-empty string');
+  const { merchantId, authorization, baseUrl } = options;
+  if (!isPathSegment(merchantId)) {
+    throw new PayframeError('invalid_config', 'merchantId must be a merchant id (not blank, not . or ..)');
   }
   const validAuth = isTokenText(authorization) || typeof authorization === 'function';
   if (!validAuth) {
     throw new PayframeError('invalid_config', 'authorization must be a client token or a function that fetches one');
   }
   const base = checkBaseUrl(baseUrl);
-  // Timers cannot wait longer than 2^31 - 1 ms.
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
-    throw new PayframeError('invalid_config', 'timeoutMs must be a positive number of milliseconds');
-  }
-  if (!Number.isInteger(retries) || retries < 0) {
-    throw new PayframeError('invalid_config', 'retries must be a whole number, 0 or more');
-  }
-  return { merchantId, base, timeoutMs, retries };
+  return { merchantId, base, ...checkCallOptions(options) };
 }

@@ -1,5 +1,5 @@
 import { toAsciiDigits } from '../card/digits';
-import { type ErrorCode, PayframeError } from '../errors';
+import { type ErrorCode, isErrorCode, PayframeError } from '../errors';
 import { isSafeScheme } from '../url';
 import type { OtpSubmission, PaymentState, PendingPayment } from '../schemas';
 import { type Locale, type OtpFormState, renderOtpForm } from './otp-form';
@@ -76,7 +76,6 @@ export function readReturn(url: string | URL = location.href): { sessionId: stri
 }
 
 const RETRY: ErrorCode[] = ['network', 'server_error', 'timeout', 'rate_limited'];
-const KNOWN: ErrorCode[] = [...RETRY, 'invalid_request', 'unauthorized', 'forbidden', 'not_found', 'conflict'];
 
 function check(ok: unknown, what: string): asserts ok {
   if (!ok) throw new PayframeError('invalid_config', `handlePending: ${what}`);
@@ -174,7 +173,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 function readAnswer(answer: unknown, referenceId: string): Extract<PendingOutcome, { status: 'approved' | 'declined' }> | PayframeError {
   const { status, state, code, error } = (answer ?? {}) as Record<string, any>;
   if (error && typeof error === 'object') {
-    const known = KNOWN.includes(error.code) ? (error.code as ErrorCode) : 'server_error';
+    const known = isErrorCode(error.code) ? error.code : 'server_error';
     return new PayframeError(known, `the OTP was refused: ${text(error.message)}`, { reason: text(error.reason), resultCode: text(error.resultCode) });
   }
   const approved = status === 'approved' && (state === 'authorised' || state === 'captured');

@@ -1,17 +1,30 @@
-import { PayframeError } from '../errors';
-import { type Authorization, type ClientTokenGrant, isTokenText } from './config';
+import { type ErrorCode, isErrorCode, PayframeError } from '../errors';
+import { type Authorization, isTokenText } from './config';
 
 /** A token this close to its `expiresOn` is not used any more: a request must not die in flight. */
 const EXPIRY_MARGIN_MS = 60_000;
+/** A fetch older than this is not joined: the client's default timeout, after which its first caller has given up. */
+const DEFAULT_STALE_AFTER_MS = 15_000;
 
 export interface TokenProvider {
-  /** The current token; fetched on first use, and again when it is near its expiry. */
-  get(): Promise<string>;
+  /**
+   * The current token; fetched on first use, and again when it is near its expiry. Callers at the same
+   * time share one fetch. `signal` ends this caller's wait (pass the call's deadline). A fetch every
+   * caller gave up on is dropped, and one older than `staleAfterMs` is not joined, so that a call of
+   * the merchant's function that never settles cannot block the calls after it: they ask again.
+   */
+  get(signal?: AbortSignal): Promise<string>;
   /**
    * Forget `token` after the service refused it. Answers whether a fresh one can be fetched: false
    * for a fixed string token, which then stays refused.
    */
   invalidate(token: string): boolean;
+}
+
+export interface TokenProviderOptions {
+  now?: () => number;
+  /** Default 15 000 ms. */
+  staleAfterMs?: number;
 }
 
 interface Held {
@@ -20,32 +33,57 @@ interface Held {
   refreshAt: number;
 }
 
-export function tokenProvider(authorization: Authorization, now: () => number = Date.now): TokenProvider {
+interface Fetch {
+  promise: Promise<Held>;
+  startedAt: number;
+  /** Callers still waiting on it; at zero, before it settles, it is dropped. */
+  waiters: number;
+}
+
+export function tokenProvider(authorization: Authorization, options: TokenProviderOptions = {}): TokenProvider {
   if (typeof authorization === 'string') {
     return { get: () => Promise.resolve(authorization), invalidate: () => false };
   }
+  const { now = Date.now, staleAfterMs = DEFAULT_STALE_AFTER_MS } = options;
   let held: Held | undefined;
-  // Concurrent callers share one fetch: a page that tokenises twice asks the merchant once.
-  let pending: Promise<Held> | undefined;
+  let inFlight: Fetch | undefined;
 
-  const fetchToken = (): Promise<Held> => {
-    pending ??= Promise.resolve()
-      .then(authorization)
-      .then(
-        (grant) => (held = readGrant(grant)),
-        (error: unknown) => {
-          if (error instanceof PayframeError) throw error;
-          throw new PayframeError('unauthorized', 'the authorization function failed to fetch a client token', { cause: error });
-        },
-      )
-      .finally(() => (pending = undefined));
-    return pending;
+  const start = (): Fetch => {
+    const run: Fetch = { waiters: 0, startedAt: now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
+    // Only the fetch still in flight may set the token: a late answer of a dropped one is ignored.
+    run.promise.then(
+      (fresh) => inFlight === run && (held = fresh),
+      () => undefined,
+    ).finally(() => inFlight === run && (inFlight = undefined));
+    return run;
   };
 
+  const wait = (run: Fetch, signal: AbortSignal | undefined) =>
+    new Promise<string>((resolve, reject) => {
+      let done = false;
+      const leave = (settle: () => void) => {
+        if (done) return;
+        done = true;
+        signal?.removeEventListener('abort', onAbort);
+        if (--run.waiters === 0 && inFlight === run) inFlight = undefined;
+        settle();
+      };
+      const onAbort = () => leave(() => reject(signal!.reason));
+      run.waiters++;
+      signal?.addEventListener('abort', onAbort, { once: true });
+      run.promise.then(
+        (fresh) => leave(() => resolve(fresh.token)),
+        (error: unknown) => leave(() => reject(error)),
+      );
+    });
+
   return {
-    async get() {
+    async get(signal) {
       if (held && now() < held.refreshAt) return held.token;
-      return (await fetchToken()).token;
+      // A caller that has already given up starts nothing.
+      if (signal?.aborted) throw signal.reason;
+      if (!inFlight || now() - inFlight.startedAt >= staleAfterMs) inFlight = start();
+      return wait(inFlight, signal);
     },
     invalidate(token) {
       if (held?.token === token) held = undefined;
@@ -54,15 +92,36 @@ export function tokenProvider(authorization: Authorization, now: () => number = 
   };
 }
 
-function readGrant(grant: ClientTokenGrant): Held {
-  const token = typeof grant === 'string' ? grant : grant?.clientToken;
+function unauthorized(error: unknown): never {
+  if (error instanceof PayframeError) throw error;
+  throw new PayframeError('unauthorized', 'the authorization function failed to fetch a client token', { cause: error });
+}
+
+function readGrant(grant: unknown): Held {
+  const fields: Record<string, unknown> = typeof grant === 'object' && grant !== null ? { ...grant } : {};
+  if (fields['error'] !== undefined) throw fromMerchantServer(fields['error']);
+  const token = typeof grant === 'string' ? grant : (fields['clientToken'] ?? fields['accessToken']);
   if (!isTokenText(token)) {
     throw new PayframeError(
       'invalid_config',
-      'the authorization function must resolve to a client token or { clientToken, expiresOn }',
+      'the authorization function must resolve to a client token, { clientToken, expiresOn } or { accessToken, expiresOn }',
     );
   }
-  const expiresOn = typeof grant === 'object' ? grant.expiresOn : undefined;
-  const expiry = expiresOn === undefined ? Number.NaN : Date.parse(expiresOn);
+  const { expiresOn } = fields;
+  const expiry = typeof expiresOn === 'string' ? Date.parse(expiresOn) : Number.NaN;
   return { token, refreshAt: Number.isNaN(expiry) ? Number.POSITIVE_INFINITY : expiry - EXPIRY_MARGIN_MS };
+}
+
+/**
+ * The merchant's server answered an error body (a handler's `{ error: { code, message } }`, e.g. a 502
+ * when its gateway failed) that `fetch(...).then((r) => r.json())` passed on: it is that error, with
+ * the server's own code when it is one of ours, not a bad configuration.
+ */
+function fromMerchantServer(error: unknown): PayframeError {
+  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
+  const known: ErrorCode = isErrorCode(code) ? code : 'server_error';
+  const detail = typeof message === 'string' ? `: ${message.slice(0, 300)}` : '';
+  return new PayframeError(known, `the merchant's server answered an error instead of a client token${detail}`, {
+    reason: typeof code === 'string' ? code.slice(0, 64) : undefined,
+  });
 }

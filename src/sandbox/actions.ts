@@ -44,14 +44,17 @@ function child(ctx: Ctx, p: PaymentRecord, state: ChildRecord['state'], amountMi
   return record;
 }
 
-/** The reduced record of spec 2.4. */
+/**
+ * The reduced record of spec 2.4. The result text is `description` on capture and refund records, as
+ * the live service's examples show, and `message` on a void record (no example; the interface allows both).
+ */
 export function childView(ctx: Ctx, c: ChildRecord) {
   const invoice = c.invoiceNumber ?? '';
   return {
     id: c.id,
     reference_id: c.referenceId,
     state: c.state,
-    result: { code: '0000', message: RESULT_TEXT['0000']! },
+    result: { code: '0000', [c.state === 'voided' ? 'message' : 'description']: RESULT_TEXT['0000']! },
     transaction: {
       amount: { currency: c.currency, total: fromMinor(c.amountMinor, c.currency) },
       mode: 'TEST',
@@ -120,7 +123,8 @@ export function completeOtp(ctx: Ctx, p: PaymentRecord, otp: string): void {
   approve(ctx, p, now);
   const message = RESULT_TEXT['0000']!;
   p.actions = { authorization: { id: p.id, state: 'authorised', code: '0000', message } };
-  if (p.intent === 'sale') p.actions.capture = { id: newPaymentId(), state: 'captured', code: '0000', message };
+  // The capture of an authenticated sale is a record of its own, readable by the id the actions give.
+  if (p.intent === 'sale') p.actions.capture = { id: child(ctx, p, 'captured', p.amountMinor, {}).id, state: 'captured', code: '0000', message };
 }
 
 export function authenticate(ctx: Ctx, p: PaymentRecord, body: AuthenticateRequest) {
@@ -129,5 +133,5 @@ export function authenticate(ctx: Ctx, p: PaymentRecord, body: AuthenticateReque
     fail('AUTHENTICATE_NOT_SUPPORTED', "This card's acquirer does not support OTP through this endpoint; send the payer to redirect_url");
   }
   completeOtp(ctx, p, body.otp);
-  return paymentView(ctx, p);
+  return paymentView(ctx, p, 'action');
 }

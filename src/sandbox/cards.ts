@@ -13,12 +13,15 @@ export const testCards: {
   insufficientFunds: TestCard;
   otp: TestCard & { otp: string };
   redirectOnly: TestCard & { otp: string };
+  /** Declined 1054. The browser client refuses a past expiry before any request: pay it from the server. */
+  expired: TestCard;
 } = {
   approved: { number: '4111111111111111', expireMonth: 12, expireYear: 2034, cvv: '123' },
   declined: { number: '4000000000000002', expireMonth: 12, expireYear: 2034, cvv: '123' },
   insufficientFunds: { number: '5105105105105100', expireMonth: 12, expireYear: 2034, cvv: '123' },
   otp: { number: '4644260581661836', expireMonth: 12, expireYear: 2034, cvv: '400', otp: OTP },
   redirectOnly: { number: '4543474002249996', expireMonth: 12, expireYear: 2034, cvv: '956', otp: OTP },
+  expired: { number: '4111111111111111', expireMonth: 1, expireYear: 2020, cvv: '123' },
 };
 
 /** BIN of the domestic debit scheme: the only cards the authenticate endpoint serves. */

@@ -1,8 +1,8 @@
 import { createServer as createHttp } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
-import { generate } from 'selfsigned';
 import * as v from 'valibot';
+import { makeCertificate } from './certificate';
 import { SandboxError } from './errors';
 import { defaultFrameDir } from './frame';
 import type { Sandbox } from './request';
@@ -10,6 +10,7 @@ import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from '.
 import { Clock, Store, type MerchantConfig } from './state';
 
 export { testCards, type TestCard } from './cards';
+export { makeCertificate, type Certificate } from './certificate';
 export type { MerchantConfig } from './state';
 export type { Fault } from './server';
 
@@ -20,7 +21,7 @@ export interface SandboxOptions {
   host?: string;
   /** Default one: `{ id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' }`. */
   merchants?: MerchantConfig[];
-  /** Else a self-signed EC P-256 certificate for localhost and 127.0.0.1 is made at start. */
+  /** Else a self-signed EC P-256 certificate for localhost, 127.0.0.1 and ::1 is made at start (`makeCertificate()`). */
   tls?: { key: string; cert: string };
   /** Enables the control endpoints under /__sandbox/. */
   testMode?: boolean;
@@ -62,21 +63,6 @@ const DAY = 24 * 3600_000;
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 const DEFAULT_MERCHANT: MerchantConfig = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 
-async function selfSigned(): Promise<{ key: string; cert: string }> {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-    ],
-  });
-  return { key: pems.private, cert: pems.cert };
-}
-
 /** Starts the local simulation of the card payment service on one HTTPS port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = options.host ?? '127.0.0.1';
@@ -84,7 +70,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new Error(`plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
   }
   const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
-  const tls = options.tls ?? (await selfSigned());
+  const tls = options.tls ?? makeCertificate();
   const clock = new Clock();
   const sb: Sandbox = {
     store: new Store(),

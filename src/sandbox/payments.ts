@@ -125,7 +125,7 @@ export function createPayment(ctx: Ctx, body: PaymentRequest) {
     approve(ctx, p, now);
   }
   ctx.store.payments.set(p.id, p);
-  return paymentView(ctx, p, true);
+  return paymentView(ctx, p, 'creation');
 }
 
 /** Approval: funds held (auth) or captured (sale); the card goes to the vault. */
@@ -157,11 +157,18 @@ export function itemsOf(p: PaymentRecord): unknown[] {
   return (transactionView(p.transaction).items as unknown[] | undefined) ?? [];
 }
 
-/** Spec 2.4. `creation` adds `subscriptions: null` as the creation responses show it. */
-export function paymentView(ctx: Ctx, p: PaymentRecord, creation = false) {
+/**
+ * Spec 2.4, as answered on `creation` (with `subscriptions: null`, as the creation responses show it),
+ * on `retrieval` (4.4, 4.5: the result text as `message`, as the live service's examples show it on a
+ * retrieved authorisation) or after an `action` (the OTP).
+ */
+export function paymentView(ctx: Ctx, p: PaymentRecord, view: 'creation' | 'retrieval' | 'action') {
+  const creation = view === 'creation';
   const pending = p.state === 'pending' && p.sessionId;
+  const { description, ...resultRest } = p.result;
   const result = {
-    ...p.result,
+    ...resultRest,
+    ...(view === 'retrieval' ? { message: description } : { description }),
     ...(pending
       ? { redirect_url: `${ctx.url}/v1/redirect/${p.sessionId}`, authenticate_url: `${ctx.url}/v1/authenticate/${p.sessionId}` }
       : {}),

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as v from 'valibot';
 import { redact } from '../errors';
+import { issueMessage } from '../schemas';
 import { fail } from './errors';
 import type { Clock, MerchantConfig, Store } from './state';
 
@@ -102,17 +103,9 @@ const AMOUNT_KEYS = new Set(['amount', 'total']);
 
 /** A safe message for the first issue: the field path and what was expected, never the value sent. */
 function refuse(issue: v.BaseIssue<unknown>): never {
-  const keys = (issue.path ?? []).map((p) => String(p.key));
-  const path = keys.join('.') || 'body';
-  const last = keys[keys.length - 1];
-  const missing = issue.input === undefined;
-  let message: string;
-  if (missing) message = `${path} is required`;
-  else if (issue.type === 'strict_object' && issue.expected === 'never') message = `${path} is not an allowed field`;
-  else if (issue.message.includes('received')) message = `${path} is invalid: expected ${issue.expected ?? 'another value'}`;
-  else message = `${path}: ${issue.message}`;
-  const amount = !missing && last !== undefined && AMOUNT_KEYS.has(last) && (issue.type === 'check' || issue.type === 'regex');
-  return fail(amount ? 'INVALID_AMOUNT' : 'INVALID_REQUEST', redact(message));
+  const last = issue.path?.[issue.path.length - 1]?.key;
+  const amount = issue.input !== undefined && AMOUNT_KEYS.has(String(last)) && (issue.type === 'check' || issue.type === 'regex');
+  return fail(amount ? 'INVALID_AMOUNT' : 'INVALID_REQUEST', redact(issueMessage(issue)));
 }
 
 export function validate<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {

@@ -120,7 +120,7 @@ function authenticateRoute(sb: Sandbox, req: Req): Reply {
 function findAny(ctx: Ctx, id: string) {
   const child = ctx.store.children.get(id);
   if (child && child.merchantId === ctx.merchantId) return childView(ctx, child);
-  return paymentView(ctx, findPayment(ctx, id));
+  return paymentView(ctx, findPayment(ctx, id), 'retrieval');
 }
 
 const ClockSchema = v.strictObject({ advanceMs: v.pipe(v.number(), v.minValue(0)) });
@@ -138,7 +138,7 @@ export const ROUTES: Route[] = [
       const ctx = server(sb, req);
       const p = paymentOfSession(sb, param(req, 1));
       if (p.merchantId !== ctx.merchantId) fail('NOT_FOUND', 'No payment session with this id');
-      return json(paymentView(ctx, p));
+      return json(paymentView(ctx, p, 'retrieval'));
     },
   },
   { method: 'GET', pattern: new RegExp(`${M}/payment/([^/]+)$`), handle: (sb, req) => json(findAny(server(sb, req), param(req, 1))) },

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
+import { readCapped } from '../body';
 import { redact } from '../errors';
 import { fail, SandboxError } from './errors';
 import { mask, maskText, tooDeep, type Reply, type Req, type Sandbox } from './request';
@@ -40,24 +41,10 @@ export function sendError(res: ServerResponse, error: SandboxError, extra: Recor
 }
 
 /** The request body, at most `max` bytes; past that 413 and the rest is not kept. */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    const tooLarge = () => new SandboxError('PAYLOAD_TOO_LARGE', `The body is larger than ${max} bytes`);
-    if (declared > max) return reject(tooLarge());
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(tooLarge());
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+async function readBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  const bytes = await readCapped(req, max, req.headers['content-length']);
+  if (!bytes) throw new SandboxError('PAYLOAD_TOO_LARGE', `The body is larger than ${max} bytes`);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 function headersOf(req: IncomingMessage): Record<string, string> {

@@ -12,8 +12,8 @@ export function minorUnits(currency: string): 0 | 2 | 3 {
 }
 
 export const CURRENCY_PATTERN = /^[A-Z]{3}$/;
-/** At most 15 significant digits, so minor units stay exact as a JS number. */
-const DECIMAL_PATTERN = /^(0|[1-9]\d{0,11})(\.\d{1,3})?$/;
+/** A non-negative decimal string; at most 15 significant digits, so minor units stay exact as a JS number. */
+export const DECIMAL_PATTERN = /^(0|[1-9]\d{0,11})(\.\d{1,3})?$/;
 
 /** Why `amount` is not a valid positive amount in `currency`, or undefined when it is. */
 export function amountProblem(amount: unknown, currency: string): string | undefined {
@@ -25,10 +25,6 @@ export function amountProblem(amount: unknown, currency: string): string | undef
   if (decimals > allowed) return `has ${decimals} decimals; ${currency} allows ${allowed}`;
   if (toMinor(amount, currency) <= 0) return 'must be above zero';
   return undefined;
-}
-
-export function isAmount(amount: unknown, currency: string): amount is string {
-  return amountProblem(amount, currency) === undefined;
 }
 
 /** "12.5" in EUR is 1250. Callers check the amount first. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { amountProblem, CURRENCY_PATTERN } from './amount';
+import { amountProblem, CURRENCY_PATTERN, DECIMAL_PATTERN } from './amount';
 
 /** ISO 8601 UTC timestamp, as the service writes them. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -13,7 +13,7 @@ export const FreeObject = v.custom<Record<string, unknown>>(
 export const Currency = v.pipe(v.string(), v.regex(CURRENCY_PATTERN, 'currency must be a three-letter upper-case code'));
 
 /** A positive decimal string; the precision is checked against the currency where one is known. */
-export const DecimalAmount = v.pipe(v.string(), v.regex(/^(0|[1-9]\d{0,11})(\.\d{1,3})?$/, 'amount must be a decimal string such as "10.00"'));
+export const DecimalAmount = v.pipe(v.string(), v.regex(DECIMAL_PATTERN, 'amount must be a decimal string such as "10.00"'));
 
 export const Intent = v.picklist(['auth', 'sale']);
 

@@ -9,6 +9,3 @@ export const ClientTokenSchema = v.looseObject({
   issuedOn: Timestamp,
 });
 export type ClientToken = v.InferOutput<typeof ClientTokenSchema>;
-
-/** 4.1: the request carries `grant_type=client_credentials` (see the README for the accepted encodings). */
-export const ClientTokenRequestSchema = v.object({ grant_type: v.literal('client_credentials') });

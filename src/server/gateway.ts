@@ -1,5 +1,6 @@
 import { PayframeError } from '../errors';
-import { checkBaseUrl } from '../url';
+import { type CallOptions, checkCallOptions } from '../options';
+import { checkBaseUrl, isPathSegment } from '../url';
 import {
   amountProblem, AuthenticateRequestSchema, CaptureRequestSchema, CardListSchema, ClientTokenSchema, PayerRecordSchema, PaymentSchema,
   ReducedRecordSchema, VaultCardSchema, VoidRequestSchema,
@@ -7,28 +8,29 @@ import {
 } from '../schemas';
 import { createHandlers, type Handlers } from './handlers';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
-import { checked, createTransport, segment, type RetryOptions } from './transport';
+import { checked, createTransport, segment, type RequestOptions } from './transport';
 
-export interface GatewayOptions {
+export interface GatewayOptions extends CallOptions {
   merchantId: string;
   clientId: string;
   clientSecret: string;
   /** `https:`, e.g. `https://api.ompay.com` or the local sandbox's `url`; plain `http:` only on a loopback host (the sandbox's `httpUrl`). */
   baseUrl: string;
-  /** Per attempt. Default 15 000 ms. */
-  timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
-  retry?: RetryOptions;
 }
 
-/** `amount` omitted captures (or refunds) whatever remains; its currency only checks the precision. */
-export interface CaptureOptions {
+/**
+ * `amount` omitted captures (or refunds) whatever remains. Given, its currency must be the payment's:
+ * the service's body carries the decimal alone (spec 4.6, 4.8), so the gateway reads the payment first
+ * (one GET) and refuses another currency before anything is posted.
+ */
+export interface CaptureOptions extends RequestOptions {
   amount?: Money;
   invoiceNumber?: string;
   custom?: Record<string, unknown>;
 }
 export type RefundOptions = CaptureOptions;
-export interface VoidOptions {
+export interface VoidOptions extends RequestOptions {
   invoiceNumber?: string;
   custom?: Record<string, unknown>;
 }
@@ -39,24 +41,29 @@ export interface AuthenticateInput {
   otp: string;
 }
 
+/** The gateway's calls; `Gateway` adds the handlers built on them. */
 export interface GatewayCore {
-  /** Spec 4.1: a client token for the checkout page (mint a fresh one per page load). */
-  clientToken(): Promise<ClientToken>;
+  /**
+   * Spec 4.1: a client token for the checkout page (mint a fresh one per page load). Answers the
+   * service's object `{ accessToken, tokenType, expiresOn, issuedOn }`, which `createClient`'s
+   * `authorization` takes as is.
+   */
+  clientToken(options?: RequestOptions): Promise<ClientToken>;
   payments: {
     /** Spec 4.3. A declined payment is returned, not thrown: read it with `readPayment`. */
-    create(input: PaymentInput): Promise<Payment>;
-    get(referenceId: string): Promise<Payment>;
-    session(sessionId: string): Promise<Payment>;
+    create(input: PaymentInput, options?: RequestOptions): Promise<Payment>;
+    get(referenceId: string, options?: RequestOptions): Promise<Payment>;
+    session(sessionId: string, options?: RequestOptions): Promise<Payment>;
     capture(referenceId: string, options?: CaptureOptions): Promise<ReducedRecord>;
     void(referenceId: string, options?: VoidOptions): Promise<ReducedRecord>;
     refund(referenceId: string, options?: RefundOptions): Promise<ReducedRecord>;
-    authenticate(input: AuthenticateInput): Promise<Payment>;
+    authenticate(input: AuthenticateInput, options?: RequestOptions): Promise<Payment>;
   };
   payers: {
-    byEmail(email: string): Promise<PayerRecord>;
-    byId(payerId: string): Promise<PayerRecord>;
-    cards(payerId: string): Promise<CardList>;
-    card(payerId: string, cardId: string): Promise<VaultCard>;
+    byEmail(email: string, options?: RequestOptions): Promise<PayerRecord>;
+    byId(payerId: string, options?: RequestOptions): Promise<PayerRecord>;
+    cards(payerId: string, options?: RequestOptions): Promise<CardList>;
+    card(payerId: string, cardId: string, options?: RequestOptions): Promise<VaultCard>;
   };
   /** The authenticate URL of a payment session on this gateway's origin. */
   authenticateUrl(sessionId: string): string;
@@ -79,65 +86,73 @@ export function createGateway(options: GatewayOptions): Gateway {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
     if (typeof options?.[key] !== 'string' || options[key] === '') throw config(`${key} is required`);
   }
+  if (!isPathSegment(options.merchantId)) throw config('merchantId must be a merchant id (not blank, not . or ..)');
   const base = checkBaseUrl(options.baseUrl);
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  // Timers cannot wait longer than 2^31 - 1 ms.
-  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw config('timeoutMs must be a positive number of milliseconds');
-  const { limit = 2, backoffMs = 300 } = options.retry ?? {};
-  if (!(Number.isInteger(limit) && limit >= 0)) throw config('retry.limit must be a whole number, 0 or more');
-  if (!(Number.isFinite(backoffMs) && backoffMs >= 0)) throw config('retry.backoffMs must be a number, 0 or more');
   const call = createTransport({
     base,
     authorization: basic(options.clientId, options.clientSecret),
-    timeoutMs,
+    ...checkCallOptions(options),
     fetch: options.fetch,
-    retry: options.retry,
   });
   const merchant = `merchants/${segment('merchantId', options.merchantId)}`;
   const payment = (referenceId: string) => `${merchant}/payment/${segment('referenceId', referenceId)}`;
   const authenticatePrefix = new URL('v1/authenticate/', base);
 
-  /** The capture and refund bodies: the amount is checked against its currency before sending. */
-  const actionBody = (options: CaptureOptions = {}) => {
-    const { amount } = options;
+  /**
+   * Capture and refund: the amount is checked against its currency, and the currency against the
+   * payment's, before anything is posted.
+   */
+  const action = async (kind: 'capture' | 'refund', referenceId: string, options: CaptureOptions | undefined) => {
+    const { amount, signal, invoiceNumber, custom } = options ?? {};
     if (amount !== undefined) {
       const problem = amountProblem(amount?.total, String(amount?.currency));
       if (problem) throw new PayframeError('invalid_request', `amount.total ${problem}`);
     }
-    return checked(CaptureRequestSchema, { amount: amount?.total, invoice_number: options.invoiceNumber, custom: options.custom });
+    const json = checked(CaptureRequestSchema, { amount: amount?.total, invoice_number: invoiceNumber, custom });
+    const path = `${payment(referenceId)}/${kind}`;
+    if (amount !== undefined) {
+      const currency = (await call('GET', payment(referenceId), PaymentSchema, { signal })).transaction?.amount?.currency;
+      if (currency !== undefined && currency.toUpperCase() !== amount.currency) {
+        throw new PayframeError('invalid_request', `amount.currency must be the payment's currency, ${currency.toUpperCase()}`);
+      }
+    }
+    return call('POST', path, ReducedRecordSchema, { json, signal });
   };
 
   const core: GatewayCore = {
-    clientToken: () =>
-      call('POST', `${merchant}/client_token`, ClientTokenSchema, { json: { grant_type: 'client_credentials' } }),
+    // The body the service's own documentation sends: this literal text, as application/json.
+    clientToken: (options) =>
+      call('POST', `${merchant}/client_token`, ClientTokenSchema, { jsonText: "'grant_type=client_credentials'", signal: options?.signal }),
     payments: {
-      create: async (input) => call('POST', `${merchant}/payment`, PaymentSchema, { json: buildPaymentRequest(input) }),
-      get: async (referenceId) => call('GET', payment(referenceId), PaymentSchema),
-      session: async (sessionId) => call('GET', `${merchant}/payment/session/${segment('sessionId', sessionId)}`, PaymentSchema),
-      capture: async (referenceId, options) =>
-        call('POST', `${payment(referenceId)}/capture`, ReducedRecordSchema, { json: actionBody(options) }),
-      void: async (referenceId, options = {}) =>
+      create: async (input, options) => call('POST', `${merchant}/payment`, PaymentSchema, { json: buildPaymentRequest(input), signal: options?.signal }),
+      get: async (referenceId, options) => call('GET', payment(referenceId), PaymentSchema, { signal: options?.signal }),
+      session: async (sessionId, options) =>
+        call('GET', `${merchant}/payment/session/${segment('sessionId', sessionId)}`, PaymentSchema, { signal: options?.signal }),
+      capture: async (referenceId, options) => action('capture', referenceId, options),
+      void: async (referenceId, options) =>
         call('POST', `${payment(referenceId)}/void`, ReducedRecordSchema, {
-          json: checked(VoidRequestSchema, { invoice_number: options.invoiceNumber, custom: options.custom }),
+          json: checked(VoidRequestSchema, { invoice_number: options?.invoiceNumber, custom: options?.custom }),
+          signal: options?.signal,
         }),
-      refund: async (referenceId, options) =>
-        call('POST', `${payment(referenceId)}/refund`, ReducedRecordSchema, { json: actionBody(options) }),
-      authenticate: async ({ authenticateUrl, referenceId, otp }) => {
+      refund: async (referenceId, options) => action('refund', referenceId, options),
+      authenticate: async ({ authenticateUrl, referenceId, otp }, options) => {
         const sessionId = sessionOnOrigin(authenticateUrl, authenticatePrefix);
         return call('POST', `authenticate/${segment('sessionId', sessionId)}`, PaymentSchema, {
           json: checked(AuthenticateRequestSchema, { reference_id: referenceId, otp }),
+          signal: options?.signal,
         });
       },
     },
     payers: {
-      byEmail: async (email) => {
+      byEmail: async (email, options) => {
         if (typeof email !== 'string' || !email.includes('@')) throw new PayframeError('invalid_request', 'email must be an email address');
-        return call('GET', `${merchant}/payer`, PayerRecordSchema, { searchParams: { email } });
+        return call('GET', `${merchant}/payer`, PayerRecordSchema, { searchParams: { email }, signal: options?.signal });
       },
-      byId: async (payerId) => call('GET', `${merchant}/payer/${segment('payerId', payerId)}`, PayerRecordSchema),
-      cards: async (payerId) => call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card`, CardListSchema),
-      card: async (payerId, cardId) =>
-        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, VaultCardSchema),
+      byId: async (payerId, options) => call('GET', `${merchant}/payer/${segment('payerId', payerId)}`, PayerRecordSchema, { signal: options?.signal }),
+      cards: async (payerId, options) =>
+        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card`, CardListSchema, { signal: options?.signal }),
+      card: async (payerId, cardId, options) =>
+        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, VaultCardSchema, { signal: options?.signal }),
     },
     authenticateUrl: (sessionId) => new URL(segment('sessionId', sessionId), authenticatePrefix).href,
   };

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { readCapped } from '../body';
 import { type ErrorCode, PayframeError } from '../errors';
 import { AuthenticateRequestSchema, PendingPaymentSchema } from '../schemas';
 import type { GatewayCore } from './gateway';
@@ -98,44 +99,14 @@ async function readJson(request: Request): Promise<unknown> {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new PayframeError('invalid_request', 'the body must be application/json', { status: 415 });
   }
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readCapped(request);
+  const bytes = await readCapped(request.body, MAX_BODY_BYTES, request.headers.get('content-length'));
+  if (!bytes) throw new PayframeError('invalid_request', `the body is over ${MAX_BODY_BYTES} bytes`, { status: 413 });
   try {
-    return JSON.parse(text);
+    return JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     throw new PayframeError('invalid_request', 'the body is not valid JSON');
   }
 }
-
-/** The body as text, read no further than the cap: a streamed body without a length is not buffered whole. */
-async function readCapped(request: Request): Promise<string> {
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (let part = await reader.read(); !part.done; part = await reader.read()) {
-    size += part.value.length;
-    if (size > MAX_BODY_BYTES) {
-      void reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(part.value);
-  }
-  return new TextDecoder().decode(joinChunks(chunks, size));
-}
-
-/** The chunks of a body read as it streamed in, as one byte array of `size` bytes. */
-export function joinChunks(chunks: Uint8Array[], size: number): Uint8Array<ArrayBuffer> {
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return all;
-}
-
-const tooLarge = () => new PayframeError('invalid_request', `the body is over ${MAX_BODY_BYTES} bytes`, { status: 413 });
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

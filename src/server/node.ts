@@ -1,8 +1,9 @@
-import { type Handler, joinChunks, json, MAX_BODY_BYTES } from './handlers';
+import { type NodeStream, readCapped } from '../body';
+import { type Handler, json, MAX_BODY_BYTES } from './handlers';
 
 // The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the
 // server entry (and its .d.ts) needs no Node types on runtimes without them.
-interface NodeRequest {
+interface NodeRequest extends NodeStream {
   method?: string | undefined;
   url?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
@@ -10,11 +11,6 @@ interface NodeRequest {
   readableEnded: boolean;
   /** An Express-like request may carry a body already parsed by `express.json()`. */
   body?: unknown;
-  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-  on(event: 'end', listener: () => void): unknown;
-  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  resume(): unknown;
 }
 interface NodeResponse {
   statusCode: number;
@@ -56,29 +52,10 @@ async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Pr
   await send(res, await handler(request));
 }
 
-function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {
+async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {
   // Express's body parsers consume the stream: re-serialise what they parsed.
-  if (req.readableEnded && req.body !== undefined) return Promise.resolve(new TextEncoder().encode(JSON.stringify(req.body)));
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.resolve(drained(req));
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const onData = (chunk: Uint8Array) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
-      req.off('data', onData);
-      resolve(drained(req));
-    };
-    req.on('data', onData);
-    req.on('error', reject);
-    req.on('end', () => resolve(joinChunks(chunks, size)));
-  });
-}
-
-/** Drops the rest of an oversized body unread, so that the 413 answer still reaches the client. */
-function drained(req: NodeRequest): 'too-large' {
-  req.resume();
-  return 'too-large';
+  if (req.readableEnded && req.body !== undefined) return new TextEncoder().encode(JSON.stringify(req.body));
+  return (await readCapped(req, MAX_BODY_BYTES, String(req.headers['content-length'] ?? ''))) ?? 'too-large';
 }
 
 async function send(res: NodeResponse, response: Response): Promise<void> {

@@ -110,8 +110,8 @@ export function buildPaymentRequest(input: PaymentInput): PaymentRequest {
   const funding = fundingOf(input);
   const stored = input.storedCredential;
   const merchantInitiated = stored?.kind === 'scheduled' || stored?.kind === 'unscheduled';
-  const type = stored?.kind === 'scheduled' || (stored?.kind === 'first' && stored.subscription === true) ? 2
-    : stored?.kind === 'unscheduled' ? 1 : undefined;
+  // Sent as the strings the service's own examples send: "1" regular (unscheduled included), "2" recurring.
+  const type = stored?.kind === 'scheduled' || (stored?.kind === 'first' && stored.subscription === true) ? '2' : '1';
 
   const body = {
     intent: input.intent,

@@ -1,26 +1,29 @@
-import ky, { HTTPError, TimeoutError } from 'ky';
+import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
 import { PayframeError } from '../errors';
-import { errorFromResponse, parseResponse } from '../http';
+import { errorFromResponse, networkError, parseResponse, RETRY_STATUSES, retryDelayMs } from '../http';
+import { issueMessage } from '../schemas';
+import { isPathSegment } from '../url';
 
-export interface RetryOptions {
-  /** Retries of a GET after a network error or a 5xx. Default 2. POST calls are never retried. */
-  limit?: number;
-  /** Delay before the first retry; it doubles on each further retry. Default 300 ms. */
-  backoffMs?: number;
+/** Per call, on every gateway method. */
+export interface RequestOptions {
+  /** Aborts the call: it fails with `aborted`, and a request not yet sent is never sent. */
+  signal?: AbortSignal;
 }
 
 export interface TransportOptions {
-  /** The service's base URL, already checked to be https, with a trailing slash. */
+  /** The service's base URL, already checked, with a trailing slash. */
   base: URL;
   authorization: string;
   timeoutMs: number;
+  retries: number;
   fetch?: typeof globalThis.fetch;
-  retry?: RetryOptions;
 }
 
-export interface CallOptions {
+export interface SendOptions extends RequestOptions {
   json?: unknown;
+  /** A body sent as is with `content-type: application/json` (the client-token request's literal). */
+  jsonText?: string;
   searchParams?: Record<string, string>;
 }
 
@@ -28,7 +31,7 @@ export type Call = <S extends v.GenericSchema>(
   method: 'GET' | 'POST',
   path: string,
   schema: S,
-  options?: CallOptions,
+  options?: SendOptions,
 ) => Promise<v.InferOutput<S>>;
 
 /** A request body checked against its wire schema before sending; a mismatch is the caller's input. */
@@ -42,58 +45,54 @@ export function checked<S extends v.GenericSchema>(schema: S, body: unknown): v.
   }
   const parsed = v.safeParse(schema, wire);
   if (parsed.success) return parsed.output;
-  const issue = parsed.issues[0]!;
-  throw new PayframeError('invalid_request', `${v.getDotPath(issue) ?? 'body'}: ${issue.message}`);
+  throw new PayframeError('invalid_request', issueMessage(parsed.issues[0]!));
 }
 
 /** A path segment made of a caller's id: encoded, and never one that would climb the path. */
 export function segment(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '' || value === '.' || value === '..') {
-    throw new PayframeError('invalid_request', `${name} must be a non-empty id`);
-  }
+  if (!isPathSegment(value)) throw new PayframeError('invalid_request', `${name} must be an id (not blank, not . or ..)`);
   return encodeURIComponent(value);
 }
 
 /**
- * One ky instance per gateway. Only GET is retried: the service has no idempotency key, so a POST
- * that dropped may have been processed, and repeating it could charge twice.
+ * One ky instance per gateway. `timeoutMs` bounds the whole call, retries included. Only GET is
+ * retried: the service has no idempotency key, so a POST that dropped may have been processed, and
+ * repeating it could charge twice.
  */
 export function createTransport(options: TransportOptions): Call {
-  const backoffMs = options.retry?.backoffMs ?? 300;
   const api = ky.create({
     prefixUrl: new URL('v1/', options.base).href,
-    timeout: options.timeoutMs,
+    // The deadline is ours (one signal for the whole call); ky's would be per attempt.
+    timeout: false,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     headers: { authorization: options.authorization, accept: 'application/json' },
-    retry: {
-      limit: options.retry?.limit ?? 2,
-      methods: ['get'],
-      statusCodes: [500, 502, 503, 504],
-      retryOnTimeout: false,
-      delay: (attempt) => backoffMs * 2 ** (attempt - 1),
-    },
+    retry: { limit: options.retries, methods: ['get'], statusCodes: RETRY_STATUSES, delay: retryDelayMs },
   });
 
   return async (method, path, schema, call = {}) => {
     const what = `${method} /v1/${path}`;
+    const { signal } = call;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new PayframeError('invalid_request', 'signal must be an AbortSignal');
+    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const stopped = () =>
+      signal?.aborted ? new PayframeError('aborted', `${what}: aborted by the caller`, { cause: signal.reason })
+        : deadline.aborted ? new PayframeError('timeout', `${what}: no answer within ${options.timeoutMs} ms`)
+        : undefined;
+    const body = call.jsonText === undefined ? { json: call.json } : { body: call.jsonText, headers: { 'content-type': 'application/json' } };
     let response: Response;
     try {
-      response = await api(path, { method, json: call.json, searchParams: call.searchParams });
+      response = await api(path, { method, ...body, searchParams: call.searchParams, signal: signal ? AbortSignal.any([signal, deadline]) : deadline });
     } catch (error) {
-      throw await failure(error, what);
+      if (error instanceof PayframeError) throw error;
+      if (error instanceof HTTPError) throw await errorFromResponse(error.response, what);
+      // ky's own errors hold the request (with its Authorization header): none rides along as `cause`.
+      throw stopped() ?? networkError(what, error);
     }
-    return parseResponse(response, schema, what);
+    try {
+      return await parseResponse(response, schema, what);
+    } catch (error) {
+      // A body cut off by the deadline or the caller is that, not a malformed answer.
+      throw stopped() ?? error;
+    }
   };
-}
-
-/**
- * ky's own errors hold the request (with its Authorization header) and the options: none of them
- * rides along as `cause`, so logging a PayframeError deeply cannot print the credentials.
- */
-async function failure(error: unknown, what: string): Promise<PayframeError> {
-  if (error instanceof PayframeError) return error;
-  if (error instanceof TimeoutError) return new PayframeError('timeout', `${what}: no answer in time`);
-  if (error instanceof HTTPError) return errorFromResponse(error.response, what);
-  const cause = error instanceof Error ? (error.cause ?? error) : error;
-  return new PayframeError('network', `${what}: the connection failed`, { cause });
 }

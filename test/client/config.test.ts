@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, isPayframeError } from '../../src';
+import { createGateway } from '../../src/server';
 
 const base = { merchantId: 'm-1', authorization: 'token' };
 
@@ -44,6 +45,17 @@ describe('createClient options', () => {
     { ...base, baseUrl: 'https://a.example', retries: 1.5 },
   ])('refuses bad options %j', (options) => {
     expect(configError(options).code).toBe('invalid_config');
+  });
+
+  // Issue 12, defect 6: `..` would send card data to another path of the gateway.
+  it.each(['.', '..', ' ', ' \t'])('refuses the merchant id %j, as the server companion does', (merchantId) => {
+    expect(configError({ ...base, merchantId, baseUrl: 'https://a.example' }).code).toBe('invalid_config');
+    const gateway = { merchantId, clientId: 'c', clientSecret: 's', baseUrl: 'https://a.example' };
+    expect(() => createGateway(gateway)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+  });
+
+  it.each(['m-1', 'merchant.with.dots', '...', 'a/b', '%2e%2e'])('accepts the merchant id %j and sends it as one path segment', (merchantId) => {
+    expect(createClient({ ...base, merchantId, baseUrl: 'https://a.example' }).merchantId).toBe(merchantId);
   });
 
   it('does no I/O: the authorization function is not called at creation', () => {

@@ -37,6 +37,18 @@ describe('pending payments', () => {
     expect((await call(box.sb, 'POST', `${m(box.sb)}/payment/${p.id}/refund`)).status).toBe(200);
   });
 
+  it('keeps the capture of an authenticated sale as a record readable by the id the actions give', async () => {
+    const p = await pay(box.sb, testCards.otp, { intent: 'sale' });
+    const { capture } = (await authenticate(box.sb, p, '111111')).body.result.actions;
+    const record = await call(box.sb, 'GET', `${m(box.sb)}/payment/${capture.id}`);
+    expect(record.status).toBe(200);
+    expect(record.body).toMatchObject({ id: capture.id, reference_id: p.id, state: 'captured', transaction: { amount: { currency: 'EUR', total: '10.00' } } });
+    // It is a capture record, not a payment: a refund goes to the payment, and the refusal says so.
+    const wrong = await call(box.sb, 'POST', `${m(box.sb)}/payment/${capture.id}/refund`);
+    expectRefusal(wrong, 409, 'INVALID_STATE');
+    expect(wrong.body.message).toContain(p.id);
+  });
+
   it('authorises an auth payment with the right OTP, listing only the authorisation', async () => {
     const p = await pay(box.sb, testCards.otp);
     const res = await authenticate(box.sb, p, '111111');

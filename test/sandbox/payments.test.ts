@@ -47,6 +47,21 @@ describe('create and retrieve', () => {
     expect(again.body.subscriptions).toBeUndefined();
   });
 
+  it("words the result as the live service's examples do: description on creation, capture and refund; message on retrieval and void", async () => {
+    const created = await pay(box.sb, testCards.approved);
+    expect(created.result).toMatchObject({ description: 'Approved' });
+    expect(created.result.message).toBeUndefined();
+    const retrieved = (await get(created.id)).body;
+    expect(retrieved.result).toMatchObject({ code: '0000', message: 'Approved', authorisation_code: created.result.authorisation_code });
+    expect(retrieved.result.description).toBeUndefined();
+    const capture = (await act(created.id, 'capture')).body;
+    expect(capture.result).toEqual({ code: '0000', description: 'Approved' });
+    expect((await get(capture.id)).body.result).toEqual({ code: '0000', description: 'Approved' });
+    expect((await act(created.id, 'refund')).body.result).toEqual({ code: '0000', description: 'Approved' });
+    const voided = (await act((await pay(box.sb, testCards.approved)).id, 'void')).body;
+    expect(voided.result).toEqual({ code: '0000', message: 'Approved' });
+  });
+
   it('captures a sale at once', async () => {
     const created = await pay(box.sb, testCards.approved, { intent: 'sale' });
     expect(created).toMatchObject({ state: 'captured', intent: 'SALE', result: { code: '0000' } });

@@ -16,7 +16,7 @@ export function useSandbox(options: Partial<GatewayOptions> = {}) {
   beforeAll(async () => {
     ctx.sandbox = await startSandbox();
     const { id, clientId, clientSecret } = ctx.sandbox.merchant;
-    ctx.options = { merchantId: id, clientId, clientSecret, baseUrl: ctx.sandbox.url, timeoutMs: 5000, retry: { backoffMs: 10 }, ...options };
+    ctx.options = { merchantId: id, clientId, clientSecret, baseUrl: ctx.sandbox.url, timeoutMs: 5000, ...options };
     ctx.gateway = createGateway(ctx.options);
   });
   afterAll(async () => {

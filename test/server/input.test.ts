@@ -126,10 +126,10 @@ describe('configuration', () => {
       { timeoutMs: -1 },
       { timeoutMs: Number.NaN },
       { timeoutMs: 1e10 },
-      { retry: { limit: -1 } },
-      { retry: { limit: 1.5 } },
-      { retry: { limit: Number.POSITIVE_INFINITY } },
-      { retry: { backoffMs: -5 } },
+      { timeoutMs: '5000' as never },
+      { retries: -1 },
+      { retries: 1.5 },
+      { retries: Number.POSITIVE_INFINITY },
     ]) {
       await refusal(() => createGateway({ ...ctx.options, ...bad }), 'invalid_config');
     }

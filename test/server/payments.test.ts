@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src';
 import { createGateway, isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from '../../src/server';
 import { EUR, fullCard, nonceFor, refusal, testCards, useSandbox } from './helpers';
 
@@ -11,8 +12,10 @@ describe('client token', () => {
     expect(token.tokenType).toBe('Bearer');
     expect(token.accessToken.length).toBeGreaterThan(10);
     expect(Date.parse(token.expiresOn)).toBeGreaterThan(Date.parse(token.issuedOn));
+    // The body the service's documentation sends: the quoted literal, as application/json.
     const sent = ctx.sandbox.requests().filter((r) => r.path.endsWith('/client_token')).at(-1);
-    expect(sent?.body).toEqual({ grant_type: 'client_credentials' });
+    expect(sent?.body).toBe("'grant_type=client_credentials'");
+    expect(sent?.headers['content-type']).toBe('application/json');
   });
 });
 
@@ -42,6 +45,29 @@ describe('payments', () => {
     expect((await ctx.gateway.payments.get(payment.reference_id)).state).toBe('refunded');
     const again = await refusal(ctx.gateway.payments.refund(payment.reference_id), 'conflict');
     expect(again.reason).toBe('ALREADY_REFUNDED');
+  });
+
+  it('sends a regular payment with transaction.type "1", as the service\'s examples do', async () => {
+    await auth('1.00');
+    const sent = ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1);
+    expect((sent?.body as { transaction: { type: unknown } }).transaction.type).toBe('1');
+  });
+
+  it('refuses a capture or refund in another currency than the payment\'s, before posting anything', async () => {
+    const omr = await ctx.gateway.payments.create({ intent: 'auth', amount: { currency: 'OMR', total: '10.000' }, card: fullCard(testCards.approved) });
+    const posts = () => ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.includes(omr.reference_id)).length;
+    const capture = await refusal(ctx.gateway.payments.capture(omr.reference_id, { amount: EUR('5.00') }), 'invalid_request');
+    expect(capture.message).toBe("amount.currency must be the payment's currency, OMR");
+    expect(posts()).toBe(0);
+    await ctx.gateway.payments.capture(omr.reference_id, { amount: { currency: 'OMR', total: '8.500' } });
+    await refusal(ctx.gateway.payments.refund(omr.reference_id, { amount: EUR('5.00') }), 'invalid_request');
+    expect(posts()).toBe(1);
+    const refund = await ctx.gateway.payments.refund(omr.reference_id, { amount: { currency: 'OMR', total: '5.000' } });
+    expect(refund.transaction?.amount).toEqual({ currency: 'OMR', total: '5.000' });
+    // Without an amount there is no currency to check, and no extra read.
+    const reads = ctx.sandbox.requests().filter((r) => r.method === 'GET').length;
+    await ctx.gateway.payments.refund(omr.reference_id);
+    expect(ctx.sandbox.requests().filter((r) => r.method === 'GET').length).toBe(reads);
   });
 
   it('sells with a nonce, and refuses a void after the capture', async () => {
@@ -83,6 +109,18 @@ describe('payments', () => {
       expect(isDeclined(payment)).toBe(true);
       expect(isApproved(payment)).toBe(false);
     }
+  });
+
+  it('reaches the expired-card row from the server; the browser client refuses it before any request', async () => {
+    const expired = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('5.00'), card: fullCard(testCards.expired) });
+    expect(readPayment(expired)).toMatchObject({ status: 'declined', code: '1054', text: 'Expired card' });
+
+    const client = createClient({ merchantId: ctx.sandbox.merchant.id, baseUrl: ctx.sandbox.url, authorization: () => ctx.gateway.clientToken() });
+    const before = ctx.sandbox.requests().length;
+    const { number, expireMonth, expireYear, cvv } = testCards.expired;
+    const refused = await refusal(client.tokenize({ number, expireMonth, expireYear, cvv }), 'invalid_card');
+    expect(refused.fields).toEqual(['expireMonth', 'expireYear']);
+    expect(ctx.sandbox.requests().length).toBe(before);
   });
 
   it('takes a pending payment through the OTP once; the session then reads as captured', async () => {

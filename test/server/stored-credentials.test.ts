@@ -26,28 +26,28 @@ beforeAll(async () => {
 });
 
 describe('stored credentials (spec 4.3)', () => {
-  it('first payment of a subscription: cardholder-started, type 2, full card not yet stored', () => {
+  it('first payment of a subscription: cardholder-started, type "2", full card not yet stored', () => {
     expect(isApproved(first)).toBe(true);
     expect(vaultCardId).toMatch(/\S/);
     const body = lastPaymentBody();
     expect(body.merchant_initiated).toBe(false);
     expect(body.previous_payment_id).toBeUndefined();
-    expect(body.transaction.type).toBe(2);
+    expect(body.transaction.type).toBe('2');
     expect(body.payer.funding_instrument.credit_card).toMatchObject({ number: '****1111', cvv2: '***', name: 'Sub Scriber' });
     expect(body.payer.funding_instrument.credit_card.stored).toBeUndefined();
   });
 
-  it('first payment of a card to keep, paid by a nonce, no subscription: no type', async () => {
+  it('first payment of a card to keep, paid by a nonce, no subscription: a regular payment, type "1"', async () => {
     const nonce = await nonceFor(ctx, testCards.approved);
     const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'first' } });
     expect(isApproved(payment)).toBe(true);
     const body = lastPaymentBody();
     expect(body.merchant_initiated).toBe(false);
-    expect(body.transaction.type).toBeUndefined();
+    expect(body.transaction.type).toBe('1');
     expect(body.payer.funding_instrument).toEqual({ credit_card_nonce: { nonce } });
   });
 
-  it('scheduled, merchant keeps the card: merchant_initiated, previous id, type 2, stored, no CVV needed', async () => {
+  it('scheduled, merchant keeps the card: merchant_initiated, previous id, type "2", stored, no CVV needed', async () => {
     const { cvv: _, ...noCvv } = fullCard(testCards.approved);
     const payment = await ctx.gateway.payments.create({
       intent: 'sale',
@@ -57,7 +57,7 @@ describe('stored credentials (spec 4.3)', () => {
     });
     expect(isApproved(payment)).toBe(true);
     const body = lastPaymentBody();
-    expect(body).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: 2 } });
+    expect(body).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: '2' } });
     expect(body.payer.funding_instrument.credit_card).toMatchObject({ number: '****1111', stored: true });
     expect(body.payer.funding_instrument.credit_card.cvv2).toBeUndefined();
   });
@@ -71,11 +71,11 @@ describe('stored credentials (spec 4.3)', () => {
     });
     expect(isApproved(payment)).toBe(true);
     const body = lastPaymentBody();
-    expect(body).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: 2 } });
+    expect(body).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: '2' } });
     expect(body.payer.funding_instrument).toEqual({ credit_card_token: { credit_card_id: vaultCardId } });
   });
 
-  it('unscheduled on the vault card and on a kept card: type 1', async () => {
+  it('unscheduled on the vault card and on a kept card: type "1"', async () => {
     const onVault = await ctx.gateway.payments.create({
       intent: 'auth',
       amount: EUR('3.10'),
@@ -83,7 +83,7 @@ describe('stored credentials (spec 4.3)', () => {
       storedCredential: { kind: 'unscheduled', previousPaymentId },
     });
     expect(isApproved(onVault)).toBe(true);
-    expect(lastPaymentBody()).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: 1 } });
+    expect(lastPaymentBody()).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: '1' } });
 
     const onKept = await ctx.gateway.payments.create({
       intent: 'auth',
@@ -93,7 +93,7 @@ describe('stored credentials (spec 4.3)', () => {
     });
     expect(isApproved(onKept)).toBe(true);
     const body = lastPaymentBody();
-    expect(body).toMatchObject({ merchant_initiated: true, transaction: { type: 1 } });
+    expect(body).toMatchObject({ merchant_initiated: true, transaction: { type: '1' } });
     expect(body.payer.funding_instrument.credit_card.stored).toBe(true);
   });
 

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import { createServer as createHttps } from 'node:https';
-import { generate } from 'selfsigned';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { makeCertificate, startSandbox } from '../../src/sandbox';
 import { createGateway } from '../../src/server';
 import { basicOf, EUR, expectNoSecrets, fullCard, refusal, testCards, useSandbox } from './helpers';
 
@@ -27,7 +27,7 @@ describe('retries', () => {
     expect(error).toMatchObject({ status: 500, reason: 'INTERNAL_ERROR' });
     expect(countOf('GET', path)).toBe(3);
 
-    const once = createGateway({ ...ctx.options, retry: { limit: 0 } });
+    const once = createGateway({ ...ctx.options, retries: 0 });
     ctx.sandbox.injectFault({ kind: 'error', method: 'GET', path });
     await refusal(once.payers.byId('PAYER-RETRY'), 'server_error');
     expect(countOf('GET', path)).toBe(4);
@@ -55,6 +55,60 @@ describe('timeouts', () => {
     ctx.sandbox.injectFault({ kind: 'delay', ms: 1500, method: 'POST' });
     const error = await refusal(slow.clientToken(), 'timeout');
     expect(error.message).toMatch(/client_token/);
+  });
+
+  it('bounds the whole call, retries and their waits included, as the browser client does', async () => {
+    // Three failing attempts wait 150 + 300 ms between them: more than the whole call may take.
+    const path = `/v1/merchants/${ctx.sandbox.merchant.id}/payer/PAYER-SLOW`;
+    ctx.sandbox.injectFault({ kind: 'error', method: 'GET', path, times: 3 });
+    const error = await refusal(createGateway({ ...ctx.options, timeoutMs: 250 }).payers.byId('PAYER-SLOW'), 'timeout');
+    expect(error.message).toContain('250 ms');
+    expect(countOf('GET', path)).toBeLessThan(3); // what is left of the fault matches only this path
+  });
+});
+
+describe('signal', () => {
+  it('aborts a call in flight with aborted', async () => {
+    ctx.sandbox.injectFault({ kind: 'delay', ms: 3000, method: 'GET', path: `/v1/merchants/${ctx.sandbox.merchant.id}/payer/PAYER-ABORT` });
+    const controller = new AbortController();
+    const call = ctx.gateway.payers.byId('PAYER-ABORT', { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = await refusal(call, 'aborted');
+    expect(error.message).toContain('aborted by the caller');
+  });
+
+  it('sends nothing when the signal has already aborted, on a GET and on a POST', async () => {
+    const before = ctx.sandbox.requests().length;
+    await refusal(ctx.gateway.payments.get('PAY-1', { signal: AbortSignal.abort() }), 'aborted');
+    await refusal(
+      ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: fullCard(testCards.approved) }, { signal: AbortSignal.abort() }),
+      'aborted',
+    );
+    await refusal(ctx.gateway.payments.refund('PAY-1', { amount: EUR('1.00'), signal: AbortSignal.abort() }), 'aborted');
+    expect(ctx.sandbox.requests().length).toBe(before);
+  });
+
+  it('refuses a signal that is not an AbortSignal', async () => {
+    await refusal(ctx.gateway.payments.get('PAY-1', { signal: { aborted: false } as never }), 'invalid_request');
+  });
+});
+
+describe('a certificate the runtime does not trust', () => {
+  it('is said plainly, with what to do, when TLS verification is on', async () => {
+    const strict = await startSandbox();
+    const saved = process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
+    delete process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
+    try {
+      const gateway = createGateway({ ...ctx.options, baseUrl: strict.url });
+      const error = await refusal(gateway.clientToken(), 'network');
+      expect(error.message).toMatch(/TLS certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+      expect(error.message).toContain('sandbox.httpUrl');
+      expect(error.message).toContain('NODE_EXTRA_CA_CERTS');
+      expect(strict.requests()).toEqual([]);
+    } finally {
+      process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = saved;
+      await strict.close();
+    }
   });
 });
 
@@ -115,8 +169,7 @@ describe('errors hold no secrets', () => {
 
 describe('answers that do not match their schema', () => {
   it('answers invalid_response and keeps the raw body', async () => {
-    const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], { keyType: 'ec', curve: 'P-256', algorithm: 'sha256' } as never);
-    const odd = createHttps({ key: pems.private, cert: pems.cert }, (req, res) => {
+    const odd = createHttps(makeCertificate(), (req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(req.url?.includes('/payer/') ? 'not json' : JSON.stringify({ id: 'PAY-1', state: 'teleported' }));
     });

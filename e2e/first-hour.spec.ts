@@ -1,0 +1,179 @@
+// A merchant's first hour, as a new user lives it (issue 7): the packed package installed into an
+// empty app with production dependencies only, the README's quick start run as written against
+// `npx payframe sandbox` and against startSandbox({ plainHttp: true }) with TLS verification on, and
+// paid by a person in Chromium; the HTTPS way with the sandbox's certificate trusted; CommonJS.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type Browser, expect, test } from '@playwright/test';
+import { makeCertificate, startSandbox } from '../src/sandbox';
+import { readmeBlock } from '../test/readme';
+
+const exec = promisify(execFile);
+const root = new URL('..', import.meta.url).pathname;
+
+/** A merchant's process: TLS verification on (the test runner's own switch removed). */
+function merchantEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  delete env['NODE_TLS_REJECT_UNAUTHORIZED'];
+  return env;
+}
+
+const running: ChildProcess[] = [];
+
+/** Starts a process in its own group (npx starts the CLI as a grandchild), collecting what it prints. */
+function start(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  const child = spawn(command, args, { cwd: app, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  let out = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (out += chunk));
+  return {
+    printed: async (pattern: RegExp): Promise<string> => {
+      for (let i = 0; i < 300; i++) {
+        const match = out.match(pattern);
+        if (match) return match[1]!;
+        if (child.exitCode !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`never printed ${pattern}:\n${out}`);
+    },
+  };
+}
+
+/** The README's server example, as written, against the sandbox at `url`. */
+function merchantServer(url: string, extra: Record<string, string> = {}) {
+  return start(process.execPath, ['server.mjs'], merchantEnv({ PAYFRAME_URL: url, PORT: '0', ...extra }));
+}
+const checkoutUrl = (server: ReturnType<typeof merchantServer>) => server.printed(/checkout on (http:\/\/\S+)/);
+
+/** A person pays on the README's checkout page, with nothing but what they see (no TLS errors ignored). */
+async function pay(browser: Browser, url: string, screenshot?: string) {
+  const context = await browser.newContext({ ignoreHTTPSErrors: false });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  await page.goto(url);
+  await page.getByLabel('Card number').fill('4111 1111 1111 1111');
+  await page.getByLabel('Expiry month').fill('12');
+  await page.getByLabel('Expiry year').fill('34');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Paid with the card ending 1111', { timeout: 15_000 });
+  if (screenshot) await page.screenshot({ path: test.info().outputPath(screenshot) });
+
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Not paid: Do not honor');
+  await page.getByLabel('Card number').fill('4111 1111 1111 1112');
+  await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Check the card number');
+  expect(problems).toEqual([]);
+  await context.close();
+}
+
+let app: string;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  app = await mkdtemp(join(tmpdir(), 'payframe-first-hour-'));
+  // dist/ was built before the tests run; prepack would rebuild it under the other tests' feet.
+  const { stdout } = await exec('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', app], { cwd: root });
+  const { filename } = (JSON.parse(stdout) as { filename: string }[])[0]!;
+  await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop', version: '1.0.0', private: true }));
+  await exec('npm', ['install', join(app, filename), '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app });
+  await writeFile(join(app, 'server.mjs'), readmeBlock('quick-start/server.mjs'));
+  await writeFile(join(app, 'checkout.html'), readmeBlock('quick-start/checkout.html'));
+  await writeFile(join(app, 'checkout.js'), readmeBlock('quick-start/checkout.js'));
+  await writeFile(join(app, 'require.cjs'), readmeBlock('package/require.cjs'));
+});
+
+test.afterEach(() => {
+  for (const child of running.splice(0)) {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+  }
+});
+
+test.afterAll(async () => {
+  if (app) await rm(app, { recursive: true, force: true });
+});
+
+test('a production install brings payframe, ky and valibot, and nothing else', async () => {
+  const { stdout } = await exec('npm', ['ls', '--all', '--omit=dev', '--parseable'], { cwd: app });
+  const packages = stdout.trim().split('\n').slice(1).map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  expect(packages.sort()).toEqual(['ky', 'payframe', 'valibot']);
+  const manifest = JSON.parse(await readFile(join(app, 'node_modules/payframe/package.json'), 'utf8'));
+  expect(Object.keys(manifest.dependencies)).toEqual(['ky', 'valibot']);
+});
+
+test('the packed package has its LICENSE, builds before packing, and ships no source maps', async () => {
+  const files = JSON.parse((await exec('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root })).stdout)[0].files as { path: string }[];
+  const paths = files.map((file) => file.path);
+  expect(paths).toContain('LICENSE');
+  expect(paths).toContain('dist/payframe.umd.min.js');
+  expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+  const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  expect(manifest.scripts.prepack).toBe('npm run build');
+  expect(await readFile(join(app, 'node_modules/payframe/LICENSE'), 'utf8')).toMatch(new RegExp(`^${manifest.license} License`));
+  const bundle = await readFile(join(app, 'node_modules/payframe/dist/payframe.mjs'), 'utf8');
+  expect(bundle).not.toContain('sourceMappingURL');
+});
+
+test("the README's quick start runs as written against `npx payframe sandbox`, and a person pays", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const sandbox = start('npx', ['payframe', 'sandbox', '--port', '0'], merchantEnv());
+  const url = await sandbox.printed(/development URL (http:\/\/127\.0\.0\.1:\d+)/);
+  await pay(browser, await checkoutUrl(merchantServer(url)), 'quick-start.png');
+});
+
+test("the README's quick start runs as written against startSandbox({ plainHttp: true })", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const sandbox = await startSandbox({ plainHttp: true });
+  try {
+    const checkout = await checkoutUrl(merchantServer(sandbox.httpUrl!));
+    await pay(browser, checkout);
+    // The page's nonce request came from the page's origin with a client token; the card went nowhere else.
+    const nonces = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce'));
+    expect(nonces.map((r) => r.headers['origin'])).toEqual([new URL(checkout).origin, new URL(checkout).origin]);
+    const payments = sandbox.requests().filter((r) => r.path.endsWith('/payment'));
+    expect(JSON.stringify(payments)).not.toMatch(/4111|4000000000000002/);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('over HTTPS, the server example works once it trusts sandbox.ca, and says why when it does not', async () => {
+  test.setTimeout(60_000);
+  const tls = makeCertificate();
+  const sandbox = await startSandbox({ tls });
+  try {
+    const ca = join(app, 'ca.pem');
+    await writeFile(ca, sandbox.ca);
+    const trusted = await checkoutUrl(merchantServer(sandbox.url, { NODE_EXTRA_CA_CERTS: ca }));
+    const token = await fetch(new URL('/client-token', trusted), { method: 'POST' });
+    expect(token.status).toBe(200);
+    expect(await token.json()).toMatchObject({ clientToken: expect.any(String), expiresOn: expect.any(String) });
+
+    const untrusted = await checkoutUrl(merchantServer(sandbox.url));
+    const refused = await fetch(new URL('/client-token', untrusted), { method: 'POST' });
+    expect(refused.status).toBe(502);
+    const { error } = await refused.json();
+    expect(error.code).toBe('network');
+    expect(error.message).toMatch(/TLS certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\).*development URL.*NODE_EXTRA_CA_CERTS/);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test('CommonJS: require() loads every entry on this Node, and the README block runs', async () => {
+  const { stdout } = await exec(process.execPath, ['require.cjs'], { cwd: app });
+  expect(stdout.trim()).toBe('function function');
+  const script = "for (const entry of ['payframe', 'payframe/server', 'payframe/sandbox']) console.log(entry + ' ' + (Object.keys(require(entry)).length > 0))";
+  const all = await exec(process.execPath, ['-e', script], { cwd: app });
+  expect(all.stdout.trim().split('\n')).toEqual(['payframe true', 'payframe/server true', 'payframe/sandbox true']);
+});

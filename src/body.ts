@@ -1,0 +1,72 @@
+/**
+ * Reading a request body with a size cap, one way for the three places that take bodies from the
+ * network: the server companion's Fetch handlers (a web stream), its Node adapter and the sandbox
+ * (Node streams). A body is never buffered past the cap, whatever length it declares.
+ */
+
+/** The parts of a Node readable (`IncomingMessage`) used here, so that no Node types are needed. */
+export interface NodeStream {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  off(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  resume(): unknown;
+}
+
+type Body = NodeStream | ReadableStream<Uint8Array> | null;
+
+const isWeb = (body: NonNullable<Body>): body is ReadableStream<Uint8Array> => 'getReader' in body;
+
+/**
+ * The body's bytes, or undefined when it is over `max` bytes (by its declared `content-length` or as
+ * it streams in). The rest of an oversized body is dropped unread (a Node stream keeps flowing, a web
+ * stream is cancelled), so that the refusal still reaches the client.
+ */
+export async function readCapped(body: Body, max: number, declaredLength?: string | null): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (body === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const keep = (chunk: Uint8Array) => {
+    size += chunk.length;
+    if (size <= max) chunks.push(chunk);
+    return size <= max;
+  };
+  const whole = !(Number(declaredLength ?? 0) > max) && (isWeb(body) ? await readWeb(body, keep) : await readNode(body, keep));
+  if (!whole) {
+    if (isWeb(body)) void body.cancel().catch(() => undefined);
+    else body.resume();
+    return undefined;
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return all;
+}
+
+/** Whether the stream ended within the cap (`keep` answers false past it). */
+async function readWeb(body: ReadableStream<Uint8Array>, keep: (chunk: Uint8Array) => boolean): Promise<boolean> {
+  const reader = body.getReader();
+  for (let part = await reader.read(); !part.done; part = await reader.read()) {
+    if (!keep(part.value)) {
+      reader.releaseLock();
+      return false;
+    }
+  }
+  return true;
+}
+
+function readNode(body: NodeStream, keep: (chunk: Uint8Array) => boolean): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Uint8Array) => {
+      if (keep(chunk)) return;
+      body.off('data', onData);
+      resolve(false);
+    };
+    body.on('data', onData);
+    body.on('error', reject);
+    body.on('end', () => resolve(true));
+  });
+}

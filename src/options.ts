@@ -1,0 +1,28 @@
+/**
+ * The limits both the browser client and the server companion take, with one meaning and one check:
+ * `timeoutMs` bounds the whole call, `retries` counts the repeats of a call that is safe to repeat.
+ */
+import { PayframeError } from './errors';
+
+export interface CallOptions {
+  /** The whole call: every attempt, the waits between them (and on the page the token fetch). Default 15 000 ms. */
+  timeoutMs?: number;
+  /**
+   * Repeats after a network error or a 5xx (500, 502, 503, 504), only of calls that are safe to
+   * repeat: a nonce request, a GET. A payment, capture, void, refund or OTP is never repeated: the
+   * service has no idempotency key. Default 2.
+   */
+  retries?: number;
+}
+
+/** Timers cannot wait longer than 2^31 - 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The checked limits with their defaults, or `invalid_config`. */
+export function checkCallOptions({ timeoutMs = 15_000, retries = 2 }: CallOptions): Required<CallOptions> {
+  if (!(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new PayframeError('invalid_config', 'timeoutMs must be a positive number of milliseconds');
+  }
+  if (!(Number.isInteger(retries) && retries >= 0)) throw new PayframeError('invalid_config', 'retries must be a whole number, 0 or more');
+  return { timeoutMs, retries };
+}
