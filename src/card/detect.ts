@@ -70,9 +70,11 @@ export function brandsFor(partial: string): Brand[] {
 
 /**
  * The single best brand for a partial or full number, or undefined. Decision: a brand is chosen
- * when it is the only one still possible, or when it alone has the longest fully typed pattern.
- * A longer pattern that is only partly typed does not override it ('4011' is Visa until '401178'
- * makes it Elo), so the answer never flips away and back as digits arrive on an ordinary card.
+ * when it is the only one still possible, or when it alone has the longest fully typed pattern and
+ * that pattern has at least two digits. A one-digit pattern (Visa's 4, Maestro's catch-all 6) does
+ * not decide while another brand is possible ('4' may be Elo, '6' Discover or UnionPay; '41' is
+ * Visa), and a longer pattern only partly typed does not override a typed one ('5067' is Maestro
+ * until '506699' makes it Elo), so the answer does not flip away and back as digits arrive.
  */
 export function detectBrand(number: string): Brand | undefined {
   const digits = cleanNumber(number);
@@ -94,5 +96,5 @@ export function detectBrand(number: string): Brand | undefined {
     }
   }
   if (count === 1) return only;
-  return tied ? undefined : best;
+  return tied || longest < 2 ? undefined : best;
 }
