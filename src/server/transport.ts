@@ -1,4 +1,3 @@
-import ky, { HTTPError, TimeoutError } from 'ky';
 import * as v from 'valibot';
 import { PayframeError } from '../errors';
 import { errorFromResponse, parseResponse } from '../http';
@@ -54,46 +53,72 @@ export function segment(name: string, value: unknown): string {
   return encodeURIComponent(value);
 }
 
+/** Statuses after which a GET is tried again. */
+const RETRY_STATUSES = new Set([500, 502, 503, 504]);
+
 /**
- * One ky instance per gateway. Only GET is retried: the service has no idempotency key, so a POST
- * that dropped may have been processed, and repeating it could charge twice.
+ * One transport per gateway, on the runtime's own `fetch`: a prefix, the credentials, JSON, a timeout
+ * per attempt, and retries of GET only. The service has no idempotency key, so a POST that dropped
+ * may have been processed, and repeating it could charge twice. (ky did this before, at about five
+ * times a bare fetch's cost per call: `npm run bench`, part 5.)
  */
 export function createTransport(options: TransportOptions): Call {
+  const prefix = new URL('v1/', options.base).href;
+  const send = options.fetch ?? globalThis.fetch;
+  const limit = options.retry?.limit ?? 2;
   const backoffMs = options.retry?.backoffMs ?? 300;
-  const api = ky.create({
-    prefixUrl: new URL('v1/', options.base).href,
-    timeout: options.timeoutMs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    headers: { authorization: options.authorization, accept: 'application/json' },
-    retry: {
-      limit: options.retry?.limit ?? 2,
-      methods: ['get'],
-      statusCodes: [500, 502, 503, 504],
-      retryOnTimeout: false,
-      delay: (attempt) => backoffMs * 2 ** (attempt - 1),
-    },
-  });
 
   return async (method, path, schema, call = {}) => {
     const what = `${method} /v1/${path}`;
-    let response: Response;
-    try {
-      response = await api(path, { method, json: call.json, searchParams: call.searchParams });
-    } catch (error) {
-      throw await failure(error, what);
+    const url = new URL(path, prefix);
+    for (const [name, value] of Object.entries(call.searchParams ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = { authorization: options.authorization, accept: 'application/json' };
+    if (call.json !== undefined) headers['content-type'] = 'application/json';
+    const init: RequestInit = { method, headers, body: call.json === undefined ? undefined : JSON.stringify(call.json) };
+    for (let attempt = 0; ; attempt++) {
+      const again = method === 'GET' && attempt < limit;
+      let response: Response;
+      try {
+        response = await within(options.timeoutMs, (signal) => send(url, { ...init, signal }));
+      } catch (error) {
+        if (again && !(error instanceof PayframeError)) {
+          await pause(backoffMs * 2 ** attempt);
+          continue;
+        }
+        throw failure(error, what);
+      }
+      if (response.ok) return parseResponse(response, schema, what);
+      if (again && RETRY_STATUSES.has(response.status)) {
+        await response.body?.cancel().catch(() => undefined);
+        await pause(backoffMs * 2 ** attempt);
+        continue;
+      }
+      throw await errorFromResponse(response, what);
     }
-    return parseResponse(response, schema, what);
   };
 }
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The response's headers within `ms`, else a `timeout` PayframeError (the body is read after, unhurried). */
+async function within(ms: number, start: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ms);
+  try {
+    return await start(controller.signal);
+  } catch (error) {
+    throw controller.signal.aborted ? new PayframeError('timeout', 'no answer in time') : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * ky's own errors hold the request (with its Authorization header) and the options: none of them
- * rides along as `cause`, so logging a PayframeError deeply cannot print the credentials.
+ * A failed attempt as a PayframeError. Only the socket's own error rides along as `cause`: never the
+ * request, so that logging the error deeply cannot print the credentials.
  */
-async function failure(error: unknown, what: string): Promise<PayframeError> {
-  if (error instanceof PayframeError) return error;
-  if (error instanceof TimeoutError) return new PayframeError('timeout', `${what}: no answer in time`);
-  if (error instanceof HTTPError) return errorFromResponse(error.response, what);
+function failure(error: unknown, what: string): PayframeError {
+  if (error instanceof PayframeError) return new PayframeError(error.code, `${what}: ${error.message}`);
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   return new PayframeError('network', `${what}: the connection failed`, { cause });
 }
