@@ -29,15 +29,20 @@ export function score(digits: string, ranges: readonly { lo: string; hi: string 
   return best;
 }
 
-/** Scores of the last scan, by table index (reused: one scan per call, no allocation). */
+/** Scores of the last scan, by table index (reused: no allocation), and the digits they are for. */
 const scores: number[] = [];
+let scanned: string | undefined;
+let scannedLongest = 0;
 
 /**
  * Scores every brand into `scores` and returns the longest fully typed pattern length (0 if none).
  * A brand is still possible when its score is not -1 and it is not outdone: a fully typed pattern
  * shorter than another brand's fully typed pattern has lost (6011 is Discover, never Maestro's 6).
+ * The last digits' scores are kept: a field formats, validates and lists brands of the same digits
+ * on each keystroke, so the second and third calls cost nothing.
  */
 function scan(digits: string): number {
+  if (digits === scanned) return scannedLongest;
   const entries = table();
   let longest = 0;
   for (let i = 0; i < entries.length; i++) {
@@ -45,6 +50,8 @@ function scan(digits: string): number {
     scores[i] = s;
     if (s % 2 === 1 && s > 2 * longest) longest = (s - 1) / 2;
   }
+  scanned = digits;
+  scannedLongest = longest;
   return longest;
 }
 
