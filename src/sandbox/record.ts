@@ -14,20 +14,24 @@ export const MAX_RECORDED_TEXT = 4096;
 
 const HIDDEN = '[redacted]';
 
-/** 12 or more digits of any script, single spaces, dots, dashes, slashes or underscores between: a card number's shape. */
-const PAN = /\p{Nd}(?:[ ./_-]?\p{Nd}){11,}/gu;
+/**
+ * A card number's shape: 12 or more digits of any script, with up to three separators between two
+ * digits (white space, dots, dashes, slashes, underscores, and the invisible characters a paste
+ * brings: zero-width, bidi and format marks).
+ */
+const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/gu;
 /** A credential after its scheme, anywhere in a text. */
 const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|Token)\b)[^\s,;"']+/gi;
 /** A CVV-like key, then `:` or `=`, then its value, in text that is not JSON. */
 const CVV_IN_TEXT =
-  /(\b(?:card[ _-]?)?(?:cvv2?|cvc2?|cvn2?|csc|cid|cvd|cvp2?|security[ _-]?code|verification[ _-]?(?:code|value))\b["']?\s*[:=]\s*["']?)[^"'&,;}\s]*/gi;
+  /(\b(?:card[ _-]?)?(?:(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:[ _-]?(?:code|value|number))?|cid|security[ _-]?code|verification[ _-]?(?:code|value|number))\b["']?\s*[:=>]\s*["']?)[^"'&,;}<\s]*/gi;
 /** A header whose name says it carries a secret. */
 const SECRET_HEADER = /auth|token|secret|passw|api-?key|session|credential|signature/i;
 
-/** Whether a key names a card security code: cvv, CVV2, cvc, card_cvc, security_code, securityCode, card[csc], cid... */
+/** Whether a key names a card security code: cvv, CVV2, cvc, card_cvc, cvv_number, security_code, securityCode, card[csc], cid... */
 export function isCvvKey(key: string): boolean {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return /(cvv|cvc|cvn|csc|cvd|cvp)2?$/.test(k) || k === 'cid' || k === 'cardcid' || /securitycode|verification(code|value)/.test(k);
+  return /(cvv|cvc|cvn|csc|cvd|cvp)2?(code|value|number)?$/.test(k) || k === 'cid' || k === 'cardcid' || /securitycode|verification(code|value|number)/.test(k);
 }
 
 /** Card numbers to their last four, credentials after their scheme, CVV-like `key: value` pairs. */

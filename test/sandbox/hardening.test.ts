@@ -37,6 +37,13 @@ describe('connections that send nothing are closed', () => {
     expect((await closed(socket)).ms).toBeGreaterThanOrEqual(IDLE - 50);
   });
 
+  it('a TLS connection that completes its handshake and then sends no request', async () => {
+    const socket = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false });
+    const done = closed(socket as unknown as Socket);
+    await new Promise((resolve) => socket.once('secureConnect', resolve));
+    expect((await done).ms).toBeGreaterThanOrEqual(IDLE - 50);
+  });
+
   it('a request head that stalls, over HTTPS and over plain HTTP (408)', async () => {
     const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write('GET / HTTP/1.1\r\nHost: x\r\n'));
     const plain = tcp(box.sb.port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: x\r\n'));
@@ -123,10 +130,18 @@ describe('requests() masks by shape', () => {
     expect(text).toContain('****1111');
   });
 
+  it('card numbers written with odd separators: " - ", tabs, zero-width or bidi characters, full-width digits', async () => {
+    const odd = ['4111 - 1111 - 1111 - 1111', '4111\t1111\t1111\t1111', '4111\u200b1111\u200b1111\u200b1111', '\u202d4111\u200e1111\u200e1111\u200e1111', '４１１１４１１１１１１１１１１１'];
+    await call(box.sb, 'POST', '/v1/x', { notes: odd }, { headers: { 'x-odd': odd[0]!, 'x-odd-2': odd[1]! } });
+    const { body, headers } = box.sb.requests().at(-1)!;
+    expect(JSON.stringify({ body, x: headers['x-odd'], y: headers['x-odd-2'] })).not.toMatch(/1111.{0,6}1111/);
+  });
+
   it.each([
-    ['JSON', 'application/json', JSON.stringify({ card: { cvc: '321', security_code: '321', securityCode: 321, CSC: '321', cvn: '321', card_cvv: '321', cid: '321' }, list: [{ cvv2: '321' }] })],
+    ['JSON', 'application/json', JSON.stringify({ card: { cvc: '321', security_code: '321', securityCode: 321, CSC: '321', cvn: '321', card_cvv: '321', cid: '321', cvv_number: '321', cvcValue: '321' }, list: [{ cvv2: '321' }] })],
     ['a form', 'application/x-www-form-urlencoded', 'number=4111111111111111&cvc=321&card%5Bsecurity_code%5D=321&CVV2=321'],
-    ['text', 'text/plain', 'cvc: 321\nsecurity code = 321; "cvv2":"321"'],
+    ['text', 'text/plain', 'cvc: 321\nsecurity code = 321; "cvv2":"321" cvv_code=321'],
+    ['XML', 'application/xml', '<card><cvv>321</cvv><number>4111111111111111</number></card>'],
     ['JSON that does not parse', 'application/json', '{"cvc": "321", "csc":321, '],
   ])('CVV-like keys in %s', async (_, type, raw) => {
     await call(box.sb, 'POST', `/v1/x?cvc=321&security_code=321&cvv=321`, undefined, { raw, headers: { 'content-type': type } });
