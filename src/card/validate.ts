@@ -1,6 +1,6 @@
 /** Card number and CVV validation, as you type (isPotentiallyValid) and when done (isValid). */
 import type { Brand } from './brands';
-import { brandsFor, detectBrand } from './detect';
+import { judge } from './detect';
 import { asText, cleanNumber } from './digits';
 import { luhn } from './luhn';
 
@@ -30,12 +30,12 @@ function complete(brand: Brand, digits: string): boolean {
 export function validateNumber(value: string): NumberValidation {
   const digits = cleanNumber(value);
   if (digits === undefined) return { brand: undefined, isValid: false, isPotentiallyValid: false };
-  const brand = detectBrand(digits);
+  const { brand, candidates } = judge(digits);
   const isValid = brand !== undefined && complete(brand, digits);
   // A decided brand decides; otherwise any brand still possible keeps the number alive while it is
   // shorter than that brand's longest length.
   const alive = (b: Brand) => digits.length < b.lengths[b.lengths.length - 1]! || complete(b, digits);
-  const isPotentiallyValid = isValid || (brand ? alive(brand) : brandsFor(digits).some(alive));
+  const isPotentiallyValid = isValid || candidates.some(alive);
   return { brand, isValid, isPotentiallyValid };
 }
 
