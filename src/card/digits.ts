@@ -1,7 +1,7 @@
 /**
  * Input hygiene shared by the validators and formatters. Nothing here throws on any input.
- * A digit is an ASCII digit: other scripts' digits are the input field's business (it folds them
- * before calling the core), never a silent guess here, so a number is the same everywhere it goes.
+ * A digit is an ASCII digit: other scripts' digits are folded by the input field before it calls
+ * the core, never guessed here, so that a number is the same everywhere it goes.
  */
 
 /** Longer input is refused by the validators: no card field is ever this long, and it bounds the work. */
@@ -25,6 +25,16 @@ export function asText(value: unknown): string | undefined {
   }
 }
 
+/** The first `max` ASCII digits of the value, found without copying the rest of a long paste. */
+export function leadingDigits(value: string, max: number): string {
+  let out = '';
+  for (let i = 0; i < value.length && out.length < max; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 48 && c <= 57) out += value[i];
+  }
+  return out;
+}
+
 /**
  * The digits of a card number typed or pasted with spaces and dashes as separators;
  * undefined when the value is not text, is too long or holds any other character.
@@ -37,15 +47,6 @@ export function cleanNumber(value: unknown): string | undefined {
 
 /** Every ASCII digit of the value, anything else dropped (for formatting, which never refuses). */
 export function digitsOnly(value: unknown): string {
-  return asText(value)?.replace(NON_DIGITS, '') ?? '';
-}
-
-/** The first `max` ASCII digits of the value, found without copying the rest of a long paste. */
-export function leadingDigits(value: string, max: number): string {
-  let out = '';
-  for (let i = 0; i < value.length && out.length < max; i++) {
-    const c = value.charCodeAt(i);
-    if (c >= 48 && c <= 57) out += value[i];
-  }
-  return out;
+  if (typeof value !== 'string') return '';
+  return value.replace(NON_DIGITS, '');
 }

@@ -5,28 +5,27 @@
  * or a request head that stalls, is closed instead of being held open for good.
  */
 import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 
 /** How long a connection may stay silent before its first byte, its TLS handshake or its request head. */
 export const DEFAULT_IDLE_MS = 10_000;
 
-/** Options for `http.createServer` and `https.createServer`. */
-export function serverLimits(idleMs: number) {
-  return {
-    headersTimeout: idleMs,
-    requestTimeout: Math.max(30_000, idleMs), // the whole request, a 64 KiB body included
-    keepAliveTimeout: Math.min(5_000, idleMs),
-    connectionsCheckingInterval: Math.min(1_000, Math.max(25, Math.floor(idleMs / 4))),
-  };
-}
-
 /**
- * node:http checks headersTimeout and requestTimeout on a timer it starts when the server starts
- * listening. These servers only receive handed-over sockets and never listen, so start it here
- * (the timer is unref'd, and `close()` stops it). Tested: a stalled request head gets a 408.
+ * Sets the servers' limits and starts their enforcement. node:http checks headersTimeout and
+ * requestTimeout on a timer it starts when a server starts listening; these servers only receive
+ * handed-over sockets and never listen, so the timer is started here (it is unref'd, and `close()`
+ * stops it). Tested: a stalled request head gets a 408. (The TLS handshake's limit is an option of
+ * `https.createServer`, `handshakeTimeout`.)
  */
-export function enforceLimits(...servers: HttpServer[]): void {
-  for (const server of servers) server.emit('listening');
+export function enforceLimits(idleMs: number, ...servers: (HttpServer | HttpsServer)[]): void {
+  for (const server of servers) {
+    server.headersTimeout = idleMs;
+    server.requestTimeout = Math.max(30_000, idleMs); // the whole request, a 64 KiB body included
+    server.keepAliveTimeout = Math.min(5_000, idleMs);
+    (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1_000, Math.max(25, Math.floor(idleMs / 4)));
+    server.emit('listening');
+  }
 }
 
 /** Calls `route` with the socket's first chunk, or closes the socket when none comes within `idleMs`. */

@@ -3,7 +3,7 @@ import { createServer as createHttps } from 'node:https';
 import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
 import { generate } from 'selfsigned';
 import * as v from 'valibot';
-import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte, serverLimits } from './connections';
+import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
 import { SandboxError } from './errors';
 import { defaultFrameDir } from './frame';
 import type { Sandbox } from './request';
@@ -91,14 +91,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
 
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
-  const limits = serverLimits(idleMs);
-  const secure = createHttps({ key: tls.key, cert: tls.cert, handshakeTimeout: idleMs, ...limits }, (req, res) => void http.handle(req, res));
+  const secure = createHttps({ key: tls.key, cert: tls.cert, handshakeTimeout: idleMs }, (req, res) => void http.handle(req, res));
   // Plain HTTP on the same port is answered, never served.
-  const plain = createHttp(limits, (req, res) => {
+  const plain = createHttp((req, res) => {
     req.resume();
     sendError(res, new SandboxError('HTTPS_REQUIRED', 'Use HTTPS: plain HTTP is refused'));
   });
-  enforceLimits(secure, plain);
+  enforceLimits(idleMs, secure, plain);
   const sockets = new Set<Socket>();
   // One port, two protocols: the first byte of a TLS connection is 0x16 (handshake).
   const tcp = createTcp((socket) => {
