@@ -1,98 +1,36 @@
-// `npm run bench`: figures, never pass/fail. Runs against the built dist/ files and a local sandbox.
-import { readFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
-import { performance } from 'node:perf_hooks';
+// `npm run bench [-- 4 5]`: runs every part in bench/parts/ (or the numbered ones), prints one table
+// per part and writes bench/results.json. A part is one file, `<n>-<name>.mjs`, exporting
+// `title` and `run()`, which resolves to `{ tables: [{ title, rows }], figures: { name: summary } }`.
+// Every figure is a summary (median, min, max of several runs); comparisons are ratios of values
+// measured in the same run. These machines are noisy: absolute times are for information only.
+import { readdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { printTable } from './lib.mjs';
 
-process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0'; // the sandbox's certificate is self-signed
-const { validateNumber, formatNumber, brandsFor, validateExpiry, createClient } = await import('../dist/payframe.mjs');
-const { createGateway } = await import('../dist/server.mjs');
-const { startSandbox, testCards } = await import('../dist/sandbox.mjs');
+const dir = new URL('./parts/', import.meta.url);
+const wanted = process.argv.slice(2);
+const files = readdirSync(dir)
+  .filter((f) => /^\d+-[\w-]+\.mjs$/.test(f))
+  .sort((a, b) => parseInt(a, 10) - parseInt(b, 10))
+  .filter((f) => wanted.length === 0 || wanted.includes(String(parseInt(f, 10))));
 
-function table(title, rows) {
-  console.log(`\n${title}`);
-  const keys = Object.keys(rows[0]);
-  const widths = keys.map((k) => Math.max(k.length, ...rows.map((r) => String(r[k]).length)));
-  console.log(keys.map((k, i) => k.padEnd(widths[i])).join('  '));
-  for (const r of rows) console.log(keys.map((k, i) => String(r[k]).padEnd(widths[i])).join('  '));
-}
-
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-
-// 1. Keystroke cost: everything a field does on one keystroke, typing a whole number digit by digit.
-const numbers = {
-  visa: '4111111111111111', mastercard: '5555555555554444', amex: '378282246310005',
-  unionpay: '6212345678901232', maestro: '6759649826438453', elo: '6362970000457013',
+const results = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  loadavg: loadavg().map((l) => Number(l.toFixed(2))),
+  parts: {},
 };
-const keystrokeRows = [];
-for (const [name, number] of Object.entries(numbers)) {
-  const rounds = 20_000;
-  const start = performance.now();
-  for (let r = 0; r < rounds; r++) {
-    for (let i = 1; i <= number.length; i++) {
-      const typed = number.slice(0, i);
-      brandsFor(typed);
-      validateNumber(typed);
-      formatNumber(typed);
-    }
-  }
-  const perKey = ((performance.now() - start) * 1e6) / (rounds * number.length);
-  keystrokeRows.push({ card: name, 'ns per keystroke': perKey.toFixed(0), 'keystrokes per ms': (1e6 / perKey).toFixed(0) });
-}
-table('Card core, per keystroke (brandsFor + validateNumber + formatNumber)', keystrokeRows);
 
-{
-  const rounds = 200_000;
-  const start = performance.now();
-  for (let r = 0; r < rounds; r++) validateExpiry('12 / 34');
-  const ns = ((performance.now() - start) * 1e6) / rounds;
-  console.log(`validateExpiry: ${ns.toFixed(0)} ns per call`);
+for (const file of files) {
+  const part = await import(new URL(file, dir));
+  console.log(`\n== ${part.title}`);
+  const { tables, figures, notes = [] } = await part.run();
+  for (const t of tables) printTable(t.title, t.rows);
+  for (const n of notes) console.log(n);
+  results.parts[file.replace(/\.mjs$/, '')] = { title: part.title, figures, tables, notes };
 }
 
-// 2. What a script-tag user downloads.
-const sizes = ['dist/payframe.umd.min.js'].map((file) => {
-  const bytes = readFileSync(file);
-  return { file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
-});
-table('Bundle size', sizes);
-
-// What an ESM app carries for what it imports (the ESM build keeps one file per module).
-const { appSize } = await import('./treeshake.mjs');
-const shaken = [];
-for (const names of [['PayframeError'], ['readReturn'], ['handlePending', 'readReturn'], ['createClient'], ['createClient', 'handlePending', 'readReturn']]) {
-  shaken.push(await appSize(names));
-}
-table('Tree-shaken into an ESM app (rollup + terser, gzip -9)', shaken);
-
-// 3. Round trips against the local sandbox over HTTPS: nonce (browser client) then sale (server companion).
-const sandbox = await startSandbox();
-try {
-  const gateway = createGateway({ ...sandbox.merchant, merchantId: sandbox.merchant.id, baseUrl: sandbox.url });
-  const client = createClient({
-    merchantId: sandbox.merchant.id,
-    baseUrl: sandbox.url,
-    authorization: async () => (await gateway.clientToken()).accessToken,
-  });
-  const card = testCards.approved;
-  const timings = { clientToken: [], tokenize: [], 'payment (sale)': [] };
-  const runs = 60;
-  for (let i = 0; i < runs; i++) {
-    let t = performance.now();
-    await gateway.clientToken();
-    timings.clientToken.push(performance.now() - t);
-    t = performance.now();
-    const { nonce } = await client.tokenize({ number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv });
-    timings.tokenize.push(performance.now() - t);
-    t = performance.now();
-    await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '10.00' }, card: { nonce } });
-    timings['payment (sale)'].push(performance.now() - t);
-  }
-  table(
-    `Round trips to the local sandbox (${runs} runs each, first included)`,
-    Object.entries(timings).map(([call, list]) => {
-      const sorted = [...list].sort((a, b) => a - b);
-      return { call, 'median ms': quantile(sorted, 0.5).toFixed(2), 'p95 ms': quantile(sorted, 0.95).toFixed(2), 'max ms': sorted.at(-1).toFixed(2) };
-    }),
-  );
-} finally {
-  await sandbox.close();
-}
+const out = new URL('./results.json', import.meta.url);
+writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nwrote ${out.pathname}`);

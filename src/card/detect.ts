@@ -36,6 +36,7 @@ const scores: number[] = [];
  * Scores every brand into `scores` and returns the longest fully typed pattern length (0 if none).
  * A brand is still possible when its score is not -1 and it is not outdone: a fully typed pattern
  * shorter than another brand's fully typed pattern has lost (6011 is Discover, never Maestro's 6).
+ * Nothing of the digits is kept after the call: no card number lingers in the module.
  */
 function scan(digits: string): number {
   const entries = table();
@@ -50,34 +51,18 @@ function scan(digits: string): number {
 
 const possible = (s: number, longest: number) => s >= 0 && (s % 2 === 0 || s === 2 * longest + 1);
 
-/**
- * Every brand the number typed so far could still be, most specific first (longest matching
- * prefix; a fully typed pattern before a possible one; then table order). Empty input gives every
- * brand; spaces and dashes are ignored; any other character gives [].
- */
-export function brandsFor(partial: string): Brand[] {
-  const digits = cleanNumber(partial);
-  if (digits === undefined) return [];
-  const longest = scan(digits);
+/** The brands still possible after a scan, most specific first; ties keep table order (a stable sort). */
+function listed(longest: number): Brand[] {
   const found: { brand: Brand; s: number }[] = [];
   table().forEach(({ brand }, i) => {
     const s = scores[i]!;
     if (possible(s, longest)) found.push({ brand, s });
   });
-  // Array.prototype.sort is stable, so ties keep table order.
   return found.sort((a, b) => b.s - a.s).map((f) => f.brand);
 }
 
-/**
- * The single best brand for a partial or full number, or undefined. Decision: a brand is chosen
- * when it is the only one still possible, or when it alone has the longest fully typed pattern.
- * A longer pattern that is only partly typed does not override it ('4011' is Visa until '401178'
- * makes it Elo), so the answer never flips away and back as digits arrive on an ordinary card.
- */
-export function detectBrand(number: string): Brand | undefined {
-  const digits = cleanNumber(number);
-  if (!digits) return undefined;
-  const longest = scan(digits);
+/** The brand a scan decides, if any (see detectBrand). */
+function decided(longest: number): Brand | undefined {
   const entries = table();
   let count = 0;
   let only: Brand | undefined;
@@ -94,5 +79,35 @@ export function detectBrand(number: string): Brand | undefined {
     }
   }
   if (count === 1) return only;
-  return tied ? undefined : best;
+  return tied || longest < 2 ? undefined : best;
+}
+
+/**
+ * Every brand the number typed so far could still be, most specific first (longest matching
+ * prefix; a fully typed pattern before a possible one; then table order). Empty input gives every
+ * brand; spaces and dashes are ignored; any other character gives [].
+ */
+export function brandsFor(partial: string): Brand[] {
+  const digits = cleanNumber(partial);
+  return digits === undefined ? [] : listed(scan(digits));
+}
+
+/**
+ * The single best brand for a partial or full number, or undefined. Decision: a brand is chosen
+ * when it is the only one still possible, or when it alone has the longest fully typed pattern and
+ * that pattern has at least two digits. A one-digit pattern (Visa's 4, Maestro's catch-all 6) does
+ * not decide while another brand is possible ('4' may be Elo, '6' Discover or UnionPay; '41' is
+ * Visa), and a longer pattern only partly typed does not override a typed one ('5067' is Maestro
+ * until '506699' makes it Elo), so the answer does not flip away and back as digits arrive.
+ */
+export function detectBrand(number: string): Brand | undefined {
+  const digits = cleanNumber(number);
+  return digits ? decided(scan(digits)) : undefined;
+}
+
+/** Clean digits' decided brand and, when none is decided, the brands still possible: one scan for both. */
+export function judge(digits: string): { brand: Brand | undefined; candidates: Brand[] } {
+  const longest = scan(digits);
+  const brand = digits === '' ? undefined : decided(longest);
+  return { brand, candidates: brand ? [brand] : listed(longest) };
 }

@@ -1,9 +1,10 @@
 /**
- * Expiry dates. Accepted: 'MM/YY', 'MM / YYYY', 'MMYY', 'MMYYYY', 'M/YY', 'MM-YY', '1/2030' and every
- * partial of them. Without a separator, a first digit 2-9 is a whole month ('225' is 02/25) and so is
- * '1' followed by 3-9 ('130' is 01/30), as in 'M/YY'. The display is 'MM / YY', like Stripe.
+ * Expiry dates. Accepted: 'MM/YY', 'MM / YYYY', 'MMYY', 'MMYYYY', 'M/YY', 'MM-YY', 'MM YY', '1/2030',
+ * 'YYYY-MM' (the value of an `<input type="month">`) and every partial of them. Without a separator,
+ * a first digit 2-9 is a whole month ('225' is 02/25) and so is '1' followed by 3-9 ('130' is
+ * 01/30), as in 'M/YY'. The display is 'MM / YY', like Stripe.
  */
-import { digitsOnly, MAX_INPUT } from './digits';
+import { asText, digitsOnly, MAX_INPUT } from './digits';
 
 export interface ExpiryValidation {
   isValid: boolean;
@@ -14,12 +15,17 @@ export interface ExpiryValidation {
   year?: number;
 }
 
-/** Cards are not issued for longer than this; a later date is a typo. */
-const MAX_YEARS_AHEAD = 20;
+/** Cards are not issued for longer than this; a later date is a typo. The same window as card-validator. */
+const MAX_YEARS_AHEAD = 19;
 
-const WITH_SEPARATOR = /^\s*(\d{1,2})\s*[/-]\s*(\d{0,4})\s*$/;
+/** Month, separator ('/', '-' or white space), year: each part may still be partly typed ('/' alone too). */
+const WITH_SEPARATOR = /^\s*(?:(\d{1,2})\s*(?:[/-]|\s)|[/-])\s*(\d{0,4})\s*$/;
+/** Year first, as `<input type="month">` gives it: '2030-07'. */
+const YEAR_FIRST = /^\s*(\d{4})\s*-\s*(\d{1,2})\s*$/;
 const DIGITS = /^\s*(\d{0,6})\s*$/;
 const WHOLE = /^\d{1,4}$/;
+/** The month and what follows its separator, for formatting ('1/3', '12 / 30', '1 2030'). */
+const MONTH_THEN = /^\s*(\d{1,2})\s*(?:[/-]|\s)([^]*)$/;
 
 /** Month and year parts of a separator-free run of digits; month '' or '0'/'1' while undecided. */
 function split(digits: string): [month: string, year: string] {
@@ -31,13 +37,11 @@ function split(digits: string): [month: string, year: string] {
 
 /** The canonical digits of an expiry as typed: a whole month is always two digits ('1/2' -> '012'). */
 export function expiryDigits(value: string): string {
-  if (typeof value !== 'string') return '';
-  const text = value.slice(0, MAX_INPUT);
-  const sep = text.search(/[/-]/);
-  const month = sep > 0 ? digitsOnly(text.slice(0, sep)) : '';
-  if (month.length === 2 || (month.length === 1 && month !== '0')) {
-    return (month.padStart(2, '0') + digitsOnly(text.slice(sep + 1))).slice(0, 6);
-  }
+  const text = asText(value) ?? '';
+  const yearFirst = YEAR_FIRST.exec(text);
+  if (yearFirst) return yearFirst[2]!.padStart(2, '0') + yearFirst[1]!;
+  const parts = MONTH_THEN.exec(text);
+  if (parts && parts[1] !== '0') return (parts[1]!.padStart(2, '0') + digitsOnly(parts[2])).slice(0, 6);
   const [m, y] = split(digitsOnly(text));
   return (m + y).slice(0, 6);
 }
@@ -77,8 +81,20 @@ function fromParts(month: string, year: string, now: Date): ExpiryValidation {
 }
 
 /**
+ * Separator-free digits that start '10', '11' or '12' read two ways ('1202': 12/02 or 1/202_); the
+ * reading that is valid, else the one that can still become valid, wins; the two-digit month first.
+ */
+function fromDigits(digits: string, now: Date): ExpiryValidation {
+  const first = fromParts(...split(digits), now);
+  if (first.isValid || digits.length < 3 || digits[0] !== '1' || digits[1]! > '2') return first;
+  const other = fromParts('01', digits.slice(1), now);
+  return other.isValid || (other.isPotentiallyValid && !first.isPotentiallyValid) ? other : first;
+}
+
+/**
  * Validates an expiry typed as text or given as parts. A card is valid through the last day of its
- * expiry month in the local time of `now`; past months and dates more than 20 years ahead are invalid.
+ * expiry month in the local time of `now`; past months and dates more than 19 years ahead are invalid.
+ * A year that can no longer reach that window is refused as soon as it is typed ('12 / 1': 201x).
  */
 export function validateExpiry(
   value: string | { month: number | string; year: number | string },
@@ -86,16 +102,29 @@ export function validateExpiry(
 ): ExpiryValidation {
   const bad = { isValid: false, isPotentiallyValid: false };
   const today = now instanceof Date && !Number.isNaN(now.getTime()) ? now : new Date();
-  if (typeof value === 'string') {
-    if (value.length > MAX_INPUT) return bad;
-    const sep = WITH_SEPARATOR.exec(value);
-    if (sep) return sep[1] === '0' ? bad : fromParts(sep[1]!.padStart(2, '0'), sep[2]!, today);
-    const plain = DIGITS.exec(value);
-    return plain ? fromParts(...split(plain[1]!), today) : bad;
+  const text = asText(value);
+  if (text !== undefined) {
+    if (text.length > MAX_INPUT) return bad;
+    const yearFirst = YEAR_FIRST.exec(text);
+    if (yearFirst) return fromParts(yearFirst[2]!.padStart(2, '0'), yearFirst[1]!, today);
+    const sep = WITH_SEPARATOR.exec(text);
+    if (sep) {
+      const [, month = '', year = ''] = sep;
+      if (month === '') return year === '' ? { isValid: false, isPotentiallyValid: true } : bad;
+      return month === '0' ? bad : fromParts(month.padStart(2, '0'), year, today);
+    }
+    const plain = DIGITS.exec(text);
+    return plain ? fromDigits(plain[1]!, today) : bad;
   }
   if (value === null || typeof value !== 'object') return bad;
-  const month = part(value.month);
-  const year = part(value.year);
+  let month: string | undefined;
+  let year: string | undefined;
+  try {
+    month = part(value.month);
+    year = part(value.year);
+  } catch {
+    return bad; // an object whose getters throw
+  }
   if (month === undefined || year === undefined || month.length > 2 || year.length === 3) return bad;
   if (month === '') return { isValid: false, isPotentiallyValid: year === '' };
   return month === '0' ? bad : fromParts(month.padStart(2, '0'), year, today);
@@ -104,7 +133,8 @@ export function validateExpiry(
 /** A month or year given as a whole number or digits ('' allowed); undefined when neither. */
 function part(v: unknown): string | undefined {
   if (typeof v === 'number') return Number.isInteger(v) && v >= 0 ? part(String(v)) : undefined;
-  if (typeof v !== 'string') return undefined;
-  const t = v.trim();
+  const text = asText(v);
+  if (text === undefined) return undefined;
+  const t = text.trim();
   return t === '' || WHOLE.test(t) ? t : undefined;
 }

@@ -1,21 +1,22 @@
 /** Card number formatting and the as-you-type helper that keeps the caret where a person expects. */
 import { detectBrand } from './detect';
-import { digitsOnly, MAX_INPUT } from './digits';
+import { asText, digitsOnly, leadingDigits, MAX_DIGITS } from './digits';
 import { expiryDigits, formatExpiry } from './expiry';
 
 const DEFAULT_GAPS = [4, 8, 12, 16];
-const MAX_DIGITS = 19;
 
 /**
- * Groups the digits by the detected brand's gaps (every four when unknown) with single spaces and no
- * trailing space, cut to the brand's longest length (19 when unknown). Other characters are dropped.
+ * Groups the digits by the detected brand's gaps with single spaces and no trailing space, cut to the
+ * brand's longest length (19 when unknown). Other characters are dropped. A brand's own gaps (Amex
+ * 4-6-5, Diners 4-6-4) are for its shortest length; longer numbers, and every 19-digit number, are
+ * grouped by fours (4-4-4-4-3), as the cards are printed and as gateways list them.
  */
 export function formatNumber(value: string): string {
-  const digits = digitsOnly(typeof value === 'string' ? value.slice(0, MAX_INPUT) : '');
-  const brand = detectBrand(digits.slice(0, MAX_DIGITS));
+  const digits = leadingDigits(asText(value) ?? '', MAX_DIGITS);
+  const brand = detectBrand(digits);
   const max = brand ? brand.lengths[brand.lengths.length - 1]! : MAX_DIGITS;
-  const gaps = brand ? brand.gaps : DEFAULT_GAPS;
   const kept = digits.slice(0, max);
+  const gaps = brand && kept.length <= brand.lengths[0]! ? brand.gaps : DEFAULT_GAPS;
   let out = '';
   let from = 0;
   for (const gap of gaps) {
@@ -63,15 +64,12 @@ function caretAfter(text: string, n: number): number {
  * (after it for a forward delete), as the person meant. Pure: the DOM wiring applies the result.
  */
 export function formatInput(state: InputState, kind: 'number' | 'expiry'): { value: string; caret: number } {
-  const raw = state !== null && typeof state === 'object' && typeof state.value === 'string' ? state.value : '';
-  const value = raw.slice(0, MAX_INPUT);
-  const c = typeof state?.caret === 'number' && state.caret >= 0 ? Math.min(state.caret, value.length) : value.length;
-  let n = countDigits(value, c);
-  const previous = typeof state?.previous === 'string' ? state.previous.slice(0, MAX_INPUT) : undefined;
+  const { value, caret, previous, inputType } = read(state);
+  let n = countDigits(value, caret);
   let digits = digitsOnly(value);
   if (previous !== undefined && value.length < previous.length && digits !== '' && digits === digitsOnly(previous)) {
     // Only a separator went: take the digit beside it with it, as the person meant.
-    const at = state.inputType === 'deleteContentForward' ? n : n - 1;
+    const at = inputType === 'deleteContentForward' ? n : n - 1;
     if (at >= 0 && at < digits.length) digits = digits.slice(0, at) + digits.slice(at + 1);
     if (at >= 0 && at < n) n--;
   } else if (kind === 'expiry') {
@@ -85,4 +83,15 @@ export function formatInput(state: InputState, kind: 'number' | 'expiry'): { val
   }
   const formatted = kind === 'expiry' ? formatExpiry(digits) : formatNumber(digits);
   return { value: formatted, caret: caretAfter(formatted, n) };
+}
+
+/** The fields of an InputState, each checked; anything else (even an object whose getters throw) reads as empty. */
+function read(state: InputState): { value: string; caret: number; previous: string | undefined; inputType: unknown } {
+  try {
+    const value = typeof state?.value === 'string' ? state.value : '';
+    const caret = typeof state.caret === 'number' && state.caret >= 0 ? Math.min(state.caret, value.length) : value.length;
+    return { value, caret, previous: typeof state.previous === 'string' ? state.previous : undefined, inputType: state.inputType };
+  } catch {
+    return { value: '', caret: 0, previous: undefined, inputType: undefined };
+  }
 }

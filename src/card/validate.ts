@@ -1,7 +1,7 @@
 /** Card number and CVV validation, as you type (isPotentiallyValid) and when done (isValid). */
 import type { Brand } from './brands';
-import { brandsFor, detectBrand } from './detect';
-import { cleanNumber } from './digits';
+import { judge } from './detect';
+import { asText, cleanNumber } from './digits';
 import { luhn } from './luhn';
 
 export interface NumberValidation {
@@ -24,17 +24,18 @@ function complete(brand: Brand, digits: string): boolean {
 
 /**
  * Validates a card number typed or pasted with spaces and dashes as separators ('4111-1111 1111 1111').
- * Any other character makes both flags false. A number of no known brand is never valid.
+ * Any other character makes both flags false, and so does a JS number: a card number is text (a
+ * number loses digits past 2^53 and its leading zeros). A number of no known brand is never valid.
  */
 export function validateNumber(value: string): NumberValidation {
   const digits = cleanNumber(value);
   if (digits === undefined) return { brand: undefined, isValid: false, isPotentiallyValid: false };
-  const brand = detectBrand(digits);
+  const { brand, candidates } = judge(digits);
   const isValid = brand !== undefined && complete(brand, digits);
   // A decided brand decides; otherwise any brand still possible keeps the number alive while it is
   // shorter than that brand's longest length.
   const alive = (b: Brand) => digits.length < b.lengths[b.lengths.length - 1]! || complete(b, digits);
-  const isPotentiallyValid = isValid || (brand ? alive(brand) : brandsFor(digits).some(alive));
+  const isPotentiallyValid = isValid || candidates.some(alive);
   return { brand, isValid, isPotentiallyValid };
 }
 
@@ -45,7 +46,8 @@ const CVV_CHARS = /^\d*$/;
  * is unknown). Digits only; an empty value is potentially valid.
  */
 export function validateCvv(value: string, size: number | number[] = 3): Validation {
-  if (typeof value !== 'string' || value.length > 8 || !CVV_CHARS.test(value)) {
+  const text = asText(value);
+  if (text === undefined || text.length > 8 || !CVV_CHARS.test(text)) {
     return { isValid: false, isPotentiallyValid: false };
   }
   const sizes = Array.isArray(size) ? size : [size];
@@ -53,8 +55,8 @@ export function validateCvv(value: string, size: number | number[] = 3): Validat
   let max = 0;
   for (const s of sizes) {
     if (typeof s !== 'number') continue;
-    if (s === value.length) isValid = true;
+    if (s === text.length) isValid = true;
     if (s > max) max = s;
   }
-  return { isValid, isPotentiallyValid: isValid || value.length < max };
+  return { isValid, isPotentiallyValid: isValid || text.length < max };
 }

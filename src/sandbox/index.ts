@@ -3,6 +3,7 @@ import { createServer as createHttps } from 'node:https';
 import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
 import * as v from 'valibot';
 import { makeCertificate } from './certificate';
+import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
 import { SandboxError } from './errors';
 import { defaultFrameDir } from './frame';
 import type { Sandbox } from './request';
@@ -37,6 +38,8 @@ export interface SandboxOptions {
   nonceTtlMs?: number;
   /** Default 64 KiB. */
   maxBodyBytes?: number;
+  /** A connection silent this long before its first byte, TLS handshake or request head is closed. Default 10 s. */
+  idleTimeoutMs?: number;
 }
 
 export interface SandboxHandle {
@@ -52,7 +55,7 @@ export interface SandboxHandle {
   ca: string;
   advanceClock(ms: number): void;
   now(): Date;
-  /** What the sandbox received, in order; card `number` masked to its last four and `cvv2` replaced by '***'. */
+  /** The last 1,000 requests, oldest first, masked and cut as the README's "requests()" says. */
   requests(): Recorded[];
   /** Make the next `times` (default 1) matching requests fail: dropped, answered 500, or delayed by `ms`. */
   injectFault(fault: Fault): void;
@@ -87,25 +90,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const http = dispatcher(sb, options.maxBodyBytes ?? 64 * 1024);
   const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
 
-  const secure = createHttps({ key: tls.key, cert: tls.cert }, (req, res) => void http.handle(req, res));
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
+  const secure = createHttps({ key: tls.key, cert: tls.cert, handshakeTimeout: idleMs }, (req, res) => void http.handle(req, res));
   // Plain HTTP on the same port is answered, never served, except in the loopback development mode.
   const plain = createHttp((req, res) => {
     if (options.plainHttp) return void http.handle(req, res);
     req.resume();
     sendError(res, new SandboxError('HTTPS_REQUIRED', 'Use HTTPS: plain HTTP is refused'));
   });
+  enforceLimits(idleMs, secure, plain);
   const sockets = new Set<Socket>();
   // One port, two protocols: the first byte of a TLS connection is 0x16 (handshake).
   const tcp = createTcp((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    socket.once('data', (chunk: Buffer) => {
-      socket.pause();
-      socket.unshift(chunk);
-      (chunk[0] === 0x16 ? secure : plain).emit('connection', socket);
-      process.nextTick(() => socket.resume());
-    });
+    onFirstByte(socket, idleMs, (chunk) => (chunk[0] === 0x16 ? secure : plain).emit('connection', socket));
   });
   secure.on('tlsClientError', (_error, socket) => socket.destroy());
 
@@ -134,6 +134,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         tcp.close(() => resolve());
         secure.closeAllConnections();
         plain.closeAllConnections();
+        secure.close(); // stops the timer that enforceLimits started
+        plain.close();
         for (const socket of sockets) socket.destroy();
       }),
   };

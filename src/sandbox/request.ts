@@ -123,30 +123,3 @@ export function body<S extends v.GenericSchema>(req: Req, schema: S, emptyAs?: u
   if (value === null || typeof value !== 'object' || Array.isArray(value)) fail('INVALID_REQUEST', 'The body must be a JSON object');
   return validate(schema, value);
 }
-
-const CVV_KEYS = new Set(['cvv2', 'cvv']);
-
-/** Masks what requests() shows: card numbers to their last four (strings or JSON numbers), CVVs to '***'. */
-export function mask(value: unknown): unknown {
-  if (typeof value === 'string') return redact(value);
-  if (typeof value === 'number') {
-    const text = String(value);
-    return redact(text) === text ? value : redact(text);
-  }
-  if (Array.isArray(value)) return value.map(mask);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, x]) => {
-        if (CVV_KEYS.has(k)) return [k, '***'];
-        if (k === 'number' && (typeof x === 'string' || typeof x === 'number')) return [k, `****${String(x).slice(-4)}`];
-        return [k, mask(x)];
-      }),
-    );
-  }
-  return value;
-}
-
-/** The same for a body that is not JSON (a form, or JSON that does not parse): numbers and `cvv2=`/`"cvv": ` values. */
-export function maskText(text: string): string {
-  return redact(text).replace(/(\b(?:cvv2?|cvc2?)\b["']?\s*[:=]\s*["']?)[^"'&,;}\s]*/gi, '$1***');
-}

@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
 import { readCapped } from '../body';
-import { redact } from '../errors';
 import { fail, SandboxError } from './errors';
-import { mask, maskText, tooDeep, type Reply, type Req, type Sandbox } from './request';
+import { keep, maskBody, maskHeaders, maskPath, type Recorded } from './record';
+import type { Reply, Req, Sandbox } from './request';
 import { ROUTES } from './routes';
 
 export interface Fault { method?: string; path?: string | RegExp; kind: 'drop' | 'error' | 'delay'; ms?: number; times?: number }
-export interface Recorded { method: string; path: string; headers: Record<string, string>; body: unknown; at: string }
+export type { Recorded };
 
 export const FaultSchema = v.strictObject({
   method: v.optional(v.string()),
@@ -55,24 +55,6 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-function recordedHeaders(headers: Record<string, string>): Record<string, string> {
-  const auth = headers['authorization'];
-  if (auth === undefined) return headers;
-  const scheme = /^(Basic|Bearer)\b/i.exec(auth)?.[1];
-  return { ...headers, authorization: scheme ? `${scheme[0]!.toUpperCase()}${scheme.slice(1).toLowerCase()} [redacted]` : '[redacted]' };
-}
-
-function recordedBody(body: Buffer): unknown {
-  if (body.length === 0) return undefined;
-  const text = body.toString('utf8');
-  if (tooDeep(text)) return '[not recorded: nested too deeply]';
-  try {
-    return mask(JSON.parse(text));
-  } catch {
-    return maskText(text);
-  }
-}
-
 export interface Dispatcher {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   faults: Fault[];
@@ -115,7 +97,8 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
       try {
         req.body = await readBody(raw, maxBodyBytes);
       } finally {
-        log.push({ method, path: redact(url.pathname + url.search), headers: recordedHeaders(headers), body: recordedBody(req.body), at: sb.clock.iso() });
+        const path = maskPath(raw.url ?? '/');
+        keep(log, { method, path, headers: maskHeaders(headers), body: maskBody(req.body, headers['content-type']), at: sb.clock.iso() });
       }
       const fault = takeFault(method, url.pathname);
       if (fault?.kind === 'drop') return void raw.socket.destroy();

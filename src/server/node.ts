@@ -22,22 +22,41 @@ interface NodeResponse {
 /**
  * Mounts a Fetch handler on `node:http` (`http.createServer(toNodeListener(h))`) or Express
  * (`app.post('/client-token', toNodeListener(h))`). The body is read as it streams in and refused
- * with 413 past 64 KiB, before the handler runs.
+ * with 413 past 64 KiB, before the handler runs. What a Fetch `Request` cannot carry is answered
+ * here in the handlers' JSON shape: TRACE, TRACK and CONNECT (405), a `Host` that is not a host (400);
+ * a handler that fails unexpectedly answers 500 `server_error`, never an empty body.
  */
 export function toNodeListener(handler: Handler) {
   return (req: NodeRequest, res: NodeResponse): void => {
     void listen(handler, req, res).catch(() => {
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
+      if (res.headersSent) return void res.end();
+      void send(res, failure(500, 'server_error', 'internal error'));
     });
   };
 }
 
+/** Methods the Fetch standard forbids in a Request; the listener serves every other one. */
+const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const ALLOWED = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
+const failure = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  json(status, { error: { code, message } }, headers);
+
 async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Promise<void> {
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (FORBIDDEN.has(method)) {
+    req.resume();
+    return send(res, failure(405, 'invalid_request', `${method} is not served here`, { allow: ALLOWED, connection: 'close' }));
+  }
+  const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
+  const url = urlOf(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
+  if (!url) {
+    req.resume();
+    return send(res, failure(400, 'invalid_request', 'the Host header or the request target is not valid', { connection: 'close' }));
+  }
   const body = await readBody(req);
   if (body === 'too-large') {
-    const error = { code: 'invalid_request', message: `the body is over ${MAX_BODY_BYTES} bytes` };
-    return send(res, json(413, { error }, { connection: 'close' }));
+    return send(res, failure(413, 'invalid_request', `the body is over ${MAX_BODY_BYTES} bytes`, { connection: 'close' }));
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -45,11 +64,19 @@ async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Pr
     if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
-  const url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
-  const method = req.method ?? 'GET';
   const request = new Request(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
   await send(res, await handler(request));
+}
+
+/** The request's URL, or undefined when the Host header (or the target) does not make one. */
+function urlOf(target: string, base: string): URL | undefined {
+  try {
+    const url = new URL(target, base);
+    // The WHATWG parser forgives what a Host header may not hold (spaces, a second colon): refuse those too.
+    return /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(new URL(base).host) ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {

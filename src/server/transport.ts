@@ -1,4 +1,3 @@
-import ky, { HTTPError } from 'ky';
 import * as v from 'valibot';
 import { PayframeError } from '../errors';
 import { errorFromResponse, networkError, parseResponse, RETRY_STATUSES, retryDelayMs } from '../http';
@@ -55,44 +54,72 @@ export function segment(name: string, value: unknown): string {
 }
 
 /**
- * One ky instance per gateway. `timeoutMs` bounds the whole call, retries included. Only GET is
- * retried: the service has no idempotency key, so a POST that dropped may have been processed, and
- * repeating it could charge twice.
+ * One transport per gateway, on the runtime's own `fetch`: a prefix, the credentials, JSON, one deadline
+ * for the whole call (`timeoutMs`, retries included), the caller's `signal`, and retries of GET only.
+ * The service has no idempotency key, so a POST that dropped may have been processed, and repeating it
+ * could charge twice. (ky did this before, at about five times a bare fetch's cost per call: `npm run
+ * bench`, part 5.)
  */
 export function createTransport(options: TransportOptions): Call {
-  const api = ky.create({
-    prefixUrl: new URL('v1/', options.base).href,
-    // The deadline is ours (one signal for the whole call); ky's would be per attempt.
-    timeout: false,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    headers: { authorization: options.authorization, accept: 'application/json' },
-    retry: { limit: options.retries, methods: ['get'], statusCodes: RETRY_STATUSES, delay: retryDelayMs },
-  });
+  const prefix = new URL('v1/', options.base).href;
+  const send = options.fetch ?? globalThis.fetch;
 
   return async (method, path, schema, call = {}) => {
     const what = `${method} /v1/${path}`;
     const { signal } = call;
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new PayframeError('invalid_request', 'signal must be an AbortSignal');
     const deadline = AbortSignal.timeout(options.timeoutMs);
+    const both = signal ? AbortSignal.any([signal, deadline]) : deadline;
     const stopped = () =>
       signal?.aborted ? new PayframeError('aborted', `${what}: aborted by the caller`, { cause: signal.reason })
         : deadline.aborted ? new PayframeError('timeout', `${what}: no answer within ${options.timeoutMs} ms`)
         : undefined;
-    const body = call.jsonText === undefined ? { json: call.json } : { body: call.jsonText, headers: { 'content-type': 'application/json' } };
-    let response: Response;
+
+    const url = new URL(path, prefix);
+    for (const [name, value] of Object.entries(call.searchParams ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = { authorization: options.authorization, accept: 'application/json' };
+    const body = call.jsonText ?? (call.json === undefined ? undefined : JSON.stringify(call.json));
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const init: RequestInit = { method, headers, body, signal: both };
+
     try {
-      response = await api(path, { method, ...body, searchParams: call.searchParams, signal: signal ? AbortSignal.any([signal, deadline]) : deadline });
-    } catch (error) {
-      if (error instanceof PayframeError) throw error;
-      if (error instanceof HTTPError) throw await errorFromResponse(error.response, what);
-      // ky's own errors hold the request (with its Authorization header): none rides along as `cause`.
-      throw stopped() ?? networkError(what, error);
-    }
-    try {
-      return await parseResponse(response, schema, what);
+      for (let attempt = 1; ; attempt++) {
+        const again = method === 'GET' && attempt <= options.retries;
+        let response: Response;
+        try {
+          if (both.aborted) throw both.reason;
+          response = await send(url, init);
+        } catch (error) {
+          if (again && !both.aborted) {
+            await pause(retryDelayMs(attempt), both);
+            continue;
+          }
+          // Only the socket's own error rides along as `cause`, never the request and its credentials.
+          throw stopped() ?? networkError(what, error);
+        }
+        if (response.ok) return await parseResponse(response, schema, what);
+        if (again && RETRY_STATUSES.includes(response.status)) {
+          await response.body?.cancel().catch(() => undefined);
+          await pause(retryDelayMs(attempt), both);
+          continue;
+        }
+        throw await errorFromResponse(response, what);
+      }
     } catch (error) {
       // A body cut off by the deadline or the caller is that, not a malformed answer.
       throw stopped() ?? error;
     }
   };
 }
+
+/** Waits `ms`, or less when `signal` aborts (the loop then reports why). */
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });

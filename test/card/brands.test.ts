@@ -15,8 +15,8 @@ describe('detectBrand', () => {
   );
 
   test.each([
-    ['4', 'visa'],
-    ['4011', 'visa'], // could still be Elo, but stays Visa until an Elo prefix is typed out
+    ['41', 'visa'],
+    ['40112', 'visa'], // no Elo prefix starts so
     ['401178', 'elo'],
     ['40117800', 'elo'],
     ['4011 78', 'elo'],
@@ -32,7 +32,7 @@ describe('detectBrand', () => {
     ['6011', 'discover'],
     ['65', 'discover'],
     ['650031', 'elo'],
-    ['6062', 'maestro'],
+    ['6759', 'maestro'],
     ['606282', 'hipercard'],
     ['506699', 'elo'],
     ['5067', 'maestro'],
@@ -44,7 +44,7 @@ describe('detectBrand', () => {
     ['3528', 'jcb'],
     ['1', 'jcb'],
     ['63737423', 'hiper'],
-    ['6373742', 'maestro'],
+    ['6373750', 'maestro'], // past Hiper's 63737423
   ] as [string, BrandId][])('%s -> %s', (partial, id) => {
     expect(detectBrand(partial)?.id).toBe(id);
   });
@@ -55,6 +55,13 @@ describe('detectBrand', () => {
       expect(detectBrand(partial)).toBeUndefined();
     },
   );
+
+  // A one-digit pattern decides only when its brand is the only one left: '4' may be Elo or a
+  // Maestro BIN, '6' Discover, UnionPay, Elo, Hiper...; card-validator says the same.
+  test.each(['4', '40', '4011', '40117', '6', '60', '601', '62', '6062', '6373742'])('%j is not decided yet', (partial) => {
+    expect(detectBrand(partial)).toBeUndefined();
+    expect(brandsFor(partial).length).toBeGreaterThan(1);
+  });
 
   test('gateway codes are the service brand codes', () => {
     const codes = Object.fromEntries(brandsFor('').map((b) => [b.id, b.gatewayCode]));
@@ -68,17 +75,17 @@ describe('detectBrand', () => {
   test('brands describe lengths, gaps and security codes', () => {
     const amex = detectBrand('34')!;
     expect(amex).toMatchObject({ name: 'American Express', gaps: [4, 10], lengths: [15], code: { name: 'CID', size: 4 }, luhn: true });
-    expect(detectBrand('4')).toMatchObject({ name: 'Visa', gaps: [4, 8, 12, 16], lengths: [16, 18, 19], code: { name: 'CVV', size: 3 } });
+    expect(detectBrand('41')).toMatchObject({ name: 'Visa', gaps: [4, 8, 12, 16], lengths: [16, 18, 19], code: { name: 'CVV', size: 3 } });
     expect(detectBrand('62')?.id).not.toBe('unionpay');
     expect(detectBrand('620')).toMatchObject({ id: 'unionpay', luhn: false, lengths: [14, 15, 16, 17, 18, 19] });
     expect(detectBrand('6759')).toMatchObject({ id: 'maestro', lengths: [12, 13, 14, 15, 16, 17, 18, 19] });
   });
 
   test('brand objects cannot be changed by a caller', () => {
-    const visa = detectBrand('4')!;
+    const visa = detectBrand('41')!;
     expect(() => visa.lengths.push(13)).toThrow();
     expect(() => ((visa as { name: string }).name = 'x')).toThrow();
-    expect(detectBrand('4')!.lengths).toEqual([16, 18, 19]);
+    expect(detectBrand('41')!.lengths).toEqual([16, 18, 19]);
   });
 });
 

@@ -19,8 +19,15 @@ describe('validateExpiry', () => {
     ['530', 5, 2030], // a first digit 2-9 is a whole month
     ['130', 1, 2030], // '1' followed by 3-9 is January
     ['11/26', 11, 2026], // this month: valid through its end
-    ['11/46', 11, 2046], // twenty years ahead
-    ['12/2046', 12, 2046],
+    ['11/45', 11, 2045], // nineteen years ahead
+    ['12/2045', 12, 2045],
+    ['12 30', 12, 2030], // a space separates as well as a slash
+    ['1 2030', 1, 2030],
+    ['2030-12', 12, 2030], // what <input type="month"> gives
+    ['2030-1', 1, 2030],
+    [' 2027-01 ', 1, 2027],
+    ['12030', 1, 2030], // M + YYYY: the only reading that can be a date
+    ['130', 1, 2030],
   ])('%j is valid: %i/%i', (value, month, year) => {
     expect(validateExpiry(value, now)).toEqual({ isValid: true, isPotentiallyValid: true, month, year });
   });
@@ -29,8 +36,9 @@ describe('validateExpiry', () => {
     ['10/26', { month: 10, year: 2026 }], // last month
     ['10/2026', { month: 10, year: 2026 }],
     ['12/25', { month: 12, year: 2025 }],
-    ['01/47', { month: 1, year: 2047 }], // more than twenty years ahead
+    ['01/46', { month: 1, year: 2046 }], // more than nineteen years ahead
     ['12/2050', { month: 12, year: 2050 }],
+    ['2026-10', { month: 10, year: 2026 }],
     ['12/19', { month: 12, year: 2019 }],
   ])('%j is invalid and cannot become valid', (value, parts) => {
     expect(validateExpiry(value, now)).toEqual({ isValid: false, isPotentiallyValid: false, ...parts });
@@ -51,6 +59,11 @@ describe('validateExpiry', () => {
     ['1/', 1],
     ['11/2', 11],
     ['13', 1], // January of a year starting with 3
+    ['12 ', 12],
+    ['1 2', 1],
+    ['/', undefined], // nothing typed yet but the separator
+    [' / ', undefined],
+    ['1202', 1], // 12/02 is past; 1/202x is still ahead
   ])('%j is potentially valid, not valid', (value, month) => {
     const r = validateExpiry(value, now);
     expect(r.isValid).toBe(false);
@@ -59,8 +72,8 @@ describe('validateExpiry', () => {
   });
 
   test.each([
-    '00', '13/30', '0/30', '00/30', '12/1', '12/0', '10/1', '12/203x', 'ab', '12//30', '12/30/1', '/30', '12 30',
-    '1230301', '12/20301', '12.30', '１２/３０', '12/30a',
+    '00', '13/30', '0/30', '00/30', '12/1', '12/0', '10/1', '12/203x', 'ab', '12//30', '12/30/1', '/30',
+    '1230301', '12/20301', '12.30', '１２/３０', '12/30a', '2030-13', '2030-00', '2030-', '12  30  1',
   ])('%j is neither', (value) => {
     const r = validateExpiry(value, now);
     expect(r.isValid).toBe(false);
@@ -77,11 +90,18 @@ describe('validateExpiry', () => {
     expect(validateExpiry('01/27', new Date(2027, 0, 31, 23, 59)).isValid).toBe(true);
   });
 
-  test('twenty years ahead is counted in years', () => {
-    expect(validateExpiry('12/46', now).isValid).toBe(true);
-    expect(validateExpiry('01/47', now).isValid).toBe(false);
-    expect(validateExpiry('12/4', now).isPotentiallyValid).toBe(true); // 2040-2046 left
+  test('nineteen years ahead is counted in years, as card-validator counts them', () => {
+    expect(validateExpiry('12/45', now).isValid).toBe(true);
+    expect(validateExpiry('01/46', now).isValid).toBe(false);
+    expect(validateExpiry('12/4', now).isPotentiallyValid).toBe(true); // 2040-2045 left
     expect(validateExpiry('12/5', now).isPotentiallyValid).toBe(false);
+  });
+
+  test('a value that reads two ways is judged by the reading that can be valid; the month is the two-digit one otherwise', () => {
+    expect(validateExpiry('1230', now)).toMatchObject({ isValid: true, month: 12, year: 2030 }); // not 1/230
+    expect(validateExpiry('12030', now)).toMatchObject({ isValid: true, month: 1, year: 2030 }); // not 12/030
+    expect(validateExpiry('127', now)).toMatchObject({ isValid: true, month: 1, year: 2027 }); // 12/7_ is too far
+    expect(validateExpiry('122', now)).toMatchObject({ isValid: false, isPotentiallyValid: true, month: 12 });
   });
 
   test('a partial year that cannot reach the window is refused as soon as it is typed', () => {
@@ -90,7 +110,7 @@ describe('validateExpiry', () => {
     expect(validateExpiry('12/21', now).isPotentiallyValid).toBe(false); // 2021 is past, 21xx too far
   });
 
-  test('parts: numbers or strings', () => {
+  test('parts: numbers or strings, as a form with two fields gives them', () => {
     expect(validateExpiry({ month: 12, year: 2030 }, now)).toEqual({ isValid: true, isPotentiallyValid: true, month: 12, year: 2030 });
     expect(validateExpiry({ month: '1', year: '30' }, now)).toEqual({ isValid: true, isPotentiallyValid: true, month: 1, year: 2030 });
     expect(validateExpiry({ month: '01', year: 30 }, now)).toMatchObject({ isValid: true, year: 2030 });
@@ -103,6 +123,12 @@ describe('validateExpiry', () => {
     expect(validateExpiry({ month: 12, year: 203 }, now).isPotentiallyValid).toBe(false);
     expect(validateExpiry({ month: '', year: '' }, now)).toEqual({ isValid: false, isPotentiallyValid: true });
     expect(validateExpiry({ month: 12, year: '' }, now)).toMatchObject({ isValid: false, isPotentiallyValid: true, month: 12 });
+    expect(validateExpiry({ month: 12, year: 30 }, now)).toMatchObject({ isValid: true, month: 12, year: 2030 });
+    expect(validateExpiry({ month: new String('12') as never, year: new String('2030') as never }, now).isValid).toBe(true);
+  });
+
+  test('text as a String object is text', () => {
+    expect(validateExpiry(new String('12/30') as never, now)).toMatchObject({ isValid: true, month: 12, year: 2030 });
   });
 
   test('the default clock is now', () => {

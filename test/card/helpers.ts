@@ -12,16 +12,6 @@ export function broken(number: string): string {
   return number.slice(0, -1) + ((last + 1) % 10);
 }
 
-/** A small seeded PRNG (mulberry32): the same run every time. */
-export function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Public test numbers of every brand (all pass Luhn). */
 export const cards: Record<string, string[]> = {
   visa: ['4111111111111111', '4242424242424242', '4012888888881881', '4644260581661836', withCheckDigit('411111111111111111')],

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, readPayment, toNodeListener, toPending, type Handler } from '../../src/server';
 import { EUR, fullCard, refusal, testCards, useSandbox } from './helpers';
@@ -223,6 +223,49 @@ describe('toNodeListener', () => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ error: { code: 'invalid_request' } });
+  });
+
+  /** What the listener answers to a request written byte for byte (fetch refuses to send these). */
+  function raw(head: string): Promise<{ status: number; headers: string; body: string }> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1', () => socket.write(head));
+      let text = '';
+      socket.on('data', (chunk) => (text += String(chunk)));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [headers = '', body = ''] = text.split('\r\n\r\n');
+        resolve({ status: Number(headers.split(' ')[1]), headers: headers.toLowerCase(), body });
+      });
+    });
+  }
+
+  it('answers TRACE, which a Fetch Request cannot carry, with a JSON 405, never an empty 500', async () => {
+    const answer = await raw('TRACE /client-token HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(answer.status).toBe(405);
+    expect(answer.headers).toMatch(/\r\nallow: [a-z, ]*post/);
+    expect(answer.headers).toContain('content-type: application/json');
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', message: 'TRACE is not served here' } });
+  });
+
+  it.each(['shop test', '[bad', 'a:b:c', 'exa mple.com:443'])('answers a Host header %j that is not a host with a JSON 400', async (host) => {
+    const answer = await raw(`POST /client-token HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    expect(answer.status).toBe(400);
+    expect(answer.headers).toContain('content-type: application/json');
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', message: expect.stringMatching(/host/i) } });
+  });
+
+  it('a handler that throws a non-payframe error still answers JSON', async () => {
+    const failing = createServer(toNodeListener(async () => {
+      throw new TypeError('boom');
+    }));
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await fetch(`http://127.0.0.1:${(failing.address() as AddressInfo).port}/x`, { method: 'POST' });
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: { code: 'server_error', message: 'internal error' } });
+    } finally {
+      await new Promise((resolve) => failing.close(resolve));
+    }
   });
 
   it('takes a body already parsed by an Express-style json() middleware', async () => {

@@ -1,0 +1,137 @@
+/**
+ * What `requests()` keeps of each request: masked by shape, not by known field names, and cut to
+ * size, so that a test can look at what arrived without the log ever holding card data or a
+ * credential, or growing without bound. The README's "requests()" section lists these rules.
+ */
+import { tooDeep } from './request';
+
+export interface Recorded { method: string; path: string; headers: Record<string, string>; body: unknown; at: string }
+
+/** Requests kept; the oldest go first. */
+export const MAX_RECORDED = 1000;
+/** Characters kept of a body (and of a path), after masking. */
+export const MAX_RECORDED_TEXT = 4096;
+
+const HIDDEN = '[redacted]';
+
+/**
+ * A card number's shape: 12 or more digits of any script, with up to three separators between two
+ * digits (white space, dots, dashes, slashes, underscores, and the invisible characters a paste
+ * brings: zero-width, bidi and format marks).
+ */
+const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/gu;
+/** A credential after its scheme, anywhere in a text. */
+const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|Token)\b)[^\s,;"']+/gi;
+/** A CVV-like key, then `:` or `=`, then its value, in text that is not JSON. */
+const CVV_IN_TEXT =
+  /(\b(?:card[ _-]?)?(?:(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:[ _-]?(?:code|value|number))?|cid|security[ _-]?code|verification[ _-]?(?:code|value|number))\b["']?\s*[:=>]\s*["']?)[^"'&,;}<\s]*/gi;
+/** A header whose name says it carries a secret. */
+const SECRET_HEADER = /auth|token|secret|passw|api-?key|session|credential|signature/i;
+
+/** Whether a key names a card security code: cvv, CVV2, cvc, card_cvc, cvv_number, security_code, securityCode, card[csc], cid... */
+export function isCvvKey(key: string): boolean {
+  const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return /(cvv|cvc|cvn|csc|cvd|cvp)2?(code|value|number)?$/.test(k) || k === 'cid' || k === 'cardcid' || /securitycode|verification(code|value|number)/.test(k);
+}
+
+/** Card numbers to their last four, credentials after their scheme, CVV-like `key: value` pairs. */
+export function maskText(text: string): string {
+  return text
+    .replace(PAN, (pan) => `****${pan.slice(-4)}`)
+    .replace(CREDENTIAL, (_, scheme: string) => `${scheme} ${HIDDEN}`)
+    .replace(CVV_IN_TEXT, '$1***');
+}
+
+/** A parsed JSON body, masked: keys and strings as text, CVV-like keys hidden, `number` to its last four. */
+export function maskValue(value: unknown): unknown {
+  if (typeof value === 'string') return maskText(value);
+  if (typeof value === 'number') {
+    const text = String(value);
+    return maskText(text) === text ? value : maskText(text);
+  }
+  if (Array.isArray(value)) return value.map(maskValue);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, x]) => {
+        if (isCvvKey(k)) return [maskText(k), '***'];
+        if (k === 'number' && (typeof x === 'string' || typeof x === 'number')) return [k, `****${String(x).slice(-4)}`];
+        return [maskText(k), maskValue(x)];
+      }),
+    );
+  }
+  return value;
+}
+
+const decode = (text: string) => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+};
+
+/** A query string or form body, masked pair by pair; pairs with nothing to hide are kept as sent. */
+export function maskQuery(query: string): string {
+  return query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const [key, value] = eq < 0 ? [decode(pair), undefined] : [decode(pair.slice(0, eq)), decode(pair.slice(eq + 1))];
+      const k = maskText(key);
+      const v = value === undefined ? undefined : isCvvKey(key) ? '***' : maskText(value);
+      if (k === key && v === value) return pair;
+      return encodeURIComponent(k) + (v === undefined ? '' : `=${v === '***' ? v : encodeURIComponent(v)}`);
+    })
+    .join('&');
+}
+
+/** A path and query as received, masked. */
+export function maskPath(target: string): string {
+  const q = target.indexOf('?');
+  const pathname = q < 0 ? target : target.slice(0, q);
+  const decoded = decode(pathname);
+  const path = maskText(decoded) === decoded ? pathname : maskText(decoded);
+  return cut(q < 0 ? path : `${path}?${maskQuery(target.slice(q + 1))}`);
+}
+
+/** Header values, masked: credentials by the header's name or by the value's shape, card data by shape. */
+export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'authorization' || name === 'proxy-authorization') {
+      const scheme = /^\s*([A-Za-z][\w-]*)\s+\S/.exec(value)?.[1];
+      out[name] = scheme ? `${scheme[0]!.toUpperCase()}${scheme.slice(1).toLowerCase()} ${HIDDEN}` : HIDDEN;
+    } else if (name === 'cookie') {
+      out[name] = value.split(';').map((c) => `${maskText(c.split('=')[0]!.trim())}=${HIDDEN}`).join('; ');
+    } else out[name] = SECRET_HEADER.test(name) ? HIDDEN : maskText(value);
+  }
+  return out;
+}
+
+/** A body as requests() keeps it: JSON masked value by value, a form pair by pair, anything else as text. */
+export function maskBody(body: Buffer, contentType: string | undefined): unknown {
+  if (body.length === 0) return undefined;
+  const text = body.toString('utf8');
+  let kept: unknown;
+  if (/^application\/x-www-form-urlencoded\b/i.test(contentType ?? '')) kept = maskQuery(text);
+  else if (tooDeep(text)) kept = '[not recorded: nested too deeply]';
+  else {
+    try {
+      kept = maskValue(JSON.parse(text));
+    } catch {
+      kept = maskText(text);
+    }
+  }
+  const serialized = typeof kept === 'string' ? kept : JSON.stringify(kept);
+  return serialized.length > MAX_RECORDED_TEXT ? cut(serialized) : kept;
+}
+
+function cut(text: string): string {
+  if (text.length <= MAX_RECORDED_TEXT) return text;
+  return `${text.slice(0, MAX_RECORDED_TEXT)}… [${text.length - MAX_RECORDED_TEXT} more characters not kept]`;
+}
+
+/** Adds an entry, dropping the oldest past MAX_RECORDED. */
+export function keep(log: Recorded[], entry: Recorded): void {
+  if (log.push(entry) > MAX_RECORDED) log.shift();
+}

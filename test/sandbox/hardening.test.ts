@@ -1,0 +1,162 @@
+/**
+ * Issue 12, defects 2-4: connections that send nothing are closed, requests() is capped, and what it
+ * keeps is masked by shape (card numbers anywhere, CVV-like keys, credentials in any header).
+ */
+import { connect as tcp, type Socket } from 'node:net';
+import { connect as tls } from 'node:tls';
+import { describe, expect, it } from 'vitest';
+import { testCards } from '../../src/sandbox';
+import { basic, call, m, useSandbox } from './helpers';
+
+const IDLE = 300;
+const box = useSandbox({ idleTimeoutMs: IDLE });
+const PAN = testCards.approved.number;
+const SPACED = PAN.replace(/(\d{4})(?=\d)/g, '$1 ');
+
+/** Resolves when the server closes the socket, with how long that took and what it said. */
+function closed(socket: Socket): Promise<{ ms: number; text: string }> {
+  const start = Date.now();
+  let text = '';
+  socket.on('data', (chunk) => (text += String(chunk)));
+  socket.on('error', () => undefined);
+  return new Promise((resolve) => socket.on('close', () => resolve({ ms: Date.now() - start, text })));
+}
+
+describe('connections that send nothing are closed', () => {
+  it('a TCP connection that never sends a byte, twenty of them', async () => {
+    const sockets = Array.from({ length: 20 }, () => tcp(box.sb.port, '127.0.0.1'));
+    const results = await Promise.all(sockets.map(closed));
+    for (const { ms, text } of results) {
+      expect(ms).toBeGreaterThanOrEqual(IDLE - 50);
+      expect(text).toBe('');
+    }
+  });
+
+  it('a TLS handshake that stops after its first byte', async () => {
+    const socket = tcp(box.sb.port, '127.0.0.1', () => socket.write(Buffer.from([0x16])));
+    expect((await closed(socket)).ms).toBeGreaterThanOrEqual(IDLE - 50);
+  });
+
+  it('a TLS connection that completes its handshake and then sends no request', async () => {
+    const socket = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false });
+    const done = closed(socket as unknown as Socket);
+    await new Promise((resolve) => socket.once('secureConnect', resolve));
+    expect((await done).ms).toBeGreaterThanOrEqual(IDLE - 50);
+  });
+
+  it('a request head that stalls, over HTTPS and over plain HTTP (408)', async () => {
+    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+    const plain = tcp(box.sb.port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+    const [a, b] = await Promise.all([closed(secure as unknown as Socket), closed(plain)]);
+    expect(a.text).toMatch(/^(HTTP\/1\.1 408|)/);
+    expect(b.text).toMatch(/^(HTTP\/1\.1 408|)/);
+  });
+
+  it('while a connection that keeps talking is served', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await call(box.sb, 'GET', '/')).status).toBe(200);
+      await new Promise((r) => setTimeout(r, IDLE / 2));
+    }
+  });
+});
+
+describe('requests() is capped', () => {
+  it('keeps the last 1,000 requests, dropping the oldest first', async () => {
+    // 1,041 requests pipelined on one connection: what a flood costs the sandbox, not the client.
+    const heads = Array.from({ length: 1041 }, (_, i) => `GET /nothing?i=${i} HTTP/1.1\r\nHost: x\r\n${i === 1040 ? 'Connection: close\r\n' : ''}\r\n`);
+    const socket = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write(heads.join('')));
+    const { text } = await closed(socket as unknown as Socket);
+    expect(text.match(/HTTP\/1\.1 404/g)).toHaveLength(1041);
+    const log = box.sb.requests();
+    expect(log.length).toBe(1000);
+    expect(log.at(-1)!.path).toBe('/nothing?i=1040');
+    expect(log.some((r) => r.path === '/nothing?i=0')).toBe(false);
+  });
+
+  it('keeps at most 4,096 characters of a body, masked before it is cut', async () => {
+    const text = 'x'.repeat(4090) + PAN + 'y'.repeat(56_000);
+    await call(box.sb, 'POST', '/nothing', undefined, { raw: text, headers: { 'content-type': 'text/plain' } });
+    const body = box.sb.requests().at(-1)!.body as string;
+    expect(body.length).toBeLessThanOrEqual(4096 + 40);
+    expect(body).toMatch(/^x{4090}\*{4}/);
+    expect(body).toMatch(/… \[\d+ more characters not kept\]$/);
+    expect(body.slice(0, 4096)).not.toMatch(/\d{5}/);
+  });
+
+  it('bounds what a flood of large posts keeps: 100 posts of 60 KiB keep under 1 MB', async () => {
+    const big = JSON.stringify({ pad: 'z'.repeat(60_000) });
+    for (let i = 0; i < 100; i += 10) {
+      await Promise.all(Array.from({ length: 10 }, () => fetch(`${box.sb.url}/v1/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).then((r) => r.arrayBuffer())));
+    }
+    expect(JSON.stringify(box.sb.requests().slice(-100)).length).toBeLessThan(1_000_000);
+  });
+});
+
+describe('requests() masks by shape', () => {
+  /** What requests() kept of the last request, as text. */
+  const last = () => JSON.stringify(box.sb.requests().at(-1));
+
+  it('credentials in any header: authorization, proxy-authorization, cookie, custom Basic or Bearer values', async () => {
+    await call(box.sb, 'GET', `${m(box.sb)}/payment/PAY-1`, undefined, {
+      headers: {
+        'proxy-authorization': 'Basic dXNlcjpodW50ZXIy',
+        cookie: 'session=s3cr3t-session; token=Bearer abc.def.ghi; theme=dark',
+        'x-forwarded-authorization': 'Bearer eyJhbGciOi.payload.sig',
+        'x-api-key': 'sk_live_0123456789abcdef',
+        'x-note': 'token Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== inside',
+      },
+    });
+    const r = box.sb.requests().at(-1)!;
+    expect(r.headers['authorization']).toBe('Basic [redacted]');
+    expect(r.headers['proxy-authorization']).toBe('Basic [redacted]');
+    expect(r.headers['cookie']).toBe('session=[redacted]; token=[redacted]; theme=[redacted]');
+    expect(r.headers['x-forwarded-authorization']).toBe('[redacted]');
+    expect(r.headers['x-api-key']).toBe('[redacted]');
+    expect(r.headers['x-note']).toBe('token Basic [redacted] inside');
+    for (const secret of ['dXNlcjpodW50ZXIy', 's3cr3t', 'abc.def', 'eyJhbGciOi', 'sk_live', 'QWxhZGRpbjpvcGVuIHNlc2FtZQ', basic(box.sb).slice(6)]) {
+      expect(last()).not.toContain(secret);
+    }
+  });
+
+  it('card numbers anywhere: any header, the path and query, JSON keys and values, text', async () => {
+    await call(box.sb, 'POST', `/v1/x/${PAN}?card=${encodeURIComponent(SPACED)}&${PAN}=1&q=%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31`, undefined, {
+      raw: JSON.stringify({ [PAN]: 'key', deep: [{ note: `card ${SPACED} here` }, Number(PAN)], 'x-4111-1111-1111-1111': true }),
+      headers: { 'x-card': SPACED, 'x-pan': `pan=${PAN}`, 'content-type': 'application/json' },
+    });
+    const text = last();
+    expect(text).not.toMatch(/\d(?:[ -]?\d){11}/);
+    expect(text).not.toContain('1111 1111');
+    expect(text).not.toContain('1111-1111');
+    expect(text).toContain('****1111');
+  });
+
+  it('card numbers written with odd separators: " - ", tabs, zero-width or bidi characters, full-width digits', async () => {
+    const odd = ['4111 - 1111 - 1111 - 1111', '4111\t1111\t1111\t1111', '4111\u200b1111\u200b1111\u200b1111', '\u202d4111\u200e1111\u200e1111\u200e1111', '４１１１４１１１１１１１１１１１'];
+    await call(box.sb, 'POST', '/v1/x', { notes: odd }, { headers: { 'x-odd': odd[0]!, 'x-odd-2': odd[1]! } });
+    const { body, headers } = box.sb.requests().at(-1)!;
+    expect(JSON.stringify({ body, x: headers['x-odd'], y: headers['x-odd-2'] })).not.toMatch(/1111.{0,6}1111/);
+  });
+
+  it.each([
+    ['JSON', 'application/json', JSON.stringify({ card: { cvc: '321', security_code: '321', securityCode: 321, CSC: '321', cvn: '321', card_cvv: '321', cid: '321', cvv_number: '321', cvcValue: '321' }, list: [{ cvv2: '321' }] })],
+    ['a form', 'application/x-www-form-urlencoded', 'number=4111111111111111&cvc=321&card%5Bsecurity_code%5D=321&CVV2=321'],
+    ['text', 'text/plain', 'cvc: 321\nsecurity code = 321; "cvv2":"321" cvv_code=321'],
+    ['XML', 'application/xml', '<card><cvv>321</cvv><number>4111111111111111</number></card>'],
+    ['JSON that does not parse', 'application/json', '{"cvc": "321", "csc":321, '],
+  ])('CVV-like keys in %s', async (_, type, raw) => {
+    await call(box.sb, 'POST', `/v1/x?cvc=321&security_code=321&cvv=321`, undefined, { raw, headers: { 'content-type': type } });
+    const { path, body } = box.sb.requests().at(-1)!;
+    const text = JSON.stringify({ path, body });
+    expect(text).not.toContain('321');
+    expect(text).toContain('***');
+  });
+
+  it('leaves what is not card data or a credential as it was', async () => {
+    const body = { intent: 'sale', reference_id: 'PAY-0123456789abcdef01234567', otp: '111111', amount: { total: '10.00' }, expire_year: 2030 };
+    await call(box.sb, 'POST', `/v1/x?email=ada@example.com&page=2`, body, { headers: { 'x-request-id': 'abc-123' } });
+    const r = box.sb.requests().at(-1)!;
+    expect(r.body).toEqual(body);
+    expect(r.path).toBe('/v1/x?email=ada@example.com&page=2');
+    expect(r.headers['x-request-id']).toBe('abc-123');
+  });
+});
