@@ -3,14 +3,10 @@
  * from HTTP status to error code, one reading of the error body, one schema check of a success.
  */
 import * as v from 'valibot';
-import { type ErrorCode, PayframeError } from './errors';
-import { ErrorBodySchema } from './schemas';
+import { PayframeError } from './errors';
+import { refusal } from './status';
 
-const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 429: 'rate_limited' };
-
-export function codeForStatus(status: number): ErrorCode {
-  return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');
-}
+export { codeForStatus } from './status';
 
 async function bodyOf(response: Response): Promise<{ text: string; json: unknown; isJson: boolean }> {
   const text = await response.text().catch(() => '');
@@ -23,12 +19,7 @@ async function bodyOf(response: Response): Promise<{ text: string; json: unknown
 
 /** A refusal (`{ code, name, message, eventId }` when the body has that shape) as a PayframeError. */
 export async function errorFromResponse(response: Response, what: string): Promise<PayframeError> {
-  const { status } = response;
-  const { json } = await bodyOf(response);
-  const parsed = v.safeParse(ErrorBodySchema, json);
-  if (!parsed.success) return new PayframeError(codeForStatus(status), `${what}: HTTP ${status}`, { status, body: json });
-  const { code, name, message, eventId } = parsed.output;
-  return new PayframeError(codeForStatus(status), `${what}: ${name}: ${message}`, { status, resultCode: code, reason: name, eventId });
+  return refusal(response.status, (await bodyOf(response)).json, what);
 }
 
 /** A success body checked against its schema; anything else is `invalid_response` keeping the raw body. */

@@ -1,22 +1,14 @@
+import type { CardInput, TokenizeResult } from '../tokenize';
 import type { ClientOptions } from './config';
-import { type ClientCore, createCore } from './core';
-import { type CardInput, type TokenizeResult, tokenizer } from './tokenize';
+import { createCore, keepCore } from './core';
+import { type TokenizeOptions, tokenizer } from './tokenize';
 
 export interface Client {
   readonly merchantId: string;
   /** The gateway origin, e.g. `https://api.ompay.com`. */
   readonly origin: string;
   /** Validates the card locally, then exchanges it for a single-use nonce. */
-  tokenize(card: CardInput): Promise<TokenizeResult>;
-}
-
-// Later features (hosted form, pending payments) reach the core through the client the merchant
-// already has, without it being part of the public surface.
-const cores = new WeakMap<Client, ClientCore>();
-
-/** @internal */
-export function coreOf(client: Client): ClientCore | undefined {
-  return cores.get(client);
+  tokenize(card: CardInput, options?: TokenizeOptions): Promise<TokenizeResult>;
 }
 
 /**
@@ -30,6 +22,6 @@ export function createClient(options: ClientOptions): Client {
     origin: core.config.base.origin,
     tokenize: tokenizer(core),
   });
-  cores.set(client, core);
+  keepCore(client, core);
   return client;
 }

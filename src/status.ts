@@ -1,0 +1,26 @@
+/**
+ * A refusal of the service, read without valibot so that the page and frame bundles stay small: the
+ * HTTP status → error code mapping, and the error body `{ code, name, message, eventId }`. Its wire
+ * type is `ErrorBodySchema` in src/schemas; test/tokenize/read.test.ts checks that both agree.
+ */
+import { type ErrorCode, PayframeError } from './errors';
+import type { ErrorBody } from './schemas';
+
+const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 429: 'rate_limited' };
+
+export function codeForStatus(status: number): ErrorCode {
+  return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');
+}
+
+export function isErrorBody(body: unknown): body is ErrorBody {
+  const b = body as Record<string, unknown> | null;
+  return typeof b === 'object' && b !== null && ['code', 'name', 'message', 'eventId'].every((k) => typeof b[k] === 'string');
+}
+
+/** A refusal as a PayframeError; the service's details when the body has the error shape, else the body itself. */
+export function refusal(status: number, body: unknown, what: string): PayframeError {
+  const code = codeForStatus(status);
+  if (!isErrorBody(body)) return new PayframeError(code, `${what}: HTTP ${status}`, { status, body });
+  const { name, message, eventId } = body;
+  return new PayframeError(code, `${what}: ${name}: ${message}`, { status, resultCode: body.code, reason: name, eventId });
+}
