@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import resolve from '@rollup/plugin-node-resolve';
@@ -18,6 +19,38 @@ const entries = {
 };
 
 const ts = () => esbuild({ target: 'es2020', sourceMap: true });
+const minify = () => terser({ format: { comments: false } });
+
+/**
+ * dist/frame/index.html, the field frames' page: no inline script or style (its CSP forbids both),
+ * one script whose name carries its content hash (so a frame host may cache it for good) and whose
+ * Subresource Integrity hash the page checks.
+ */
+function framePage() {
+  return {
+    name: 'frame-page',
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
+      const integrity = `sha384-${createHash('sha384').update(entry.code).digest('base64')}`;
+      this.emitFile({
+        type: 'asset',
+        fileName: 'index.html',
+        source: `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>payframe</title>
+<script src="${entry.fileName}" integrity="${integrity}" defer></script>
+</head>
+<body></body>
+</html>
+`,
+      });
+    },
+  };
+}
 
 export default [
   {
@@ -45,9 +78,17 @@ export default [
         format: 'umd',
         name: 'Payframe',
         sourcemap: true,
-        plugins: [terser({ format: { comments: false } })],
+        plugins: [minify()],
       },
     ],
+  },
+  {
+    // The hosted fields' frame: its own bundle, minified, no source map (a frame host serves it to
+    // every shopper; a map would only publish the source the package already ships).
+    input: 'src/frame/main.ts',
+    treeshake: { moduleSideEffects: false },
+    plugins: [resolve({ browser: true }), esbuild({ target: 'es2020' }), framePage()],
+    output: { dir: 'dist/frame', format: 'iife', entryFileNames: 'frame-[hash].js', plugins: [minify()] },
   },
   {
     input: entries,

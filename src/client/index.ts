@@ -1,4 +1,10 @@
+export type { BrandInfo, FieldName, FieldState } from '../fields';
+export type { FieldStyles, FontSource, Locale, StyleState } from '../protocol';
+export type { CardField, CardInput, TokenizeResult } from '../tokenize';
+export { type AttachOptions, attachForm } from './attach';
 export { collectBrowserInfo } from './browser-info';
 export { type Client, createClient } from './client';
 export type { Authorization, ClientOptions, ClientTokenGrant } from './config';
-export type { CardField, CardInput, TokenizeResult } from './tokenize';
+export type { CardForm, FormEvents, FormState } from './form';
+export { type HostedField, type MountOptions, mountFields } from './hosted';
+export type { TokenizeOptions } from './tokenize';

@@ -1,0 +1,57 @@
+/**
+ * What a card field does with each edit, without the DOM: fold other scripts' digits, format with
+ * the caret where the person expects it, refuse digits past the brand's longest length, judge
+ * validity. Shared by the hosted form's frames and by `attachForm` on the merchant's own inputs.
+ */
+import { type Brand, formatInput, validateCvv, validateExpiry, validateNumber } from '../card';
+import type { BrandInfo, FieldName, FieldState } from './state';
+
+export interface Edit {
+  value: string;
+  caret: number;
+  /** The value before this edit. */
+  previous: string;
+  /** The InputEvent's `inputType`. */
+  inputType?: string;
+}
+
+/** The CVV sizes when the brand is not known yet. */
+export const ANY_CVV = [3, 4];
+
+export const cvvSizes = (b: BrandInfo | Brand | null | undefined) => (b ? [b.code.size] : ANY_CVV);
+
+/** Arabic-Indic (٠-٩), Persian (۰-۹) and fullwidth (０-９) digits as ASCII: each block starts at a multiple of 16. */
+export const foldDigits = (text: string) => text.replace(/[٠-٩۰-۹０-９]/g, (d) => String(d.charCodeAt(0) & 15));
+
+const countDigits = (text: string) => text.replace(/\D/g, '').length;
+
+/**
+ * The value and caret after an edit. An edit that adds digits past what the field holds (the
+ * brand's longest number, six expiry digits, the CVV's size) is refused whole: the previous value
+ * stays and the caret goes back to where the edit began.
+ */
+export function applyEdit(name: FieldName, edit: Edit, sizes: number[] = ANY_CVV): { value: string; caret: number } {
+  const value = foldDigits(edit.value);
+  if (name === 'name') return { value, caret: edit.caret };
+  let next: { value: string; caret: number };
+  if (name === 'cvv') {
+    next = { value: value.replace(/\D/g, '').slice(0, Math.max(...sizes)), caret: countDigits(value.slice(0, edit.caret)) };
+  } else {
+    next = formatInput({ value, caret: edit.caret, previous: edit.previous, inputType: edit.inputType }, name);
+  }
+  const typed = countDigits(value);
+  if (typed > countDigits(edit.previous) && countDigits(next.value) < typed) {
+    return { value: edit.previous, caret: Math.max(0, edit.caret - (value.length - edit.previous.length)) };
+  }
+  return next;
+}
+
+/** Validity of a field's value (`cvvSizes` from the number's brand). */
+export function checkField(name: FieldName, value: string, sizes: number[] = ANY_CVV): Pick<FieldState, 'isValid' | 'isPotentiallyValid'> {
+  const { isValid, isPotentiallyValid } =
+    name === 'number' ? validateNumber(value)
+    : name === 'expiry' ? validateExpiry(value)
+    : name === 'cvv' ? validateCvv(value, sizes)
+    : { isValid: value.trim() !== '', isPotentiallyValid: true };
+  return { isValid, isPotentiallyValid };
+}
