@@ -171,14 +171,13 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     update(name, event, state, next) {
       if (destroyed) return;
       const before = fields.get(name)!;
+      const brandMoved = next !== undefined && next?.id !== brand?.id;
       fields.set(name, state);
+      if (brandMoved) brand = next ?? undefined;
       paint(name);
       if (event) emit(EVENT_OF[event], getState(), name);
       if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid) emit('validityChange', getState(), name);
-      if (next !== undefined && next?.id !== brand?.id) {
-        brand = next ?? undefined;
-        emit('brandChange', getState(), name);
-      }
+      if (brandMoved) emit('brandChange', getState(), name);
     },
     ready() {
       if (destroyed || loaded) return;
