@@ -14,7 +14,7 @@ type Posted = [message: any, targetOrigin: string];
 const windows = new WeakMap<HTMLIFrameElement, { postMessage: ReturnType<typeof vi.fn> }>();
 
 let tokens: number;
-let authorization: ReturnType<typeof vi.fn>;
+let authorization: ReturnType<typeof vi.fn<() => Promise<string>>>;
 let client: ReturnType<typeof createClient>;
 let forms: CardForm[];
 
@@ -41,7 +41,7 @@ beforeEach(() => {
     },
   });
   tokens = 0;
-  authorization = vi.fn(async () => `token-${++tokens}`);
+  authorization = vi.fn<() => Promise<string>>(async () => `token-${++tokens}`);
   client = createClient({ merchantId: 'shop-1', baseUrl: `${GATEWAY}/api/`, authorization });
   forms = [];
 });

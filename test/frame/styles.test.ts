@@ -28,7 +28,7 @@ describe('merchantSheet', () => {
     ['a brace', { base: { color: 'red} input{color:blue' } }, 'base.color'],
     ['@import', { base: { 'font-family': '@import "x"' } }, 'base.font-family'],
     ['a comment', { base: { color: 're/**/d' } }, 'base.color'],
-    ['an object value', { base: { color: { toString: () => 'red' } } }, 'base.color'],
+    ['an object value', { base: { color: { toString: (): string => 'red' } } }, 'base.color'],
     ['an unknown state', { hover: { color: 'red' } }, 'hover'],
     ['a state that is not an object', { base: 'color: red' }, 'base'],
   ])('drops %s, by name', (_, styles, name) => {
