@@ -13,7 +13,7 @@ import type { TokenizeResult } from '../tokenize';
 import type { Client } from './client';
 import { coreOf } from './core';
 import { type CardForm, createForm } from './form';
-import { EXPIRY_PLACEHOLDER, LABELS, labelOf } from './labels';
+import { labelOf } from './labels';
 import { withToken } from './request';
 
 export interface HostedField {
@@ -55,13 +55,13 @@ function autofillPolicy(): string {
 }
 
 function frameBase(text: string): string {
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(text);
   } catch {
-    throw refuse('frameUrl is not a valid URL');
+    // refused below
   }
-  if (!isWebUrl(url) || url.search || url.hash) throw refuse('frameUrl must be https (plain http only on localhost), with no query or fragment');
+  if (!url || !isWebUrl(url) || url.search || url.hash) throw refuse('frameUrl must be an https URL (plain http only on localhost) with no query or fragment');
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
@@ -125,15 +125,12 @@ export function mountFields(options: MountOptions): CardForm {
     frames.get(name)!.focus();
     send(name, { t: 'focus' });
   };
-  const labelFor = (name: FieldName) => {
-    const spec = specs.get(name)!;
-    return spec.label ?? labelOf(spec.container) ?? LABELS[locale][name];
-  };
+  const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);
   const config = (name: FieldName): Out => ({
     t: 'config',
     locale,
     label: labelFor(name),
-    placeholder: specs.get(name)!.placeholder ?? (name === 'expiry' ? EXPIRY_PLACEHOLDER[locale] : undefined),
+    placeholder: specs.get(name)!.placeholder,
     fields: names,
     ...extras,
     scheme: getComputedStyle(specs.get(name)!.container).colorScheme,
@@ -165,7 +162,8 @@ export function mountFields(options: MountOptions): CardForm {
     const m = readToPage(event.data, ch);
     if (m?.t === 'hello') send(name, config(name));
     else if (m?.t === 'ready') {
-      if (m.dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${m.dropped.join(', ')}`);
+      // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
+      frames.get(name)!.title = m.label;
       loaded.add(name);
       if (loaded.size === specs.size) {
         clearTimeout(timer);
@@ -222,7 +220,7 @@ export function mountFields(options: MountOptions): CardForm {
   const allow = autofillPolicy();
   for (const [name, { container }] of specs) {
     const iframe = document.createElement('iframe');
-    iframe.title = labelFor(name);
+    iframe.title = labelFor(name) ?? '';
     iframe.src = frameSrc(base, { merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: location.origin });
     if (allow) iframe.allow = allow;
     // Through the CSSOM: a strict style-src allows it, as it does not allow a style attribute in markup.

@@ -11,7 +11,7 @@ import { deadline } from '../deadline';
 import { checkCard, requestNonce } from '../tokenize';
 import { siblings } from './siblings';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
-import { ERRORS } from './text';
+import { ERRORS, EXPIRY_PLACEHOLDER, LABELS } from './text';
 
 type Out = ToPage extends infer M ? (M extends ToPage ? Omit<M, 'ch'> : never) : never;
 
@@ -84,12 +84,14 @@ export function start(): void {
     fields = m.fields;
     document.documentElement.lang = locale;
     document.documentElement.dir = locale === 'ar' ? 'rtl' : 'ltr';
-    document.title = label.textContent = m.label;
-    if (m.placeholder !== undefined) input.placeholder = m.placeholder;
+    document.title = label.textContent = m.label ?? LABELS[locale][field];
+    input.placeholder = m.placeholder ?? (field === 'expiry' ? EXPIRY_PLACEHOLDER[locale] : '');
     const { sheet, dropped } = merchantSheet(m.styles, m.scheme);
     document.adoptedStyleSheets = [base, sheet];
     dropped.push(...loadFonts(m.fonts, document.fonts));
-    toPage({ t: 'ready', dropped });
+    // The merchant's developer sees it in the console, in this frame's context.
+    if (dropped.length > 0) console.warn(`payframe: the ${field} field ignored ${dropped.join(', ')}`);
+    toPage({ t: 'ready', label: label.textContent });
     report();
   };
 

@@ -32,7 +32,7 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
     m.t === 'hello' ||
-    (m.t === 'ready' && Array.isArray(m.dropped) && m.dropped.every((x) => isStr(x))) ||
+    (m.t === 'ready' && isStr(m.label, 200)) ||
     (m.t === 'state' && isOpt(m.event, (e) => EVENTS.includes(e)) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
     (m.t === 'resize' && isNum(m.height)) ||
     (m.t === 'result' && isNum(m.id) && isResult(m.result)) ||
@@ -44,7 +44,7 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
 export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    (m.t === 'config' && (m.locale === 'en' || m.locale === 'ar') && isStr(m.label, 200) && isOpt(m.placeholder, (p) => isStr(p, 200)) &&
+    (m.t === 'config' && (m.locale === 'en' || m.locale === 'ar') && isOpt(m.label, (l) => isStr(l, 200)) && isOpt(m.placeholder, (p) => isStr(p, 200)) &&
       Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40))) ||
     m.t === 'focus' || m.t === 'clear' || m.t === 'touch' ||
     (m.t === 'placeholder' && isStr(m.text, 200)) ||

@@ -43,8 +43,9 @@ export interface Config {
   ch: string;
   t: 'config';
   locale: Locale;
-  /** The input's accessible label. */
-  label: string;
+  /** The input's accessible label; default: the field's name in the locale. */
+  label?: string;
+  /** Default: none, but `MM / YY` in the locale for the expiry. */
   placeholder?: string;
   /** The mounted fields: the number frame gathers the others' values. */
   fields: FieldName[];
@@ -74,8 +75,8 @@ export type ToFrame = Config | Command | Tokenize | Cancel;
 // Field frame → page.
 export type ToPage =
   | { ch: string; t: 'hello' }
-  /** `dropped`: the style properties and fonts that were refused, by name. */
-  | { ch: string; t: 'ready'; dropped: string[] }
+  /** `label`: the input's accessible name, which also becomes the frame's title. */
+  | { ch: string; t: 'ready'; label: string }
   /** `brand` from the number frame only (null while unknown); no `event` when only the validity moved. */
   | { ch: string; t: 'state'; event?: FieldEvent; state: FieldState; brand?: BrandInfo | null }
   | { ch: string; t: 'resize'; height: number }

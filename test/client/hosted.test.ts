@@ -70,7 +70,7 @@ const say = (field: FieldName, data: Record<string, unknown>, over: { origin?: s
   );
 const boot = async (form: CardForm, fields = FIELDS) => {
   for (const f of fields) say(f, { t: 'hello' });
-  for (const f of fields) say(f, { t: 'ready', dropped: [] });
+  for (const f of fields) say(f, { t: 'ready', label: 'L' });
   await form.ready;
 };
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -88,7 +88,7 @@ describe('mountFields', () => {
     expect(hash).toEqual({ field: 'number', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin });
     expect(iframe('number').title).toBe('Card number');
     expect(iframe('cvv').title).toBe('CVC'); // the text of the label around the container
-    expect(iframe('name').title).toBe('Name on card'); // no label: the locale's name
+    expect(iframe('name').title).toBe(''); // no label on the page: the frame names it when ready
     expect(iframe('number').getAttribute('style')).toContain('width: 100%');
     expect(document.querySelector('#n')!.className).toBe('payframe-field payframe-field--empty');
     expect(form.ready).toBeInstanceOf(Promise);
@@ -100,15 +100,16 @@ describe('mountFields', () => {
     form.on('ready', onReady);
     say('expiry', { t: 'hello' });
     expect(posted('expiry')).toEqual([
-      [{ ch: channel(), t: 'config', locale: 'ar', label: 'Expiry', placeholder: 'شهر / سنة', fields: FIELDS, styles: { base: { color: '#111' } }, scheme: expect.any(String) }, FRAME_ORIGIN],
+      [{ ch: channel(), t: 'config', locale: 'ar', label: 'Expiry', placeholder: undefined, fields: FIELDS, styles: { base: { color: '#111' } }, scheme: expect.any(String) }, FRAME_ORIGIN],
     ]);
-    for (const f of FIELDS.slice(0, 3)) say(f, { t: 'ready', dropped: [] });
+    for (const f of FIELDS.slice(0, 3)) say(f, { t: 'ready', label: 'L' });
     await settle();
     expect(onReady).not.toHaveBeenCalled();
-    say('name', { t: 'ready', dropped: [] });
+    say('name', { t: 'ready', label: 'الاسم على البطاقة' });
     await form.ready;
-    say('name', { t: 'ready', dropped: [] });
+    say('name', { t: 'ready', label: 'الاسم على البطاقة' });
     expect(onReady).toHaveBeenCalledTimes(1);
+    expect(iframe('name').title).toBe('الاسم على البطاقة');
   });
 
   it('ignores messages from another origin, another window, another channel, or of the wrong shape', async () => {
@@ -225,8 +226,8 @@ describe('mountFields', () => {
     const onError = vi.fn();
     form.on('error', onError);
     say('number', { t: 'hello' });
-    say('number', { t: 'ready', dropped: [] });
-    say('cvv', { t: 'ready', dropped: [] });
+    say('number', { t: 'ready', label: 'L' });
+    say('cvv', { t: 'ready', label: 'L' });
     vi.advanceTimersByTime(5000);
     const error = await rejection(form.ready);
     expect(error).toMatchObject({ code: 'timeout', fields: ['expiry', 'name'] });
@@ -298,7 +299,7 @@ describe('mountFields', () => {
     expect(posted('number')).toEqual([]);
     for (const f of FIELDS) say(f, { t: 'hello' }, { origin: 'https://frames.example' });
     expect(posted('number')[0]![1]).toBe('https://frames.example');
-    for (const f of FIELDS) say(f, { t: 'ready', dropped: [] }, { origin: 'https://frames.example' });
+    for (const f of FIELDS) say(f, { t: 'ready', label: 'L' }, { origin: 'https://frames.example' });
     await form.ready;
   });
 

@@ -9,8 +9,7 @@ const result = { nonce: 'n', brand: 'visa', last4: '1111', expireMonth: 1, expir
 describe('readToPage (frame → page)', () => {
   it.each([
     { t: 'hello' },
-    { t: 'ready', dropped: [] },
-    { t: 'ready', dropped: ['base.background-image'] },
+    { t: 'ready', label: 'Card number' },
     { t: 'state', event: 'input', state, brand },
     { t: 'state', event: 'focus', state, brand: null },
     { t: 'state', state },
@@ -27,9 +26,9 @@ describe('readToPage (frame → page)', () => {
     ['another channel', { t: 'hello', ch: 'b'.repeat(32) }],
     ['no channel', { t: 'hello' }],
     ['an unknown type', { t: 'nonce', ch }],
+    ['ready without a label', { t: 'ready', ch }],
     ['a prototype key as type', { t: '__proto__', ch }],
     ['constructor as type', { t: 'constructor', ch }],
-    ['ready without its list', { t: 'ready', ch }],
     ['a state that misses a flag', { t: 'state', ch, event: 'input', state: { isEmpty: true } }],
     ['a state flag that is not a boolean', { t: 'state', ch, event: 'input', state: { ...state, isValid: 1 } }],
     ['an unknown event', { t: 'state', ch, event: 'click', state }],
