@@ -1,7 +1,7 @@
 import type { CardInput, TokenizeResult } from '../tokenize';
 import type { ClientOptions } from './config';
 import { createCore, keepCore } from './core';
-import { type TokenizeOptions, tokenizer } from './tokenize';
+import type { TokenizeOptions } from './tokenize';
 
 export interface Client {
   readonly merchantId: string;
@@ -17,10 +17,14 @@ export interface Client {
  */
 export function createClient(options: ClientOptions): Client {
   const core = createCore(options);
+  // Loaded at the first call: a page that only mounts the hosted fields never downloads the card
+  // rules and the nonce call, which run in the frames there (the script-tag bundle has them inline).
+  let tokenize: Promise<Client['tokenize']> | undefined;
   const client: Client = Object.freeze({
     merchantId: core.config.merchantId,
     origin: core.config.base.origin,
-    tokenize: tokenizer(core),
+    tokenize: (card: CardInput, options?: TokenizeOptions) => (tokenize ??= import('./tokenize').then((m) => m.tokenizer(core)))
+      .then((run) => run(card, options)),
   });
   keepCore(client, core);
   return client;
