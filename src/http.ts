@@ -1,6 +1,6 @@
 /**
- * Reading the service's answers, shared by the browser client and the server companion: one mapping
- * from HTTP status to error code, one reading of the error body, one schema check of a success.
+ * Reading the service's answers in the server companion: the refusals (read as src/status.ts reads
+ * them for the browser too) and one schema check of a success.
  */
 import * as v from 'valibot';
 import { PayframeError } from './errors';
