@@ -77,6 +77,7 @@ export interface FormControl {
 }
 
 const EVENT_OF: Record<FieldEvent, keyof FormEvents> = { input: 'change', focus: 'focus', blur: 'blur', submit: 'submit' };
+const EVENTS = ['ready', 'focus', 'blur', 'change', 'validityChange', 'brandChange', 'submit', 'error'];
 
 export function createForm(elements: Map<FieldName, Element>, ops: FormOps): FormControl {
   const names = [...elements.keys()];
@@ -89,8 +90,12 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   let loaded = false;
   let settle!: (error?: PayframeError) => void;
   const ready = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
+  // Rejects when the form is destroyed: a tokenise that waits (for a token, say) stops waiting then.
+  let end!: (error: PayframeError) => void;
+  const gone = new Promise<never>((_, reject) => (end = reject));
   // A form nobody awaits (destroyed at once by a StrictMode remount) must not be an unhandled rejection.
   ready.catch(() => undefined);
+  gone.catch(() => undefined);
 
   const getState = (): FormState => ({
     fields: Object.fromEntries([...fields].map(([n, s]) => [n, { ...s }])),
@@ -125,6 +130,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     if (destroyed) return;
     destroyed = true;
     settle(error);
+    end(new PayframeError('aborted', 'the card form was destroyed'));
     ops.teardown();
     for (const name of names) paint(name, true);
     handlers.clear();
@@ -134,6 +140,9 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   const form: CardForm = {
     ready,
     on(event, handler) {
+      if (!EVENTS.includes(event) || typeof handler !== 'function') {
+        throw new PayframeError('invalid_request', `on() takes one of ${EVENTS.join(', ')} and a function`);
+      }
       if (!handlers.has(event)) handlers.set(event, new Set());
       handlers.get(event)!.add(handler);
       return () => form.off(event, handler);
@@ -159,7 +168,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
           ops.touch(bad);
           throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad });
         }
-        return ops.send(options.signal);
+        return Promise.race([ops.send(options.signal), gone]);
       })().finally(() => (running = undefined));
       return running;
     },

@@ -139,6 +139,7 @@ export function mountFields(options: MountOptions): CardForm {
   /** One round trip to the number frame with this token; `cancel` tells it when the page stops waiting. */
   const ask = (token: string, stop: AbortSignal) =>
     new Promise<TokenizeResult>((resolve, reject) => {
+      if (frames.size === 0) return reject(new PayframeError('aborted', 'the card form was destroyed'));
       const id = ++asked;
       const onStop = () => {
         pending.delete(id);
@@ -172,7 +173,7 @@ export function mountFields(options: MountOptions): CardForm {
     } else if (m?.t === 'state') {
       control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
       // Enter in a field submits the page's form, as in any input of that form.
-      if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit();
+      if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit?.();
     } else if (m?.t === 'resize') frames.get(name)!.style.height = `${Math.ceil(m.height)}px`;
     else if (m && name === 'number' && (m.t === 'result' || m.t === 'failure')) pending.get(m.id)?.(m);
   };
@@ -205,6 +206,7 @@ export function mountFields(options: MountOptions): CardForm {
         iframe.remove();
         inUse.delete(specs.get(name)!.container);
       }
+      frames.clear();
     },
   });
 
@@ -213,7 +215,7 @@ export function mountFields(options: MountOptions): CardForm {
   signal?.addEventListener('abort', onAbort);
   const timer = setTimeout(() => {
     const missing = names.filter((n) => !loaded.has(n));
-    const hint = "check frameUrl, and that this page's origin is one of the merchant's origins";
+    const hint = "check frameUrl, the page's frame-src, and that this page's origin is one of the merchant's origins";
     control.fail(new PayframeError('timeout', `the ${missing.join(', ')} field did not load in ${timeoutMs} ms: ${hint}`, { fields: missing }));
   }, timeoutMs);
 

@@ -53,12 +53,21 @@ export function applyEdit(name: FieldName, edit: Edit, sizes: number[] = ANY_CVV
   return { value: digitsOf(value).replace(/\d{4}(?=\d)/g, '$& '), caret: n + Math.max(0, Math.floor((n - 1) / 4)) };
 }
 
+/**
+ * A name has no digit: a card number or CVV typed into the wrong field must not reach the page, which
+ * receives the name with the nonce.
+ */
+function nameCheck(value: string) {
+  const isPotentiallyValid = !/\p{Nd}/u.test(value);
+  return { isValid: isPotentiallyValid && value.trim() !== '', isPotentiallyValid };
+}
+
 /** Validity of a field's value (`cvvSizes` from the number's brand). */
 export function checkField(name: FieldName, value: string, sizes: number[] = ANY_CVV): Pick<FieldState, 'isValid' | 'isPotentiallyValid'> {
   const { isValid, isPotentiallyValid } =
     name === 'number' ? validateNumber(value)
     : name === 'expiry' ? validateExpiry(value)
     : name === 'cvv' ? validateCvv(value, sizes)
-    : { isValid: value.trim() !== '', isPotentiallyValid: true };
+    : nameCheck(value);
   return { isValid, isPotentiallyValid };
 }

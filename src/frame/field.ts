@@ -46,8 +46,9 @@ export function start(): void {
   error.id = 'error';
   label.className = error.className = 'hidden';
   document.body.append(label, input, error);
+  // Undefined in a browser without constructable stylesheets (Safari before 16.4): plain inputs, which still work.
   const base = baseSheet();
-  document.adoptedStyleSheets = [base];
+  if (base) document.adoptedStyleSheets = [base];
 
   let locale: Locale = 'en';
   let touched = false;
@@ -86,8 +87,12 @@ export function start(): void {
     document.documentElement.dir = locale === 'ar' ? 'rtl' : 'ltr';
     document.title = label.textContent = m.label ?? LABELS[locale][field];
     input.placeholder = m.placeholder ?? (field === 'expiry' ? EXPIRY_PLACEHOLDER[locale] : '');
-    const { sheet, dropped } = merchantSheet(m.styles, m.scheme);
-    document.adoptedStyleSheets = [base, sheet];
+    const dropped: string[] = [];
+    if (base) {
+      const own = merchantSheet(m.styles, m.scheme);
+      document.adoptedStyleSheets = [base, own.sheet];
+      dropped.push(...own.dropped);
+    }
     dropped.push(...loadFonts(m.fonts, document.fonts));
     // The merchant's developer sees it in the console, in this frame's context.
     if (dropped.length > 0) console.warn(`payframe: the ${field} field ignored ${dropped.join(', ')}`);

@@ -75,10 +75,14 @@ export function merchantSheet(styles: unknown, scheme: string | undefined): { sh
   return { sheet, dropped };
 }
 
-export function baseSheet(): CSSStyleSheet {
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(BASE);
-  return sheet;
+export function baseSheet(): CSSStyleSheet | undefined {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(BASE);
+    return sheet;
+  } catch {
+    return undefined; // no constructable stylesheets in this browser
+  }
 }
 
 /** Adds the merchant's fonts to the frame's document; answers the ones refused (`fonts.<family>`). */

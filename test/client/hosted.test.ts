@@ -337,6 +337,28 @@ describe('mountFields', () => {
     expect(() => mount()).not.toThrow();
   });
 
+  it('refuses an unknown event or a handler that is not a function', () => {
+    const form = mount();
+    expect(() => form.on('nonce' as any, () => {})).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => form.on('change', 'log' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
+  it('a form destroyed while its token is fetched rejects aborted at once, and asks no frame', async () => {
+    let release!: (token: string) => void;
+    authorization.mockImplementationOnce(() => new Promise<string>((r) => (release = r)));
+    const form = mount();
+    await boot(form);
+    makeValid();
+    const call = form.tokenize();
+    await settle();
+    const numberWindow = win('number');
+    form.destroy();
+    expect((await rejection(call)).code).toBe('aborted');
+    release('late-token');
+    await settle();
+    expect(numberWindow.postMessage.mock.calls.filter(([m]) => m.t === 'tokenize')).toEqual([]);
+  });
+
   it('refuses an unknown field name in its methods', async () => {
     const form = mountFields({ client, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
     forms.push(form);

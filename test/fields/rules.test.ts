@@ -73,6 +73,10 @@ describe('checkField', () => {
     ['cvv', '12', false, true],
     ['name', ' Ada ', true, true],
     ['name', '  ', false, true],
+    // A number typed into the wrong field must not reach the page with the name.
+    ['name', '4111 1111 1111 1111', false, false],
+    ['name', 'Ada 3', false, false],
+    ['name', 'Ada ٣', false, false],
   ] as const)('%s %j: valid %s, potentially %s', (name, value, isValid, isPotentiallyValid) => {
     expect(checkField(name, value)).toEqual({ isValid, isPotentiallyValid });
   });
