@@ -177,6 +177,24 @@ test('a label in a shadow root focuses a field whose container is in that shadow
   await expect(page.frameLocator('#shadow-cvv iframe').getByLabel('Shadow cvv')).toBeFocused();
 });
 
+test('the page focuses, clears and sets a placeholder of a field through the form', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await typeInto(page, 'number', '4111111111111111');
+  await page.evaluate(() => (window as any).form.focus('cvv'));
+  await expect(input(page, 'cvv')).toBeFocused();
+  const before = (await recorded(page)).events.length;
+  await page.evaluate(() => (window as any).form.clear('number'));
+  await expect(input(page, 'number')).toHaveValue('');
+  await expect.poll(async () => (await page.evaluate(() => (window as any).form.getState())).fields.number.isEmpty).toBe(true);
+  expect((await recorded(page)).events.slice(before)).toEqual([
+    ['change', 'number', null],
+    ['validityChange', 'number', null],
+    ['brandChange', 'number', null],
+  ]);
+  await page.evaluate(() => (window as any).form.setPlaceholder('name', 'As on the card'));
+  await expect(input(page, 'name')).toHaveAttribute('placeholder', 'As on the card');
+});
+
 test('Tab and Shift-Tab move through the fields in order and out to the page', async ({ page }) => {
   await openCheckout(page, merchant);
   await page.locator('#email').focus();

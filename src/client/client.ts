@@ -1,3 +1,4 @@
+import { PayframeError } from '../errors';
 import type { CardInput, TokenizeResult } from '../tokenize';
 import type { ClientOptions } from './config';
 import { createCore, keepCore } from './core';
@@ -19,12 +20,20 @@ export function createClient(options: ClientOptions): Client {
   const core = createCore(options);
   // Loaded at the first call: a page that only mounts the hosted fields never downloads the card
   // rules and the nonce call, which run in the frames there (the script-tag bundle has them inline).
+  // A chunk that fails to load (a deploy in between, a network blip) is `network`, and tried again next time.
   let tokenize: Promise<Client['tokenize']> | undefined;
+  const load = () =>
+    (tokenize ??= import('./tokenize').then(
+      (m) => m.tokenizer(core),
+      (cause: unknown) => {
+        tokenize = undefined;
+        throw new PayframeError('network', 'tokenize: the card rules did not load', { cause });
+      },
+    ));
   const client: Client = Object.freeze({
     merchantId: core.config.merchantId,
     origin: core.config.base.origin,
-    tokenize: (card: CardInput, options?: TokenizeOptions) => (tokenize ??= import('./tokenize').then((m) => m.tokenizer(core)))
-      .then((run) => run(card, options)),
+    tokenize: (card: CardInput, options?: TokenizeOptions) => load().then((run) => run(card, options)),
   });
   keepCore(client, core);
   return client;

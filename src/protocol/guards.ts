@@ -48,7 +48,8 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
       Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40))) ||
     m.t === 'focus' || m.t === 'clear' || m.t === 'touch' ||
     (m.t === 'placeholder' && isStr(m.text, 200)) ||
-    (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isNum(m.timeoutMs) && m.timeoutMs > 0 && Number.isInteger(m.retries) && m.retries >= 0 && m.retries <= 10) ||
+    (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isNum(m.timeoutMs) && m.timeoutMs > 0 && m.timeoutMs <= 2_147_483_647 &&
+      Number.isInteger(m.retries) && m.retries >= 0 && m.retries <= 10) ||
     (m.t === 'cancel' && isNum(m.id));
   return ok ? (m as ToFrame) : undefined;
 }

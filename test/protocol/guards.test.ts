@@ -70,6 +70,8 @@ describe('readToFrame (page → frame)', () => {
     ['a token with a space', { t: 'tokenize', id: 1, token: 'a b', timeoutMs: 1, retries: 0 }],
     ['an empty token', { t: 'tokenize', id: 1, token: '', timeoutMs: 1, retries: 0 }],
     ['no time to answer', { t: 'tokenize', id: 1, token: 't', timeoutMs: 0, retries: 0 }],
+    ['more time than a timer holds', { t: 'tokenize', id: 1, token: 't', timeoutMs: 2 ** 31, retries: 0 }],
+    ['a time that is not a number', { t: 'tokenize', id: 1, token: 't', timeoutMs: '9', retries: 0 }],
     ['endless retries', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 1e6 }],
     ['a placeholder that is not text', { t: 'placeholder', text: 5 }],
     ['a cancel without an id', { t: 'cancel' }],
