@@ -5,9 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { generate } from 'selfsigned';
 import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
 import { createGateway, type Gateway, toNodeListener } from '../src/server';
+import { localhostTls } from './support/tls';
 
 const BUNDLE = new URL('../dist/payframe.umd.min.js', import.meta.url);
 
@@ -53,14 +53,9 @@ test.beforeAll(async () => {
   const { id, clientId, clientSecret } = sandbox.merchant;
   gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const mintToken = toNodeListener(gateway.handlers.clientToken());
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
-  });
+  const tls = await localhostTls();
   const bundle = await readFile(BUNDLE);
-  page = createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+  page = createServer(tls, (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     if (path === '/client-token') {
       tokenRequests++;

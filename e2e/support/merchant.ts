@@ -6,9 +6,9 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { generate } from 'selfsigned';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox';
 import { createGateway, type Gateway, readPayment, toNodeListener } from '../../src/server';
+import { localhostTls } from './tls';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFile(new URL(path, root));
@@ -54,12 +54,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
   const { id, clientId, clientSecret } = sandbox.merchant;
   const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const mintToken = toNodeListener(gateway.handlers.clientToken());
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    extensions: [{ name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }] }],
-  });
+  const tls = await localhostTls();
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
@@ -83,7 +78,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
       await sandbox.close();
     },
   };
-  const server: Server = createServer({ key: pems.private, cert: pems.cert }, async (req, res) => {
+  const server: Server = createServer(tls, async (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     requests.push({ method: req.method ?? 'GET', path, headers: req.headers });
     try {
