@@ -134,6 +134,22 @@ test("Chromium's card autofill, started in the number frame, fills expiry, CVV a
   await expect(page.locator('#card-number iframe')).not.toHaveAttribute('allow', /./);
 });
 
+test('setLocale turns the fields to Arabic in place, keeping what was typed', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await typeInto(page, 'number', '4111111111111111');
+  await page.evaluate(() => {
+    document.documentElement.dir = 'rtl';
+    document.getElementById('number-label')!.textContent = 'رقم البطاقة';
+    (window as any).form.setLocale('ar');
+  });
+  await expect(frameOf(page, 'number').locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(input(page, 'number', 'رقم البطاقة')).toHaveValue('4111 1111 1111 1111');
+  await expect(page.locator('#card-number iframe')).toHaveAttribute('title', 'رقم البطاقة');
+  // The page did not translate its expiry label: the frame keeps the page's text, in Arabic layout.
+  await expect(input(page, 'expiry', 'Expiry date')).toHaveAttribute('placeholder', 'شهر / سنة');
+  await expect(frameOf(page, 'expiry').locator('html')).toHaveAttribute('lang', 'ar');
+});
+
 test.describe('screenshots', () => {
   test('English, filled', async ({ page }, info) => {
     await openCheckout(page, merchant);

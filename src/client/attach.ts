@@ -59,6 +59,7 @@ export function attachForm(options: AttachOptions): CardForm {
     focus: (name) => inputs.get(name)!.focus(),
     clear: (name) => bound.get(name)!.clear(),
     placeholder: (name, text) => (inputs.get(name)!.placeholder = text),
+    locale: () => undefined,
     touch: () => undefined,
     send(stop) {
       const { month = '', year = '' } = validateExpiry(value('expiry'));

@@ -7,6 +7,7 @@ import { PayframeError } from '../errors';
 import type { FieldEvent } from '../fields';
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
 import { type BrandInfo, type FieldName, type FieldState, showsInvalid } from '../fields/state';
+import type { Locale } from '../protocol';
 import type { TokenizeResult } from '../tokenize';
 import type { TokenizeOptions } from './tokenize';
 
@@ -45,6 +46,8 @@ export interface CardForm {
   focus(field: FieldName): void;
   clear(field: FieldName): void;
   setPlaceholder(field: FieldName, text: string): void;
+  /** Turns the fields to another language (and direction) in place, keeping what was typed; `attachForm` has nothing to turn. */
+  setLocale(locale: Locale): void;
   /**
    * Validates, then exchanges the card for a nonce. An incomplete form rejects `invalid_card` with
    * `fields`, sends nothing and changes no value. A call while one runs answers the same promise.
@@ -58,6 +61,7 @@ export interface FormOps {
   focus(field: FieldName): void;
   clear(field: FieldName): void;
   placeholder(field: FieldName, text: string): void;
+  locale(locale: Locale): void;
   /** The fields refused by `tokenize()` now show as invalid. */
   touch(fields: FieldName[]): void;
   send(signal: AbortSignal | undefined): Promise<TokenizeResult>;
@@ -154,6 +158,10 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     setPlaceholder(name, text) {
       if (typeof text !== 'string') throw new PayframeError('invalid_request', 'the placeholder must be a string');
       if (checkName(name)) ops.placeholder(name, text);
+    },
+    setLocale(locale) {
+      if (locale !== 'en' && locale !== 'ar') throw new PayframeError('invalid_request', "the locale must be 'en' or 'ar'");
+      if (!destroyed) ops.locale(locale);
     },
     tokenize(options = {}) {
       if (destroyed) return Promise.reject(new PayframeError('aborted', 'the card form was destroyed'));

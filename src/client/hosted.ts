@@ -83,7 +83,8 @@ export function mountFields(options: MountOptions): CardForm {
   if (options === null || typeof options !== 'object') throw refuse('needs an options object');
   const core = coreOf(options.client);
   if (!core) throw refuse('client must come from createClient');
-  const { locale = 'en', timeoutMs = 30_000, signal } = options;
+  const { timeoutMs = 30_000, signal } = options;
+  let { locale = 'en' } = options;
   if (locale !== 'en' && locale !== 'ar') throw refuse("locale must be 'en' or 'ar'");
   if (!(timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
@@ -194,6 +195,11 @@ export function mountFields(options: MountOptions): CardForm {
     focus,
     clear: (name) => send(name, { t: 'clear' }),
     placeholder: (name, text) => send(name, { t: 'placeholder', text }),
+    // The page's labels may have been translated too: the config is read again from them.
+    locale(next) {
+      locale = next;
+      for (const name of names) send(name, config(name));
+    },
     touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
     send: (stopSignal) => withToken(core, 'tokenize', stopSignal, (token, d) => ask(token, d.signal)),
     teardown() {

@@ -51,6 +51,7 @@ export function start(): void {
   if (base) document.adoptedStyleSheets = [base];
 
   let locale: Locale = 'en';
+  let configured = false;
   let touched = false;
   let fields: FieldName[] = [field];
   const running = new Map<number, AbortController>();
@@ -93,7 +94,9 @@ export function start(): void {
       document.adoptedStyleSheets = [base, own.sheet];
       dropped.push(...own.dropped);
     }
-    dropped.push(...loadFonts(m.fonts, document.fonts));
+    // A second config (another locale) keeps the fonts it has.
+    if (!configured) dropped.push(...loadFonts(m.fonts, document.fonts));
+    configured = true;
     // The merchant's developer sees it in the console, in this frame's context.
     if (dropped.length > 0) console.warn(`payframe: the ${field} field ignored ${dropped.join(', ')}`);
     toPage({ t: 'ready', label: label.textContent });

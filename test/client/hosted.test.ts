@@ -337,6 +337,16 @@ describe('mountFields', () => {
     expect(() => mount()).not.toThrow();
   });
 
+  it('setLocale sends every frame its config again, in the new locale, with the labels as the page has them now', async () => {
+    const form = mount();
+    await boot(form);
+    document.querySelector('label[for=n]')!.textContent = 'رقم البطاقة';
+    form.setLocale('ar');
+    expect(posted('number').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: 'رقم البطاقة' }), FRAME_ORIGIN]);
+    expect(posted('name').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: undefined }), FRAME_ORIGIN]);
+    expect(() => form.setLocale('fr' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
   it('refuses an unknown event or a handler that is not a function', () => {
     const form = mount();
     expect(() => form.on('nonce' as any, () => {})).toThrow(expect.objectContaining({ code: 'invalid_request' }));
