@@ -19,9 +19,12 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** dist/frame of the package: next to the built module, or from src/sandbox in a checkout. */
+/**
+ * dist/frame of the package: next to the built module (dist/sandbox.mjs), two levels up from it when the
+ * build keeps one file per module (dist/lib/sandbox/frame.mjs), or from src/sandbox in a checkout.
+ */
 export function defaultFrameDir(): string | undefined {
-  for (const relative of ['./frame/', '../../dist/frame/']) {
+  for (const relative of ['./frame/', '../../frame/', '../../dist/frame/']) {
     const dir = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(dir)) return dir;
   }
