@@ -156,7 +156,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     focus: (name) => void (checkName(name) && ops.focus(name)),
     clear: (name) => void (checkName(name) && ops.clear(name)),
     setPlaceholder(name, text) {
-      if (typeof text !== 'string') throw new PayframeError('invalid_request', 'the placeholder must be a string');
+      if (typeof text !== 'string' || text.length > 200) throw new PayframeError('invalid_request', 'the placeholder must be text of at most 200 characters');
       if (checkName(name)) ops.placeholder(name, text);
     },
     setLocale(locale) {

@@ -47,6 +47,8 @@ const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
 const inUse = new WeakSet<Element>();
 
 const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+/** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
+const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 
 /** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
 function autofillPolicy(): string {
@@ -86,7 +88,7 @@ export function mountFields(options: MountOptions): CardForm {
   const { timeoutMs = 30_000, signal } = options;
   let { locale = 'en' } = options;
   if (locale !== 'en' && locale !== 'ar') throw refuse("locale must be 'en' or 'ar'");
-  if (!(timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw refuse('timeoutMs must be a positive number of milliseconds');
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
   if (!isWebUrl(new URL(location.href))) throw refuse('the page must be served over https (plain http only on localhost)');
   const base = frameBase(options.frameUrl ?? `${core.config.base.origin}/frame/`);
@@ -100,9 +102,7 @@ export function mountFields(options: MountOptions): CardForm {
     if (spec === undefined && name === 'name') continue;
     if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required`);
     const { placeholder, label } = spec;
-    if ((placeholder !== undefined && typeof placeholder !== 'string') || (label !== undefined && typeof label !== 'string')) {
-      throw refuse(`fields.${name}: placeholder and label must be strings`);
-    }
+    if (!isText(placeholder) || !isText(label)) throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
   }
   let extras: Pick<Config, 'styles' | 'fonts'>;
@@ -123,7 +123,7 @@ export function mountFields(options: MountOptions): CardForm {
 
   const send = (name: FieldName, m: Out) => frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
   const focus = (name: FieldName) => {
-    frames.get(name)!.focus();
+    frames.get(name)?.focus();
     send(name, { t: 'focus' });
   };
   const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);

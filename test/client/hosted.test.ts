@@ -312,6 +312,8 @@ describe('mountFields', () => {
     ['no cvv field', { fields: { number: { container: '#n' }, expiry: { container: '#e' } } }],
     ['an unknown field', { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' }, zip: { container: '#name' } } }],
     ['a placeholder that is not text', { fields: { number: { container: '#n', placeholder: 5 }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
+    ['a label longer than a frame takes', { fields: { number: { container: '#n', label: 'x'.repeat(201) }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
+    ['a timeout given as text', { timeoutMs: '5000' }],
     ['an unknown locale', { locale: 'fr' }],
     ['a zero timeout', { timeoutMs: 0 }],
     ['a frame URL over plain http', { frameUrl: 'http://frames.example/' }],
