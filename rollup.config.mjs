@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import resolve from '@rollup/plugin-node-resolve';
@@ -21,6 +22,38 @@ const entries = {
 const sourcemap = process.env.SOURCEMAPS === 'true';
 
 const ts = () => esbuild({ target: 'es2020', sourceMap: sourcemap });
+const minify = () => terser({ format: { comments: false } });
+
+/**
+ * dist/frame/index.html, the field frames' page: no inline script or style (its CSP forbids both),
+ * one script whose name carries its content hash (so a frame host may cache it for good) and whose
+ * Subresource Integrity hash the page checks.
+ */
+function framePage() {
+  return {
+    name: 'frame-page',
+    generateBundle(_options, bundle) {
+      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
+      const integrity = `sha384-${createHash('sha384').update(entry.code).digest('base64')}`;
+      this.emitFile({
+        type: 'asset',
+        fileName: 'index.html',
+        source: `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>payframe</title>
+<script src="${entry.fileName}" integrity="${integrity}" defer></script>
+</head>
+<body></body>
+</html>
+`,
+      });
+    },
+  };
+}
 
 export default [
   {
@@ -46,15 +79,24 @@ export default [
     treeshake: { moduleSideEffects: false },
     plugins: [resolve({ browser: true }), ts()],
     output: [
-      { file: 'dist/payframe.umd.js', format: 'umd', name: 'Payframe', sourcemap },
+      { file: 'dist/payframe.umd.js', format: 'umd', name: 'Payframe', sourcemap, inlineDynamicImports: true },
       {
         file: 'dist/payframe.umd.min.js',
         format: 'umd',
         name: 'Payframe',
         sourcemap,
-        plugins: [terser({ format: { comments: false } })],
+        inlineDynamicImports: true,
+        plugins: [minify()],
       },
     ],
+  },
+  {
+    // The hosted fields' frame: its own bundle, minified, no source map (a frame host serves it to
+    // every shopper; a map would only publish the source the package already ships).
+    input: 'src/frame/main.ts',
+    treeshake: { moduleSideEffects: false },
+    plugins: [resolve({ browser: true }), esbuild({ target: 'es2020' }), framePage()],
+    output: { dir: 'dist/frame', format: 'iife', entryFileNames: 'frame-[hash].js', plugins: [minify()] },
   },
   {
     input: entries,

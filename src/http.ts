@@ -1,16 +1,10 @@
 /**
- * Reading the service's answers, shared by the browser client and the server companion: one mapping
- * from HTTP status to error code, one reading of the error body, one schema check of a success.
+ * Reading the service's answers in the server companion: the refusals (read as src/status.ts reads
+ * them for the browser too) and one schema check of a success.
  */
 import * as v from 'valibot';
-import { type ErrorCode, PayframeError } from './errors';
-import { ErrorBodySchema } from './schemas';
-
-/** Answers worth one more try of a call that is safe to repeat (`retries`). */
-export const RETRY_STATUSES = [500, 502, 503, 504];
-
-/** The wait before retry `attempt` (1, 2, ...): 150 ms, doubling, at most 1 s. */
-export const retryDelayMs = (attempt: number): number => Math.min(150 * 2 ** (attempt - 1), 1000);
+import { PayframeError } from './errors';
+import { refusal } from './status';
 
 /** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
 const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
@@ -30,11 +24,7 @@ export function networkError(what: string, error: unknown): PayframeError {
   return new PayframeError('network', `${what}: the connection failed`, { cause });
 }
 
-const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 429: 'rate_limited' };
-
-export function codeForStatus(status: number): ErrorCode {
-  return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');
-}
+export { codeForStatus, RETRY_STATUSES, retryDelayMs } from './status';
 
 async function bodyOf(response: Response): Promise<{ text: string; json: unknown; isJson: boolean }> {
   const text = await response.text().catch(() => '');
@@ -47,12 +37,7 @@ async function bodyOf(response: Response): Promise<{ text: string; json: unknown
 
 /** A refusal (`{ code, name, message, eventId }` when the body has that shape) as a PayframeError. */
 export async function errorFromResponse(response: Response, what: string): Promise<PayframeError> {
-  const { status } = response;
-  const { json } = await bodyOf(response);
-  const parsed = v.safeParse(ErrorBodySchema, json);
-  if (!parsed.success) return new PayframeError(codeForStatus(status), `${what}: HTTP ${status}`, { status, body: json });
-  const { code, name, message, eventId } = parsed.output;
-  return new PayframeError(codeForStatus(status), `${what}: ${name}: ${message}`, { status, resultCode: code, reason: name, eventId });
+  return refusal(response.status, (await bodyOf(response)).json, what);
 }
 
 /** A success body checked against its schema; anything else is `invalid_response` keeping the raw body. */

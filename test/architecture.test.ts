@@ -50,13 +50,17 @@ const layer = (file: string) => relative(src, file).split('/')[0]!;
 
 describe('architecture', () => {
   it('keeps each layer to the imports design.md allows', () => {
+    // Runtime imports only: a type-only import erases at build time. tokenize/ (card details → nonce)
+    // and fields/ (a card field on an <input>) are shared by the page and the frames.
     const forbidden: Record<string, string[]> = {
-      client: ['frame', 'server', 'sandbox'],
-      frame: ['client', 'server', 'sandbox'],
-      protocol: ['client', 'frame', 'server', 'sandbox'],
-      card: ['schemas', 'client', 'frame', 'protocol', 'server', 'sandbox', 'errors.ts'],
-      schemas: ['card', 'client', 'frame', 'protocol', 'server', 'sandbox', 'errors.ts'],
-      server: ['client', 'frame', 'protocol', 'sandbox'],
+      client: ['frame', 'server', 'sandbox', 'http.ts', 'schemas'],
+      frame: ['client', 'server', 'sandbox', 'http.ts', 'schemas'],
+      protocol: ['client', 'frame', 'server', 'sandbox', 'card', 'tokenize', 'schemas'],
+      tokenize: ['client', 'frame', 'protocol', 'fields', 'server', 'sandbox', 'http.ts', 'schemas'],
+      fields: ['client', 'frame', 'protocol', 'tokenize', 'server', 'sandbox', 'schemas', 'errors.ts'],
+      card: ['schemas', 'client', 'frame', 'protocol', 'tokenize', 'fields', 'server', 'sandbox', 'errors.ts'],
+      schemas: ['card', 'client', 'frame', 'protocol', 'tokenize', 'fields', 'server', 'sandbox', 'errors.ts'],
+      server: ['client', 'frame', 'protocol', 'tokenize', 'fields', 'sandbox'],
     };
     const broken: string[] = [];
     for (const file of sourceFiles(src)) {
@@ -81,6 +85,16 @@ describe('architecture', () => {
   it('gives the sandbox nothing beyond node: modules, ky and valibot (the package has no other dependency)', () => {
     const { bare } = graph('sandbox/index.ts');
     expect(bare.filter((m) => !m.startsWith('node:') && m !== 'ky' && m !== 'valibot')).toEqual([]);
+  });
+
+  it('keeps ky and valibot out of the page and the frames: the browser bundles stay small', () => {
+    for (const entry of ['index.ts', 'frame/main.ts']) {
+      expect(graph(entry).bare, entry).toEqual([]);
+    }
+  });
+
+  it('keeps the card core out of the hosted path: mounting fields needs no card rules on the page', () => {
+    expect(graph('client/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('tokenize/'))).toEqual([]);
   });
 
   it('keeps the sandbox out of the browser bundle', () => {

@@ -1,22 +1,15 @@
+import { PayframeError } from '../errors';
+import type { CardInput, TokenizeResult } from '../tokenize';
 import type { ClientOptions } from './config';
-import { type ClientCore, createCore } from './core';
-import { type CardInput, type TokenizeResult, tokenizer } from './tokenize';
+import { createCore, keepCore } from './core';
+import type { TokenizeOptions } from './tokenize';
 
 export interface Client {
   readonly merchantId: string;
   /** The gateway origin, e.g. `https://api.ompay.com`. */
   readonly origin: string;
   /** Validates the card locally, then exchanges it for a single-use nonce. */
-  tokenize(card: CardInput): Promise<TokenizeResult>;
-}
-
-// Later features (hosted form, pending payments) reach the core through the client the merchant
-// already has, without it being part of the public surface.
-const cores = new WeakMap<Client, ClientCore>();
-
-/** @internal */
-export function coreOf(client: Client): ClientCore | undefined {
-  return cores.get(client);
+  tokenize(card: CardInput, options?: TokenizeOptions): Promise<TokenizeResult>;
 }
 
 /**
@@ -25,11 +18,23 @@ export function coreOf(client: Client): ClientCore | undefined {
  */
 export function createClient(options: ClientOptions): Client {
   const core = createCore(options);
+  // Loaded at the first call: a page that only mounts the hosted fields never downloads the card
+  // rules and the nonce call, which run in the frames there (the script-tag bundle has them inline).
+  // A chunk that fails to load (a deploy in between, a network blip) is `network`, and tried again next time.
+  let tokenize: Promise<Client['tokenize']> | undefined;
+  const load = () =>
+    (tokenize ??= import('./tokenize').then(
+      (m) => m.tokenizer(core),
+      (cause: unknown) => {
+        tokenize = undefined;
+        throw new PayframeError('network', 'tokenize: the card rules did not load', { cause });
+      },
+    ));
   const client: Client = Object.freeze({
     merchantId: core.config.merchantId,
     origin: core.config.base.origin,
-    tokenize: tokenizer(core),
+    tokenize: (card: CardInput, options?: TokenizeOptions) => load().then((run) => run(card, options)),
   });
-  cores.set(client, core);
+  keepCore(client, core);
   return client;
 }

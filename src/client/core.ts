@@ -1,20 +1,31 @@
 import { type ClientConfig, type ClientOptions, resolveConfig } from './config';
-import { createRequest, type Request } from './request';
 import { tokenProvider, type TokenProvider } from './token';
 
 /**
- * What every merchant-page feature shares: the checked config, the client token and the request
- * helper. tokenize uses it today; the hosted card form and the pending-payment helper reuse it.
+ * What every merchant-page feature shares: the checked config and the client token. `tokenize`, the
+ * hosted card form and the pending-payment helper reach it through the client the merchant has.
  */
 export interface ClientCore {
   config: ClientConfig;
   tokens: TokenProvider;
-  request: Request;
 }
 
 /** No I/O: the token is fetched at the first request. */
 export function createCore(options: ClientOptions): ClientCore {
   const config = resolveConfig(options);
-  const tokens = tokenProvider(options.authorization);
-  return { config, tokens, request: createRequest(config, tokens) };
+  return { config, tokens: tokenProvider(options.authorization) };
+}
+
+// The hosted form and the pending-payment helper reach the core through the client the merchant
+// already has, without it being part of the public surface. It lives here, not in client.ts, so
+// that they do not pull `client.tokenize` and the card core into a page that only mounts fields.
+const cores = new WeakMap<object, ClientCore>();
+
+export function keepCore(client: object, core: ClientCore): void {
+  cores.set(client, core);
+}
+
+/** The core of a client made by `createClient`; undefined for anything else. */
+export function coreOf(client: unknown): ClientCore | undefined {
+  return typeof client === 'object' && client !== null ? cores.get(client) : undefined;
 }

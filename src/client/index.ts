@@ -1,6 +1,12 @@
+export type { BrandInfo, FieldName, FieldState } from '../fields';
+export type { FieldStyles, FontSource, Locale, StyleState } from '../protocol';
+export type { CardField, CardInput, TokenizeResult } from '../tokenize';
+export { type AttachOptions, attachForm } from './attach';
 export { collectBrowserInfo } from './browser-info';
 export { type Client, createClient } from './client';
 export type { Authorization, ClientOptions, ClientTokenGrant } from './config';
-export type { CardField, CardInput, TokenizeResult } from './tokenize';
+export type { TokenizeOptions } from './tokenize';
 export { handlePending, readReturn } from './pending';
-export type { HandlePendingOptions, Locale, OtpFormState, OtpSubmission, PendingMode, PendingOutcome, PendingPayment } from './pending';
+export type { HandlePendingOptions, OtpFormState, OtpSubmission, PendingMode, PendingOutcome, PendingPayment } from './pending';
+export type { CardForm, FormEvents, FormState } from './form';
+export { type HostedField, type MountOptions, mountFields } from './hosted';

@@ -4,7 +4,9 @@
  * form's `data-state` (README "Pending payments").
  */
 
-export type Locale = 'en' | 'ar';
+import type { Locale } from '../protocol';
+
+export type { Locale };
 
 /** Every state the form shows; its text is the status line, announced to screen readers. */
 export type OtpFormState =

@@ -3,6 +3,7 @@ import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail } from './errors';
 import { param, type Reply, type Req, type Sandbox } from './request';
+import type { MerchantConfig } from './state';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -18,13 +19,44 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** dist/frame of the package: next to the built module, or from src/sandbox in a checkout. */
+/**
+ * dist/frame of the package: next to the built module (dist/sandbox.mjs), two levels up from it when the
+ * build keeps one file per module (dist/lib/sandbox/frame.mjs), or from src/sandbox in a checkout.
+ */
 export function defaultFrameDir(): string | undefined {
-  for (const relative of ['./frame/', '../../dist/frame/']) {
+  for (const relative of ['./frame/', '../../frame/', '../../dist/frame/']) {
     const dir = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(dir)) return dir;
   }
   return undefined;
+}
+
+/** Where a merchant without configured `origins` may embed the frames: any loopback origin (CSP has no IPv6 hosts). */
+const LOOPBACK_ANCESTORS = ['https://localhost:*', 'https://127.0.0.1:*', 'http://localhost:*', 'http://127.0.0.1:*'];
+const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
+
+/**
+ * The frame page's own policy: its one script from this origin, styles only through the CSSOM, fonts
+ * over https, the nonce call to this origin only, and framed only by the merchant's origins (named
+ * by `?merchant=` in the frame's URL; an unknown merchant's frame may be framed by nobody).
+ */
+export function frameHeaders(merchant: MerchantConfig | undefined): Record<string, string> {
+  const ancestors = merchant ? (merchant.origins ?? LOOPBACK_ANCESTORS).filter((o) => ORIGIN.test(o)) : [];
+  return {
+    'content-security-policy': [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'none'",
+      'font-src https: http://localhost:* http://127.0.0.1:*',
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      `frame-ancestors ${ancestors.join(' ') || "'none'"}`,
+      "require-trusted-types-for 'script'",
+      "trusted-types 'none'",
+    ].join('; '),
+    'referrer-policy': 'no-referrer',
+  };
 }
 
 /** GET /frame/*: static files of the hosted fields, never outside the folder. */
@@ -41,5 +73,10 @@ export function serveFrame(sb: Sandbox, req: Req): Reply {
   const root = resolve(sb.frameDir);
   const file = resolve(root, rel);
   if (rel.includes('\0') || !file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) return missing();
-  return { file: readFileSync(file), type: TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream' };
+  const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  // The page names its script by content hash, so the script may be cached for good; the page may not.
+  const headers = type.startsWith('text/html')
+    ? frameHeaders(sb.merchants.get(req.query.get('merchant') ?? ''))
+    : /-[\w-]{8,}\.js$/.test(file) ? { 'cache-control': 'public, max-age=31536000, immutable' } : {};
+  return { file: readFileSync(file), type, headers };
 }

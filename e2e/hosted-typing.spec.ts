@@ -1,0 +1,219 @@
+// The hosted card form as a person types into it: formatting, brand, validity, paste, deletion,
+// Arabic digits, the CVV's size, Enter, labels and the Tab order, in real Chromium with the frames on
+// another origin than the page.
+import { expect, test } from '@playwright/test';
+import { type Merchant, startMerchant } from './support/merchant';
+import { fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
+
+let merchant: Merchant;
+test.beforeAll(async () => {
+  merchant = await startMerchant();
+});
+test.afterAll(() => merchant?.close());
+
+test('typing a card formats it, names the brand and reports validity, field by field', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await typeInto(page, 'number', '4111111111111111');
+  await expect(input(page, 'number')).toHaveValue('4111 1111 1111 1111');
+  await typeInto(page, 'expiry', '1234');
+  await expect(input(page, 'expiry')).toHaveValue('12 / 34');
+  await typeInto(page, 'cvv', '123');
+  await expect(input(page, 'cvv')).toHaveValue('123');
+
+  const events = (await recorded(page)).events;
+  expect(events.filter(([name]) => name === 'brandChange')).toEqual([['brandChange', 'number', 'visa']]);
+  expect(events.filter(([name, field]) => name === 'change' && field === 'number')).toHaveLength(16);
+  expect(events.filter(([name, field]) => name === 'validityChange' && field === 'number').length).toBeGreaterThan(0);
+  const state = await page.evaluate(() => (window as any).form.getState());
+  expect(state.fields).toEqual({
+    number: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false },
+    expiry: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false },
+    cvv: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true },
+    name: { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false },
+  });
+  expect(state.brand).toEqual({ id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } });
+  expect(state.isValid).toBe(false);
+  await expect(page.locator('#card-number')).toHaveClass(/payframe-field--valid/);
+  await expect(page.locator('#card-cvv')).toHaveClass(/payframe-field--focused/);
+  await expect(page.locator('#card-name')).toHaveClass(/payframe-field--empty/);
+});
+
+test('an impossible number shows as invalid at once, an incomplete one when the person leaves it', async ({ page }) => {
+  await openCheckout(page, merchant);
+  // Mastercard numbers have 16 digits: a wrong check digit cannot be fixed by typing on.
+  await typeInto(page, 'number', '5555555555554445');
+  await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
+  await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'true');
+  await expect(input(page, 'number')).toHaveAccessibleDescription('Enter a valid card number.');
+  await expect(page.locator('#number-hint')).toHaveText('Check the card number.');
+
+  // A Visa number may have 16, 18 or 19 digits: 16 with a wrong check digit is only incomplete.
+  await input(page, 'number').fill('');
+  await typeInto(page, 'number', '4111111111111112');
+  await expect(page.locator('#card-number')).not.toHaveClass(/payframe-field--invalid/);
+  await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'false');
+  await typeInto(page, 'expiry', '00');
+  await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
+  await expect(page.locator('#card-expiry')).toHaveClass(/payframe-field--invalid/);
+  await expect(input(page, 'expiry')).toHaveAccessibleDescription('Enter a valid expiry date, month and year.');
+});
+
+test('a paste is regrouped, and a same-brand paste over a number is one change', async ({ page }) => {
+  await openCheckout(page, merchant);
+  const number = input(page, 'number');
+  await number.click();
+  await frameOf(page, 'number').locator('input').evaluate((el: HTMLInputElement) => {
+    // What a paste does: the browser inserts the text, then fires input with insertFromPaste.
+    el.value = '5555-5555-5555-4444';
+    el.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+  });
+  await expect(number).toHaveValue('5555 5555 5555 4444');
+  const before = (await recorded(page)).events.filter(([name]) => name === 'change').length;
+  await page.keyboard.press('ControlOrMeta+a');
+  await frameOf(page, 'number').locator('input').evaluate((el: HTMLInputElement) => {
+    el.value = '5105 1051 0510 5100';
+    el.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+  });
+  await expect(number).toHaveValue('5105 1051 0510 5100');
+  const events = (await recorded(page)).events;
+  expect(events.filter(([name]) => name === 'change').length).toBe(before + 1);
+  expect(events.filter(([name]) => name === 'brandChange')).toEqual([['brandChange', 'number', 'mastercard']]);
+});
+
+test('a real clipboard paste with the keyboard formats the number', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: merchant.url });
+  await openCheckout(page, merchant);
+  // The person copied the number somewhere else; the frame itself may not touch the clipboard.
+  await page.evaluate(() => navigator.clipboard.writeText('3782-822463-10005'));
+  await input(page, 'number').click();
+  await page.keyboard.press('ControlOrMeta+v');
+  await expect(input(page, 'number')).toHaveValue('3782 822463 10005');
+  await expect.poll(async () => (await page.evaluate(() => (window as any).form.getState())).brand?.id).toBe('american-express');
+});
+
+test('backspace right after a space deletes the digit before it, and the caret stays put', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await typeInto(page, 'number', '41111');
+  await expect(input(page, 'number')).toHaveValue('4111 1');
+  for (let i = 0; i < 1; i++) await page.keyboard.press('ArrowLeft');
+  // caret is now right after the space: "4111 |1"
+  await page.keyboard.press('Backspace');
+  await expect(input(page, 'number')).toHaveValue('4111');
+  await page.keyboard.type('9');
+  await expect(input(page, 'number')).toHaveValue('4119 1');
+});
+
+test('Arabic-Indic and Persian digits typed on an Arabic keyboard are read as the card', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await typeInto(page, 'number', '٤١١١١١١١١١١١١١١١');
+  await expect(input(page, 'number')).toHaveValue('4111 1111 1111 1111');
+  await typeInto(page, 'expiry', '۱۲۳۴');
+  await expect(input(page, 'expiry')).toHaveValue('12 / 34');
+  await typeInto(page, 'cvv', '١٢٣');
+  await expect(input(page, 'cvv')).toHaveValue('123');
+  const state = await page.evaluate(() => (window as any).form.getState());
+  expect([state.fields.number.isValid, state.fields.expiry.isValid, state.fields.cvv.isValid]).toEqual([true, true, true]);
+});
+
+test('the CVV takes the size of the brand, and a full number refuses an extra digit', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await typeInto(page, 'number', '3782822463100059');
+  await expect(input(page, 'number')).toHaveValue('3782 822463 10005');
+  await typeInto(page, 'cvv', '12345');
+  await expect(input(page, 'cvv')).toHaveValue('1234');
+  await expect.poll(async () => (await page.evaluate(() => (window as any).form.getState())).fields.cvv.isValid).toBe(true);
+
+  // A digit typed in the middle of a full Mastercard number is refused too; the caret stays where it was.
+  await input(page, 'number').fill('');
+  await typeInto(page, 'number', '5555555555554444');
+  await page.keyboard.type('4');
+  await expect(input(page, 'number')).toHaveValue('5555 5555 5555 4444');
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.type('5');
+  await expect(input(page, 'number')).toHaveValue('5555 5555 5555 4444');
+  expect(await input(page, 'number').evaluate((el: HTMLInputElement) => el.selectionStart)).toBe(1);
+  // The CVV now takes 3 digits: the 4-digit value left from Amex shows as invalid.
+  await expect(page.locator('#card-cvv')).toHaveClass(/payframe-field--invalid/);
+});
+
+test('Enter in a field submits: the form pays', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await fillCard(page, { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+  expect((await recorded(page)).events.filter(([name]) => name === 'submit')).toEqual([['submit', 'name', 'visa']]);
+});
+
+test("clicking the page's label, or the container, focuses the field inside the frame", async ({ page }) => {
+  await openCheckout(page, merchant);
+  await page.getByText('Expiry date', { exact: true }).click();
+  await expect(input(page, 'expiry')).toBeFocused();
+  await page.keyboard.type('1');
+  await expect(input(page, 'expiry')).toHaveValue('1');
+  await page.locator('#card-number').click({ position: { x: 2, y: 2 } });
+  await expect(input(page, 'number')).toBeFocused();
+  await expect(page.locator('#card-number')).toHaveClass(/payframe-field--focused/);
+});
+
+test('a label in a shadow root focuses a field whose container is in that shadow root', async ({ page }) => {
+  await openCheckout(page, merchant, { auto: '0' });
+  await page.evaluate(() => {
+    const host = document.createElement('div');
+    document.querySelector('main')!.prepend(host);
+    const root = host.attachShadow({ mode: 'open' });
+    const make = (tag: string, props: Record<string, string>) => Object.assign(document.createElement(tag), props);
+    for (const name of ['number', 'expiry', 'cvv']) {
+      root.append(make('label', { htmlFor: `shadow-${name}`, textContent: `Shadow ${name}` }), make('div', { id: `shadow-${name}` }));
+    }
+    const w = window as any;
+    w.form = w.Payframe.mountFields({
+      client: w.client,
+      fields: { number: { container: root.getElementById('shadow-number') }, expiry: { container: root.getElementById('shadow-expiry') }, cvv: { container: root.getElementById('shadow-cvv') } },
+    });
+    return w.form.ready;
+  });
+  await page.getByText('Shadow cvv').click();
+  await expect(page.frameLocator('#shadow-cvv iframe').getByLabel('Shadow cvv')).toBeFocused();
+});
+
+test('the page focuses, clears and sets a placeholder of a field through the form', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await typeInto(page, 'number', '4111111111111111');
+  await page.evaluate(() => (window as any).form.focus('cvv'));
+  await expect(input(page, 'cvv')).toBeFocused();
+  const before = (await recorded(page)).events.length;
+  await page.evaluate(() => (window as any).form.clear('number'));
+  await expect(input(page, 'number')).toHaveValue('');
+  await expect.poll(async () => (await page.evaluate(() => (window as any).form.getState())).fields.number.isEmpty).toBe(true);
+  expect((await recorded(page)).events.slice(before)).toEqual([
+    ['change', 'number', null],
+    ['validityChange', 'number', null],
+    ['brandChange', 'number', null],
+  ]);
+  await page.evaluate(() => (window as any).form.setPlaceholder('name', 'As on the card'));
+  await expect(input(page, 'name')).toHaveAttribute('placeholder', 'As on the card');
+});
+
+test('Tab and Shift-Tab move through the fields in order and out to the page', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await page.locator('#email').focus();
+  await page.keyboard.press('Tab');
+  await expect(input(page, 'number')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(input(page, 'expiry')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(input(page, 'cvv')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(input(page, 'name')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#pay-button')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(input(page, 'name')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(input(page, 'number')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.locator('#email')).toBeFocused();
+});

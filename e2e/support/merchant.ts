@@ -1,0 +1,121 @@
+// A merchant for the browser tests: its own HTTPS origin (https://localhost:P2) serving a checkout
+// under a strict CSP with Trusted Types, the script-tag bundle, and two routes written with
+// payframe/server (a client token, and a sale paid with a nonce). The sandbox (https://127.0.0.1:P1)
+// is the gateway and serves the card frames.
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox';
+import { createGateway, type Gateway, readPayment, toNodeListener } from '../../src/server';
+import { localhostTls } from './tls';
+
+const root = new URL('../../', import.meta.url);
+const read = (path: string) => readFile(new URL(path, root));
+
+export interface Merchant {
+  sandbox: SandboxHandle;
+  gateway: Gateway;
+  /** https://localhost:PORT */
+  url: string;
+  /** CSP reports posted by the browser (report-uri). */
+  reports: unknown[];
+  /** Every request the merchant's server received: method, path and the headers a test may check. */
+  requests: { method: string; path: string; headers: IncomingMessage['headers'] }[];
+  /** How many client tokens the page asked for; set `refuseTokens` to make the route answer 502. */
+  tokenRequests: number;
+  refuseTokens: boolean;
+  /** Extra files by path (fonts, pages of a test). */
+  files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string> }>;
+  close(): Promise<void>;
+}
+
+export function pageCsp(sandboxUrl: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `frame-src ${sandboxUrl}`,
+    `connect-src 'self' ${sandboxUrl}`,
+    "require-trusted-types-for 'script'",
+    'report-uri /csp-report',
+    'report-to csp',
+  ].join('; ');
+}
+
+async function body(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startMerchant(options: SandboxOptions = {}): Promise<Merchant> {
+  const sandbox = await startSandbox(options);
+  const { id, clientId, clientSecret } = sandbox.merchant;
+  const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
+  const mintToken = toNodeListener(gateway.handlers.clientToken());
+  const tls = await localhostTls();
+  const files: Merchant['files'] = new Map([
+    ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
+    ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
+    ['/checkout.css', { type: 'text/css', body: await read('e2e/support/checkout.css') }],
+    ['/', { type: 'text/html; charset=utf-8', body: await read('e2e/support/checkout.html') }],
+  ]);
+  const reports: unknown[] = [];
+  const requests: Merchant['requests'] = [];
+  const merchant: Merchant = {
+    sandbox,
+    gateway,
+    url: '',
+    reports,
+    requests,
+    tokenRequests: 0,
+    refuseTokens: false,
+    files,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await sandbox.close();
+    },
+  };
+  const server: Server = createServer(tls, async (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers });
+    try {
+      if (path === '/client-token') {
+        merchant.tokenRequests++;
+        if (!merchant.refuseTokens) return mintToken(req, res);
+        return res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
+      }
+      if (path === '/csp-report') {
+        reports.push(JSON.parse((await body(req)) || 'null'));
+        return res.writeHead(204).end();
+      }
+      if (path === '/pay') {
+        const { nonce, name } = JSON.parse(await body(req));
+        const payment = await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '25.00' }, card: { nonce, name } });
+        const { status, state, code } = readPayment(payment);
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status, state, code }));
+      }
+      const file = files.get(path);
+      if (!file) return res.writeHead(404).end();
+      res.writeHead(200, {
+        'content-type': file.type,
+        'cache-control': 'no-store',
+        ...(file.type.startsWith('text/html') ? { 'content-security-policy': pageCsp(sandbox.url), 'reporting-endpoints': 'csp="/csp-report"' } : {}),
+        ...file.headers,
+      });
+      res.end(file.body);
+    } catch (error) {
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  merchant.url = `https://localhost:${(server.address() as AddressInfo).port}`;
+  return merchant;
+}
+
+/** The checkout's address: the gateway and merchant come in the query, as a server-rendered page would embed them. */
+export function checkoutUrl(merchant: Merchant, query: Record<string, string> = {}): string {
+  return `${merchant.url}/?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, ...query })}`;
+}

@@ -1,0 +1,243 @@
+/**
+ * `mountFields`: the card form whose inputs live in iframes on the frame origin. The page creates the
+ * frames, styles their containers, and sees only field states, the brand, and at the end the nonce.
+ * It never sees a card number or a CVV: the frames gather the card among themselves and call the
+ * nonce endpoint with the client token the page hands the number frame for that one call.
+ */
+import { PayframeError } from '../errors';
+import type { FieldName } from '../fields';
+import {
+  type Config, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, newChannel, readToPage, type ToFrame, type ToPage,
+} from '../protocol';
+import type { TokenizeResult } from '../tokenize';
+import type { Client } from './client';
+import { coreOf } from './core';
+import { type CardForm, createForm } from './form';
+import { labelOf } from './labels';
+import { withToken } from './request';
+
+export interface HostedField {
+  /** A selector or an element; the frame goes inside it. */
+  container: string | Element;
+  placeholder?: string;
+  /** The input's accessible name (and its frame's title); default: the text of the page's `<label>` for the container. */
+  label?: string;
+}
+
+export interface MountOptions {
+  client: Client;
+  fields: { number: HostedField; expiry: HostedField; cvv: HostedField; name?: HostedField };
+  styles?: FieldStyles;
+  fonts?: FontSource[];
+  /** Default 'en'; 'ar' lays the fields out right to left. */
+  locale?: Locale;
+  /** Aborting it destroys the form (while mounting: `ready` rejects `aborted`). */
+  signal?: AbortSignal;
+  /** How long the frames may take to load; default 30 000 ms. */
+  timeoutMs?: number;
+  /** Where dist/frame/ is served; default `${client.origin}/frame/`. */
+  frameUrl?: string;
+}
+
+type Out = ToFrame extends infer M ? (M extends ToFrame ? Omit<M, 'ch'> : never) : never;
+type Answer = Extract<ToPage, { t: 'result' | 'failure' }>;
+
+const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
+/** Containers holding a live form: a second mount into one is refused until the first is destroyed. */
+const inUse = new WeakSet<Element>();
+
+const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+/** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
+const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
+
+/** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
+function autofillPolicy(): string {
+  const known: string[] = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features() ?? [];
+  return ['shared-autofill', 'autofill'].filter((f) => known.includes(f)).join('; ');
+}
+
+function frameBase(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // refused below
+  }
+  if (!url || !isWebUrl(url) || url.search || url.hash) throw refuse('frameUrl must be an https URL (plain http only on localhost) with no query or fragment');
+  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+}
+
+function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
+  let el: Element | null = null;
+  try {
+    el = typeof given === 'string' ? document.querySelector(given) : given instanceof Element ? given : null;
+  } catch {
+    // an invalid selector
+  }
+  if (!el || !el.isConnected) throw refuse(`the ${name} container is not in the document`);
+  if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field: destroy that form first`);
+  taken.add(el);
+  return el;
+}
+
+/** Mounts the hosted card fields. Returns at once; `ready` says when the person can type. Bad options throw `invalid_config`. */
+export function mountFields(options: MountOptions): CardForm {
+  if (options === null || typeof options !== 'object') throw refuse('needs an options object');
+  const core = coreOf(options.client);
+  if (!core) throw refuse('client must come from createClient');
+  const { timeoutMs = 30_000, signal } = options;
+  let { locale = 'en' } = options;
+  if (locale !== 'en' && locale !== 'ar') throw refuse("locale must be 'en' or 'ar'");
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw refuse('timeoutMs must be a positive number of milliseconds');
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
+  if (!isWebUrl(new URL(location.href))) throw refuse('the page must be served over https (plain http only on localhost)');
+  const base = frameBase(options.frameUrl ?? `${core.config.base.origin}/frame/`);
+  const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
+  const unknown = Object.keys(given).filter((k) => !FIELDS.includes(k as FieldName));
+  if (unknown.length > 0) throw refuse(`unknown field ${unknown.join(', ')}`);
+  const specs = new Map<FieldName, HostedField & { container: Element }>();
+  const taken = new Set<Element>();
+  for (const name of FIELDS) {
+    const spec = given[name];
+    if (spec === undefined && name === 'name') continue;
+    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required`);
+    const { placeholder, label } = spec;
+    if (!isText(placeholder) || !isText(label)) throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
+    specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
+  }
+  let extras: Pick<Config, 'styles' | 'fonts'>;
+  try {
+    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts }));
+  } catch {
+    throw refuse('styles and fonts must be plain data');
+  }
+
+  const ch = newChannel();
+  const frameOrigin = new URL(base).origin;
+  const names = [...specs.keys()];
+  const frames = new Map<FieldName, HTMLIFrameElement>();
+  const byWindow = new Map<unknown, FieldName>();
+  const loaded = new Set<FieldName>();
+  const pending = new Map<number, (answer: Answer) => void>();
+  let asked = 0;
+
+  const send = (name: FieldName, m: Out) => frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
+  const focus = (name: FieldName) => {
+    frames.get(name)?.focus();
+    send(name, { t: 'focus' });
+  };
+  const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);
+  const config = (name: FieldName): Out => ({
+    t: 'config',
+    locale,
+    label: labelFor(name),
+    placeholder: specs.get(name)!.placeholder,
+    fields: names,
+    ...extras,
+    scheme: getComputedStyle(specs.get(name)!.container).colorScheme,
+  });
+
+  /** One round trip to the number frame with this token; `cancel` tells it when the page stops waiting. */
+  const ask = (token: string, stop: AbortSignal) =>
+    new Promise<TokenizeResult>((resolve, reject) => {
+      if (frames.size === 0) return reject(new PayframeError('aborted', 'the card form was destroyed'));
+      const id = ++asked;
+      const onStop = () => {
+        pending.delete(id);
+        send('number', { t: 'cancel', id });
+        reject(stop.reason);
+      };
+      if (stop.aborted) return onStop();
+      stop.addEventListener('abort', onStop, { once: true });
+      pending.set(id, (answer) => {
+        pending.delete(id);
+        stop.removeEventListener('abort', onStop);
+        if (answer.t === 'result') resolve(answer.result);
+        else reject(new PayframeError(answer.error.code, answer.error.message, answer.error));
+      });
+      send('number', { t: 'tokenize', id, token, timeoutMs: core.config.timeoutMs, retries: core.config.retries });
+    });
+
+  const onMessage = (event: MessageEvent) => {
+    const name = byWindow.get(event.source);
+    if (event.origin !== frameOrigin || !name) return;
+    const m = readToPage(event.data, ch);
+    if (m?.t === 'hello') send(name, config(name));
+    else if (m?.t === 'ready') {
+      // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
+      frames.get(name)!.title = m.label;
+      loaded.add(name);
+      if (loaded.size === specs.size) {
+        clearTimeout(timer);
+        control.ready();
+      }
+    } else if (m?.t === 'state') {
+      control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
+      // Enter in a field submits the page's form, as in any input of that form.
+      if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit?.();
+    } else if (m?.t === 'resize') frames.get(name)!.style.height = `${Math.ceil(m.height)}px`;
+    else if (m && name === 'number' && (m.t === 'result' || m.t === 'failure')) pending.get(m.id)?.(m);
+  };
+
+  /** A click on a field's container, or on a `<label>` for it or around it, focuses the field. */
+  const onClick = (event: Event) => {
+    const target = event.target as Element;
+    const label = target.closest?.('label');
+    for (const [name, { container }] of specs) {
+      const labels = label && ((container.id !== '' && label.htmlFor === container.id) || label.contains(container));
+      if (labels || container.contains(target)) return focus(name);
+    }
+  };
+  const roots = new Set([...specs.values()].map((s) => s.container.getRootNode()));
+  const onAbort = () => control.fail(new PayframeError('aborted', 'the card form was aborted'));
+
+  const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
+    focus,
+    clear: (name) => send(name, { t: 'clear' }),
+    placeholder: (name, text) => send(name, { t: 'placeholder', text }),
+    // The page's labels may have been translated too: the config is read again from them.
+    locale(next) {
+      locale = next;
+      for (const name of names) send(name, config(name));
+    },
+    touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
+    send: (stopSignal) => withToken(core, 'tokenize', stopSignal, (token, d) => ask(token, d.signal)),
+    teardown() {
+      clearTimeout(timer);
+      removeEventListener('message', onMessage);
+      roots.forEach((root) => root.removeEventListener('click', onClick));
+      signal?.removeEventListener('abort', onAbort);
+      for (const [id, done] of pending) done({ ch, t: 'failure', id, error: { code: 'aborted', message: 'the card form was destroyed' } });
+      for (const [name, iframe] of frames) {
+        iframe.remove();
+        inUse.delete(specs.get(name)!.container);
+      }
+      frames.clear();
+    },
+  });
+
+  addEventListener('message', onMessage);
+  roots.forEach((root) => root.addEventListener('click', onClick));
+  signal?.addEventListener('abort', onAbort);
+  const timer = setTimeout(() => {
+    const missing = names.filter((n) => !loaded.has(n));
+    const hint = "check frameUrl, the page's frame-src, and that this page's origin is one of the merchant's origins";
+    control.fail(new PayframeError('timeout', `the ${missing.join(', ')} field did not load in ${timeoutMs} ms: ${hint}`, { fields: missing }));
+  }, timeoutMs);
+
+  const allow = autofillPolicy();
+  for (const [name, { container }] of specs) {
+    const iframe = document.createElement('iframe');
+    iframe.title = labelFor(name) ?? '';
+    iframe.src = frameSrc(base, { merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: location.origin });
+    if (allow) iframe.allow = allow;
+    // Through the CSSOM: a strict style-src allows it, as it does not allow a style attribute in markup.
+    Object.assign(iframe.style, { display: 'block', width: '100%', height: '2.75rem', border: '0', background: 'transparent' });
+    container.append(iframe);
+    frames.set(name, iframe);
+    byWindow.set(iframe.contentWindow, name);
+    inUse.add(container);
+  }
+  if (signal?.aborted) onAbort();
+  return control.form;
+}

@@ -1,0 +1,65 @@
+import { type Brand, detectBrand } from '../card';
+import { ANY_CVV, applyEdit, checkField } from './rules';
+import type { FieldName, FieldState } from './state';
+
+export type FieldEvent = 'input' | 'focus' | 'blur' | 'submit';
+
+export interface BoundField {
+  readonly name: FieldName;
+  state(): FieldState;
+  /** The number's brand (number field only). */
+  brand(): Brand | undefined;
+  /** The CVV sizes of the number's brand; `ANY_CVV` while it is unknown. */
+  setCvvSizes(sizes: number[]): void;
+  clear(): void;
+  /** Removes the listeners; the input and its value stay. */
+  unbind(): void;
+}
+
+/**
+ * Makes an `<input>` a card field: formatting as the person types or pastes, validity, and the events
+ * the form reports. `changed` runs after every edit that changed the value, focus, blur and Enter.
+ */
+export function bindField(input: HTMLInputElement, name: FieldName, changed: (event: FieldEvent) => void): BoundField {
+  let sizes = ANY_CVV;
+  let previous = input.value;
+  let focused = input.ownerDocument.activeElement === input;
+
+  const onInput = (event: Event) => {
+    const edit = { value: input.value, caret: input.selectionStart ?? input.value.length, previous, inputType: (event as InputEvent).inputType };
+    const next = applyEdit(name, edit, sizes);
+    if (next.value !== input.value) input.value = next.value;
+    if (focused) input.setSelectionRange(next.caret, next.caret);
+    if (next.value === previous) return;
+    previous = next.value;
+    changed('input');
+  };
+  const onFocus = () => ((focused = true), changed('focus'));
+  const onBlur = () => ((focused = false), changed('blur'));
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.isComposing) changed('submit');
+  };
+  input.addEventListener('input', onInput);
+  input.addEventListener('focus', onFocus);
+  input.addEventListener('blur', onBlur);
+  input.addEventListener('keydown', onKey);
+
+  return {
+    name,
+    state: () => ({ isEmpty: input.value === '', ...checkField(name, input.value, sizes), isFocused: focused }),
+    brand: () => (name === 'number' ? detectBrand(input.value) : undefined),
+    setCvvSizes(next) {
+      sizes = next;
+    },
+    clear() {
+      input.value = previous = '';
+      changed('input');
+    },
+    unbind() {
+      input.removeEventListener('input', onInput);
+      input.removeEventListener('focus', onFocus);
+      input.removeEventListener('blur', onBlur);
+      input.removeEventListener('keydown', onKey);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * What a card field does with each edit, without the DOM: fold other scripts' digits, format with
+ * the caret where the person expects it, refuse digits past the brand's longest length, judge
+ * validity. Shared by the hosted form's frames and by `attachForm` on the merchant's own inputs.
+ */
+import { type Brand, formatInput, validateCvv, validateExpiry, validateNumber } from '../card';
+import type { BrandInfo, FieldName, FieldState } from './state';
+
+export interface Edit {
+  value: string;
+  caret: number;
+  /** The value before this edit. */
+  previous: string;
+  /** The InputEvent's `inputType`. */
+  inputType?: string;
+}
+
+/** The CVV sizes when the brand is not known yet. */
+export const ANY_CVV = [3, 4];
+
+export const cvvSizes = (b: BrandInfo | Brand | null | undefined) => (b ? [b.code.size] : ANY_CVV);
+
+/** Arabic-Indic (٠-٩), Persian (۰-۹) and fullwidth (０-９) digits as ASCII: each block starts at a multiple of 16. */
+export const foldDigits = (text: string) => text.replace(/[٠-٩۰-۹０-９]/g, (d) => String(d.charCodeAt(0) & 15));
+
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+const countDigits = (text: string) => digitsOf(text).length;
+
+/**
+ * The value and caret after an edit. An edit that adds digits past what the field holds (the
+ * brand's longest number, six expiry digits, the CVV's size) is refused whole: the previous value
+ * stays and the caret goes back to where the edit began. No edit loses a digit the person typed.
+ */
+export function applyEdit(name: FieldName, edit: Edit, sizes: number[] = ANY_CVV): { value: string; caret: number } {
+  const value = foldDigits(edit.value);
+  if (name === 'name') return { value, caret: edit.caret };
+  let next: { value: string; caret: number };
+  if (name === 'cvv') {
+    next = { value: digitsOf(value).slice(0, Math.max(...sizes)), caret: countDigits(value.slice(0, edit.caret)) };
+  } else {
+    next = formatInput({ value, caret: edit.caret, previous: edit.previous, inputType: edit.inputType }, name);
+  }
+  const typed = countDigits(value);
+  // Backspace over a space only: the card core takes the digit beside it with it, on purpose.
+  const separatorOnly = value.length < edit.previous.length && digitsOf(value) === digitsOf(edit.previous);
+  if (countDigits(next.value) >= typed - (separatorOnly ? 1 : 0) || name === 'expiry') return next;
+  if (typed > countDigits(edit.previous)) {
+    return { value: edit.previous, caret: Math.max(0, edit.caret - (value.length - edit.previous.length)) };
+  }
+  // A deletion made the number another brand's, shorter one (3056… less its 0 is Amex): keep every
+  // digit, in fours; the field shows as invalid until the person fixes it.
+  const n = countDigits(value.slice(0, edit.caret));
+  return { value: digitsOf(value).replace(/\d{4}(?=\d)/g, '$& '), caret: n + Math.max(0, Math.floor((n - 1) / 4)) };
+}
+
+/**
+ * A name has no digit: a card number or CVV typed into the wrong field must not reach the page, which
+ * receives the name with the nonce.
+ */
+function nameCheck(value: string) {
+  const isPotentiallyValid = !/\p{Nd}/u.test(value);
+  return { isValid: isPotentiallyValid && value.trim() !== '', isPotentiallyValid };
+}
+
+/** Validity of a field's value (`cvvSizes` from the number's brand). */
+export function checkField(name: FieldName, value: string, sizes: number[] = ANY_CVV): Pick<FieldState, 'isValid' | 'isPotentiallyValid'> {
+  const { isValid, isPotentiallyValid } =
+    name === 'number' ? validateNumber(value)
+    : name === 'expiry' ? validateExpiry(value)
+    : name === 'cvv' ? validateCvv(value, sizes)
+    : nameCheck(value);
+  return { isValid, isPotentiallyValid };
+}

@@ -1,0 +1,57 @@
+import type { FieldName } from '../fields';
+import { isFieldName } from './guards';
+
+/**
+ * What a field frame's URL tells it: `<frame base>?merchant=…&gateway=…#field=…&channel=…&origin=…`.
+ * The query is for the frame host (it picks `frame-ancestors` by merchant); the fragment never
+ * leaves the browser, so the channel id is in no server log and no Referer.
+ */
+export interface FrameAddress {
+  merchant: string;
+  /** The gateway's base URL: the frame sends the card there and nowhere else (its CSP agrees). */
+  gateway: string;
+  field: FieldName;
+  channel: string;
+  /** The merchant page's origin: the only window the frame talks to. */
+  origin: string;
+}
+
+const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])$/;
+
+/** https, or plain http on a loopback host (development); no credentials. */
+export const isWebUrl = (url: URL) =>
+  (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))) && !url.username && !url.password;
+
+function parse(text: string | null): URL | undefined {
+  try {
+    const url = new URL(text ?? '');
+    return isWebUrl(url) ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** 128 random bits, as hex: one per mount. */
+export function newChannel(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function frameSrc(base: string, { merchant, gateway, field, channel, origin }: FrameAddress): string {
+  return `${base}?${new URLSearchParams({ merchant, gateway })}#${new URLSearchParams({ field, channel, origin })}`;
+}
+
+/** The address in a frame's URL, or undefined when any part is missing or unsafe. */
+export function readFrameAddress(href: string): FrameAddress | undefined {
+  const url = parse(href);
+  if (!url) return undefined;
+  const hash = new URLSearchParams(url.hash.slice(1));
+  const merchant = url.searchParams.get('merchant') ?? '';
+  const gateway = parse(url.searchParams.get('gateway'));
+  const field = hash.get('field');
+  const channel = hash.get('channel') ?? '';
+  const origin = parse(hash.get('origin'));
+  const ok =
+    merchant !== '' && gateway && !gateway.search && !gateway.hash && gateway.pathname.endsWith('/') && isFieldName(field) &&
+    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/`;
+  return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin } : undefined;
+}

@@ -1,0 +1,65 @@
+/**
+ * One small guard per message, written by hand (valibot would add kilobytes to the merchant's page).
+ * Each reader answers the typed message, or undefined for anything else: another channel, an unknown
+ * type, a malformed payload. Receivers check `event.origin` and `event.source` before calling them.
+ */
+import type { FieldName, FieldState } from '../fields';
+import type { Sibling, ToFrame, ToPage } from './messages';
+
+type Data = Record<string, any>;
+
+const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== null;
+const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && x.length <= max;
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
+const FIELDS: readonly unknown[] = ['number', 'expiry', 'cvv', 'name'];
+const EVENTS: readonly unknown[] = ['input', 'focus', 'blur', 'submit'];
+export const isFieldName = (x: unknown): x is FieldName => FIELDS.includes(x);
+const isFieldState = (s: unknown): s is FieldState =>
+  isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean');
+const isBrand = (b: unknown) => b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
+const isResult = (r: unknown) =>
+  isObj(r) && isStr(r.nonce) && isOpt(r.brand, isStr) && isStr(r.last4) && isNum(r.expireMonth) && isNum(r.expireYear) &&
+  isStr(r.expiresAt) && isOpt(r.name, isStr);
+const isError = (e: unknown) =>
+  isObj(e) && isStr(e.code) && isStr(e.message) && isOpt(e.status, isNum) && isOpt(e.resultCode, isStr) && isOpt(e.reason, isStr) &&
+  isOpt(e.eventId, isStr) && isOpt(e.fields, (f) => Array.isArray(f) && f.every(isFieldName));
+/** A client token goes into an Authorization header: visible ASCII only. */
+const isToken = (x: unknown) => isStr(x) && /^[\x21-\x7e]+$/.test(x);
+
+/** Frame → page. */
+export function readToPage(m: unknown, ch: string): ToPage | undefined {
+  if (!isObj(m) || m.ch !== ch) return undefined;
+  const ok =
+    m.t === 'hello' ||
+    (m.t === 'ready' && isStr(m.label, 200)) ||
+    (m.t === 'state' && isOpt(m.event, (e) => EVENTS.includes(e)) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
+    (m.t === 'resize' && isNum(m.height)) ||
+    (m.t === 'result' && isNum(m.id) && isResult(m.result)) ||
+    (m.t === 'failure' && isNum(m.id) && isError(m.error));
+  return ok ? (m as ToPage) : undefined;
+}
+
+/** Page → frame. */
+export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
+  if (!isObj(m) || m.ch !== ch) return undefined;
+  const ok =
+    (m.t === 'config' && (m.locale === 'en' || m.locale === 'ar') && isOpt(m.label, (l) => isStr(l, 200)) && isOpt(m.placeholder, (p) => isStr(p, 200)) &&
+      Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40))) ||
+    m.t === 'focus' || m.t === 'clear' || m.t === 'touch' ||
+    (m.t === 'placeholder' && isStr(m.text, 200)) ||
+    (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isNum(m.timeoutMs) && m.timeoutMs > 0 && m.timeoutMs <= 2_147_483_647 &&
+      Number.isInteger(m.retries) && m.retries >= 0 && m.retries <= 10) ||
+    (m.t === 'cancel' && isNum(m.id));
+  return ok ? (m as ToFrame) : undefined;
+}
+
+/** Frame ↔ frame. */
+export function readSibling(m: unknown, ch: string): Sibling | undefined {
+  if (!isObj(m) || m.ch !== ch) return undefined;
+  const ok =
+    (m.t === 'collect' && isStr(m.id, 64)) ||
+    (m.t === 'value' && isStr(m.id, 64) && isFieldName(m.field) && isStr(m.value, 256)) ||
+    (m.t === 'sizes' && Array.isArray(m.sizes) && m.sizes.length > 0 && m.sizes.every((n) => Number.isInteger(n) && n > 0 && n < 9));
+  return ok ? (m as Sibling) : undefined;
+}

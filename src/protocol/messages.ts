@@ -1,0 +1,91 @@
+/**
+ * The messages between the merchant page (client/) and the field frames (frame/), and among the
+ * frames. Every message carries the mount's random channel id `ch`. Receivers check `event.origin`,
+ * `event.source` and `ch` first, then the message's shape with the small hand-written guards of
+ * guards.ts (no valibot: the page side must stay small); anything else is ignored.
+ */
+import type { ErrorCode } from '../errors';
+import type { BrandInfo, FieldEvent, FieldName, FieldState } from '../fields';
+import type { TokenizeResult } from '../tokenize';
+
+export type Locale = 'en' | 'ar';
+
+/** The states a merchant styles inside the frames. */
+export type StyleState = 'base' | 'focus' | 'valid' | 'invalid' | 'placeholder' | 'autofill';
+
+/**
+ * CSS for the inputs inside the frames, by state: `{ base: { color: '#222', 'font-size': '16px' } }`.
+ * Only the properties of the allowlist in src/frame/styles.ts apply; the rest are dropped.
+ */
+export type FieldStyles = Partial<Record<StyleState, Record<string, string | number>>>;
+
+/** A web font loaded inside the frames: https (or loopback http) `woff2`. */
+export interface FontSource {
+  family: string;
+  src: string;
+  weight?: string | number;
+  style?: string;
+}
+
+/** A PayframeError as data: it crosses the frame boundary by structured clone. */
+export interface ErrorInfo {
+  code: ErrorCode;
+  message: string;
+  status?: number;
+  resultCode?: string;
+  reason?: string;
+  eventId?: string;
+  fields?: string[];
+}
+
+// Page → field frame.
+export interface Config {
+  ch: string;
+  t: 'config';
+  locale: Locale;
+  /** The input's accessible label; default: the field's name in the locale. */
+  label?: string;
+  /** Default: none, but `MM / YY` in the locale for the expiry. */
+  placeholder?: string;
+  /** The mounted fields: the number frame gathers the others' values. */
+  fields: FieldName[];
+  /** Checked in the frame, never trusted. */
+  styles?: unknown;
+  fonts?: unknown;
+  /** The container's `color-scheme`, so that the frame stays transparent on a dark page. */
+  scheme?: string;
+}
+export type Command = { ch: string; t: 'focus' | 'clear' | 'touch' } | { ch: string; t: 'placeholder'; text: string };
+/** To the number frame only: the page hands it the client token for this one call. */
+export interface Tokenize {
+  ch: string;
+  t: 'tokenize';
+  id: number;
+  token: string;
+  timeoutMs: number;
+  retries: number;
+}
+export interface Cancel {
+  ch: string;
+  t: 'cancel';
+  id: number;
+}
+export type ToFrame = Config | Command | Tokenize | Cancel;
+
+// Field frame → page.
+export type ToPage =
+  | { ch: string; t: 'hello' }
+  /** `label`: the input's accessible name, which also becomes the frame's title. */
+  | { ch: string; t: 'ready'; label: string }
+  /** `brand` from the number frame only (null while unknown); no `event` when only the validity moved. */
+  | { ch: string; t: 'state'; event?: FieldEvent; state: FieldState; brand?: BrandInfo | null }
+  | { ch: string; t: 'resize'; height: number }
+  | { ch: string; t: 'result'; id: number; result: TokenizeResult }
+  | { ch: string; t: 'failure'; id: number; error: ErrorInfo };
+
+// Field frame ↔ field frame, on the frame origin only (BroadcastChannel `payframe:<ch>`).
+export type Sibling =
+  | { ch: string; t: 'collect'; id: string }
+  | { ch: string; t: 'value'; id: string; field: FieldName; value: string }
+  /** The number's CVV sizes, for the CVV frame. */
+  | { ch: string; t: 'sizes'; sizes: number[] };

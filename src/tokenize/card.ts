@@ -1,0 +1,65 @@
+import { type BrandId, validateCvv, validateExpiry, validateNumber } from '../card';
+import { PayframeError } from '../errors';
+import type { NonceRequest } from '../schemas';
+
+export interface CardInput {
+  /** Digits; spaces and dashes between them are allowed. */
+  number: string;
+  expireMonth: number | string;
+  /** Four digits, or two (read as 20YY). */
+  expireYear: number | string;
+  cvv: string;
+  /** The cardholder's name. Not part of the nonce: it is handed back for the payment request. */
+  name?: string;
+}
+
+export type CardField = 'number' | 'expireMonth' | 'expireYear' | 'cvv' | 'name';
+
+export interface CheckedCard {
+  /** The nonce request body (the wire type NonceRequestSchema; test/tokenize checks every body against it). */
+  body: NonceRequest;
+  name: string | undefined;
+  /** Our brand for the number, when the card core knows it. */
+  brand: BrandId | undefined;
+}
+
+/**
+ * The request body for a card, or `invalid_card` naming every field that is wrong. The card core's
+ * rules are stricter than the wire's, so a body built here always passes NonceRequestSchema.
+ */
+export function checkCard(card: CardInput): CheckedCard {
+  if (card === null || typeof card !== 'object') {
+    throw new PayframeError('invalid_card', 'the card is missing', { fields: ['number', 'expireMonth', 'expireYear', 'cvv'] });
+  }
+  const fields: CardField[] = [];
+  const rawNumber = typeof card.number === 'string' ? card.number : '';
+  const number = validateNumber(rawNumber);
+  if (!number.isValid) fields.push('number');
+
+  const month = toInt(card.expireMonth);
+  let year = toInt(card.expireYear);
+  if (year !== undefined && year < 100 && String(card.expireYear).trim().length === 2) year += 2000;
+  const monthOk = month !== undefined && month >= 1 && month <= 12;
+  const yearOk = year !== undefined && year >= 2000 && year <= 9999;
+  if (!monthOk) fields.push('expireMonth');
+  if (!yearOk) fields.push('expireYear');
+  if (monthOk && yearOk && !validateExpiry({ month: month!, year: year! }).isValid) fields.push('expireMonth', 'expireYear');
+
+  const cvv = typeof card.cvv === 'string' ? card.cvv.trim() : '';
+  if (!validateCvv(cvv, number.brand?.code.size ?? [3, 4]).isValid) fields.push('cvv');
+
+  const name = card.name;
+  if (name !== undefined && typeof name !== 'string') fields.push('name');
+
+  if (fields.length > 0) {
+    throw new PayframeError('invalid_card', `invalid card details: ${fields.join(', ')}`, { fields });
+  }
+  const body = { number: rawNumber.replace(/[\s-]/g, ''), expire_month: month!, expire_year: year!, cvv2: cvv };
+  return { body, name, brand: number.brand?.id };
+}
+
+/** A whole number from a number or a string of one to four digits; anything else is undefined. */
+function toInt(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  return typeof value === 'string' && /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : undefined;
+}

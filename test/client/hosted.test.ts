@@ -1,0 +1,382 @@
+// @vitest-environment happy-dom
+// The page side of the hosted form, with the frames played by the test: happy-dom does not load
+// cross-origin iframes, so each iframe's window is a stand-in that records what the page posts to it.
+// Real frames on a real second origin are tested in e2e/hosted-*.spec.ts.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createClient, isPayframeError, mountFields, type CardForm, type FieldName } from '../../src';
+
+const GATEWAY = 'https://gw.example';
+const FRAME_ORIGIN = GATEWAY;
+const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
+const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
+
+type Posted = [message: any, targetOrigin: string];
+const windows = new WeakMap<HTMLIFrameElement, { postMessage: ReturnType<typeof vi.fn> }>();
+
+let tokens: number;
+let authorization: ReturnType<typeof vi.fn<() => Promise<string>>>;
+let client: ReturnType<typeof createClient>;
+let forms: CardForm[];
+
+// The frames' documents never load: happy-dom may make them, but not navigate them anywhere.
+const settings = (window as any).happyDOM.settings;
+settings.enableIframePageLoading = true;
+settings.navigation.disableChildFrameNavigation = true;
+
+beforeEach(() => {
+  document.body.innerHTML = `
+    <form id="checkout">
+      <label for="n">Card number</label><div id="n"></div>
+      <label for="e">Expiry</label><div id="e"></div>
+      <label><span>CVC</span><div id="c"></div></label>
+      <div id="name"></div>
+      <button>Pay</button>
+    </form>`;
+  Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
+    configurable: true,
+    get(this: HTMLIFrameElement) {
+      if (!this.isConnected) return null;
+      if (!windows.has(this)) windows.set(this, { postMessage: vi.fn() });
+      return windows.get(this);
+    },
+  });
+  tokens = 0;
+  authorization = vi.fn<() => Promise<string>>(async () => `token-${++tokens}`);
+  client = createClient({ merchantId: 'shop-1', baseUrl: `${GATEWAY}/api/`, authorization });
+  forms = [];
+});
+afterEach(() => {
+  forms.forEach((f) => f.destroy());
+  vi.useRealTimers();
+});
+
+const mount = (extra: Record<string, unknown> = {}) => {
+  const form = mountFields({
+    client,
+    fields: { number: { container: '#n', placeholder: '1234' }, expiry: { container: '#e' }, cvv: { container: '#c' }, name: { container: '#name' } },
+    ...extra,
+  } as any);
+  forms.push(form);
+  return form;
+};
+const iframe = (field: FieldName) => document.querySelector<HTMLIFrameElement>(`#${{ number: 'n', expiry: 'e', cvv: 'c', name: 'name' }[field]} iframe`)!;
+const win = (field: FieldName) => iframe(field).contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> };
+const posted = (field: FieldName): Posted[] => win(field).postMessage.mock.calls as Posted[];
+const channel = () => new URLSearchParams(iframe('number').src.split('#')[1]).get('channel')!;
+/** A message from a frame as the browser delivers it. */
+const say = (field: FieldName, data: Record<string, unknown>, over: { origin?: string; source?: unknown; ch?: string } = {}) =>
+  window.dispatchEvent(
+    new MessageEvent('message', { data: { ch: over.ch ?? channel(), ...data }, origin: over.origin ?? FRAME_ORIGIN, source: ('source' in over ? over.source : win(field)) as any }),
+  );
+const boot = async (form: CardForm, fields = FIELDS) => {
+  for (const f of fields) say(f, { t: 'hello' });
+  for (const f of fields) say(f, { t: 'ready', label: 'L' });
+  await form.ready;
+};
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e) => e);
+const makeValid = () => FIELDS.forEach((f) => say(f, { t: 'state', event: 'input', state: VALID, ...(f === 'number' ? { brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } } : {}) }));
+
+describe('mountFields', () => {
+  it('returns at once with one frame per field, on the frame origin, and ready pending', () => {
+    const form = mount();
+    expect(document.querySelectorAll('iframe')).toHaveLength(4);
+    const url = new URL(iframe('number').src);
+    expect(`${url.origin}${url.pathname}`).toBe(`${GATEWAY}/frame/`);
+    expect(Object.fromEntries(url.searchParams)).toEqual({ merchant: 'shop-1', gateway: `${GATEWAY}/api/` });
+    const hash = Object.fromEntries(new URLSearchParams(url.hash.slice(1)));
+    expect(hash).toEqual({ field: 'number', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin });
+    expect(iframe('number').title).toBe('Card number');
+    expect(iframe('cvv').title).toBe('CVC'); // the text of the label around the container
+    expect(iframe('name').title).toBe(''); // no label on the page: the frame names it when ready
+    expect(iframe('number').getAttribute('style')).toContain('width: 100%');
+    expect(document.querySelector('#n')!.className).toBe('payframe-field payframe-field--empty');
+    expect(form.ready).toBeInstanceOf(Promise);
+  });
+
+  it('answers a hello with the config, to the exact frame origin, and is ready when every frame is', async () => {
+    const form = mount({ locale: 'ar', styles: { base: { color: '#111' } } });
+    const onReady = vi.fn();
+    form.on('ready', onReady);
+    say('expiry', { t: 'hello' });
+    expect(posted('expiry')).toEqual([
+      [{ ch: channel(), t: 'config', locale: 'ar', label: 'Expiry', placeholder: undefined, fields: FIELDS, styles: { base: { color: '#111' } }, scheme: expect.any(String) }, FRAME_ORIGIN],
+    ]);
+    for (const f of FIELDS.slice(0, 3)) say(f, { t: 'ready', label: 'L' });
+    await settle();
+    expect(onReady).not.toHaveBeenCalled();
+    say('name', { t: 'ready', label: 'الاسم على البطاقة' });
+    await form.ready;
+    say('name', { t: 'ready', label: 'الاسم على البطاقة' });
+    expect(onReady).toHaveBeenCalledTimes(1);
+    expect(iframe('name').title).toBe('الاسم على البطاقة');
+  });
+
+  it('ignores messages from another origin, another window, another channel, or of the wrong shape', async () => {
+    const form = mount();
+    await boot(form);
+    const onAny = vi.fn();
+    for (const e of ['change', 'focus', 'validityChange', 'brandChange', 'submit'] as const) form.on(e, onAny);
+    const before = form.getState();
+    const state = { t: 'state', event: 'input', state: VALID };
+    say('number', state, { origin: 'https://evil.example' });
+    say('number', state, { source: window });
+    say('number', state, { source: null });
+    say('number', state, { ch: 'f'.repeat(32) });
+    say('number', { t: 'state', event: 'input', state: { isValid: true } });
+    say('number', { t: 'state', event: 'input', state: { ...VALID, isFocused: 'yes' } });
+    say('number', { t: '__proto__', state: VALID });
+    say('number', { t: 'constructor' });
+    say('number', { t: 'resize', height: -5 });
+    window.dispatchEvent(new MessageEvent('message', { data: 'a string', origin: FRAME_ORIGIN, source: win('number') as any }));
+    window.dispatchEvent(new MessageEvent('message', { data: null, origin: FRAME_ORIGIN, source: win('number') as any }));
+    expect(form.getState()).toEqual(before);
+    expect(onAny).not.toHaveBeenCalled();
+    expect(iframe('number').style.height).toBe('2.75rem');
+  });
+
+  it('reports each frame state as events, the brand, and classes on the containers', async () => {
+    const form = mount();
+    await boot(form);
+    const seen: string[] = [];
+    for (const e of ['change', 'focus', 'blur', 'validityChange', 'brandChange', 'submit'] as const) {
+      form.on(e, (state, field) => seen.push(`${e}:${field}:${state.brand?.id ?? '-'}`));
+    }
+    const submit = vi.fn((e: Event) => e.preventDefault());
+    document.querySelector('form')!.addEventListener('submit', submit);
+    const brand = { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } };
+    say('number', { t: 'state', event: 'focus', state: { ...VALID, isEmpty: true, isValid: false, isFocused: true }, brand: null });
+    say('number', { t: 'state', event: 'input', state: { ...VALID, isValid: false, isFocused: true }, brand });
+    say('number', { t: 'state', event: 'input', state: { ...VALID, isFocused: true }, brand });
+    say('number', { t: 'state', event: 'submit', state: { ...VALID, isFocused: true }, brand });
+    expect(seen).toEqual([
+      'focus:number:-', 'change:number:visa', 'brandChange:number:visa', 'change:number:visa', 'validityChange:number:visa', 'submit:number:visa',
+    ]);
+    expect(submit).toHaveBeenCalledTimes(1);
+    expect(document.querySelector('#n')!.className).toBe('payframe-field payframe-field--focused payframe-field--valid');
+    // Only the number frame speaks for the brand.
+    say('cvv', { t: 'state', event: 'input', state: VALID, brand: { ...brand, id: 'jcb' } });
+    expect(form.getState().brand).toEqual(brand);
+    say('number', { t: 'state', event: 'blur', state: { ...VALID, isValid: false }, brand });
+    expect(document.querySelector('#n')!.className).toBe('payframe-field payframe-field--invalid');
+    say('number', { t: 'resize', height: 51.2 });
+    expect(iframe('number').style.height).toBe('52px');
+  });
+
+  it('refuses to tokenise an incomplete form: invalid_card naming the fields, no token, nothing posted', async () => {
+    const form = mount();
+    await boot(form);
+    say('number', { t: 'state', event: 'input', state: VALID, brand: null });
+    const error = await rejection(form.tokenize());
+    expect(error).toMatchObject({ code: 'invalid_card', fields: ['expiry', 'cvv', 'name'] });
+    expect(authorization).not.toHaveBeenCalled();
+    expect(posted('number').filter(([m]) => m.t === 'tokenize')).toEqual([]);
+    expect(posted('cvv').map(([m]) => m.t)).toEqual(['config', 'touch']);
+    expect(document.querySelector('#c')!.classList.contains('payframe-field--invalid')).toBe(true);
+  });
+
+  it('hands the number frame the token for one call, and gives the page the frame result', async () => {
+    const form = mount();
+    await boot(form);
+    makeValid();
+    const first = form.tokenize();
+    expect(form.tokenize()).toBe(first); // a double click makes one call
+    await settle();
+    const asks = posted('number').filter(([m]) => m.t === 'tokenize');
+    expect(asks).toEqual([[{ ch: channel(), t: 'tokenize', id: 1, token: 'token-1', timeoutMs: 15_000, retries: 2 }, FRAME_ORIGIN]]);
+    for (const f of ['expiry', 'cvv', 'name'] as const) expect(posted(f).filter(([m]) => m.t === 'tokenize')).toEqual([]);
+    const result = { nonce: 'n-1', brand: 'visa', last4: '1111', expireMonth: 12, expireYear: 2034, expiresAt: '2034-01-01T00:00:00Z', name: 'A' };
+    say('expiry', { t: 'result', id: 1, result: { ...result, nonce: 'forged' } }); // not the number frame
+    say('number', { t: 'result', id: 1, result });
+    await expect(first).resolves.toEqual(result);
+  });
+
+  it('after a 401 fetches one fresh token and asks once more; a second 401 is the error, not a loop', async () => {
+    const form = mount();
+    await boot(form);
+    makeValid();
+    const unauthorized = { code: 'unauthorized', message: 'POST …: EXPIRED_CLIENT_TOKEN', status: 401, reason: 'EXPIRED_CLIENT_TOKEN' };
+    const call = form.tokenize();
+    await settle();
+    say('number', { t: 'failure', id: 1, error: unauthorized });
+    await settle();
+    say('number', { t: 'failure', id: 2, error: unauthorized });
+    const error = await rejection(call);
+    expect(isPayframeError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'unauthorized', status: 401, reason: 'EXPIRED_CLIENT_TOKEN' });
+    expect(posted('number').filter(([m]) => m.t === 'tokenize').map(([m]) => m.token)).toEqual(['token-1', 'token-2']);
+    expect(authorization).toHaveBeenCalledTimes(2);
+  });
+
+  it('a tokenise aborted by its signal tells the frame to stop and rejects aborted', async () => {
+    const form = mount();
+    await boot(form);
+    makeValid();
+    const stop = new AbortController();
+    const call = form.tokenize({ signal: stop.signal });
+    await settle();
+    stop.abort();
+    expect((await rejection(call)).code).toBe('aborted');
+    expect(posted('number').map(([m]) => m.t).slice(-2)).toEqual(['tokenize', 'cancel']);
+  });
+
+  it('times out naming the fields whose frames did not load, and removes the form', async () => {
+    vi.useFakeTimers();
+    const form = mount({ timeoutMs: 5000 });
+    const onError = vi.fn();
+    form.on('error', onError);
+    say('number', { t: 'hello' });
+    say('number', { t: 'ready', label: 'L' });
+    say('cvv', { t: 'ready', label: 'L' });
+    vi.advanceTimersByTime(5000);
+    const error = await rejection(form.ready);
+    expect(error).toMatchObject({ code: 'timeout', fields: ['expiry', 'name'] });
+    expect(error.message).toContain('expiry, name');
+    expect(onError).toHaveBeenCalledWith(error);
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+  });
+
+  it('destroy removes frames, classes and listeners, rejects what waits with aborted, and can be called twice', async () => {
+    const form = mount();
+    const ready = rejection(form.ready);
+    form.destroy();
+    form.destroy();
+    expect((await ready).code).toBe('aborted');
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+    expect(document.querySelector('#n')!.className).toBe('');
+    expect((await rejection(form.tokenize())).code).toBe('aborted');
+    expect(() => form.focus('number')).not.toThrow();
+  });
+
+  it('destroy while a tokenise waits on the frame rejects it with aborted', async () => {
+    const form = mount();
+    await boot(form);
+    makeValid();
+    const call = form.tokenize();
+    await settle();
+    form.destroy();
+    expect((await rejection(call)).code).toBe('aborted');
+  });
+
+  it('StrictMode: mount, destroy and mount again in one tick leaves one form in the same containers', async () => {
+    const a = mount();
+    a.destroy();
+    const b = mount();
+    expect(document.querySelectorAll('iframe')).toHaveLength(4);
+    await boot(b);
+    expect((await rejection(a.ready)).code).toBe('aborted');
+  });
+
+  it('a page label, a label around the container, or a click in the container focuses the field', async () => {
+    const form = mount();
+    await boot(form);
+    for (const [target, field] of [['label[for=n]', 'number'], ['label span', 'cvv'], ['#e', 'expiry']] as const) {
+      const focus = vi.spyOn(iframe(field), 'focus');
+      document.querySelector<HTMLElement>(target)!.click();
+      expect(focus).toHaveBeenCalled();
+      expect(posted(field).at(-1)).toEqual([{ ch: channel(), t: 'focus' }, FRAME_ORIGIN]);
+    }
+  });
+
+  it('finds a label in the shadow root of its container', async () => {
+    const host = document.createElement('div');
+    document.body.append(host);
+    const root = host.attachShadow({ mode: 'open' });
+    root.append(Object.assign(document.createElement('label'), { htmlFor: 'sn', textContent: 'Numéro' }), Object.assign(document.createElement('div'), { id: 'sn' }));
+    const form = mountFields({ client, fields: { number: { container: root.getElementById('sn')! }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
+    forms.push(form);
+    const frame = root.querySelector('iframe')!;
+    expect(frame.title).toBe('Numéro');
+    const focus = vi.spyOn(frame, 'focus');
+    root.querySelector('label')!.click();
+    expect(focus).toHaveBeenCalled();
+  });
+
+  it('takes another frame origin, and then only trusts that origin', async () => {
+    const form = mount({ frameUrl: 'https://frames.example/pf' });
+    expect(iframe('number').src.startsWith('https://frames.example/pf/?')).toBe(true);
+    say('number', { t: 'hello' }); // from the gateway's origin: not the frames' any more
+    expect(posted('number')).toEqual([]);
+    for (const f of FIELDS) say(f, { t: 'hello' }, { origin: 'https://frames.example' });
+    expect(posted('number')[0]![1]).toBe('https://frames.example');
+    for (const f of FIELDS) say(f, { t: 'ready', label: 'L' }, { origin: 'https://frames.example' });
+    await form.ready;
+  });
+
+  it.each([
+    ['no options', undefined],
+    ['a client not made by createClient', { client: { merchantId: 'm', origin: GATEWAY, tokenize() {} } }],
+    ['a missing container', { fields: { number: { container: '#nope' }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
+    ['a bad selector', { fields: { number: { container: '##' }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
+    ['one container for two fields', { fields: { number: { container: '#n' }, expiry: { container: '#n' }, cvv: { container: '#c' } } }],
+    ['no cvv field', { fields: { number: { container: '#n' }, expiry: { container: '#e' } } }],
+    ['an unknown field', { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' }, zip: { container: '#name' } } }],
+    ['a placeholder that is not text', { fields: { number: { container: '#n', placeholder: 5 }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
+    ['a label longer than a frame takes', { fields: { number: { container: '#n', label: 'x'.repeat(201) }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
+    ['a timeout given as text', { timeoutMs: '5000' }],
+    ['an unknown locale', { locale: 'fr' }],
+    ['a zero timeout', { timeoutMs: 0 }],
+    ['a frame URL over plain http', { frameUrl: 'http://frames.example/' }],
+    ['a frame URL with a query', { frameUrl: 'https://frames.example/?x=1' }],
+    ['styles that are not data', { styles: (() => { const a: any = {}; a.self = a; return a; })() }],
+  ])('refuses %s with invalid_config, and adds nothing to the page', (_, options) => {
+    const base = { client, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } };
+    let error: any;
+    try {
+      forms.push(mountFields(options === undefined ? (undefined as any) : ({ ...base, ...options } as any)));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'invalid_config' });
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+    expect(document.querySelector('.payframe-field')).toBeNull();
+  });
+
+  it('refuses a second form in containers in use, until the first is destroyed', () => {
+    const first = mount();
+    expect(() => mount()).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+    first.destroy();
+    expect(() => mount()).not.toThrow();
+  });
+
+  it('setLocale sends every frame its config again, in the new locale, with the labels as the page has them now', async () => {
+    const form = mount();
+    await boot(form);
+    document.querySelector('label[for=n]')!.textContent = 'رقم البطاقة';
+    form.setLocale('ar');
+    expect(posted('number').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: 'رقم البطاقة' }), FRAME_ORIGIN]);
+    expect(posted('name').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: undefined }), FRAME_ORIGIN]);
+    expect(() => form.setLocale('fr' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
+  it('refuses an unknown event or a handler that is not a function', () => {
+    const form = mount();
+    expect(() => form.on('nonce' as any, () => {})).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => form.on('change', 'log' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
+  it('a form destroyed while its token is fetched rejects aborted at once, and asks no frame', async () => {
+    let release!: (token: string) => void;
+    authorization.mockImplementationOnce(() => new Promise<string>((r) => (release = r)));
+    const form = mount();
+    await boot(form);
+    makeValid();
+    const call = form.tokenize();
+    await settle();
+    const numberWindow = win('number');
+    form.destroy();
+    expect((await rejection(call)).code).toBe('aborted');
+    release('late-token');
+    await settle();
+    expect(numberWindow.postMessage.mock.calls.filter(([m]) => m.t === 'tokenize')).toEqual([]);
+  });
+
+  it('refuses an unknown field name in its methods', async () => {
+    const form = mountFields({ client, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
+    forms.push(form);
+    expect(() => form.focus('name')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(() => form.setPlaceholder('number', 5 as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    form.setPlaceholder('number', '0000');
+    expect(posted('number').at(-1)).toEqual([{ ch: channel(), t: 'placeholder', text: '0000' }, FRAME_ORIGIN]);
+  });
+});

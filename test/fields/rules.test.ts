@@ -1,0 +1,135 @@
+// What a card field does with each edit, without a DOM: the frames and attachForm run this.
+import { describe, expect, it } from 'vitest';
+import { applyEdit, checkField, type FieldName, foldDigits, formFields, showsInvalid } from '../../src/fields';
+import { prng } from '../fuzz/generator';
+
+/** Types `text` key by key at the end of the field, as a person would. */
+function type(name: FieldName, text: string, start = '', sizes?: number[]): string {
+  let value = start;
+  for (const key of text) value = applyEdit(name, { value: value + key, caret: value.length + 1, previous: value, inputType: 'insertText' }, sizes).value;
+  return value;
+}
+
+describe('applyEdit', () => {
+  it('formats the number and the expiry as they are typed', () => {
+    expect(type('number', '4111111111111111')).toBe('4111 1111 1111 1111');
+    expect(type('number', '378282246310005')).toBe('3782 822463 10005');
+    expect(type('expiry', '1234')).toBe('12 / 34');
+    expect(type('expiry', '4')).toBe('04 / ');
+    expect(type('name', 'Ada Lovelace')).toBe('Ada Lovelace');
+  });
+
+  it('reads Arabic-Indic, Persian and fullwidth digits as ASCII', () => {
+    expect(foldDigits('٠١٢٣٤٥٦٧٨٩ ۰۱۲۳۴۵۶۷۸۹ ０１２３４５６７８９')).toBe('0123456789 0123456789 0123456789');
+    expect(type('number', '٤١١١١١١١١١١١١١١١')).toBe('4111 1111 1111 1111');
+    expect(type('expiry', '۱۲۳۴')).toBe('12 / 34');
+    expect(type('cvv', '١٢٣')).toBe('123');
+  });
+
+  it('refuses a digit past the brand\'s longest number, wherever the caret is', () => {
+    const full = '5555 5555 5555 4444';
+    expect(type('number', '4', full)).toBe(full);
+    expect(applyEdit('number', { value: '55555 5555 5555 4444', caret: 2, previous: full, inputType: 'insertText' })).toEqual({ value: full, caret: 1 });
+    expect(type('number', '1', '3782 822463 10005')).toBe('3782 822463 10005');
+    // A 19-digit Visa exists: a 17th digit is taken.
+    expect(type('number', '1', '4111 1111 1111 1111')).toBe('4111 1111 1111 1111 1');
+  });
+
+  it('refuses a paste with more digits than the field holds, whole', () => {
+    const edit = { value: '5555 5555 5555 4444 9', caret: 21, previous: '', inputType: 'insertFromPaste' };
+    expect(applyEdit('number', edit)).toEqual({ value: '', caret: 0 });
+    expect(applyEdit('number', { ...edit, value: '  5555-5555-5555-4444 ' })).toEqual({ value: '5555 5555 5555 4444', caret: 19 });
+  });
+
+  it('deletes the digit before a space that backspace removed', () => {
+    expect(applyEdit('number', { value: '41111', caret: 4, previous: '4111 1', inputType: 'deleteContentBackward' })).toEqual({ value: '4111', caret: 3 });
+    expect(applyEdit('number', { value: '41111', caret: 4, previous: '4111 1', inputType: 'deleteContentForward' })).toEqual({ value: '4111', caret: 4 });
+  });
+
+  it('keeps every digit when a deletion makes the number a shorter brand\'s, and it shows as invalid', () => {
+    // A 19-digit Diners Club number less its 0 starts like American Express (15 digits at most).
+    const next = applyEdit('number', { value: '347 715441 170332140', caret: 1, previous: '3047 715441 170332140', inputType: 'deleteContentBackward' });
+    expect(next).toEqual({ value: '3477 1544 1170 3321 40', caret: 1 });
+    expect(checkField('number', next.value)).toEqual({ isValid: false, isPotentiallyValid: false });
+  });
+
+  it('gives the CVV the size of the brand', () => {
+    expect(type('cvv', '12345', '', [4])).toBe('1234');
+    expect(type('cvv', '12345', '', [3])).toBe('123');
+    expect(type('cvv', '12345')).toBe('1234');
+    expect(type('cvv', '1a2-3')).toBe('123');
+  });
+});
+
+describe('checkField', () => {
+  it.each([
+    ['number', '4111 1111 1111 1111', true, true],
+    ['number', '4111 1111', false, true],
+    ['number', '5555 5555 5555 4445', false, false],
+    ['expiry', '12 / 34', true, true],
+    ['expiry', '1', false, true],
+    ['expiry', '00 / ', false, false],
+    ['cvv', '123', true, true],
+    ['cvv', '12', false, true],
+    ['name', ' Ada ', true, true],
+    ['name', '  ', false, true],
+    // A number typed into the wrong field must not reach the page with the name.
+    ['name', '4111 1111 1111 1111', false, false],
+    ['name', 'Ada 3', false, false],
+    ['name', 'Ada ٣', false, false],
+  ] as const)('%s %j: valid %s, potentially %s', (name, value, isValid, isPotentiallyValid) => {
+    expect(checkField(name, value)).toEqual({ isValid, isPotentiallyValid });
+  });
+
+  it('takes the brand\'s CVV size', () => {
+    expect(checkField('cvv', '1234', [3])).toEqual({ isValid: false, isPotentiallyValid: false });
+    expect(checkField('cvv', '1234', [4]).isValid).toBe(true);
+  });
+});
+
+describe('showsInvalid', () => {
+  const s = (over: object) => ({ isEmpty: false, isValid: false, isPotentiallyValid: true, isFocused: true, ...over });
+  it('shows what cannot become valid at once, what is incomplete once left, and an empty field only after a refused pay', () => {
+    expect(showsInvalid(s({ isPotentiallyValid: false }), false)).toBe(true);
+    expect(showsInvalid(s({}), false)).toBe(false);
+    expect(showsInvalid(s({ isFocused: false }), false)).toBe(true);
+    expect(showsInvalid(s({ isFocused: false, isEmpty: true }), false)).toBe(false);
+    expect(showsInvalid(s({ isFocused: false, isEmpty: true }), true)).toBe(true);
+    expect(showsInvalid(s({ isValid: true, isFocused: false }), true)).toBe(false);
+  });
+});
+
+it('names the form fields of the card fields checkCard refuses', () => {
+  expect(formFields(['number', 'expireMonth', 'expireYear', 'cvv'])).toEqual(['number', 'expiry', 'cvv']);
+});
+
+// Seeded: a failure reproduces. Adversarial pieces typed, pasted and deleted at random carets.
+it('never throws, never invents or loses a digit, keeps the caret inside, and valid implies potentially valid', () => {
+  const rand = prng(8_2026);
+  const pieces = ['4', '1', '5', '3', '7', '0', '9', ' ', '-', '/', '٤', '۷', '２', '\u200b', '\u200f', 'a', '💳', '\ud800', '4111 1111 1111 1111', '٤١١١', '12/34', '١٢/٣٤'];
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const digits = (s: string) => s.replace(/\D/g, '');
+  const failures: string[] = [];
+  for (const name of ['number', 'expiry', 'cvv', 'name'] as const) {
+    let value = '';
+    for (let i = 0; i < 25_000; i++) {
+      const caret = Math.floor(rand() * (value.length + 1));
+      const deleting = rand() < 0.25 && value.length > 0;
+      const piece = deleting ? '' : pick(pieces);
+      const from = deleting ? Math.max(0, caret - 1) : caret;
+      const edited = value.slice(0, from) + piece + value.slice(caret);
+      const sizes = pick([[3], [4], [3, 4]]);
+      const next = applyEdit(name, { value: edited, caret: from + piece.length, previous: value, inputType: deleting ? 'deleteContentBackward' : 'insertText' }, sizes);
+      const folded = foldDigits(edited);
+      const kept = next.value === value || digits(next.value) === digits(folded);
+      const separatorDeleted = deleting && digits(folded) === digits(value) && digits(next.value).length === digits(value).length - 1;
+      if (name !== 'expiry' && name !== 'name' && !kept && !separatorDeleted) failures.push(`${name}: ${JSON.stringify([value, edited, next.value])}`);
+      if (name === 'expiry' && digits(next.value).length > 6) failures.push(`expiry too long: ${next.value}`);
+      if (next.caret < 0 || next.caret > next.value.length) failures.push(`${name} caret ${next.caret} in ${JSON.stringify(next.value)}`);
+      const check = checkField(name, next.value, sizes);
+      if (check.isValid && !check.isPotentiallyValid) failures.push(`${name} valid but not potentially: ${next.value}`);
+      value = next.value.length > 40 ? '' : next.value;
+    }
+  }
+  expect(failures.slice(0, 10)).toEqual([]);
+});

@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { frameSrc, newChannel, readFrameAddress, readSibling, readToFrame, readToPage } from '../../src/protocol';
+
+const ch = 'a'.repeat(32);
+const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
+const brand = { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } };
+const result = { nonce: 'n', brand: 'visa', last4: '1111', expireMonth: 1, expireYear: 2030, expiresAt: 't' };
+
+describe('readToPage (frame → page)', () => {
+  it.each([
+    { t: 'hello' },
+    { t: 'ready', label: 'Card number' },
+    { t: 'state', event: 'input', state, brand },
+    { t: 'state', event: 'focus', state, brand: null },
+    { t: 'state', state },
+    { t: 'resize', height: 44 },
+    { t: 'result', id: 1, result },
+    { t: 'result', id: 1, result: { ...result, brand: undefined, name: 'A' } },
+    { t: 'failure', id: 2, error: { code: 'invalid_card', message: 'm', fields: ['cvv'] } },
+    { t: 'failure', id: 2, error: { code: 'unauthorized', message: 'm', status: 401, reason: 'R', resultCode: '5081', eventId: 'e' } },
+  ])('reads %j', (m) => {
+    expect(readToPage({ ...m, ch }, ch)).toEqual({ ...m, ch });
+  });
+
+  it.each([
+    ['another channel', { t: 'hello', ch: 'b'.repeat(32) }],
+    ['no channel', { t: 'hello' }],
+    ['an unknown type', { t: 'nonce', ch }],
+    ['ready without a label', { t: 'ready', ch }],
+    ['a prototype key as type', { t: '__proto__', ch }],
+    ['constructor as type', { t: 'constructor', ch }],
+    ['a state that misses a flag', { t: 'state', ch, event: 'input', state: { isEmpty: true } }],
+    ['a state flag that is not a boolean', { t: 'state', ch, event: 'input', state: { ...state, isValid: 1 } }],
+    ['an unknown event', { t: 'state', ch, event: 'click', state }],
+    ['a brand without a code', { t: 'state', ch, state, brand: { id: 'visa', name: 'Visa' } }],
+    ['a negative height', { t: 'resize', ch, height: -1 }],
+    ['an infinite height', { t: 'resize', ch, height: Infinity }],
+    ['a result without a nonce', { t: 'result', ch, id: 1, result: { ...result, nonce: undefined } }],
+    ['a result without an id', { t: 'result', ch, result }],
+    ['an error with a field we do not have', { t: 'failure', ch, id: 1, error: { code: 'invalid_card', message: 'm', fields: ['pin'] } }],
+    ['an error without a message', { t: 'failure', ch, id: 1, error: { code: 'network' } }],
+    ['a string', 'hello'],
+    ['null', null],
+    ['an array', [ch]],
+  ])('ignores %s', (_, m) => {
+    expect(readToPage(m, ch)).toBeUndefined();
+  });
+});
+
+describe('readToFrame (page → frame)', () => {
+  const config = { t: 'config', locale: 'en', label: 'Card number', fields: ['number', 'expiry', 'cvv'] };
+  it.each([
+    config,
+    { ...config, locale: 'ar', placeholder: 'x', styles: { base: {} }, fonts: [], scheme: 'light dark' },
+    { t: 'focus' },
+    { t: 'clear' },
+    { t: 'touch' },
+    { t: 'placeholder', text: '1234' },
+    { t: 'tokenize', id: 1, token: 'tok.en-_~+/=', timeoutMs: 15_000, retries: 2 },
+    { t: 'cancel', id: 1 },
+  ])('reads %j', (m) => {
+    expect(readToFrame({ ...m, ch }, ch)).toEqual({ ...m, ch });
+  });
+
+  it.each([
+    ['a locale we do not speak', { ...config, locale: 'fr' }],
+    ['a field we do not have', { ...config, fields: ['number', 'pin'] }],
+    ['a label of a page', { ...config, label: 'x'.repeat(201) }],
+    ['a token with a line break', { t: 'tokenize', id: 1, token: 'a\r\nb', timeoutMs: 1, retries: 0 }],
+    ['a token with a space', { t: 'tokenize', id: 1, token: 'a b', timeoutMs: 1, retries: 0 }],
+    ['an empty token', { t: 'tokenize', id: 1, token: '', timeoutMs: 1, retries: 0 }],
+    ['no time to answer', { t: 'tokenize', id: 1, token: 't', timeoutMs: 0, retries: 0 }],
+    ['more time than a timer holds', { t: 'tokenize', id: 1, token: 't', timeoutMs: 2 ** 31, retries: 0 }],
+    ['a time that is not a number', { t: 'tokenize', id: 1, token: 't', timeoutMs: '9', retries: 0 }],
+    ['endless retries', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 1e6 }],
+    ['a placeholder that is not text', { t: 'placeholder', text: 5 }],
+    ['a cancel without an id', { t: 'cancel' }],
+  ])('ignores %s', (_, m) => {
+    expect(readToFrame({ ...m, ch }, ch)).toBeUndefined();
+    expect(readToFrame({ ...config, ch: 'b'.repeat(32) }, ch)).toBeUndefined();
+  });
+});
+
+describe('readSibling (frame ↔ frame)', () => {
+  it.each([{ t: 'collect', id: '1' }, { t: 'value', id: '1', field: 'cvv', value: '123' }, { t: 'sizes', sizes: [3] }])('reads %j', (m) => {
+    expect(readSibling({ ...m, ch }, ch)).toEqual({ ...m, ch });
+  });
+  it.each([
+    { t: 'value', id: '1', field: 'pin', value: '1' },
+    { t: 'value', id: '1', field: 'cvv', value: 'x'.repeat(257) },
+    { t: 'sizes', sizes: [] },
+    { t: 'sizes', sizes: [3.5] },
+    { t: 'collect' },
+  ])('ignores %j', (m) => {
+    expect(readSibling({ ...m, ch }, ch)).toBeUndefined();
+  });
+});
+
+describe('the frame address', () => {
+  const address = { merchant: 'shop/1 & co', gateway: 'https://gw.example/api/', field: 'number', channel: newChannel(), origin: 'https://shop.example:8443' } as const;
+
+  it('goes into the URL and back; the channel and the page origin travel in the fragment', () => {
+    const src = frameSrc('https://gw.example/frame/', address);
+    const url = new URL(src);
+    expect(url.search).not.toContain(address.channel);
+    expect(url.hash).toContain(address.channel);
+    expect(readFrameAddress(src)).toEqual(address);
+    expect(newChannel()).toMatch(/^[\da-f]{32}$/);
+    expect(newChannel()).not.toBe(newChannel());
+  });
+
+  it.each([
+    ['a page origin over plain http', { origin: 'http://shop.example' }],
+    ['a page origin with a path', { origin: 'https://shop.example/checkout' }],
+    ['a page origin with userinfo', { origin: 'https://u:p@shop.example' }],
+    ['a javascript: origin', { origin: 'javascript:alert(1)' }],
+    ['a gateway over plain http', { gateway: 'http://gw.example/' }],
+    ['a gateway with a query', { gateway: 'https://gw.example/?a=1' }],
+    ['a gateway not ending in a slash', { gateway: 'https://gw.example/api' }],
+    ['a short channel', { channel: 'abc' }],
+    ['an unknown field', { field: 'pin' }],
+    ['no merchant', { merchant: '' }],
+  ])('is refused with %s', (_, change) => {
+    expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, ...change } as any))).toBeUndefined();
+  });
+
+  it('takes loopback http for development', () => {
+    const local = { ...address, gateway: 'http://127.0.0.1:8443/', origin: 'http://localhost:3000' };
+    expect(readFrameAddress(frameSrc('http://127.0.0.1:8443/frame/', local))).toEqual(local);
+  });
+});

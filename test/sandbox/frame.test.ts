@@ -1,0 +1,63 @@
+// The sandbox serves the hosted fields' page with its own strict CSP, and lets only the merchant's
+// configured origins frame it.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from './helpers';
+
+const frameDir = mkdtempSync(join(tmpdir(), 'payframe-frame-csp-'));
+writeFileSync(join(frameDir, 'index.html'), '<!doctype html><title>frame</title>');
+writeFileSync(join(frameDir, 'frame-AbCd1234.js'), '');
+writeFileSync(join(frameDir, 'plain.js'), '');
+
+const box = useSandbox({
+  frameDir,
+  merchants: [
+    { id: 'loopback', clientId: 'c', clientSecret: 's' },
+    { id: 'shop', clientId: 'c2', clientSecret: 's2', origins: ['https://shop.example', 'https://www.shop.example:8443', "https://x.example 'unsafe-inline'"] },
+    { id: 'nobody', clientId: 'c3', clientSecret: 's3', origins: [] },
+  ],
+});
+
+const csp = async (query: string) => {
+  const res = await fetch(`${box.sb.url}/frame/${query}`);
+  expect(res.status).toBe(200);
+  const policy = res.headers.get('content-security-policy') ?? '';
+  return { res, directives: Object.fromEntries(policy.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')])) };
+};
+
+describe('the frame page', () => {
+  it('has a strict policy: its own script only, styles only through the CSSOM, the nonce call to its own origin', async () => {
+    const { res, directives } = await csp('?merchant=loopback');
+    expect(directives).toEqual({
+      'default-src': "'none'",
+      'script-src': "'self'",
+      'style-src': "'none'",
+      'font-src': 'https: http://localhost:* http://127.0.0.1:*',
+      'connect-src': "'self'",
+      'base-uri': "'none'",
+      'form-action': "'none'",
+      'frame-ancestors': 'https://localhost:* https://127.0.0.1:* http://localhost:* http://127.0.0.1:*',
+      'require-trusted-types-for': "'script'",
+      'trusted-types': "'none'",
+    });
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("lets only the merchant's configured origins frame it, and drops an entry that is not an origin", async () => {
+    expect((await csp('?merchant=shop')).directives['frame-ancestors']).toBe('https://shop.example https://www.shop.example:8443');
+    expect((await csp('?merchant=nobody')).directives['frame-ancestors']).toBe("'none'");
+  });
+
+  it('may be framed by nobody for an unknown or missing merchant', async () => {
+    expect((await csp('?merchant=someone-else')).directives['frame-ancestors']).toBe("'none'");
+    expect((await csp('')).directives['frame-ancestors']).toBe("'none'");
+  });
+
+  it('lets the browser keep the script named by its content hash, and nothing else', async () => {
+    expect((await fetch(`${box.sb.url}/frame/frame-AbCd1234.js`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${box.sb.url}/frame/plain.js`)).headers.get('cache-control')).toBe('no-store');
+  });
+});
