@@ -116,7 +116,7 @@ test('unknown routes and wrong methods are typed JSON refusals', async ({ reques
   expect(await unknownPayment.json()).toEqual(refusal('not_found', 'PAY-NOPE is not a payment of this run.'));
   const token = await request.post(`${demo.shop}/api/client-token`);
   expect(token.headers()['cache-control']).toBe('no-store');
-  expect(Object.keys(await token.json()).sort()).toEqual(['clientToken', 'expiresOn']);
+  expect(Object.keys(await token.json()).sort()).toEqual(['clientToken', 'expiresAt']);
 });
 
 test('another site cannot act through a visitor’s browser: no JSON, no action; another host name, no answer', async ({ request }) => {

@@ -157,7 +157,7 @@ test('over HTTPS, the server example works once it trusts sandbox.ca, and says w
     const trusted = await checkoutUrl(merchantServer(sandbox.url, { NODE_EXTRA_CA_CERTS: ca }));
     const token = await fetch(new URL('/client-token', trusted), { method: 'POST' });
     expect(token.status).toBe(200);
-    expect(await token.json()).toMatchObject({ clientToken: expect.any(String), expiresOn: expect.any(String) });
+    expect(await token.json()).toMatchObject({ clientToken: expect.any(String), expiresAt: expect.any(String) });
 
     const untrusted = await checkoutUrl(merchantServer(sandbox.url));
     const refused = await fetch(new URL('/client-token', untrusted), { method: 'POST' });

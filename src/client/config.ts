@@ -3,11 +3,11 @@ import { type CallOptions, checkCallOptions } from '../options';
 import { checkBaseUrl, isPathSegment } from '../url';
 
 /**
- * What the merchant's own server hands the page: the bare client token; `{ clientToken, expiresOn }`
+ * What the merchant's own server hands the page: the bare client token; `{ clientToken, expiresAt }`
  * as `handlers.clientToken()` answers it; or the service's own client-token object
- * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (spec 2.1).
+ * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (spec 2.1: the service's names).
  */
-export type ClientTokenGrant = string | { clientToken: string; expiresOn?: string } | { accessToken: string; expiresOn?: string };
+export type ClientTokenGrant = string | { clientToken: string; expiresAt?: string } | { accessToken: string; expiresOn?: string };
 
 /**
  * A client token goes into an Authorization header: visible ASCII only. Anything else would make the
@@ -19,7 +19,7 @@ export function isTokenText(token: unknown): token is string {
 
 /**
  * A client token, or a function that fetches one from the merchant's server (for example from
- * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresOn }`). The
+ * `payframe/server`'s `handlers.clientToken()`, which answers `{ clientToken, expiresAt }`). The
  * function is called at the first request, again near the token's expiry, and again once when the
  * service refuses the token; an answer `{ error: { code, message } }` (a handler's error) is that error.
  */

@@ -1,7 +1,7 @@
 import { type ErrorCode, isErrorCode, PayframeError } from '../errors';
 import { type Authorization, isTokenText } from './config';
 
-/** A token this close to its `expiresOn` is not used any more: a request must not die in flight. */
+/** A token this close to its expiry is not used any more: a request must not die in flight. */
 const EXPIRY_MARGIN_MS = 60_000;
 /** A fetch older than this is not joined: the client's default timeout, after which its first caller has given up. */
 const DEFAULT_STALE_AFTER_MS = 15_000;
@@ -104,11 +104,12 @@ function readGrant(grant: unknown): Held {
   if (!isTokenText(token)) {
     throw new PayframeError(
       'invalid_config',
-      'the authorization function must resolve to a client token, { clientToken, expiresOn } or { accessToken, expiresOn }',
+      'the authorization function must resolve to a client token, { clientToken, expiresAt } or { accessToken, expiresOn }',
     );
   }
-  const { expiresOn } = fields;
-  const expiry = typeof expiresOn === 'string' ? Date.parse(expiresOn) : Number.NaN;
+  // `expiresAt` is payframe's name (handlers.clientToken()); `expiresOn` the service's (gateway.clientToken()).
+  const expiresAt = 'clientToken' in fields ? fields['expiresAt'] : fields['expiresOn'];
+  const expiry = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
   return { token, refreshAt: Number.isNaN(expiry) ? Number.POSITIVE_INFINITY : expiry - EXPIRY_MARGIN_MS };
 }
 

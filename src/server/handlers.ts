@@ -10,7 +10,7 @@ import { checked } from './transport';
 export type Handler = (request: Request) => Promise<Response>;
 
 export interface Handlers {
-  /** `POST` only: answers `{ clientToken, expiresOn }`, never cached. */
+  /** `POST` only: answers `{ clientToken, expiresAt }`, never cached. */
   clientToken(): Handler;
   /**
    * `POST` JSON `{ referenceId, sessionId, otp }` (`AuthenticateBodySchema`): answers
@@ -47,7 +47,7 @@ export function createHandlers(gateway: GatewayCore): Handlers {
     clientToken: () =>
       guarded('POST', async () => {
         const token = await gateway.clientToken();
-        return json(200, { clientToken: token.accessToken, expiresOn: token.expiresOn });
+        return json(200, { clientToken: token.accessToken, expiresAt: token.expiresOn });
       }),
     authenticate: ({ authorize } = {}) => {
       if (authorize !== undefined && typeof authorize !== 'function') {

@@ -19,7 +19,7 @@ function counting(shape: 'string' | 'grant', expiresOn?: () => string) {
   const fn = async () => {
     fn.calls++;
     const minted = await mintToken(sandbox);
-    return shape === 'string' ? minted.accessToken : { clientToken: minted.accessToken, expiresOn: expiresOn?.() ?? minted.expiresOn };
+    return shape === 'string' ? minted.accessToken : { clientToken: minted.accessToken, expiresAt: expiresOn?.() ?? minted.expiresOn };
   };
   fn.calls = 0;
   return fn;
@@ -47,7 +47,7 @@ describe('client token', () => {
     expect(fetchToken.calls).toBe(1);
   });
 
-  it('accepts { clientToken, expiresOn } and fetches again when the token is near its expiry', async () => {
+  it('accepts { clientToken, expiresAt } and fetches again when the token is near its expiry', async () => {
     const fetchToken = counting('grant', () => new Date(Date.now() + 30_000).toISOString());
     const client = make(fetchToken);
     await client.tokenize(cardOf(testCards.approved));
@@ -224,7 +224,7 @@ describe('what the authorization function may answer', () => {
     await expect(client.tokenize(cardOf(testCards.approved))).resolves.toMatchObject({ last4: '1111' });
   });
 
-  it("takes { clientToken, expiresOn } as the handler answers it, read the README's way", async () => {
+  it("takes { clientToken, expiresAt } as the handler answers it, read the README's way", async () => {
     const handler = gatewayOf().handlers.clientToken();
     const client = make(() => handler(new Request('https://shop.example/client-token', { method: 'POST' })).then((r) => r.json()));
     await expect(client.tokenize(cardOf(testCards.approved))).resolves.toMatchObject({ last4: '1111' });

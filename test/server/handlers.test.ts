@@ -16,13 +16,13 @@ async function pendingPayment() {
 }
 
 describe('handlers.clientToken', () => {
-  it('answers { clientToken, expiresOn }, never cached, on POST only', async () => {
+  it('answers { clientToken, expiresAt }, never cached, on POST only', async () => {
     const handler = ctx.gateway.handlers.clientToken();
     const response = await handler(new Request('https://shop.example/client-token', { method: 'POST' }));
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     const body = (await response.json()) as Record<string, string>;
-    expect(Object.keys(body).sort()).toEqual(['clientToken', 'expiresOn']);
+    expect(Object.keys(body).sort()).toEqual(['clientToken', 'expiresAt']);
     expect(body.clientToken!.length).toBeGreaterThan(10);
 
     const get = await handler(new Request('https://shop.example/client-token'));
@@ -190,7 +190,7 @@ describe('toNodeListener', () => {
     const response = await fetch(`${base}/client-token`, { method: 'POST' });
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toMatchObject({ clientToken: expect.any(String), expiresOn: expect.any(String) });
+    expect(await response.json()).toMatchObject({ clientToken: expect.any(String), expiresAt: expect.any(String) });
   });
 
   it('streams the JSON body to the authenticate handler', async () => {
