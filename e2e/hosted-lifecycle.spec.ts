@@ -84,9 +84,16 @@ test('an abort while mounting removes the frames and rejects ready with aborted;
 test('a frame that never loads makes ready reject timeout naming that field, and the form is gone', async ({ page }) => {
   await openCheckout(page, merchant, { auto: '0' });
   const error = await page.evaluate(() => {
+    // As an extension blocking the frame would: the CVV frame never loads, so it never says hello.
+    // (Replacing its src after the mount raced with a cached frame page that had already loaded.)
+    const src = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'src')!;
+    Object.defineProperty(HTMLIFrameElement.prototype, 'src', {
+      ...src,
+      set(value: string) {
+        src.set!.call(this, value.includes('field=cvv') ? 'about:blank' : value);
+      },
+    });
     const form = (window as any).mount({ timeoutMs: 2000 });
-    // As an extension blocking the frame would: it never says hello.
-    document.querySelector<HTMLIFrameElement>('#card-cvv iframe')!.src = 'about:blank';
     return form.ready.then(() => 'ready', (e: any) => ({ code: e.code, fields: e.fields, message: e.message }));
   });
   expect(error).toMatchObject({ code: 'timeout', fields: ['cvv'] });
