@@ -3,7 +3,7 @@
  * form uses (mountFields, handlePending, readReturn, createClient, collectBrowserInfo, the error),
  * without the card rules, which run in the frames there. `client.tokenize` and `attachForm`, which
  * take the card on the page itself, and the card core are in dist/payframe.full.umd.min.js
- * (src/index.ts whole); here they answer `invalid_config` naming that file.
+ * (src/index.ts whole); here the first two answer `invalid_config` naming that file.
  */
 import type { AttachOptions } from './client/attach';
 import type { Client } from './client/client';
