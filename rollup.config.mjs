@@ -21,7 +21,7 @@ const entries = {
 // No source maps in the package (README "The package"); `rollup -c --environment SOURCEMAPS` makes them for debugging.
 const sourcemap = process.env.SOURCEMAPS === 'true';
 
-const ts = () => esbuild({ target: 'es2020', sourceMap: sourcemap });
+const ts = () => esbuild({ target: 'es2022', sourceMap: sourcemap });
 const minify = () => terser({ format: { comments: false } });
 
 /**
@@ -72,30 +72,29 @@ export default [
       sourcemap,
     },
   },
-  {
-    input: 'src/index.ts',
+  // The script-tag bundles (global `Payframe`): payframe.umd.min.js for a checkout with the hosted
+  // form (src/script.ts), payframe.full.umd.min.js with everything of `payframe` (client.tokenize and
+  // attachForm, which take the card on the page, and the card core); each with an unminified twin.
+  ...[
+    ['src/script.ts', 'payframe.umd'],
+    ['src/index.ts', 'payframe.full.umd'],
+  ].map(([input, name]) => ({
+    input,
     // Importing any module of ours or of our dependencies has no side effects (a house rule), so an
     // unused schema is dropped even though building it is a function call.
     treeshake: { moduleSideEffects: false },
     plugins: [resolve({ browser: true }), ts()],
     output: [
-      { file: 'dist/payframe.umd.js', format: 'umd', name: 'Payframe', sourcemap, inlineDynamicImports: true },
-      {
-        file: 'dist/payframe.umd.min.js',
-        format: 'umd',
-        name: 'Payframe',
-        sourcemap,
-        inlineDynamicImports: true,
-        plugins: [minify()],
-      },
+      { file: `dist/${name}.js`, format: 'umd', name: 'Payframe', sourcemap, inlineDynamicImports: true },
+      { file: `dist/${name}.min.js`, format: 'umd', name: 'Payframe', sourcemap, inlineDynamicImports: true, plugins: [minify()] },
     ],
-  },
+  })),
   {
     // The hosted fields' frame: its own bundle, minified, no source map (a frame host serves it to
     // every shopper; a map would only publish the source the package already ships).
     input: 'src/frame/main.ts',
     treeshake: { moduleSideEffects: false },
-    plugins: [resolve({ browser: true }), esbuild({ target: 'es2020' }), framePage()],
+    plugins: [resolve({ browser: true }), esbuild({ target: 'es2022' }), framePage()],
     output: { dir: 'dist/frame', format: 'iife', entryFileNames: 'frame-[hash].js', plugins: [minify()] },
   },
   {

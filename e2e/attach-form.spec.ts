@@ -6,7 +6,7 @@ import { type Merchant, startMerchant } from './support/merchant';
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Own inputs</title>
 <link rel="stylesheet" href="/checkout.css">
-<script src="/payframe.umd.min.js" defer></script><script src="/attach.js" defer></script></head>
+<script src="/payframe.full.umd.min.js" defer></script><script src="/attach.js" defer></script></head>
 <body><main class="checkout"><form id="pay" novalidate>
 <label for="number">Card number</label><input id="number" class="input" autocomplete="cc-number" inputmode="numeric">
 <label for="expiry">Expiry date</label><input id="expiry" class="input" autocomplete="cc-exp" inputmode="numeric">

@@ -116,6 +116,7 @@ test('the packed package has its LICENSE, builds before packing, and ships no so
   const paths = files.map((file) => file.path);
   expect(paths).toContain('LICENSE');
   expect(paths).toContain('dist/payframe.umd.min.js');
+  expect(paths).toContain('dist/payframe.full.umd.min.js');
   expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   expect(manifest.scripts.prepack).toBe('npm run build');

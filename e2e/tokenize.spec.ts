@@ -1,4 +1,4 @@
-// The script-tag bundle in real Chromium: a checkout page on one origin gets its client token from
+// The full script-tag bundle (client.tokenize takes the card on the page) in real Chromium: a checkout page on one origin gets its client token from
 // its own server (payframe/server's handler), tokenises a card against the sandbox on another origin
 // (CORS), and the merchant's server pays with the nonce.
 import { readFile } from 'node:fs/promises';
@@ -8,7 +8,8 @@ import { expect, test } from '@playwright/test';
 import { makeCertificate, type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
 import { createGateway, type Gateway, toNodeListener } from '../src/server';
 
-const BUNDLE = new URL('../dist/payframe.umd.min.js', import.meta.url);
+const BUNDLE = new URL('../dist/payframe.full.umd.min.js', import.meta.url);
+const HOSTED_BUNDLE = new URL('../dist/payframe.umd.min.js', import.meta.url);
 
 // The page gets its gateway from the query, as a server-rendered page would embed it; its client
 // token comes from its own server, as payframe/server's handler answers it.
@@ -20,7 +21,7 @@ const PAGE = `<!doctype html>
   <button>Pay</button>
 </form>
 <output id="nonce"></output><output id="brand"></output><output id="error"></output>
-<script src="/payframe.umd.min.js"></script>
+<script src="/payframe.full.umd.min.js"></script>
 <script>
   const query = new URLSearchParams(location.search);
   const client = Payframe.createClient({
@@ -53,13 +54,17 @@ test.beforeAll(async () => {
   gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const mintToken = toNodeListener(gateway.handlers.clientToken());
   const bundle = await readFile(BUNDLE);
+  const hostedBundle = await readFile(HOSTED_BUNDLE);
   page = createServer(makeCertificate(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     if (path === '/client-token') {
       tokenRequests++;
       mintToken(req, res);
-    } else if (path === '/payframe.umd.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+    } else if (path === '/payframe.full.umd.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+    else if (path === '/payframe.umd.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(hostedBundle);
     else if (path === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
+    // The same page with the hosted form's bundle, which leaves client.tokenize out.
+    else if (path === '/hosted') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE.replace('payframe.full.umd.min.js', 'payframe.umd.min.js'));
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => page.listen(0, 'localhost', resolve));
@@ -101,4 +106,20 @@ test('a page on another origin tokenises a card with the bundle, and the nonce p
   expect(payment.state).toBe('captured');
   expect(payment.result.code).toBe('0000');
   expect(errors).toEqual([]);
+});
+
+test("the hosted form's bundle answers client.tokenize with invalid_config naming the full bundle, and sends nothing", async ({ page: tab }) => {
+  const before = { tokens: tokenRequests, gateway: sandbox.requests().length };
+  const query = new URLSearchParams({ merchant: sandbox.merchant.id, gateway: sandbox.url });
+  await tab.goto(`${pageUrl}/hosted?${query}`);
+  const card = testCards.approved;
+  await tab.fill('#number', card.number);
+  await tab.fill('#month', String(card.expireMonth));
+  await tab.fill('#year', String(card.expireYear));
+  await tab.fill('#cvv', card.cvv);
+  await tab.click('button');
+  await expect(tab.locator('#error')).toHaveText("invalid_config: client.tokenize is in payframe.full.umd.min.js, not in the hosted form's bundle");
+  await expect(tab.locator('#nonce')).toHaveText('');
+  expect(tokenRequests).toBe(before.tokens);
+  expect(sandbox.requests()).toHaveLength(before.gateway);
 });

@@ -1,12 +1,9 @@
-// Prints the minified and gzip (-9) size of each built bundle, and of ESM apps that import parts of
-// `payframe` from dist/ through rollup, tree-shaken as a merchant's bundler would (`npm run size`,
-// after `npm run build`).
+// Prints the minified, gzip (-9) and brotli size of each built browser file, and of ESM apps that
+// import parts of `payframe` from dist/, tree-shaken as a merchant's bundler would (`npm run size`,
+// after `npm run build`). The apps are built as `npm run bench` builds them (bench/bundle.mjs).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve as resolvePath } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import resolve from '@rollup/plugin-node-resolve';
-import terser from '@rollup/plugin-terser';
-import { rollup } from 'rollup';
+import { join } from 'node:path';
+import { appOf, buildApp, sizes } from '../bench/bundle.mjs';
 
 const files = [];
 const walk = (dir) => {
@@ -23,43 +20,27 @@ try {
   process.exit(1);
 }
 
-const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const print = (rows) => {
   const width = Math.max(...rows.map((r) => r.file.length));
-  console.log(`${'file'.padEnd(width)}  ${'bytes'.padStart(8)}  ${'gzip'.padStart(8)}`);
-  for (const r of rows) console.log(`${r.file.padEnd(width)}  ${String(r.bytes).padStart(8)}  ${String(r.gzip).padStart(8)}`);
+  const columns = ['bytes', 'gzip', 'brotli'];
+  console.log(`${'file'.padEnd(width)}  ${columns.map((c) => c.padStart(8)).join('  ')}  lazy`);
+  for (const r of rows) console.log(`${r.file.padEnd(width)}  ${columns.map((c) => String(r[c]).padStart(8)).join('  ')}  ${r.lazy ?? ''}`);
 };
-print(files.sort().map((file) => {
-  const bytes = readFileSync(file);
-  return { file, bytes: bytes.length, gzip: gzip(bytes) };
-}));
+print(files.sort().map((file) => ({ file, ...sizes(readFileSync(file)) })));
 
-const apps = {
-  'createClient': ['createClient'],
-  'mountFields': ['mountFields'],
-  'createClient + mountFields': ['createClient', 'mountFields'],
-  'createClient + attachForm': ['createClient', 'attachForm'],
-};
-const entry = resolvePath('dist/payframe.mjs');
+const apps = [
+  ['createClient'],
+  ['mountFields'],
+  ['mountFields', 'handlePending'],
+  ['createClient', 'mountFields', 'handlePending'],
+  ['createClient', 'attachForm'],
+  ['handlePending', 'readReturn'],
+];
 const rows = [];
-for (const [name, names] of Object.entries(apps)) {
-  const bundle = await rollup({
-    input: 'app',
-    plugins: [
-      { name: 'app', resolveId: (id) => (id === 'app' ? id : null), load: (id) => (id === 'app' ? `export { ${names.join(', ')} } from ${JSON.stringify(entry)};` : null) },
-      resolve({ browser: true }),
-    ],
-  });
-  const { output } = await bundle.generate({ format: 'es', plugins: [terser({ format: { comments: false } })] });
-  // What the page loads at once (the entry and what it imports), and what it loads at first use.
-  const chunks = new Map(output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
-  const eager = new Set();
-  const visit = (c) => !eager.has(c) && (eager.add(c), c.imports.forEach((f) => visit(chunks.get(f))));
-  visit(output[0]);
-  const code = [...eager].map((c) => c.code).join('\n');
-  const lazy = [...chunks.values()].filter((c) => !eager.has(c)).map((c) => c.code).join('\n');
-  rows.push({ file: `app: ${name}`, bytes: code.length, gzip: gzip(code), lazy: lazy ? gzip(lazy) : 0 });
+for (const names of apps) {
+  const app = await buildApp(appOf(names));
+  rows.push({ file: `app: ${names.join(' + ')}`, ...sizes(app.eager), lazy: app.lazy.map((c) => `${c.name} ${sizes(c.code).gzip}`).join(', ') });
 }
 console.log('\nESM apps importing only these names from dist/payframe.mjs (rollup, tree-shaken, terser):');
 print(rows);
-console.log('(gzip of what loads at once; loaded at the first client.tokenize():', rows.map((r) => `${r.file.slice(5)} ${r.lazy}`).join(', '), ')');
+console.log('(bytes, gzip and brotli of what loads at once; lazy: gzip of each chunk loaded at first use, named by its module: tokenize at the first client.tokenize(), pending-flow at the first handlePending())');

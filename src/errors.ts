@@ -48,13 +48,14 @@ export interface PayframeErrorInit {
 
 export class PayframeError extends Error {
   override readonly name = 'PayframeError';
-  readonly code: ErrorCode;
-  readonly status: number | undefined;
-  readonly resultCode: string | undefined;
-  readonly reason: string | undefined;
-  readonly eventId: string | undefined;
-  readonly fields: string[] | undefined;
-  readonly body: unknown;
+  // Set in the constructor, in this order; `declare` keeps the bundles free of a field list.
+  declare readonly code: ErrorCode;
+  declare readonly status: number | undefined;
+  declare readonly resultCode: string | undefined;
+  declare readonly reason: string | undefined;
+  declare readonly eventId: string | undefined;
+  declare readonly fields: string[] | undefined;
+  declare readonly body: unknown;
 
   constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
     super(redact(message), init.cause === undefined ? undefined : { cause: init.cause });

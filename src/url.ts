@@ -12,6 +12,9 @@ export const isLoopback = (url: URL): boolean => LOOPBACK.has(url.hostname);
 /** `https:`, or `http:` on a loopback host. */
 export const isSafeScheme = (url: URL): boolean => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
 
+/** A safe scheme and no credentials: where the page, the frames and a redirect may be. */
+export const isWebUrl = (url: URL): boolean => isSafeScheme(url) && !url.username && !url.password;
+
 /** The checked base URL with a trailing slash (so relative paths resolve under it), or `invalid_config`. */
 export function checkBaseUrl(baseUrl: unknown): URL {
   let base: URL;

@@ -88,9 +88,15 @@ describe('architecture', () => {
   });
 
   it('keeps ky and valibot out of the page and the frames: the browser bundles stay small', () => {
-    for (const entry of ['index.ts', 'frame/main.ts']) {
+    for (const entry of ['index.ts', 'script.ts', 'frame/main.ts']) {
       expect(graph(entry).bare, entry).toEqual([]);
     }
+  });
+
+  it('keeps the card rules out of the hosted form\'s script-tag bundle (src/script.ts), save the digit folding of the OTP', () => {
+    const files = graph('script.ts').files;
+    expect(files.filter((f) => (f.startsWith('card/') && f !== 'card/digits.ts') || f.startsWith('tokenize/') || f.startsWith('fields/') && f !== 'fields/state.ts')).toEqual([]);
+    expect(files).not.toContain('client/attach.ts');
   });
 
   it('keeps the card core out of the hosted path: mounting fields needs no card rules on the page', () => {
@@ -98,7 +104,9 @@ describe('architecture', () => {
   });
 
   it('keeps the sandbox out of the browser bundle', () => {
-    expect(graph('index.ts').files.filter((f) => f.startsWith('sandbox/') || f.startsWith('server/'))).toEqual([]);
+    for (const entry of ['index.ts', 'script.ts']) {
+      expect(graph(entry).files.filter((f) => f.startsWith('sandbox/') || f.startsWith('server/')), entry).toEqual([]);
+    }
   });
 
   it('keeps the demo a merchant\'s code: payframe by its package name, never our sources', () => {

@@ -1,5 +1,5 @@
 // A merchant for the browser tests: its own HTTPS origin (https://localhost:P2) serving a checkout
-// under a strict CSP with Trusted Types, the script-tag bundle, and two routes written with
+// under a strict CSP with Trusted Types, the script-tag bundles, and two routes written with
 // payframe/server (a client token, and a sale paid with a nonce). The sandbox (https://127.0.0.1:P1)
 // is the gateway and serves the card frames.
 import { readFile } from 'node:fs/promises';
@@ -57,6 +57,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
   const tls = await localhostTls();
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
+    ['/payframe.full.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.full.umd.min.js') }],
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
     ['/checkout.css', { type: 'text/css', body: await read('e2e/support/checkout.css') }],
     ['/', { type: 'text/html; charset=utf-8', body: await read('e2e/support/checkout.html') }],

@@ -1,7 +1,6 @@
-import { PayframeError } from '../errors';
 import type { CardInput, TokenizeResult } from '../tokenize';
 import type { ClientOptions } from './config';
-import { createCore, keepCore } from './core';
+import { clientWith } from './core';
 import type { TokenizeOptions } from './tokenize';
 
 export interface Client {
@@ -17,24 +16,7 @@ export interface Client {
  * https outside loopback, for instance); does no I/O until the first call.
  */
 export function createClient(options: ClientOptions): Client {
-  const core = createCore(options);
   // Loaded at the first call: a page that only mounts the hosted fields never downloads the card
-  // rules and the nonce call, which run in the frames there (the script-tag bundle has them inline).
-  // A chunk that fails to load (a deploy in between, a network blip) is `network`, and tried again next time.
-  let tokenize: Promise<Client['tokenize']> | undefined;
-  const load = () =>
-    (tokenize ??= import('./tokenize').then(
-      (m) => m.tokenizer(core),
-      (cause: unknown) => {
-        tokenize = undefined;
-        throw new PayframeError('network', 'tokenize: the card rules did not load', { cause });
-      },
-    ));
-  const client: Client = Object.freeze({
-    merchantId: core.config.merchantId,
-    origin: core.config.base.origin,
-    tokenize: (card: CardInput, options?: TokenizeOptions) => load().then((run) => run(card, options)),
-  });
-  keepCore(client, core);
-  return client;
+  // rules and the nonce call, which run in the frames there (the full script-tag bundle has them inline).
+  return clientWith(options, () => import('./tokenize'));
 }

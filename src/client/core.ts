@@ -1,5 +1,8 @@
+import { PayframeError } from '../errors';
+import type { Client } from './client';
 import { type ClientConfig, type ClientOptions, resolveConfig } from './config';
 import { tokenProvider, type TokenProvider } from './token';
+import type { tokenizer } from './tokenize';
 
 /**
  * What every merchant-page feature shares: the checked config and the client token. `tokenize`, the
@@ -10,19 +13,37 @@ export interface ClientCore {
   tokens: TokenProvider;
 }
 
-/** No I/O: the token is fetched at the first request. */
-export function createCore(options: ClientOptions): ClientCore {
-  const config = resolveConfig(options);
-  return { config, tokens: tokenProvider(options.authorization) };
-}
-
-// The hosted form and the pending-payment helper reach the core through the client the merchant
-// already has, without it being part of the public surface. It lives here, not in client.ts, so
-// that they do not pull `client.tokenize` and the card core into a page that only mounts fields.
+// The hosted form reaches the core through the client the merchant already has, without it being
+// part of the public surface. It lives here, not in client.ts, so that a page that only mounts
+// fields pulls neither `client.tokenize` nor the card core.
 const cores = new WeakMap<object, ClientCore>();
 
-export function keepCore(client: object, core: ClientCore): void {
+/** Where `client.tokenize` comes from: the card rules and the nonce call (./tokenize), loaded at its first call. */
+export type TokenizeLoader = () => Promise<{ tokenizer: typeof tokenizer }>;
+
+/**
+ * The client `createClient` answers, its `tokenize` taken from what `load` answers. Checks the
+ * options; no I/O: the token is fetched at the first request.
+ */
+export function clientWith(options: ClientOptions, load: TokenizeLoader): Client {
+  const core: ClientCore = { config: resolveConfig(options), tokens: tokenProvider(options.authorization) };
+  // A chunk that fails to load (a deploy in between, a network blip) is `network`, and tried again next time.
+  let tokenize: Promise<Client['tokenize']> | undefined;
+  const ready = () =>
+    (tokenize ??= load().then(
+      (m) => m.tokenizer(core),
+      (cause: unknown) => {
+        tokenize = undefined;
+        throw new PayframeError('network', 'tokenize: the card rules did not load', { cause });
+      },
+    ));
+  const client = Object.freeze<Client>({
+    merchantId: core.config.merchantId,
+    origin: core.config.base.origin,
+    tokenize: (card, options) => ready().then((run) => run(card, options)),
+  });
   cores.set(client, core);
+  return client;
 }
 
 /** The core of a client made by `createClient`; undefined for anything else. */

@@ -1,5 +1,8 @@
 import type { FieldName } from '../fields';
+import { isWebUrl } from '../url';
 import { isFieldName } from './guards';
+
+export { isWebUrl };
 
 /**
  * What a field frame's URL tells it: `<frame base>?merchant=…&gateway=…#field=…&channel=…&origin=…`.
@@ -15,12 +18,6 @@ export interface FrameAddress {
   /** The merchant page's origin: the only window the frame talks to. */
   origin: string;
 }
-
-const LOOPBACK = /^(localhost|127\.0\.0\.1|\[::1\])$/;
-
-/** https, or plain http on a loopback host (development); no credentials. */
-export const isWebUrl = (url: URL) =>
-  (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))) && !url.username && !url.password;
 
 function parse(text: string | null): URL | undefined {
   try {

@@ -1,9 +1,11 @@
-// client.tokenize loads the card rules at its first call; a chunk that does not load is a typed
-// error, and the next call tries again.
+// client.tokenize loads the card rules at its first call, and handlePending its flow and OTP form; a
+// chunk that does not load is a typed error, nothing happens, and the next call tries again.
+// @vitest-environment happy-dom
 import { afterEach, expect, it, vi } from 'vitest';
 
 afterEach(() => {
   vi.doUnmock('../../src/client/tokenize');
+  vi.doUnmock('../../src/client/pending-flow');
   vi.resetModules();
 });
 
@@ -21,4 +23,33 @@ it('reports a chunk that did not load as network, and loads it again at the next
   fail = false;
   vi.resetModules();
   await expect(client.tokenize(card)).rejects.toMatchObject({ code: 'invalid_card' });
+});
+
+const SESSION = '0123456789abcdef0123456789abcdef';
+const pending = { referenceId: 'PAY-1', sessionId: SESSION, redirectUrl: `https://gw.example/v1/redirect/${SESSION}` };
+
+it('handlePending: a flow that did not load is network, shows nothing and navigates nowhere; the next call loads it', async () => {
+  vi.resetModules();
+  let fail = true;
+  vi.doMock('../../src/client/pending-flow', async (original) => {
+    if (fail) throw new TypeError('Failed to fetch dynamically imported module');
+    return original();
+  });
+  const { handlePending } = await import('../../src/client/pending');
+  const { createClient } = await import('../../src/client/client');
+  const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
+  const container = document.createElement('div');
+  container.append('kept');
+  document.body.replaceChildren(container);
+  const navigate = vi.fn();
+  const submitOtp = vi.fn();
+  await expect(handlePending(pending, { client, container, submitOtp, navigate })).rejects.toMatchObject({
+    code: 'network', message: 'handlePending: its code did not load',
+  });
+  expect(container.textContent).toBe('kept');
+  expect(navigate).not.toHaveBeenCalled();
+  fail = false;
+  vi.resetModules();
+  await expect(handlePending(pending, { client, mode: 'redirect', navigate })).resolves.toMatchObject({ status: 'redirected' });
+  expect(navigate).toHaveBeenCalledExactlyOnceWith(pending.redirectUrl);
 });

@@ -16,7 +16,8 @@ const pending = (redirectUrl = `${GATEWAY}/v1/redirect/${SESSION}`) => ({ refere
 const approved = { status: 'approved', referenceId: 'PAY-1', state: 'captured', code: '0000', text: 'Approved' };
 const refused = (code: string, reason?: string, resultCode?: string) => ({ error: { code, message: `refused: ${reason}`, reason, resultCode } });
 
-function setup(options: Partial<HandlePendingOptions> = {}, answers: unknown[] = [approved]) {
+/** A pending payment in otp mode, once its form shows (handlePending loads its code first). */
+async function setup(options: Partial<HandlePendingOptions> = {}, answers: unknown[] = [approved]) {
   document.body.replaceChildren();
   const container = document.createElement('div');
   container.id = 'otp';
@@ -35,6 +36,7 @@ function setup(options: Partial<HandlePendingOptions> = {}, answers: unknown[] =
   const input = () => container.querySelector('input')!;
   const button = () => container.querySelector('button')!;
   const status = () => container.querySelector('[role="status"]')!;
+  await vi.waitFor(() => expect(form()).not.toBeNull());
   const submit = async (otp: string) => {
     input().value = otp;
     form()!.requestSubmit();
@@ -106,7 +108,7 @@ describe('the redirect URL rule', () => {
   });
 
   it('does not need a redirect URL in otp mode', async () => {
-    const { form } = setup({ mode: 'otp' });
+    const { form } = await setup({ mode: 'otp' });
     expect(form()).not.toBeNull();
   });
 });
@@ -138,8 +140,8 @@ describe('readReturn', () => {
 });
 
 describe('the OTP form', () => {
-  it('renders a labelled one-time-code input, a submit button and a status line, and focuses the input', () => {
-    const { container, form, input, button, status } = setup();
+  it('renders a labelled one-time-code input, a submit button and a status line, and focuses the input', async () => {
+    const { container, form, input, button, status } = await setup();
     expect(container.children).toHaveLength(1);
     expect(container.textContent).not.toContain('merchant content');
     expect(form()!.className).toBe('payframe-otp');
@@ -158,33 +160,33 @@ describe('the OTP form', () => {
     expect(container.querySelectorAll('[style], style, script')).toHaveLength(0);
   });
 
-  it('gives each form its own ids', () => {
-    const first = setup();
+  it('gives each form its own ids', async () => {
+    const first = await setup();
     const firstId = first.input().id;
-    const second = setup();
+    const second = await setup();
     expect(second.input().id).not.toBe(firstId);
   });
 
   it('renders in Arabic, right to left, and reads Arabic-Indic and Persian digits as ASCII', async () => {
-    const { form, submit, submitOtp, container } = setup({ locale: 'ar' }, [approved, approved]);
+    const { form, submit, submitOtp, container } = await setup({ locale: 'ar' }, [approved, approved]);
     expect(form()!.dir).toBe('rtl');
     expect(form()!.lang).toBe('ar');
     expect(container.querySelector('label')!.textContent).toBe(TEXTS.ar.label);
     await submit('١١١ ١١١');
     expect(submitOtp).toHaveBeenCalledWith({ referenceId: 'PAY-1', sessionId: SESSION, otp: '111111' }, { signal: undefined });
-    const persian = setup({ locale: 'ar' });
+    const persian = await setup({ locale: 'ar' });
     await persian.submit('۱۲۳۴');
     expect(persian.submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '1234' }), expect.anything());
   });
 
   it('drops spaces and the direction marks of an OTP pasted from an Arabic SMS', async () => {
-    const { submit, submitOtp } = setup({ locale: 'ar' });
+    const { submit, submitOtp } = await setup({ locale: 'ar' });
     await submit('\u200f١٢٣\u00a0٤٥٦\u200e\u061c');
     expect(submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '123456' }), expect.anything());
   });
 
   it('ends the previous call when a new form renders in the same container', async () => {
-    const first = setup();
+    const first = await setup();
     const second = handlePending(pending(), { client, mode: 'otp', container: first.container, submitOtp: vi.fn(async () => approved) });
     expect((await rejection(first.call)).code).toBe('aborted');
     expect(first.container.querySelectorAll('form')).toHaveLength(1);
@@ -195,7 +197,7 @@ describe('the OTP form', () => {
   });
 
   it('refuses a malformed OTP in the form without calling the server', async () => {
-    const { submit, submitOtp, form, input, status, settled } = setup();
+    const { submit, submitOtp, form, input, status, settled } = await setup();
     for (const otp of ['', 'abc', '11111l', '123', '123456789', '١٢٣']) {
       await submit(otp);
       expect(form()!.dataset['state']).toBe('invalid');
@@ -209,7 +211,7 @@ describe('the OTP form', () => {
 
   it('calls submitOtp once per submit and is disabled while it waits', async () => {
     let answer!: (value: unknown) => void;
-    const { form, input, button, submitOtp, call } = setup();
+    const { form, input, button, submitOtp, call } = await setup();
     submitOtp.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
     input().value = '111111';
     form()!.requestSubmit();
@@ -225,7 +227,7 @@ describe('the OTP form', () => {
   });
 
   it('shows an approval, stays disabled and moves focus to the status line', async () => {
-    const { submit, call, form, input, status } = setup();
+    const { submit, call, form, input, status } = await setup();
     await submit('111111');
     expect((await call).status).toBe('approved');
     expect(form()!.dataset['state']).toBe('approved');
@@ -236,7 +238,7 @@ describe('the OTP form', () => {
 
   it('resolves a wrong OTP as declined (1202), the payer told to start again', async () => {
     const declined = { status: 'declined', referenceId: 'PAY-1', state: 'declined', code: '1202', text: 'Cardholder failed 3-D authentication' };
-    const { submit, call, form, status } = setup({}, [declined]);
+    const { submit, call, form, status } = await setup({}, [declined]);
     await submit('222222');
     expect(await call).toEqual(declined);
     expect(form()!.dataset['state']).toBe('declined');
@@ -244,7 +246,7 @@ describe('the OTP form', () => {
   });
 
   it('rejects a used or expired session with the service reason', async () => {
-    const { submit, call, form } = setup({}, [refused('conflict', 'SESSION_EXPIRED', '4098')]);
+    const { submit, call, form } = await setup({}, [refused('conflict', 'SESSION_EXPIRED', '4098')]);
     await submit('111111');
     const error = await rejection(call);
     expect(error).toMatchObject({ code: 'conflict', reason: 'SESSION_EXPIRED', resultCode: '4098' });
@@ -252,7 +254,7 @@ describe('the OTP form', () => {
   });
 
   it('in otp mode, rejects a card whose acquirer does not take the OTP call, and does not navigate', async () => {
-    const { submit, call, form, navigate } = setup({ mode: 'otp' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')]);
+    const { submit, call, form, navigate } = await setup({ mode: 'otp' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')]);
     await submit('111111');
     const error = await rejection(call);
     expect(error).toMatchObject({ code: 'conflict', reason: 'AUTHENTICATE_NOT_SUPPORTED' });
@@ -261,7 +263,7 @@ describe('the OTP form', () => {
   });
 
   it('in auto mode, falls back to the redirect for that card', async () => {
-    const { submit, call, form, navigate } = setup({ mode: 'auto' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')]);
+    const { submit, call, form, navigate } = await setup({ mode: 'auto' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')]);
     await submit('111111');
     expect(await call).toEqual({ status: 'redirected', referenceId: 'PAY-1', state: 'pending', code: '1007' });
     expect(navigate).toHaveBeenCalledExactlyOnceWith(`${GATEWAY}/v1/redirect/${SESSION}`);
@@ -271,7 +273,7 @@ describe('the OTP form', () => {
   it('lets the payer try again after a network or server failure', async () => {
     // An error code the page does not know is the merchant's server failing.
     const answers = [new TypeError('Failed to fetch'), refused('server_error'), refused('timeout'), { error: { code: 'teapot' } }, approved];
-    const { submit, call, form, input, submitOtp, settled } = setup({}, answers);
+    const { submit, call, form, input, submitOtp, settled } = await setup({}, answers);
     for (let attempt = 0; attempt < 4; attempt++) {
       await submit('111111');
       expect(form()!.dataset['state']).toBe('retry');
@@ -285,7 +287,7 @@ describe('the OTP form', () => {
   });
 
   it('treats a submitOtp that throws at once like a network failure', async () => {
-    const { submit, form, submitOtp } = setup();
+    const { submit, form, submitOtp } = await setup();
     submitOtp.mockImplementationOnce(() => {
       throw new Error('boom');
     });
@@ -301,7 +303,7 @@ describe('the OTP form', () => {
     ["another payment's outcome", { ...approved, referenceId: 'PAY-2' }, 'invalid_response'],
     ['nothing', undefined, 'invalid_response'],
   ])('rejects %s and shows the form as failed', async (_, answer, code) => {
-    const { submit, call, form } = setup({}, [answer]);
+    const { submit, call, form } = await setup({}, [answer]);
     await submit('111111');
     const error = await rejection(call);
     expect(error).toBeInstanceOf(PayframeError);
@@ -312,7 +314,7 @@ describe('the OTP form', () => {
   it('passes the signal to submitOtp, and on abort removes the form and ignores a late answer', async () => {
     const controller = new AbortController();
     let answer!: (value: unknown) => void;
-    const { form, input, submitOtp, call, container } = setup({ signal: controller.signal });
+    const { form, input, submitOtp, call, container } = await setup({ signal: controller.signal });
     submitOtp.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
     input().value = '111111';
     form()!.requestSubmit();

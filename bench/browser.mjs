@@ -1,0 +1,159 @@
+// What parts 2 and 3 share: real Chromium, the sandbox (https://127.0.0.1:P1: the gateway and the
+// card frames) and a merchant's checkout on another origin (https://localhost:P2), as the e2e tests
+// set them up: the hosted form's script-tag bundle, a client token from the merchant's own route
+// (payframe/server's handler), the page under a strict CSP. The sandbox's frame folder is a copy of
+// dist/frame with one more page, blank.html, so that blank iframes come from the very same server,
+// with the same headers, as the card frames.
+import { createHash, createPublicKey } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { makeCertificate, startSandbox } from '../dist/sandbox.mjs';
+import { createGateway, toNodeListener } from '../dist/server.mjs';
+
+const dist = (file) => new URL(`../dist/${file}`, import.meta.url);
+
+// The merchant's server speaks TLS to the sandbox, whose certificate is self-signed and made at
+// start (as in the e2e tests and part 5); Node says so once per process: not a figure.
+process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+process.removeAllListeners('warning');
+
+export const CARD = { number: '4111 1111 1111 1111', expiry: '12 / 34', cvv: '123' };
+const LABELS = { number: 'Card number', expiry: 'Expiry date', cvv: 'Security code' };
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Checkout</title>
+<script src="/payframe.umd.min.js" defer></script><script src="/bench.js" defer></script></head>
+<body><form id="pay">
+${Object.entries(LABELS).map(([name, label]) => `<label for="card-${name}">${label}</label><div id="card-${name}"></div>`).join('\n')}
+<div id="blank-1"></div><div id="blank-2"></div><div id="blank-3"></div>
+<button>Pay</button></form></body></html>`;
+
+// The page's script (no inline script under its CSP): what a merchant's checkout does, timed.
+const SCRIPT = `(() => {
+  const q = new URLSearchParams(location.search);
+  const client = Payframe.createClient({
+    merchantId: q.get('merchant'),
+    baseUrl: q.get('gateway'),
+    authorization: () => fetch('/client-token', { method: 'POST' }).then((r) => r.json()),
+  });
+  const fields = { number: { container: '#card-number' }, expiry: { container: '#card-expiry' }, cvv: { container: '#card-cvv' } };
+  let form;
+  let blanks = [];
+  window.bench = {
+    async mount() {
+      const start = performance.now();
+      form = Payframe.mountFields({ client, fields });
+      await form.ready;
+      return performance.now() - start;
+    },
+    unmount: () => form.destroy(),
+    /** Three iframes of an empty page from the frames' server, in three containers, sized as the card frames are. */
+    async blank(src) {
+      const start = performance.now();
+      await Promise.all([1, 2, 3].map((n) => new Promise((resolve, reject) => {
+        const frame = document.createElement('iframe');
+        frame.onload = resolve;
+        frame.onerror = reject;
+        frame.src = src;
+        Object.assign(frame.style, { display: 'block', width: '100%', height: '2.75rem', border: '0', background: 'transparent' });
+        document.getElementById('blank-' + n).append(frame);
+        blanks.push(frame);
+      })));
+      return performance.now() - start;
+    },
+    unblank() {
+      blanks.forEach((frame) => frame.remove());
+      blanks = [];
+    },
+    async tokenize() {
+      const start = performance.now();
+      const { nonce } = await form.tokenize();
+      return { ms: performance.now() - start, nonce };
+    },
+  };
+})();`;
+
+const csp = (gateway) =>
+  [
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", `frame-src ${gateway}`, "connect-src 'self'",
+    "require-trusted-types-for 'script'",
+  ].join('; ');
+
+/**
+ * The sandbox and the merchant's server, in this process, on one certificate; `counts.token` counts
+ * client-token requests. `spki` is the certificate's key hash, which Chromium is told to trust: with
+ * a certificate error it would cache nothing, and the frame script is meant to be cached.
+ */
+export async function startShop() {
+  const frameDir = mkdtempSync(join(tmpdir(), 'payframe-bench-frame-'));
+  cpSync(dist('frame'), frameDir, { recursive: true });
+  writeFileSync(join(frameDir, 'blank.html'), '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>\n');
+  const tls = makeCertificate();
+  const spki = createHash('sha256').update(createPublicKey(tls.cert).export({ type: 'spki', format: 'der' })).digest('base64');
+  const sandbox = await startSandbox({ frameDir, tls });
+  const { id, clientId, clientSecret } = sandbox.merchant;
+  const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
+  const mintToken = toNodeListener(gateway.handlers.clientToken());
+  const bundle = readFileSync(dist('payframe.umd.min.js'));
+  const counts = { token: 0, other: 0 };
+  const server = createServer(tls, (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    if (path === '/client-token') {
+      counts.token++;
+      return mintToken(req, res);
+    }
+    counts.other++;
+    const file = { '/': ['text/html; charset=utf-8', PAGE], '/payframe.umd.min.js': ['text/javascript', bundle], '/bench.js': ['text/javascript', SCRIPT] }[path];
+    if (!file) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store', ...(path === '/' ? { 'content-security-policy': csp(sandbox.url) } : {}) });
+    res.end(file[1]);
+  });
+  await new Promise((resolve) => server.listen(0, 'localhost', resolve));
+  const url = `https://localhost:${server.address().port}/?${new URLSearchParams({ merchant: id, gateway: sandbox.url })}`;
+  return {
+    sandbox,
+    gateway,
+    url,
+    counts,
+    spki,
+    blankUrl: `${sandbox.url}/frame/blank.html?${new URLSearchParams({ merchant: id })}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await sandbox.close();
+      rmSync(frameDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, launched as playwright.config.ts launches it, trusting the shop's certificate. */
+export function launch(shop) {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      `--ignore-certificate-errors-spki-list=${shop.spki}`,
+    ],
+  });
+}
+
+/** A fresh context (no cache, no connection) with the checkout open and its scripts run. */
+export async function openCheckout(browser, shop) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(shop.url);
+  await page.waitForFunction(() => typeof window.bench === 'object');
+  return { context, page };
+}
+
+/** Types the card as a person does: each field found by its label inside its frame, key by key. */
+export async function typeCard(page) {
+  for (const [name, text] of Object.entries(CARD)) {
+    await page.frameLocator(`#card-${name} iframe`).getByLabel(LABELS[name]).click();
+    await page.keyboard.type(text);
+  }
+}

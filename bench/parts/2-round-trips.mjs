@@ -1,0 +1,209 @@
+// Part 2: round trips of `form.tokenize()` through the hosted form, in Chromium against the sandbox
+// (bench/browser.mjs: the checkout on https://localhost, the gateway and frames on https://127.0.0.1).
+// 1. Requests per call, counted where they arrive (the sandbox's request log, the merchant's server):
+//    nonce requests, CORS preflights (OPTIONS), client-token fetches; the first call and later ones.
+//    Goal: exactly one request per call after the first.
+// 2. Time from `tokenize()` to the nonce on the page, beside a bare `fetch` of the same request (same
+//    URL, headers, body and token) made from the number frame itself, taking turns. Goal ≤ 1.2 ×.
+// 3. Where the difference goes: the two message round trips of the design, measured alone (page ↔
+//    number frame by postMessage; number frame ↔ its siblings by BroadcastChannel, the `collect` that
+//    gathers the expiry and CVV at the moment of the call).
+import { cell, quantile, summary } from '../lib.mjs';
+import { launch, openCheckout, startShop, typeCard } from '../browser.mjs';
+
+export const title = 'Part 2: round trips of form.tokenize() (Chromium, sandbox)';
+
+const RUNS = 5;
+const LATER_CALLS = 5;
+const PAIRS = 20;
+/** The same race over a network: the sandbox holds each nonce request this long (a round trip's worth). */
+const NETWORK_MS = 50;
+const NETWORK_PAIRS = 6;
+
+/**
+ * What reached the servers since `mark`: from the browser, nonce POSTs and CORS preflights to the
+ * gateway and client-token requests to the merchant; from the merchant's server, its client_token
+ * call to the gateway; and anything else.
+ */
+function since(shop, mark) {
+  const log = shop.sandbox.requests().slice(mark.gateway);
+  const nonce = log.filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce')).length;
+  const preflight = log.filter((r) => r.method === 'OPTIONS').length;
+  const minted = log.filter((r) => r.method === 'POST' && r.path.endsWith('/client_token')).length;
+  const token = shop.counts.token - mark.token;
+  return { nonce, preflight, token, minted, other: log.length - nonce - preflight - minted, total: log.length + token };
+}
+const markOf = (shop) => ({ gateway: shop.sandbox.requests().length, token: shop.counts.token });
+
+/** A bare fetch of the nonce request, run inside the number frame: the floor under tokenize(). */
+const bareFetch = (frame, request) =>
+  frame.evaluate(async ({ url, token, body }) => {
+    const start = performance.now();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+      credentials: 'omit',
+      cache: 'no-store',
+      referrerPolicy: 'no-referrer',
+    });
+    const json = await response.json();
+    if (!json.data?.credit_card_nonce) throw new Error(`no nonce: ${response.status}`);
+    return performance.now() - start;
+  }, request);
+
+/** The median of `n` round trips page → number frame → page by postMessage (an echo added in the frame). */
+async function postMessageTrip(page, frame, n = 21) {
+  await frame.evaluate(() => addEventListener('message', (e) => e.data === 'bench:ping' && parent.postMessage('bench:pong', '*')));
+  return page.evaluate(async (n) => {
+    const target = document.querySelector('#card-number iframe').contentWindow;
+    const times = [];
+    for (let i = 0; i < n; i++) {
+      const start = performance.now();
+      await new Promise((resolve) => {
+        const on = (e) => e.data === 'bench:pong' && (removeEventListener('message', on), resolve());
+        addEventListener('message', on);
+        target.postMessage('bench:ping', '*');
+      });
+      times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b)[n >> 1];
+  }, n);
+}
+
+/** The median of `n` sibling collects from the number frame: the `collect` message and the two answers. */
+const collectTrip = (frame, n = 21) =>
+  frame.evaluate(async (n) => {
+    const ch = new URLSearchParams(location.hash.slice(1)).get('channel');
+    const channel = new BroadcastChannel(`payframe:${ch}`);
+    const times = [];
+    for (let i = 0; i < n; i++) {
+      const start = performance.now();
+      await new Promise((resolve) => {
+        let answers = 0;
+        channel.onmessage = (e) => e.data.t === 'value' && e.data.id === `bench-${i}` && ++answers === 2 && resolve();
+        channel.postMessage({ ch, t: 'collect', id: `bench-${i}` });
+      });
+      times.push(performance.now() - start);
+    }
+    channel.close();
+    return times.sort((a, b) => a - b)[n >> 1];
+  }, n);
+
+export async function run() {
+  const shop = await startShop();
+  const browser = await launch(shop);
+  const counts = { first: [], later: [] };
+  const perRun = { tokenize: [], fetch: [], ratio: [], extra: [], postMessage: [], collect: [], network: [] };
+  try {
+    const request = {
+      url: `${shop.sandbox.url}/v1/merchants/${shop.sandbox.merchant.id}/credit-card-nonce`,
+      token: (await shop.gateway.clientToken()).accessToken,
+      body: JSON.stringify({ number: '4111111111111111', expire_month: 12, expire_year: 2034, cvv2: '123' }),
+    };
+    for (let r = 0; r < RUNS; r++) {
+      const { context, page } = await openCheckout(browser, shop);
+      try {
+        await page.evaluate(() => window.bench.mount());
+        await typeCard(page);
+        const frame = await (await page.locator('#card-number iframe').elementHandle()).contentFrame();
+
+        let mark = markOf(shop);
+        await page.evaluate(() => window.bench.tokenize());
+        counts.first.push(since(shop, mark));
+        for (let i = 0; i < LATER_CALLS; i++) {
+          mark = markOf(shop);
+          await page.evaluate(() => window.bench.tokenize());
+          counts.later.push(since(shop, mark));
+        }
+
+        // Taking turns, the order swapping each pair, so that a burst of load hits both alike.
+        const race = async (pairs) => {
+          const times = { tokenize: [], fetch: [] };
+          for (let i = 0; i < pairs; i++) {
+            const order = i % 2 ? ['fetch', 'tokenize'] : ['tokenize', 'fetch'];
+            for (const who of order) {
+              times[who].push(who === 'fetch' ? await bareFetch(frame, request) : (await page.evaluate(() => window.bench.tokenize())).ms);
+            }
+          }
+          return [quantile(times.tokenize, 0.5), quantile(times.fetch, 0.5)];
+        };
+        const [t, f] = await race(PAIRS);
+        perRun.tokenize.push(t);
+        perRun.fetch.push(f);
+        perRun.ratio.push(t / f);
+        perRun.extra.push(t - f);
+        perRun.collect.push(await collectTrip(frame));
+        perRun.postMessage.push(await postMessageTrip(page, frame));
+        shop.sandbox.injectFault({ kind: 'delay', ms: NETWORK_MS, method: 'POST', path: /\/credit-card-nonce$/, times: 2 * NETWORK_PAIRS });
+        const [tn, fn] = await race(NETWORK_PAIRS);
+        perRun.network.push(tn / fn);
+      } finally {
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    await shop.close();
+  }
+
+  const countRow = (call, list) => {
+    const s = (key) => summary(list.map((c) => c[key]));
+    const show = (key) => (s(key).min === s(key).max ? String(s(key).median) : cell(s(key)));
+    return {
+      call,
+      requests: show('total'),
+      'browser: nonce POST': show('nonce'),
+      'browser: CORS preflight': show('preflight'),
+      'browser: client token from the merchant': show('token'),
+      "merchant's server: client_token": show('minted'),
+      other: show('other'),
+    };
+  };
+  const laterTotals = counts.later.map((c) => c.total);
+  const exactlyOne = laterTotals.every((n) => n === 1);
+  const tokenize = summary(perRun.tokenize, 'ms');
+  const fetch = summary(perRun.fetch, 'ms');
+  const ratio = summary(perRun.ratio, '×');
+  const extra = summary(perRun.extra, 'ms');
+  const postMessage = summary(perRun.postMessage, 'ms');
+  const collect = summary(perRun.collect, 'ms');
+  const network = summary(perRun.network, '×');
+  return {
+    tables: [
+      {
+        title: `Requests per form.tokenize() (${RUNS} fresh pages; first call, then ${LATER_CALLS} later calls each); goal: exactly 1 after the first: ${exactlyOne ? 'met' : 'missed'}`,
+        rows: [countRow('first call', counts.first), countRow('later calls', counts.later)],
+      },
+      {
+        title: `Time to the nonce, ${PAIRS} of each taking turns per page, median per page; ${RUNS} pages: median (min-max)`,
+        rows: [
+          { what: 'form.tokenize() on the page, ms', value: cell(tokenize) },
+          { what: 'bare fetch of the same request in the number frame, ms', value: cell(fetch) },
+          { what: `tokenize / fetch (goal ≤ 1.2): ${ratio.median <= 1.2 ? 'met' : 'missed'}`, value: `${cell(ratio)} ×` },
+          { what: 'tokenize - fetch, ms', value: cell(extra) },
+          { what: `tokenize / fetch with ${NETWORK_MS} ms of network (the sandbox holds each nonce request; ${NETWORK_PAIRS} pairs per page)`, value: `${cell(network)} ×` },
+        ],
+      },
+      {
+        title: 'Where tokenize - fetch goes: the two message round trips of the design, measured alone (median of 21 per page)',
+        rows: [
+          { what: 'page → number frame → page (postMessage), ms', value: cell(postMessage) },
+          { what: 'number frame → expiry and CVV frames → number frame (BroadcastChannel collect), ms', value: cell(collect) },
+        ],
+      },
+    ],
+    figures: {
+      'requests, first call': summary(counts.first.map((c) => c.total)),
+      'requests, later calls': summary(laterTotals),
+      'preflights, all calls': summary([...counts.first, ...counts.later].map((c) => c.preflight)),
+      'form.tokenize() ms': tokenize,
+      'bare fetch ms': fetch,
+      'tokenize / fetch': ratio,
+      'tokenize - fetch ms': extra,
+      [`tokenize / fetch, ${NETWORK_MS} ms network`]: network,
+      'postMessage round trip ms': postMessage,
+      'collect round trip ms': collect,
+    },
+  };
+}

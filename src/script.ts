@@ -1,0 +1,29 @@
+/**
+ * The entry of dist/payframe.umd.min.js (the global `Payframe`): what a checkout with the hosted
+ * form uses (mountFields, handlePending, readReturn, createClient, collectBrowserInfo, the error),
+ * without the card rules, which run in the frames there. `client.tokenize` and `attachForm`, which
+ * take the card on the page itself, and the card core are in dist/payframe.full.umd.min.js
+ * (src/index.ts whole); here the first two answer `invalid_config` naming that file.
+ */
+import type { AttachOptions } from './client/attach';
+import type { Client } from './client/client';
+import type { ClientOptions } from './client/config';
+import { clientWith } from './client/core';
+import type { CardForm } from './client/form';
+import { PayframeError } from './errors';
+
+// Module by module, not through the client/ index, so that the source graph is the bundle's (a test checks it).
+export { collectBrowserInfo } from './client/browser-info';
+export { mountFields } from './client/hosted';
+export { handlePending, readReturn } from './client/pending';
+export { isPayframeError, PayframeError } from './errors';
+
+const elsewhere = (what: string) => new PayframeError('invalid_config', `${what} is in payframe.full.umd.min.js, not in the hosted form's bundle`);
+
+export function createClient(options: ClientOptions): Client {
+  return clientWith(options, async () => ({ tokenizer: () => () => Promise.reject(elsewhere('client.tokenize')) }));
+}
+
+export function attachForm(_options: AttachOptions): CardForm {
+  throw elsewhere('attachForm');
+}
