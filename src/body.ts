@@ -1,7 +1,8 @@
 /**
- * Reading a request body with a size cap, one way for the three places that take bodies from the
- * network: the server companion's Fetch handlers (a web stream), its Node adapter and the sandbox
- * (Node streams). A body is never buffered past the cap, whatever length it declares.
+ * Reading a body with a size cap, one way for every place that takes bodies from the network: the
+ * server companion's Fetch handlers (a web stream), its Node adapter and the sandbox (Node streams),
+ * and the service's answers read by the frames, the browser client and the server companion. A body
+ * is never buffered past the cap, whatever length it declares.
  */
 
 /** The parts of a Node readable (`IncomingMessage`) used here, so that no Node types are needed. */
@@ -44,6 +45,12 @@ export async function readCapped(body: Body, max: number, declaredLength?: strin
     offset += chunk.length;
   }
   return all;
+}
+
+/** A response's text (UTF-8, as `response.text()` reads it), or undefined when it is over `max` bytes: the rest is not read. */
+export async function readText(response: Response, max: number): Promise<string | undefined> {
+  const bytes = await readCapped(response.body, max, response.headers.get('content-length'));
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 /** Whether the stream ended within the cap (`keep` answers false past it). */
