@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const cents = (total: string) => Math.round(Number(total) * 100);
+/** A record's amount in cents (capture, void and refund records all carry one). */
+const cents = (record: { transaction?: { amount?: { total: string } } }) => Math.round(Number(record.transaction?.amount?.total) * 100);
 
 describe('200 concurrent captures, voids and refunds on one payment', () => {
   it('keep every rule: one capture or one void, refunds only after the capture and within it; each record readable', async () => {
@@ -48,15 +49,15 @@ describe('200 concurrent captures, voids and refunds on one payment', () => {
     expect([...reasons].every((r) => /^conflict (ALREADY_CAPTURED|VOID_NOT_ALLOWED|INVALID_STATE|REFUND_EXCEEDS_AMOUNT|ALREADY_REFUNDED)$/.test(r)), [...reasons].join()).toBe(true);
     expect(captures.length + voids.length).toBe(1);
     if (voids.length === 1) expect(refunds).toEqual([]);
-    const captured = captures.length === 1 ? cents(captures[0]!.transaction.amount.total) : 0;
-    const refunded = refunds.reduce((sum, r) => sum + cents(r.transaction.amount.total), 0);
+    const captured = captures.length === 1 ? cents(captures[0]!) : 0;
+    const refunded = refunds.reduce((sum, r) => sum + cents(r), 0);
     expect(refunded).toBeLessThanOrEqual(captured);
 
     const final = await gateway.payments.get(id);
     expect(final.state).toBe(voids.length === 1 ? 'voided' : refunded === captured ? 'refunded' : 'captured');
     for (const record of [...captures, ...voids, ...refunds]) {
       const read = await gateway.payments.get(record.id);
-      expect([read.id, read.reference_id, read.state, read.transaction.amount.total]).toEqual([record.id, id, record.state, record.transaction.amount.total]);
+      expect([read.id, read.reference_id, read.state, cents(read)]).toEqual([record.id, id, record.state, cents(record)]);
     }
     // Every call reached the service once: a POST is never repeated (the service has no idempotency key).
     const posts = sandbox.requests().slice(before).filter((r) => r.method === 'POST' && r.path.startsWith(`/v1/merchants/${sandbox.merchant.id}/payment/${id}/`));
