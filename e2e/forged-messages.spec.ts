@@ -221,7 +221,8 @@ test('a forged result while the real tokenisation waits: the page keeps the real
   const nonces = nonceRequests();
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect.poll(nonceRequests).toBe(nonces + 1); // the real request is out, its answer held back
-  await delivered(arrived, merchant.sandbox.url, async () => toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), undefined));
+  const sent = await delivered(arrived, merchant.sandbox.url, async () => toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), undefined));
+  expect(sent[merchant.url]).toBe(45);
   await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
   expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', brand: 'visa' });
   expect(await page.evaluate(() => (window as any).lastCard.nonce)).not.toBe('00000000-0000-4000-8000-000000000000');
