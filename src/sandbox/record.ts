@@ -21,11 +21,11 @@ const HIDDEN = '[redacted]';
  */
 const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/u.source;
 /**
- * Ids the service hands out, tried first and kept whole: a UUID (a nonce, an event id), and a run of
- * 20 or more hex digits with a letter among them (payment, payer and card ids, session ids). About
- * one payment id in 75 holds twelve digits in a row, which is no card number.
+ * Ids the sandbox hands out, tried first and kept whole: a UUID (a nonce, an event id), `PAY-`, `PAYER-`
+ * or `CARD-` and 24 hex digits, and a session id (32 hex digits, a letter among them). About one
+ * payment id in 75 holds twelve digits in a row, which is no card number.
  */
-const ID = /\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|(?<![\da-z])(?=\d*[a-f])[\da-f]{20,}(?![\da-z])/.source;
+const ID = /\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|\b(?:PAY|PAYER|CARD)-[\da-f]{24}\b|\b(?=\d*[a-f])[\da-f]{32}\b/.source;
 const PAN_OR_ID = new RegExp(`(${ID})|${PAN}`, 'giu');
 /** A credential after its scheme, anywhere in a text. */
 const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|Token)\b)[^\s,;"']+/gi;

@@ -155,7 +155,7 @@ describe('requests() masks by shape', () => {
   // payment id in 75 has twelve digits in a row among its 24 hex digits, and was masked in the path.
   it("keeps the service's ids whole, whatever run of digits they hold: payment, payer and card ids, session ids, UUIDs", async () => {
     const ids = {
-      reference_id: 'PAY-012345678901234ABCDEF0',
+      reference_id: 'PAY-012345678901234ABCDEF012',
       payer: 'PAYER-ABCDEF012345678901234567',
       card: 'CARD-1234567890123456789012AB',
       session: '0123456789012345678abcdef0123456',
@@ -169,8 +169,8 @@ describe('requests() masks by shape', () => {
     expect([r.headers['x-request-id'], r.headers['x-reference']]).toEqual([ids.nonce, ids.reference_id]);
   });
 
-  it('still masks a card number beside a short run of hex letters, or with letters around it', async () => {
-    const texts = [`ab${PAN}`, `${PAN}cd`, `card${PAN}`, `deadbeef-${PAN}`, `x-${SPACED}-y`];
+  it('still masks a card number with hex letters or other digits around it, even as long as an id', async () => {
+    const texts = [`ab${PAN}`, `${PAN}cd`, `card${PAN}`, `deadbeef-${PAN}`, `x-${SPACED}-y`, `abcd${PAN}`, `${PAN}${PAN}`];
     await call(box.sb, 'POST', '/v1/x', { texts }, { headers: { 'x-a': texts[0]!, 'x-b': texts[1]! } });
     expect(last()).not.toMatch(/\d{12}/);
     expect(last()).not.toContain('1111 1111');
