@@ -168,9 +168,11 @@ const toEach = (page: number | undefined, frames: number | undefined) => ({
   ...(frames === undefined ? {} : Object.fromEntries(FIELDS.map((f) => [f, frames]))),
 });
 
-async function paysAfter(page: Page) {
+/** The person pays: one nonce request more than `nonces`, so none came from a forgery that acted late. */
+async function paysAfter(page: Page, nonces: number) {
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+  expect(nonceRequests()).toBe(nonces + 1);
 }
 
 test('a page on another origin that opened the checkout posts every message to it and to its frames: all ignored', async ({ page, context }) => {
@@ -187,7 +189,7 @@ test('a page on another origin that opened the checkout posts every message to i
     toEach(await page.evaluate(forge, { ch, to: 'page', target: 'popup' }), await page.evaluate(forge, { ch, to: 'frames', target: 'popup.frames' })));
   expect(await view(checkout)).toEqual(before);
   expect([sent[merchant.url], sent['number']]).toEqual([45, 55]);
-  await paysAfter(checkout);
+  await paysAfter(checkout, before.nonces);
 });
 
 test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored', async ({ page, context }) => {
@@ -206,7 +208,7 @@ test('fake field frames in the checkout, on another origin and on the frame orig
     expect([sent[merchant.url], sent['number']]).toEqual([45, 55]);
   }
   expect(await view(page)).toEqual(before);
-  await paysAfter(page);
+  await paysAfter(page, before.nonces);
 });
 
 test('a forged result while the real tokenisation waits: the page keeps the real nonce, which pays', async ({ page, context }) => {
@@ -244,7 +246,7 @@ test('malformed messages from the real senders (the page to its frames, a frame 
     toEach(await numberFrame.evaluate(forge, { ch, to: 'page', target: 'parent', malformedOnly: true }), undefined));
   expect([toFrames['number'], toPage[merchant.url]]).toEqual([48, 34]);
   expect(await view(page)).toEqual(before);
-  await paysAfter(page);
+  await paysAfter(page, before.nonces);
 });
 
 test('the real frame page with a copied or guessed channel id: blank outside the merchant page, and nothing to gain inside another', async ({ page, context }) => {
@@ -292,5 +294,5 @@ test('the real frame page with a copied or guessed channel id: blank outside the
   expect(heard.join('\n')).not.toMatch(/4111|1111 1111|"123"|Ada/);
   expect(nonceRequests()).toBe(nonces);
   await attacker.close();
-  await paysAfter(page);
+  await paysAfter(page, nonces);
 });
