@@ -1,6 +1,6 @@
 // Another origin for the browser tests: https://localhost:PORT, the merchant's host on another port, so
 // another origin of the same site (the hardest case: same cookies' site, same storage partition). It
-// serves a blank page at every path unless a test gives a file, and keeps the paths it was asked for.
+// serves a blank page at every path unless a test gives a file.
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -10,8 +10,6 @@ export interface Origin {
   /** https://localhost:PORT */
   url: string;
   files: Map<string, { type: string; body: string | Buffer }>;
-  /** Every path asked for, with its method. */
-  requests: string[];
   close(): Promise<void>;
 }
 
@@ -21,10 +19,8 @@ export async function startOrigin(): Promise<Origin> {
   const files: Origin['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await readFile(new URL('../../dist/payframe.umd.min.js', import.meta.url)) }],
   ]);
-  const requests: string[] = [];
   const server = createServer(await localhostTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
-    requests.push(`${req.method} ${path}`);
     const file = files.get(path) ?? { type: 'text/html; charset=utf-8', body: BLANK };
     res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
   });
@@ -32,7 +28,6 @@ export async function startOrigin(): Promise<Origin> {
   return {
     url: `https://localhost:${(server.address() as AddressInfo).port}`,
     files,
-    requests,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
