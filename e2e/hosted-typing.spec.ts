@@ -195,25 +195,22 @@ test('the page focuses, clears and sets a placeholder of a field through the for
   await expect(input(page, 'name')).toHaveAttribute('placeholder', 'As on the card');
 });
 
+// Each key waits until the focus has moved, as a person sees the caret before pressing again. Focus
+// leaving a cross-origin frame is handed to the page through the browser process: a key pressed before
+// that hand-over ends still goes to the frame it leaves and moves the focus from there a second time.
+// With the page's renderer slowed 30 times (DevTools CPU throttling), three Shift+Tab sent at once
+// ended on the expiry, or nowhere yet, in 60 tries of 60; one at a time, right in 15 of 15. payframe
+// takes no part in the move: the test depended on timing.
 test('Tab and Shift-Tab move through the fields in order and out to the page', async ({ page }) => {
   await openCheckout(page, merchant);
   await page.locator('#email').focus();
-  await page.keyboard.press('Tab');
-  await expect(input(page, 'number')).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(input(page, 'expiry')).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(input(page, 'cvv')).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(input(page, 'name')).toBeFocused();
-  await page.keyboard.press('Tab');
-  await expect(page.locator('#pay-button')).toBeFocused();
-  await page.keyboard.press('Shift+Tab');
-  await expect(input(page, 'name')).toBeFocused();
-  await page.keyboard.press('Shift+Tab');
-  await page.keyboard.press('Shift+Tab');
-  await page.keyboard.press('Shift+Tab');
-  await expect(input(page, 'number')).toBeFocused();
-  await page.keyboard.press('Shift+Tab');
-  await expect(page.locator('#email')).toBeFocused();
+  const order = [input(page, 'number'), input(page, 'expiry'), input(page, 'cvv'), input(page, 'name'), page.locator('#pay-button')];
+  for (const next of order) {
+    await page.keyboard.press('Tab');
+    await expect(next).toBeFocused();
+  }
+  for (const next of [...order.slice(0, -1).reverse(), page.locator('#email')]) {
+    await page.keyboard.press('Shift+Tab');
+    await expect(next).toBeFocused();
+  }
 });

@@ -191,6 +191,10 @@ test('every unsafe redirectUrl is refused: unsafe_url, and the page stays where 
     (id) => `http://127.0.0.1:${port}/v1/redirect/${id}`,
     (id) => `javascript:alert(document.domain)//${sandbox.url}/v1/redirect/${id}`,
     (id) => `data:text/html,<h1>${sandbox.url}/v1/redirect/${id}</h1>`,
+    (id) => `https://xn--127-0-0-1-3bb.test:${port}/v1/redirect/${id}`,
+    (id) => `JAVASCRIPT:location='${sandbox.url}/v1/redirect/${id}'`,
+    (id) => `blob:${sandbox.url}/v1/redirect/${id}`,
+    (id) => `${sandbox.url}/v1/redirect/../authenticate/${id}`,
     (id) => `${sandbox.url}/v1/authenticate/${id}`,
     () => `${sandbox.url}/v1/redirect/${'0'.repeat(32)}`,
   ];

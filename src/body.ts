@@ -1,7 +1,8 @@
 /**
- * Reading a request body with a size cap, one way for the three places that take bodies from the
- * network: the server companion's Fetch handlers (a web stream), its Node adapter and the sandbox
- * (Node streams). A body is never buffered past the cap, whatever length it declares.
+ * Reading a body with a size cap, one way for every place that takes bodies from the network: the
+ * server companion's Fetch handlers (a web stream), its Node adapter and the sandbox (Node streams),
+ * and the service's answers read by the frames, the browser client and the server companion. A body
+ * is never buffered past the cap, whatever length it declares.
  */
 
 /** The parts of a Node readable (`IncomingMessage`) used here, so that no Node types are needed. */
@@ -17,33 +18,54 @@ type Body = NodeStream | ReadableStream<Uint8Array> | null;
 
 const isWeb = (body: NonNullable<Body>): body is ReadableStream<Uint8Array> => 'getReader' in body;
 
+/** Keeps chunks up to `max` bytes (`keep` answers false past it), and joins them. */
+function sink(max: number) {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  return {
+    keep(chunk: Uint8Array) {
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+      return size <= max;
+    },
+    bytes() {
+      const all = new Uint8Array(size);
+      let offset = 0;
+      for (const chunk of chunks) {
+        all.set(chunk, offset);
+        offset += chunk.length;
+      }
+      return all;
+    },
+  };
+}
+
 /**
  * The body's bytes, or undefined when it is over `max` bytes (by its declared `content-length` or as
  * it streams in). The rest of an oversized body is dropped unread (a Node stream keeps flowing, a web
  * stream is cancelled), so that the refusal still reaches the client.
  */
 export async function readCapped(body: Body, max: number, declaredLength?: string | null): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (body === null || isWeb(body)) return readWebCapped(body, max, declaredLength);
+  const kept = sink(max);
+  if (!(Number(declaredLength ?? 0) > max) && (await readNode(body, kept.keep))) return kept.bytes();
+  body.resume();
+  return undefined;
+}
+
+/** readCapped for a web stream alone: what the browser bundles need. */
+async function readWebCapped(body: ReadableStream<Uint8Array> | null, max: number, declaredLength?: string | null) {
   if (body === null) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const keep = (chunk: Uint8Array) => {
-    size += chunk.length;
-    if (size <= max) chunks.push(chunk);
-    return size <= max;
-  };
-  const whole = !(Number(declaredLength ?? 0) > max) && (isWeb(body) ? await readWeb(body, keep) : await readNode(body, keep));
-  if (!whole) {
-    if (isWeb(body)) void body.cancel().catch(() => undefined);
-    else body.resume();
-    return undefined;
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return all;
+  const kept = sink(max);
+  if (!(Number(declaredLength ?? 0) > max) && (await readWeb(body, kept.keep))) return kept.bytes();
+  void body.cancel().catch(() => undefined);
+  return undefined;
+}
+
+/** A response's text (UTF-8, as `response.text()` reads it), or undefined when it is over `max` bytes: the rest is not read. */
+export async function readText(response: Response, max: number): Promise<string | undefined> {
+  const bytes = await readWebCapped(response.body, max, response.headers.get('content-length'));
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 /** Whether the stream ended within the cap (`keep` answers false past it). */

@@ -3,8 +3,9 @@
  * them for the browser too) and one schema check of a success.
  */
 import * as v from 'valibot';
+import { readText } from './body';
 import { PayframeError } from './errors';
-import { refusal } from './status';
+import { codeForStatus, refusal } from './status';
 
 /** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
 const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
@@ -26,8 +27,22 @@ export function networkError(what: string, error: unknown): PayframeError {
 
 export { codeForStatus, RETRY_STATUSES, retryDelayMs } from './status';
 
-async function bodyOf(response: Response): Promise<{ text: string; json: unknown; isJson: boolean }> {
-  const text = await response.text().catch(() => '');
+/** What is read of an answer: the service's largest, a payer with many cards, is far smaller. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** The body as JSON, else as text. A body over the cap is not read: an error by the status. */
+async function bodyOf(response: Response, what: string): Promise<{ text: string; json: unknown; isJson: boolean }> {
+  let text: string | undefined;
+  try {
+    text = await readText(response, MAX_ANSWER_BYTES);
+  } catch (error) {
+    throw networkError(what, error); // the connection broke off in the body
+  }
+  if (text === undefined) {
+    const { status, ok } = response;
+    const message = `${what}: HTTP ${status}, an answer larger than ${MAX_ANSWER_BYTES} bytes (not read)`;
+    throw new PayframeError(ok ? 'invalid_response' : codeForStatus(status), message, { status });
+  }
   try {
     return { text, json: JSON.parse(text), isJson: true };
   } catch {
@@ -37,12 +52,17 @@ async function bodyOf(response: Response): Promise<{ text: string; json: unknown
 
 /** A refusal (`{ code, name, message, eventId }` when the body has that shape) as a PayframeError. */
 export async function errorFromResponse(response: Response, what: string): Promise<PayframeError> {
-  return refusal(response.status, (await bodyOf(response)).json, what);
+  try {
+    return refusal(response.status, (await bodyOf(response, what)).json, what);
+  } catch (error) {
+    // A body over the cap says so; one that broke off is read as empty: the status is the answer.
+    return (error as PayframeError).code === 'network' ? refusal(response.status, '', what) : (error as PayframeError);
+  }
 }
 
 /** A success body checked against its schema; anything else is `invalid_response` keeping the raw body. */
 export async function parseResponse<S extends v.GenericSchema>(response: Response, schema: S, what: string): Promise<v.InferOutput<S>> {
-  const { text, json, isJson } = await bodyOf(response);
+  const { text, json, isJson } = await bodyOf(response, what);
   if (!isJson) {
     throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status: response.status, body: text });
   }

@@ -26,6 +26,7 @@
     merchantId: query.get('merchant'),
     baseUrl: query.get('gateway'),
     authorization: () => fetch('/client-token', { method: 'POST' }).then((r) => r.json()),
+    timeoutMs: Number(query.get('timeout')) || undefined, // a test's shorter deadline
   });
   window.client = client;
   const fields = {

@@ -3,7 +3,7 @@
 // payframe/server (a client token, and a sale paid with a nonce). The sandbox (https://127.0.0.1:P1)
 // is the gateway and serves the card frames.
 import { readFile } from 'node:fs/promises';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox';
@@ -49,12 +49,21 @@ async function body(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startMerchant(options: SandboxOptions = {}): Promise<Merchant> {
-  const sandbox = await startSandbox(options);
+export interface MerchantOptions extends SandboxOptions {
+  /** The sandbox's merchant allows exactly this page's origin (frame-ancestors and CORS), as a live merchant would configure it. */
+  ownOriginOnly?: boolean;
+}
+
+export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptions = {}): Promise<Merchant> {
+  // The page's origin is known first, so that the merchant can be configured with it.
+  const server: Server = createServer(await localhostTls(), (req, res) => void handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  const url = `https://localhost:${(server.address() as AddressInfo).port}`;
+  const own = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret', origins: [url] };
+  const sandbox = await startSandbox(ownOriginOnly ? { ...options, merchants: [own] } : options);
   const { id, clientId, clientSecret } = sandbox.merchant;
   const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const mintToken = toNodeListener(gateway.handlers.clientToken());
-  const tls = await localhostTls();
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/payframe.full.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.full.umd.min.js') }],
@@ -67,7 +76,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
   const merchant: Merchant = {
     sandbox,
     gateway,
-    url: '',
+    url,
     reports,
     requests,
     tokenRequests: 0,
@@ -79,7 +88,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
       await sandbox.close();
     },
   };
-  const server: Server = createServer(tls, async (req, res) => {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     requests.push({ method: req.method ?? 'GET', path, headers: req.headers });
     try {
@@ -110,9 +119,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
     } catch (error) {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
     }
-  });
-  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
-  merchant.url = `https://localhost:${(server.address() as AddressInfo).port}`;
+  }
   return merchant;
 }
 

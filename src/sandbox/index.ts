@@ -57,7 +57,7 @@ export interface SandboxHandle {
   now(): Date;
   /** The last 1,000 requests, oldest first, masked and cut as the README's "requests()" says. */
   requests(): Recorded[];
-  /** Make the next `times` (default 1) matching requests fail: dropped, answered 500, or delayed by `ms`. */
+  /** Make the next `times` (default 1) matching requests fail: dropped, answered 500, delayed by `ms`, or answered with a given `reply`. */
   injectFault(fault: Fault): void;
   close(): Promise<void>;
 }
@@ -143,6 +143,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 function validateFault(input: unknown): Fault {
   const result = v.safeParse(FaultSchema, input);
-  if (!result.success) throw new SandboxError('INVALID_REQUEST', 'The fault must be { kind: drop|error|delay, method?, path?, ms?, times? }');
+  if (!result.success) throw new SandboxError('INVALID_REQUEST', 'The fault must be { kind: drop|error|delay|reply, method?, path?, ms?, times?, status?, body?, type? }');
   return result.output;
 }

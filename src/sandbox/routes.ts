@@ -28,13 +28,17 @@ function server(sb: Sandbox, req: Req): Ctx {
 
 const LOOPBACK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 
-/** CORS for the nonce endpoint; the only endpoint a browser calls. */
+/**
+ * CORS for the nonce endpoint; the only endpoint a browser calls. A request from the sandbox's own
+ * origin (its card frames, which it serves) is same-origin: taken whatever the merchant's origins.
+ */
 function cors(sb: Sandbox, req: Req): boolean {
   const origin = req.headers['origin'];
   const merchant = sb.merchants.get(param(req, 0));
   req.replyHeaders['vary'] = 'Origin';
   if (!origin || !merchant) return false;
-  const allowed = merchant.origins ? merchant.origins.includes(origin) : LOOPBACK.test(origin);
+  const own = origin === `${new URL(req.base).protocol}//${req.headers['host']}`;
+  const allowed = own || (merchant.origins ? merchant.origins.includes(origin) : LOOPBACK.test(origin));
   if (allowed) req.replyHeaders['access-control-allow-origin'] = origin;
   return allowed;
 }

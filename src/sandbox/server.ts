@@ -6,16 +6,43 @@ import { keep, maskBody, maskHeaders, maskPath, type Recorded } from './record';
 import type { Reply, Req, Sandbox } from './request';
 import { ROUTES } from './routes';
 
-export interface Fault { method?: string; path?: string | RegExp; kind: 'drop' | 'error' | 'delay'; ms?: number; times?: number }
+/**
+ * The next `times` (default 1) requests matching `method` and `path` (a prefix, or a RegExp) are
+ * dropped, answered 500, delayed by `ms`, or (`reply`) answered `status` (200) with `body` ('') as
+ * `type` (application/json), the body `ms` after the head: malformed answers for clients to survive.
+ */
+export interface Fault {
+  method?: string;
+  path?: string | RegExp;
+  kind: 'drop' | 'error' | 'delay' | 'reply';
+  ms?: number;
+  times?: number;
+  status?: number;
+  body?: string;
+  type?: string;
+}
 export type { Recorded };
 
 export const FaultSchema = v.strictObject({
   method: v.optional(v.string()),
   path: v.optional(v.string()),
-  kind: v.picklist(['drop', 'error', 'delay']),
+  kind: v.picklist(['drop', 'error', 'delay', 'reply']),
   ms: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60_000))),
   times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(599))),
+  body: v.optional(v.string()),
+  type: v.optional(v.string()),
 });
+
+/** A `reply` fault's answer: the head at once, the body `ms` later. */
+async function replyWith(res: ServerResponse, fault: Fault): Promise<void> {
+  res.writeHead(fault.status ?? 200, { 'content-type': fault.type ?? 'application/json', 'cache-control': 'no-store' });
+  if (fault.ms) {
+    res.flushHeaders();
+    await new Promise((r) => setTimeout(r, fault.ms));
+  }
+  if (!res.destroyed) res.end(fault.body ?? '');
+}
 
 const BASE_HEADERS = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
 
@@ -104,6 +131,7 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
       if (fault?.kind === 'drop') return void raw.socket.destroy();
       if (fault?.kind === 'error') fail('INTERNAL_ERROR', 'A fault injected by a test');
       if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms ?? 1000));
+      if (fault?.kind === 'reply') return await replyWith(res, fault);
 
       const routes = ROUTES.filter((r) => (!r.testOnly || sb.testMode) && r.pattern.test(url.pathname));
       if (routes.length === 0) fail('NOT_FOUND', 'No such endpoint');

@@ -1,5 +1,6 @@
+import { readText } from '../body';
 import { PayframeError } from '../errors';
-import { refusal, RETRY_STATUSES, retryDelayMs } from '../status';
+import { codeForStatus, refusal, RETRY_STATUSES, retryDelayMs } from '../status';
 import type { CheckedCard } from './card';
 import { readNonce, type TokenizeResult } from './read';
 
@@ -14,6 +15,9 @@ export interface NonceCall {
   /** A Deadline's signal. */
   signal: AbortSignal;
 }
+
+/** What is read of an answer: a nonce or an error body is a few hundred bytes, a proxy's error page a few KB. */
+export const MAX_ANSWER_BYTES = 64 * 1024;
 
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -30,7 +34,7 @@ export async function requestNonce({ base, merchantId, token, card, retries, sig
   const what = `POST /${path}`;
   for (let attempt = 0; ; attempt++) {
     let response: Response | undefined;
-    let text = '';
+    let text: string | undefined;
     let cause: unknown;
     try {
       response = await fetch(base + path, {
@@ -42,7 +46,7 @@ export async function requestNonce({ base, merchantId, token, card, retries, sig
         cache: 'no-store',
         referrerPolicy: 'no-referrer',
       });
-      text = await response.text();
+      text = await readText(response, MAX_ANSWER_BYTES);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       // fetch's own TypeError holds no request and no header, so it is safe to keep as the cause.
@@ -54,15 +58,20 @@ export async function requestNonce({ base, merchantId, token, card, retries, sig
       continue;
     }
     if (!response) throw new PayframeError('network', `${what}: the connection failed`, { cause });
+    const { status } = response;
+    if (text === undefined) {
+      const code = response.ok ? 'invalid_response' : codeForStatus(status);
+      throw new PayframeError(code, `${what}: HTTP ${status}, an answer larger than ${MAX_ANSWER_BYTES} bytes (not read)`, { status });
+    }
     let json: unknown = text;
     try {
       json = JSON.parse(text);
     } catch {
       // kept as text: an HTML error page is shown as what it is
     }
-    if (!response.ok) throw refusal(response.status, json, what);
+    if (!response.ok) throw refusal(status, json, what);
     const result = readNonce(json, card.brand, card.name);
-    if (!result) throw new PayframeError('invalid_response', `${what}: the answer is not a nonce`, { status: response.status, body: json });
+    if (!result) throw new PayframeError('invalid_response', `${what}: the answer is not a nonce`, { status, body: json });
     return result;
   }
 }

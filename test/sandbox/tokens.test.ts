@@ -162,6 +162,21 @@ describe('CORS on the nonce endpoint', () => {
     expect((await preflight('https://localhost:5173', path)).status).toBe(403);
   });
 
+  // The hosted form's frames are served by the sandbox and call the nonce endpoint from its own origin:
+  // a merchant configured with its checkout's origin only must still tokenise through them.
+  it("takes a nonce request from the sandbox's own origin, where its frames are, whatever the merchant's origins", async () => {
+    const minted = await call(box.sb, 'POST', `${other().path}/client_token`, { grant_type: 'client_credentials' }, { auth: other().auth });
+    const token = minted.body.accessToken;
+    const path = `${other().path}/credit-card-nonce`;
+    const own = await call(box.sb, 'POST', path, nonceBody(), { auth: `Bearer ${token}`, headers: { origin: box.sb.url } });
+    expect(own.status).toBe(200);
+    const port = new URL(box.sb.url).port;
+    const otherPort = await call(box.sb, 'POST', path, nonceBody(), { auth: `Bearer ${token}`, headers: { origin: `https://127.0.0.1:${Number(port) + 1}` } });
+    expectRefusal(otherPort, 403, 'ORIGIN_NOT_ALLOWED');
+    const plain = await call(box.sb, 'POST', path, nonceBody(), { auth: `Bearer ${token}`, headers: { origin: `http://127.0.0.1:${port}` } });
+    expectRefusal(plain, 403, 'ORIGIN_NOT_ALLOWED');
+  });
+
   it('echoes the origin on the POST and on its errors, and only on the nonce endpoint', async () => {
     const token = await clientToken(box.sb);
     const origin = 'https://localhost:5173';

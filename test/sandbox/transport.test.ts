@@ -212,6 +212,21 @@ describe('injectFault', () => {
     expect(answered).toBe(false);
     expect((await pending).status).toBe(200);
   });
+
+  it('answers a request with what a test gives: a status, a body and its type, the body after `ms`', async () => {
+    box.sb.injectFault({ path: '/v1/reply', kind: 'reply', status: 502, body: '<html>Bad gateway</html>', type: 'text/html' });
+    const html = await fetch(`${box.sb.url}/v1/reply`);
+    expect([html.status, html.headers.get('content-type'), await html.text()]).toEqual([502, 'text/html', '<html>Bad gateway</html>']);
+    box.sb.injectFault({ path: '/v1/reply', kind: 'reply' });
+    const empty = await fetch(`${box.sb.url}/v1/reply`);
+    expect([empty.status, empty.headers.get('content-type'), await empty.text()]).toEqual([200, 'application/json', '']);
+    box.sb.injectFault({ path: '/v1/reply', kind: 'reply', body: '{"data":', ms: 300 });
+    const start = Date.now();
+    const slow = await fetch(`${box.sb.url}/v1/reply`);
+    expect(await slow.text()).toBe('{"data":');
+    expect(Date.now() - start).toBeGreaterThanOrEqual(290);
+    expectRefusal(await call(box.sb, 'GET', '/v1/reply'), 404, 'NOT_FOUND');
+  });
 });
 
 describe('test-mode control endpoints', () => {
@@ -232,6 +247,9 @@ describe('test-mode control endpoints', () => {
       expectRefusal(await call(sb, 'GET', `${m(sb)}/payment/PAY-1`), 500, 'INTERNAL_ERROR');
       expectRefusal(await call(sb, 'GET', `${m(sb)}/payment/PAY-1`), 404, 'NOT_FOUND');
       expectRefusal(await call(sb, 'POST', '/__sandbox/fault', { kind: 'explode' }, { auth: null }), 400, 'INVALID_REQUEST');
+      expect((await call(sb, 'POST', '/__sandbox/fault', { kind: 'reply', path: '/v1/x', status: 200, body: 'not json', type: 'text/plain' }, { auth: null })).status).toBe(200);
+      expect((await call(sb, 'GET', '/v1/x')).body).toBe('not json');
+      expectRefusal(await call(sb, 'POST', '/__sandbox/fault', { kind: 'reply', status: 99 }, { auth: null }), 400, 'INVALID_REQUEST');
       // a clock moved past what a Date can hold would break every later answer: refused, nothing moved
       const now = sb.now().getTime();
       expectRefusal(await call(sb, 'POST', '/__sandbox/clock', { advanceMs: 1e300 }, { auth: null }), 400, 'INVALID_REQUEST');

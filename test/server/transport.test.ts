@@ -113,7 +113,7 @@ describe('a certificate the runtime does not trust', () => {
 });
 
 describe('authenticate URLs', () => {
-  it('sends nothing to a foreign host, nor to a look-alike URL on ours', async () => {
+  it('sends nothing to a foreign host, nor to a look-alike URL on ours: no request leaves, the credentials stay', async () => {
     let hits = 0;
     const foreign = createServer((req, res) => {
       hits++;
@@ -123,6 +123,9 @@ describe('authenticate URLs', () => {
     const port = (foreign.address() as AddressInfo).port;
     const before = ctx.sandbox.requests().length;
     const sandboxUrl = new URL(ctx.sandbox.url);
+    // Every request the gateway would make goes through this fetch: not one may start.
+    const tried: string[] = [];
+    const spied = createGateway({ ...ctx.options, fetch: (input, init) => (tried.push(String(input)), fetch(input, init)) });
     try {
       for (const authenticateUrl of [
         `https://127.0.0.1:${port}/v1/authenticate/abc`,
@@ -134,15 +137,26 @@ describe('authenticate URLs', () => {
         `${ctx.sandbox.url}/v1/authenticate/abc?next=https://evil.example`,
         `${ctx.sandbox.url.replace('https://', 'https://user:pw@')}/v1/authenticate/abc`,
         `${ctx.sandbox.url}/v1/authenticate/`,
+        `https://127.0.0.1.evil.test:${sandboxUrl.port}/v1/authenticate/abc`,
+        `https://xn--127-0-0-1-3bb.test:${sandboxUrl.port}/v1/authenticate/abc`,
+        `https://lоcalhost:${sandboxUrl.port}/v1/authenticate/abc`,
+        `https://${sandboxUrl.host}@127.0.0.1:${port}/v1/authenticate/abc`,
+        `${ctx.sandbox.url}/v1/authenticate/abc#frag`,
+        `${ctx.sandbox.url}/v1/authenticate/a%2Fb`,
+        `${ctx.sandbox.url}/v1/authenticate/../payment/abc`,
+        `${ctx.sandbox.url}/v1/authenticate/%2e%2e`,
+        `data:text/plain,${ctx.sandbox.url}/v1/authenticate/abc`,
+        `JAVASCRIPT:fetch('${ctx.sandbox.url}/v1/authenticate/abc')`,
         'javascript:alert(1)',
         'not a url',
       ]) {
-        const error = await refusal(ctx.gateway.payments.authenticate({ authenticateUrl, referenceId: 'PAY-1', otp: '111111' }), 'unsafe_url');
+        const error = await refusal(spied.payments.authenticate({ authenticateUrl, referenceId: 'PAY-1', otp: '111111' }), 'unsafe_url');
         expect(error.message).not.toContain(ctx.options.clientSecret);
       }
     } finally {
       await new Promise((resolve) => foreign.close(resolve));
     }
+    expect(tried).toEqual([]);
     expect(hits).toBe(0);
     expect(ctx.sandbox.requests().length).toBe(before);
   });

@@ -1,0 +1,298 @@
+// Issue 12, "Forged messages": a page on another origin, fake field frames (on another origin, and on
+// the frame origin itself) and the real frame page opened with a copied or guessed channel id send the
+// protocol's messages with the live channel id: every type with valid shapes, then malformed ones
+// (wrong types, huge strings, prototype keys, other values than objects). The page and the frames
+// check the sender's origin and window, then the channel, then the shape: nothing changes that the
+// page can see (getState(), events, the fields), and no nonce is asked for. Every message is counted
+// on arrival, so "nothing changed" is said after all of them were received.
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { checkoutUrl, type Merchant, pageCsp, startMerchant } from './support/merchant';
+import { type Origin, startOrigin } from './support/origin';
+import { fillCard, type Field, frameOf, LABELS, recorded } from './support/page';
+
+const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
+const FIELDS = Object.keys(LABELS) as Field[];
+
+let merchant: Merchant;
+let other: Origin;
+test.beforeAll(async () => {
+  [merchant, other] = await Promise.all([startMerchant(), startOrigin()]);
+  const checkout = merchant.files.get('/')!;
+  const csp = pageCsp(merchant.sandbox.url).replace('frame-src ', `frame-src ${other.url} `);
+  merchant.files.set('/with-ads', { ...checkout, headers: { 'content-security-policy': csp } });
+});
+test.afterAll(async () => {
+  await Promise.all([merchant?.close(), other?.close()]);
+});
+
+const nonceRequests = () => merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce')).length;
+
+/** Counts the messages every document of the context receives, by receiver (a field's name, or an origin) and sender origin. */
+async function countArrivals(context: BrowserContext): Promise<(receiver: string, sender: string) => number> {
+  const counts = new Map<string, number>();
+  await context.exposeBinding('__arrived', (_, key: string) => void counts.set(key, (counts.get(key) ?? 0) + 1));
+  await context.addInitScript(() => {
+    addEventListener('message', (e) => {
+      const field = new URLSearchParams(location.hash.slice(1)).get('field');
+      void (window as any).__arrived(`${window === top || !field ? location.origin : field} <- ${e.origin}`);
+    }, true);
+  });
+  return (receiver, sender) => counts.get(`${receiver} <- ${sender}`) ?? 0;
+}
+
+/**
+ * Builds the forgeries in the sender's document and posts them to `target` ('*' as target origin):
+ * messages for the page or for the frames, every type with a valid shape (unless `malformedOnly`), then
+ * malformed ones. Answers how many each target window was sent.
+ */
+function forge({ ch, to, target, malformedOnly = false }: { ch: string; to: string; target: string; malformedOnly?: boolean }): number {
+  const huge = 'x'.repeat(2 ** 20);
+  const otherCh = ch.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
+  const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true };
+  const result = { nonce: '00000000-0000-4000-8000-000000000000', brand: 'visa', last4: '4242', expireMonth: 1, expireYear: 2030, expiresAt: '2030-01-01T00:00:00Z' };
+  const proto = (json: string) => JSON.parse(json.replaceAll('CH', ch));
+  const tokenize = { ch, t: 'tokenize', id: 1, token: 'forged-token', timeoutMs: 5000, retries: 0 };
+  const config = { ch, t: 'config', locale: 'en', fields: ['number'] };
+  const anyWay = [
+    'hello', 42, null, true, [ch], new Map([['ch', ch], ['t', 'hello']]), new Date(), { ch }, { ch: otherCh, t: 'hello' }, { t: 'hello' },
+    { ch: 5, t: 'hello' }, { ch: huge, t: 'hello' }, { ch, t: '__proto__' }, { ch, t: 'constructor' }, { ch, t: 'toString' }, { ch, t: huge },
+    proto('{"__proto__":{"t":"hello","ch":"CH"}}'),
+  ];
+  const messages = {
+    page: {
+      valid: [
+        { ch, t: 'hello' }, { ch, t: 'ready', label: 'Forged' }, { ch, t: 'state', event: 'input', state, brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } },
+        { ch, t: 'state', event: 'submit', state }, { ch, t: 'state', event: 'focus', state }, { ch, t: 'state', state }, { ch, t: 'resize', height: 999 },
+        ...[1, 2, 3].map((id) => ({ ch, t: 'result', id, result })), { ch, t: 'failure', id: 1, error: { code: 'declined', message: 'forged' } },
+      ],
+      malformed: [
+        ...anyWay, { ch, t: 'ready', label: 42 }, { ch, t: 'ready', label: huge }, { ch, t: 'state', state: 'valid' }, { ch, t: 'state', state: { ...state, isValid: 'true' } },
+        { ch, t: 'state', event: 'click', state }, { ch, t: 'state', state, brand: { id: {}, name: 'x', code: {} } }, { ch, t: 'resize', height: '1e9' },
+        { ch, t: 'resize', height: -5 }, { ch, t: 'resize', height: NaN }, { ch, t: 'result', id: '1', result }, { ch, t: 'result', id: 1, result: { ...result, nonce: 5 } },
+        { ch, t: 'result', id: 1, result: null }, { ch, t: 'failure', id: 1, error: { code: 5, message: 'x' } },
+        { ch, t: 'failure', id: 1, error: { code: 'declined', message: 'x', fields: ['pin'] } }, { ch, t: 'failure', id: 1, error: { code: 'declined', message: huge } },
+        proto('{"ch":"CH","t":"state","state":{"__proto__":{"isEmpty":false,"isValid":true,"isPotentiallyValid":true,"isFocused":true}}}'),
+        proto('{"ch":"CH","t":"result","id":1,"result":{"__proto__":{"nonce":"n","last4":"4242","expireMonth":1,"expireYear":2030,"expiresAt":"t"}}}'),
+      ],
+    },
+    frames: {
+      valid: [
+        { ch, t: 'config', locale: 'ar', label: 'Forged', fields: ['number', 'expiry', 'cvv', 'name'], styles: { base: { color: 'red' } } },
+        { ch, t: 'focus' }, { ch, t: 'clear' }, { ch, t: 'touch' }, { ch, t: 'placeholder', text: 'forged' }, tokenize, { ch, t: 'cancel', id: 1 },
+      ],
+      malformed: [
+        ...anyWay, { ...config, locale: 'fr' }, { ...config, label: 'x'.repeat(201) }, { ...config, label: huge }, { ...config, fields: ['number', 'pin'] },
+        { ...config, fields: 'number' }, { ...config, placeholder: 5 }, { ...config, scheme: 'x'.repeat(41) },
+        { ch, t: 'placeholder', text: 'x'.repeat(201) }, { ch, t: 'placeholder', text: 5 }, { ch, t: 'placeholder' },
+        ...['a b', 'x\n', '', huge, 5].map((token) => ({ ...tokenize, token })),
+        ...[0, -1, 2 ** 31, NaN, '5000'].map((timeoutMs) => ({ ...tokenize, timeoutMs })),
+        ...[11, 1.5, -1, '1'].map((retries) => ({ ...tokenize, retries })),
+        ...[-1, '1', NaN, null].map((id) => ({ ...tokenize, id })),
+        { ch, t: 'cancel', id: 'x' }, proto('{"ch":"CH","__proto__":{"t":"clear"}}'),
+        proto('{"ch":"CH","t":"tokenize","__proto__":{"id":1,"token":"tok","timeoutMs":5000,"retries":0}}'),
+      ],
+    },
+  }[to as 'page' | 'frames'];
+  const list = malformedOnly ? messages.malformed : [...messages.valid, ...messages.malformed];
+  const w = window as any;
+  const all = (win: Window) => Array.from({ length: win.frames.length }, (_, i) => win.frames[i]!);
+  const windows: Record<string, () => Window[]> = {
+    parent: () => [parent],
+    'parent.frames': () => all(parent),
+    popup: () => [w.popup],
+    'popup.frames': () => all(w.popup),
+    frames: () => all(window),
+  };
+  for (const win of windows[target]!()) for (const m of list) win.postMessage(m, '*');
+  return list.length;
+}
+
+/** Everything the forgeries could have changed, as the page and the person see it. */
+async function view(page: Page) {
+  const onPage = await page.evaluate(() => {
+    const w = window as any;
+    return {
+      state: w.form.getState(),
+      events: w.recorded.events.length,
+      errors: w.recorded.errors,
+      status: document.querySelector('#status')!.textContent,
+      frames: [...document.querySelectorAll('.field iframe')].map((f) => [(f as HTMLIFrameElement).title, (f as HTMLIFrameElement).style.height]),
+      classes: [...document.querySelectorAll('.field')].map((f) => f.className),
+      active: document.activeElement?.id ?? document.activeElement?.tagName,
+    };
+  });
+  const fields = await Promise.all(
+    FIELDS.map((field) =>
+      frameOf(page, field).locator('input').evaluate((el: HTMLInputElement) => ({
+        value: el.value,
+        placeholder: el.placeholder,
+        invalid: el.getAttribute('aria-invalid'),
+        label: document.querySelector('label')!.textContent,
+        lang: document.documentElement.lang,
+        focused: document.activeElement === el,
+      })),
+    ),
+  );
+  return { ...onPage, fields, nonces: nonceRequests(), pays: merchant.requests.filter((r) => r.path === '/pay').length };
+}
+
+/** The real frame page with no address: blank, but a document of the frame origin that a test drives. */
+const fakeOnFrameOrigin = () => `${merchant.sandbox.url}/frame/?merchant=${merchant.sandbox.merchant.id}&fake=1`;
+
+/** Adds iframes to the page, as whatever can add one would (an ad slot), and answers their frames once loaded. */
+async function plantFrames(page: Page, srcs: string[]) {
+  await page.evaluate((list) => list.forEach((src) => document.body.append(Object.assign(document.createElement('iframe'), { src }))), srcs);
+  return Promise.all(srcs.map(async (src) => {
+    await expect.poll(() => page.frames().some((f) => f.url() === src)).toBe(true);
+    const frame = page.frames().find((f) => f.url() === src)!;
+    await frame.waitForLoadState();
+    return frame;
+  }));
+}
+
+const channelOf = (page: Page) => page.evaluate(() => new URLSearchParams(document.querySelector('iframe')!.src.split('#')[1]).get('channel')!);
+
+/** Posts with `post`, then waits until each receiver got at least the count `post` gave for it from `sender`. */
+async function delivered(arrived: (r: string, s: string) => number, sender: string, post: () => Promise<Record<string, number>>) {
+  const before = new Map<string, number>();
+  for (const receiver of [merchant.url, ...FIELDS]) before.set(receiver, arrived(receiver, sender));
+  const sent = await post();
+  for (const [receiver, n] of Object.entries(sent)) {
+    await expect.poll(() => arrived(receiver, sender), { timeout: 15_000 }).toBeGreaterThanOrEqual(before.get(receiver)! + n);
+  }
+  return sent;
+}
+
+const toEach = (page: number | undefined, frames: number | undefined) => ({
+  ...(page === undefined ? {} : { [merchant.url]: page }),
+  ...(frames === undefined ? {} : Object.fromEntries(FIELDS.map((f) => [f, frames]))),
+});
+
+/** The person pays: one nonce request more than `nonces`, so none came from a forgery that acted late. */
+async function paysAfter(page: Page, nonces: number) {
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+  expect(nonceRequests()).toBe(nonces + 1);
+}
+
+test('a page on another origin that opened the checkout posts every message to it and to its frames: all ignored', async ({ page, context }) => {
+  const arrived = await countArrivals(context);
+  await page.goto(other.url);
+  const [checkout] = await Promise.all([page.waitForEvent('popup'), page.evaluate((url) => ((window as any).popup = open(url)), checkoutUrl(merchant))]);
+  await checkout.waitForLoadState();
+  await expect.poll(async () => (await recorded(checkout))?.events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(checkout, CARD);
+  const before = await view(checkout);
+  const ch = await channelOf(checkout);
+
+  const sent = await delivered(arrived, other.url, async () =>
+    toEach(await page.evaluate(forge, { ch, to: 'page', target: 'popup' }), await page.evaluate(forge, { ch, to: 'frames', target: 'popup.frames' })));
+  expect(await view(checkout)).toEqual(before);
+  expect([sent[merchant.url], sent['number']]).toEqual([45, 55]);
+  await paysAfter(checkout, before.nonces);
+});
+
+test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored', async ({ page, context }) => {
+  const arrived = await countArrivals(context);
+  // A checkout whose CSP also lets an ad slot on another origin in (the strict one would refuse it).
+  await page.goto(checkoutUrl(merchant).replace('/?', '/with-ads?'));
+  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, CARD);
+  const fakes = await plantFrames(page, [`${other.url}/fake-field`, fakeOnFrameOrigin()]);
+  const before = await view(page);
+  const ch = await channelOf(page);
+
+  for (const [fake, origin] of [[fakes[0]!, other.url], [fakes[1]!, merchant.sandbox.url]] as const) {
+    const sent = await delivered(arrived, origin, async () =>
+      toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), await fake.evaluate(forge, { ch, to: 'frames', target: 'parent.frames' })));
+    expect([sent[merchant.url], sent['number']]).toEqual([45, 55]);
+  }
+  expect(await view(page)).toEqual(before);
+  await paysAfter(page, before.nonces);
+});
+
+test('a forged result while the real tokenisation waits: the page keeps the real nonce, which pays', async ({ page, context }) => {
+  const arrived = await countArrivals(context);
+  await page.goto(checkoutUrl(merchant));
+  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, CARD);
+  const fake = await plantFrames(page, [fakeOnFrameOrigin()]).then((frames) => frames[0]!);
+  const ch = await channelOf(page);
+
+  merchant.sandbox.injectFault({ kind: 'delay', ms: 3000, method: 'POST', path: /credit-card-nonce$/ });
+  const nonces = nonceRequests();
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect.poll(nonceRequests).toBe(nonces + 1); // the real request is out, its answer held back
+  const sent = await delivered(arrived, merchant.sandbox.url, async () => toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), undefined));
+  expect(sent[merchant.url]).toBe(45);
+  await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+  expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', brand: 'visa' });
+  expect(await page.evaluate(() => (window as any).lastCard.nonce)).not.toBe('00000000-0000-4000-8000-000000000000');
+});
+
+test('malformed messages from the real senders (the page to its frames, a frame to the page) are ignored, and the form works after', async ({ page, context }) => {
+  const arrived = await countArrivals(context);
+  await page.goto(checkoutUrl(merchant));
+  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, CARD);
+  const before = await view(page);
+  const ch = await channelOf(page);
+
+  const toFrames = await delivered(arrived, merchant.url, async () =>
+    toEach(undefined, await page.evaluate(forge, { ch, to: 'frames', target: 'frames', malformedOnly: true })));
+  // As if a frame had a bug: the number frame itself posts malformed messages to the page.
+  const numberFrame = page.frames().find((f) => f.url().includes('field=number'))!;
+  const toPage = await delivered(arrived, merchant.sandbox.url, async () =>
+    toEach(await numberFrame.evaluate(forge, { ch, to: 'page', target: 'parent', malformedOnly: true }), undefined));
+  expect([toFrames['number'], toPage[merchant.url]]).toEqual([48, 34]);
+  expect(await view(page)).toEqual(before);
+  await paysAfter(page, before.nonces);
+});
+
+test('the real frame page with a copied or guessed channel id: blank outside the merchant page, and nothing to gain inside another', async ({ page, context }) => {
+  await page.goto(checkoutUrl(merchant));
+  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, CARD);
+  const live = await page.evaluate(() => document.querySelector<HTMLIFrameElement>('#card-number iframe')!.src);
+  const naming = (origin: string, src = live) => src.replace(/origin=[^&]+$/, `origin=${encodeURIComponent(origin)}`);
+  const guessed = live.replace(/channel=[\da-f]{32}/, `channel=${'5a'.repeat(16)}`);
+  const nonces = nonceRequests();
+
+  // Opened on its own (a new tab), or framed by another site that keeps the merchant's origin in the URL: blank.
+  const alone = await context.newPage();
+  await alone.goto(live);
+  expect(await alone.locator('input').count()).toBe(0);
+  await alone.close();
+  const attacker = await context.newPage();
+  await attacker.goto(other.url);
+  const [framed] = await plantFrames(attacker, [live]);
+  expect(await framed!.locator('input').count()).toBe(0);
+
+  // Framed by another site that names itself: the frame runs, for that site. Asked to tokenise with a
+  // real client token, it gathers the checkout's other fields among the frames (the checkout is open
+  // in the first tab), has no number of its own, and answers a refusal; the one on a guessed channel
+  // finds no field to ask.
+  const { clientToken } = await (await fetch(`${merchant.url}/client-token`, { method: 'POST' })).json();
+  const heard = await attacker.evaluate(async ({ srcs, token }) => {
+    const got: string[] = [];
+    await Promise.all(srcs.map((src, i) => new Promise<void>((resolve) => {
+      const iframe = Object.assign(document.createElement('iframe'), { src });
+      const ch = new URLSearchParams(src.split('#')[1]).get('channel');
+      const to = new URL(src).origin;
+      addEventListener('message', (e) => {
+        if (e.source !== iframe.contentWindow) return;
+        got.push(JSON.stringify(e.data));
+        if (e.data.t === 'hello') iframe.contentWindow!.postMessage({ ch, t: 'config', locale: 'en', fields: ['number', 'expiry', 'cvv', 'name'] }, to);
+        if (e.data.t === 'ready') iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id: i + 1, token, timeoutMs: 10_000, retries: 0 }, to);
+        if (e.data.t === 'failure' || e.data.t === 'result') resolve();
+      });
+      document.body.append(iframe);
+    })));
+    return got;
+  }, { srcs: [naming(other.url), naming(other.url, guessed)], token: clientToken });
+  expect(heard.filter((m) => /"t":"(result|failure)"/.test(m)).map((m) => JSON.parse(m).error?.code).sort()).toEqual(['invalid_card', 'timeout']);
+  expect(heard.join('\n')).not.toMatch(/4111|1111 1111|"123"|Ada/);
+  expect(nonceRequests()).toBe(nonces);
+  await attacker.close();
+  await paysAfter(page, nonces);
+});

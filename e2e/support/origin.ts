@@ -1,0 +1,36 @@
+// Another origin for the browser tests: https://localhost:PORT, the merchant's host on another port, so
+// another origin of the same site (the hardest case: same cookies' site, same storage partition). It
+// serves a blank page at every path unless a test gives a file.
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { localhostTls } from './tls';
+
+export interface Origin {
+  /** https://localhost:PORT */
+  url: string;
+  files: Map<string, { type: string; body: string | Buffer }>;
+  close(): Promise<void>;
+}
+
+const BLANK = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title></head><body></body></html>';
+
+export async function startOrigin(): Promise<Origin> {
+  const files: Origin['files'] = new Map([
+    ['/payframe.umd.min.js', { type: 'text/javascript', body: await readFile(new URL('../../dist/payframe.umd.min.js', import.meta.url)) }],
+  ]);
+  const server = createServer(await localhostTls(), (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    const file = files.get(path) ?? { type: 'text/html; charset=utf-8', body: BLANK };
+    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  return {
+    url: `https://localhost:${(server.address() as AddressInfo).port}`,
+    files,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
