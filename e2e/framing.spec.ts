@@ -9,7 +9,7 @@ import { fillCard, openCheckout } from './support/page';
 
 const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
 const SHOP = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not the merchant</title>
-<script src="/payframe.umd.min.js"></script></head><body>
+<script src="/payframe.full.umd.min.js"></script></head><body>
 <div id="card-number"></div><div id="card-expiry"></div><div id="card-cvv"></div></body></html>`;
 
 let merchant: Merchant;
