@@ -1,7 +1,7 @@
 // A merchant for the browser tests: its own HTTPS origin (https://localhost:P2) serving a checkout
-// under a strict CSP with Trusted Types, the script-tag bundle, and two routes written with
-// payframe/server (a client token, and a sale paid with a nonce). The sandbox (https://127.0.0.1:P1)
-// is the gateway and serves the card frames.
+// under a strict CSP with Trusted Types, the script-tag bundle, and three routes written with
+// payframe/server (a client token, a sale paid with a nonce, and a kept card paid again with the CVV
+// its frame posts). The sandbox (https://127.0.0.1:P1) is the gateway and serves the card frames.
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -25,6 +25,8 @@ export interface Merchant {
   /** How many client tokens the page asked for; set `refuseTokens` to make the route answer 502. */
   tokenRequests: number;
   refuseTokens: boolean;
+  /** What the kept-card route received from the CVV frame. */
+  received: { cvv: string; body: Record<string, unknown> }[];
   /** Extra files by path (fonts, pages of a test). */
   files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string> }>;
   close(): Promise<void>;
@@ -54,12 +56,25 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
   const { id, clientId, clientSecret } = sandbox.merchant;
   const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const mintToken = toNodeListener(gateway.handlers.clientToken());
+  const received: Merchant['received'] = [];
+  // The CVV-only form's route: CORS for the frames' origin (the sandbox's) only; a vault card paid again.
+  const keptCard = toNodeListener(gateway.handlers.cvv({
+    handle: async ({ cvv, body }) => {
+      received.push({ cvv, body });
+      const card = { vaultCardId: String(body['keptCardId']), cvv };
+      const payment = await gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '25.00' }, card, storedCredential: { kind: 'cardholder' } });
+      const { status, state, code } = readPayment(payment);
+      return { status, state, code };
+    },
+  }));
   const tls = await localhostTls();
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
     ['/checkout.css', { type: 'text/css', body: await read('e2e/support/checkout.css') }],
     ['/', { type: 'text/html; charset=utf-8', body: await read('e2e/support/checkout.html') }],
+    ['/kept-card', { type: 'text/html; charset=utf-8', body: await read('e2e/support/kept-card.html') }],
+    ['/kept-card.js', { type: 'text/javascript', body: await read('e2e/support/kept-card.js') }],
   ]);
   const reports: unknown[] = [];
   const requests: Merchant['requests'] = [];
@@ -71,6 +86,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
     requests,
     tokenRequests: 0,
     refuseTokens: false,
+    received,
     files,
     async close() {
       server.closeAllConnections();
@@ -87,6 +103,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
         if (!merchant.refuseTokens) return mintToken(req, res);
         return res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
       }
+      if (path === '/pay/kept-card') return keptCard(req, res);
       if (path === '/csp-report') {
         reports.push(JSON.parse((await body(req)) || 'null'));
         return res.writeHead(204).end();
