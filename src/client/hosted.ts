@@ -136,11 +136,14 @@ export function mountFields(options: MountOptions): CardForm {
   const worker: FieldName = cvvOnly ? 'cvv' : 'number';
   const frames = new Map<FieldName, HTMLIFrameElement>();
   const byWindow = new Map<unknown, FieldName>();
+  /** Frames whose page has loaded (they said hello): before that, a frame's window is not on the frame origin yet. */
+  const greeted = new Set<FieldName>();
   const loaded = new Set<FieldName>();
   const pending = new Map<number, (answer: Answer) => void>();
   let asked = 0;
 
-  const send = (name: FieldName, m: Out) => frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
+  // A frame not loaded yet gets everything it needs in its config, when it says hello.
+  const send = (name: FieldName, m: Out) => greeted.has(name) && frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
   const focus = (name: FieldName) => {
     frames.get(name)?.focus();
     send(name, { t: 'focus' });
@@ -207,7 +210,10 @@ export function mountFields(options: MountOptions): CardForm {
     const name = byWindow.get(event.source);
     if (event.origin !== frameOrigin || !name) return;
     const m = readToPage(event.data, ch);
-    if (m?.t === 'hello') send(name, config(name));
+    if (m?.t === 'hello') {
+      greeted.add(name);
+      send(name, config(name));
+    }
     else if (m?.t === 'ready') {
       // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
       frames.get(name)!.title = m.label;
@@ -240,7 +246,10 @@ export function mountFields(options: MountOptions): CardForm {
   const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
     focus,
     clear: (name) => send(name, { t: 'clear' }),
-    placeholder: (name, text) => send(name, { t: 'placeholder', text }),
+    placeholder(name, text) {
+      specs.get(name)!.placeholder = text;
+      send(name, { t: 'placeholder', text });
+    },
     // The page's labels may have been translated too: the config is read again from them.
     locale(next) {
       locale = next;

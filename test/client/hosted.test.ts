@@ -376,7 +376,18 @@ describe('mountFields', () => {
     forms.push(form);
     expect(() => form.focus('name')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
     expect(() => form.setPlaceholder('number', 5 as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    await boot(form, ['number', 'expiry', 'cvv']);
     form.setPlaceholder('number', '0000');
     expect(posted('number').at(-1)).toEqual([{ ch: channel(), t: 'placeholder', text: '0000' }, FRAME_ORIGIN]);
+  });
+
+  it('posts nothing to a frame before it has loaded (its window is not on the frame origin yet): its config, at hello, has it all', () => {
+    const form = mount();
+    form.setLocale('ar');
+    form.setPlaceholder('number', '0000 0000');
+    form.focus('number');
+    expect(posted('number')).toEqual([]);
+    say('number', { t: 'hello' });
+    expect(posted('number')).toEqual([[expect.objectContaining({ t: 'config', locale: 'ar', placeholder: '0000 0000' }), FRAME_ORIGIN]]);
   });
 });

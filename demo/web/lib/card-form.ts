@@ -1,0 +1,47 @@
+// The hosted card form as both checkouts mount it: the four card fields of a new card, or the security
+// code alone for a kept card (its frame posts the code to the shop's server; this page never sees it).
+import type * as Payframe from 'payframe';
+import type { CardForm, Client } from 'payframe';
+import { api } from './api';
+import type { Locale } from './i18n';
+import type { SavedCard } from './types';
+
+/** What the pages take from payframe: the global `Payframe` of the script tag, or the ES module's imports. */
+export type PayframeLib = Pick<typeof Payframe, 'mountFields' | 'handlePending' | 'collectBrowserInfo' | 'detectBrand'>;
+
+/** The boxes the fields fill, each named by the page's `<label for>`. */
+export const CARD_FIELDS = { number: '#card-number', expiry: '#card-expiry', cvv: '#card-cvv', name: '#card-name' } as const;
+/** The box of a kept card's security code. */
+export const KEPT_CARD_CVV = '#kept-card-cvv';
+/** Where a payment that asks for a one-time password shows its form (outside the pay form: forms do not nest). */
+export const OTP_CONTAINER = '#otp';
+
+/** The inputs inside the frames, in the page's colours (the frames are transparent on the page's boxes). */
+const STYLES = {
+  base: { color: '#1d2433', 'font-size': '16px', 'font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif' },
+  placeholder: { color: '#6b7280' },
+  invalid: { color: '#a51c12' },
+};
+
+/** Mounts the fields of a new card, or the security code of `keptCard`. Returns at once; `ready` says when. */
+export function mountCardForm(payframe: PayframeLib, client: Client, locale: Locale, keptCard: SavedCard | undefined): CardForm {
+  if (keptCard) {
+    const brand = payframe.detectBrand(keptCard.bin)?.id;
+    return payframe.mountFields({ client, fields: { cvv: { container: KEPT_CARD_CVV } }, ...(brand ? { brand } : {}), locale, styles: STYLES });
+  }
+  return payframe.mountFields({
+    client,
+    fields: {
+      number: { container: CARD_FIELDS.number, placeholder: '1234 1234 1234 1234' },
+      expiry: { container: CARD_FIELDS.expiry },
+      cvv: { container: CARD_FIELDS.cvv },
+      name: { container: CARD_FIELDS.name },
+    },
+    locale,
+    styles: STYLES,
+  });
+}
+
+/** What `handlePending` posts to finish a payment with its one-time password (the shop's own route). */
+export const submitOtp = (body: { referenceId: string; sessionId: string; otp: string }) =>
+  api<unknown>('/api/authenticate', { method: 'POST', body });
