@@ -78,7 +78,7 @@ function render(): void {
 function renderOutcome(): void {
   if (!outcome) return say(status, progress ? t(locale, progress) : '', 'info');
   const { tone, title, text, reference } = describe(outcome, locale);
-  status.replaceChildren(h('strong', {}, title), ' ', text, ...(reference ? [h('span', { class: 'reference' }, reference)] : []));
+  status.replaceChildren(h('strong', {}, title), ' ', text, ...(reference ? [' ', h('span', { class: 'reference' }, reference)] : []));
   status.className = `status notice ${tone}`;
 }
 

@@ -2,7 +2,6 @@
 // code alone for a kept card (its frame posts the code to the shop's server; this page never sees it).
 import type * as Payframe from 'payframe';
 import type { CardForm, Client } from 'payframe';
-import { api } from './api';
 import type { Locale } from './i18n';
 import type { SavedCard } from './types';
 
@@ -42,6 +41,11 @@ export function mountCardForm(payframe: PayframeLib, client: Client, locale: Loc
   });
 }
 
-/** What `handlePending` posts to finish a payment with its one-time password (the shop's own route). */
-export const submitOtp = (body: { referenceId: string; sessionId: string; otp: string }) =>
-  api<unknown>('/api/authenticate', { method: 'POST', body });
+/**
+ * What `handlePending` posts to finish a payment with its one-time password (the shop's own route). It
+ * answers the route's JSON, a refusal too: `handlePending` reads `{ error: { reason } }` to tell a wrong
+ * session from a card whose bank wants its own page (AUTHENTICATE_NOT_SUPPORTED: then the redirect).
+ */
+export const submitOtp = (body: { referenceId: string; sessionId: string; otp: string }, { signal }: { signal?: AbortSignal }) =>
+  fetch('/api/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) })
+    .then((response) => response.json());

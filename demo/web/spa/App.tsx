@@ -221,7 +221,7 @@ function Status({ ref, loadError, progress, told }: {
   ref: Ref<HTMLParagraphElement>; loadError: string | undefined; progress: string | undefined; told: ReturnType<typeof describe> | undefined;
 }) {
   const [tone, content] = loadError ? ['bad', loadError]
-    : told ? [told.tone, <><strong>{told.title}</strong> {told.text}{told.reference && <span className="reference">{told.reference}</span>}</>]
+    : told ? [told.tone, <><strong>{told.title}</strong> {told.text}{told.reference && <> <span className="reference">{told.reference}</span></>}</>]
     : progress ? ['info', progress] : [undefined, ''];
   return <p ref={ref} className={tone ? `status notice ${tone}` : 'status'} role="status" tabIndex={-1}>{content}</p>;
 }
