@@ -1,9 +1,11 @@
 // A kept card paid again with its CVV (the CVV-only hosted form): the CVV is typed into a frame on the
 // gateway's origin and posted by that frame straight to the merchant's server. The merchant's page
 // (https://localhost:P2, strict CSP) never sees it, and no script on it can send it anywhere else.
+import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
 import { readKeptCard } from '../src/server';
+import { readmeBlock } from '../test/readme';
 import { type Merchant, startMerchant } from './support/merchant';
 import { openCheckout } from './support/page';
 import { expectNoCardData, recordPage } from './support/recorder';
@@ -18,6 +20,12 @@ test.beforeAll(async () => {
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
   keptCardId = readKeptCard(first).vaultCardId!;
+  // The README's page for a kept card: its form carries what the merchant's server knows of the card.
+  const html = (await readFile(new URL('support/kept-card.html', import.meta.url), 'utf8'))
+    .replace('<form id="pay" novalidate>', `<form id="pay" novalidate data-card-id="${keptCardId}" data-brand="visa" data-merchant-id="${merchant.sandbox.merchant.id}" data-gateway-url="${merchant.sandbox.url}">`)
+    .replace('/kept-card.js', '/readme/kept-card.js');
+  merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html });
+  merchant.files.set('/readme/kept-card.js', { type: 'text/javascript', body: readmeBlock('hosted/kept-card.js') });
 });
 test.afterAll(() => merchant?.close());
 
@@ -123,4 +131,28 @@ test('a full form’s CVV field never posts, whatever the page asks', async ({ p
   expect(answers).toEqual([]);
   expect(posts()).toBe(before);
   await expectNoCardData(recorder, { cvv: CVV });
+});
+
+test('the README’s kept card, page and routes as written: a ticket, the CVV from its frame, a payment', async ({ page }) => {
+  const recorder = await recordPage(page);
+  await page.goto(`${merchant.url}/readme/kept-card`);
+  const input = cvvInput(page);
+  await input.click();
+  await page.keyboard.type('12');
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Check the security code');
+  await expect(input).toHaveValue('12'); // kept as typed; nothing was sent
+  await input.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('3');
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Paid: captured', { timeout: 15_000 });
+  const sent = merchant.requests.filter((r) => r.path.startsWith('/kept-card/')).map((r) => `${r.method} ${r.path} ${r.headers.origin ?? ''}`);
+  const frames = new URL(merchant.sandbox.url).origin;
+  // The first try's ticket went unused (postCvv refused the code before sending anything); the second paid.
+  const ticket = `POST /kept-card/ticket ${merchant.url}`;
+  expect(sent).toEqual([ticket, ticket, `OPTIONS /kept-card/pay ${frames}`, `POST /kept-card/pay ${frames}`]);
+  const payment = merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1)!;
+  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
+  await expectNoCardData(recorder, { cvv: '123' });
 });

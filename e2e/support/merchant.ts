@@ -2,12 +2,13 @@
 // under a strict CSP with Trusted Types, the script-tag bundle, and three routes written with
 // payframe/server (a client token, a sale paid with a nonce, and a kept card paid again with the CVV
 // its frame posts). The sandbox (https://127.0.0.1:P1) is the gateway and serves the card frames.
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox';
 import { createGateway, type Gateway, readPayment, toNodeListener } from '../../src/server';
+import { readmeBlock } from '../../test/readme';
 import { localhostTls } from './tls';
 
 const root = new URL('../../', import.meta.url);
@@ -68,6 +69,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
     },
   }));
   const tls = await localhostTls();
+  const readmeRoutes = await keptCardRoutes(gateway);
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
@@ -104,6 +106,7 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
         return res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
       }
       if (path === '/pay/kept-card') return keptCard(req, res);
+      if (path === '/kept-card/ticket' || path === '/kept-card/pay') return readmeRoutes[path](req, res);
       if (path === '/csp-report') {
         reports.push(JSON.parse((await body(req)) || 'null'));
         return res.writeHead(204).end();
@@ -135,4 +138,24 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
 /** The checkout's address: the gateway and merchant come in the query, as a server-rendered page would embed them. */
 export function checkoutUrl(merchant: Merchant, query: Record<string, string> = {}): string {
   return `${merchant.url}/?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, ...query })}`;
+}
+
+/**
+ * The README's kept-card routes (`hosted/kept-card.mjs`), run as written: the module is written where
+ * `payframe/server` resolves to this package, and mounted with toNodeListener. A ticket is for a card
+ * of the test's payer, for 25.00 USD.
+ */
+async function keptCardRoutes(gateway: Gateway) {
+  const dir = new URL('../../test-results/readme/', import.meta.url);
+  await mkdir(dir, { recursive: true });
+  const file = new URL(`kept-card-${process.pid}-${Date.now()}.mjs`, dir);
+  await writeFile(file, readmeBlock('hosted/kept-card.mjs'));
+  const { issueTicket, payKeptCard } = await import(file.href);
+  return {
+    '/kept-card/ticket': toNodeListener(async (request) => {
+      const { cardId } = await request.json();
+      return Response.json(issueTicket(cardId, { currency: 'USD', total: '25.00' }));
+    }),
+    '/kept-card/pay': toNodeListener(payKeptCard(gateway)),
+  };
 }
