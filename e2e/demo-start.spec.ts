@@ -3,6 +3,7 @@
 // and a busy port.
 import { createServer, type Server } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { readmeBlock } from '../test/readme';
 import { expectAccessible, launch, pay, refused, run, screenshot, useDemo, watchCsp } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
@@ -20,6 +21,9 @@ test('prints one short block: the pages, the test cards and the one-time passwor
   expect(block).toMatch(/4644 2605 8166 1836 +asks for a one-time password/);
   expect(block).toContain('One-time password: 111111');
   expect(block.trim().split('\n').length).toBeLessThanOrEqual(16);
+  // The README shows this very block, for the default ports.
+  const shown = block.trim().replaceAll(demo.shop, 'http://localhost:3000').replaceAll(demo.sandbox, 'http://127.0.0.1:8443');
+  expect(shown).toBe(readmeBlock('npm-start.txt').trim());
   expect(demo.errors()).toBe('');
   // The sandbox it names answers over plain HTTP on loopback.
   expect(await (await fetch(`${demo.sandbox}/`)).json()).toEqual({ service: 'payframe sandbox' });

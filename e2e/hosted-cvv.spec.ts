@@ -26,6 +26,7 @@ test.beforeAll(async () => {
     .replace('/kept-card.js', '/readme/kept-card.js');
   merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html });
   merchant.files.set('/readme/kept-card.js', { type: 'text/javascript', body: readmeBlock('hosted/kept-card.js') });
+  await merchant.useKeptCardRoutes(readmeBlock('hosted/kept-card.mjs'));
 });
 test.afterAll(() => merchant?.close());
 

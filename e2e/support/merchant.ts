@@ -8,7 +8,6 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox';
 import { createGateway, type Gateway, readPayment, toNodeListener } from '../../src/server';
-import { readmeBlock } from '../../test/readme';
 import { localhostTls } from './tls';
 
 const root = new URL('../../', import.meta.url);
@@ -26,6 +25,8 @@ export interface Merchant {
   /** How many client tokens the page asked for; set `refuseTokens` to make the route answer 502. */
   tokenRequests: number;
   refuseTokens: boolean;
+  /** Mounts `/kept-card/ticket` and `/kept-card/pay` from a module's code (the README's `hosted/kept-card.mjs`). */
+  useKeptCardRoutes(code: string): Promise<void>;
   /** What the kept-card route received from the CVV frame. */
   received: { cvv: string; body: Record<string, unknown> }[];
   /** Extra files by path (fonts, pages of a test). */
@@ -69,7 +70,8 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
     },
   }));
   const tls = await localhostTls();
-  const readmeRoutes = await keptCardRoutes(gateway);
+  let keptCardRoutes: Record<string, ReturnType<typeof toNodeListener>> = {};
+  const authenticate = toNodeListener(gateway.handlers.authenticate());
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
@@ -89,6 +91,9 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
     tokenRequests: 0,
     refuseTokens: false,
     received,
+    async useKeptCardRoutes(code) {
+      keptCardRoutes = await keptCardModule(gateway, code);
+    },
     files,
     async close() {
       server.closeAllConnections();
@@ -106,7 +111,9 @@ export async function startMerchant(options: SandboxOptions = {}): Promise<Merch
         return res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
       }
       if (path === '/pay/kept-card') return keptCard(req, res);
-      if (path === '/kept-card/ticket' || path === '/kept-card/pay') return readmeRoutes[path](req, res);
+      const keptCardRoute = keptCardRoutes[path];
+      if (keptCardRoute) return keptCardRoute(req, res);
+      if (path === '/authenticate') return authenticate(req, res);
       if (path === '/csp-report') {
         reports.push(JSON.parse((await body(req)) || 'null'));
         return res.writeHead(204).end();
@@ -141,15 +148,14 @@ export function checkoutUrl(merchant: Merchant, query: Record<string, string> = 
 }
 
 /**
- * The README's kept-card routes (`hosted/kept-card.mjs`), run as written: the module is written where
- * `payframe/server` resolves to this package, and mounted with toNodeListener. A ticket is for a card
- * of the test's payer, for 25.00 USD.
+ * Kept-card routes from a module's code (the README's), run as written: the module is written where
+ * `payframe/server` resolves to this package, and mounted with toNodeListener. A ticket is for 25.00 USD.
  */
-async function keptCardRoutes(gateway: Gateway) {
+async function keptCardModule(gateway: Gateway, code: string) {
   const dir = new URL('../../test-results/readme/', import.meta.url);
   await mkdir(dir, { recursive: true });
   const file = new URL(`kept-card-${process.pid}-${Date.now()}.mjs`, dir);
-  await writeFile(file, readmeBlock('hosted/kept-card.mjs'));
+  await writeFile(file, code);
   const { issueTicket, payKeptCard } = await import(file.href);
   return {
     '/kept-card/ticket': toNodeListener(async (request) => {
