@@ -74,6 +74,15 @@ class CheckoutPage {
     return /PAY-\w+/.exec((await this.status.textContent())!)![0];
   }
 
+  /** Pays with the approved test card, checks the page stayed clean, and answers the payment's reference. */
+  async payApproved(intent: 'sale' | 'auth'): Promise<string> {
+    await this.typeCard(APPROVED);
+    await this.pay(intent);
+    const referenceId = await this.approved(intent);
+    await this.expectClean(APPROVED);
+    return referenceId;
+  }
+
   /** What the page could read holds no card data, and the page's policy was never violated. */
   async expectClean(...cards: CardSecrets[]): Promise<void> {
     for (const card of cards) await expectNoCardData(this.recorder, card);
@@ -118,12 +127,8 @@ export function paymentFlows(kind: Checkout): void {
   });
 
   test(`${kind}: auth, then captured in full in the back office`, async ({ page }, testInfo) => {
-    const checkout = await open(page);
-    await checkout.typeCard(APPROVED);
-    await checkout.pay('auth');
-    const referenceId = await checkout.approved('auth');
+    const referenceId = await (await open(page)).payApproved('auth');
     await screenshot(page, testInfo, `${kind}-approved`);
-    await checkout.expectClean(APPROVED);
 
     const panel = await openPayment(page, demo, referenceId);
     await expect(fact(panel, 'State')).toHaveText('authorised');
@@ -133,11 +138,7 @@ export function paymentFlows(kind: Checkout): void {
   });
 
   test(`${kind}: auth, then captured in part`, async ({ page }) => {
-    const checkout = await open(page);
-    await checkout.typeCard(APPROVED);
-    await checkout.pay('auth');
-    const referenceId = await checkout.approved('auth');
-    await checkout.expectClean(APPROVED);
+    const referenceId = await (await open(page)).payApproved('auth');
 
     const panel = await openPayment(page, demo, referenceId);
     const amount = panel.getByLabel('Amount to capture (OMR)');
@@ -148,11 +149,7 @@ export function paymentFlows(kind: Checkout): void {
   });
 
   test(`${kind}: auth, then voided`, async ({ page }) => {
-    const checkout = await open(page);
-    await checkout.typeCard(APPROVED);
-    await checkout.pay('auth');
-    const referenceId = await checkout.approved('auth');
-    await checkout.expectClean(APPROVED);
+    const referenceId = await (await open(page)).payApproved('auth');
 
     const panel = await openPayment(page, demo, referenceId);
     await panel.getByRole('button', { name: 'Void authorisation' }).click();
@@ -161,11 +158,7 @@ export function paymentFlows(kind: Checkout): void {
   });
 
   test(`${kind}: a sale, refunded twice in part, then a refund over the rest refused`, async ({ page }) => {
-    const checkout = await open(page);
-    await checkout.typeCard(APPROVED);
-    await checkout.pay();
-    const referenceId = await checkout.approved();
-    await checkout.expectClean(APPROVED);
+    const referenceId = await (await open(page)).payApproved('sale');
 
     const panel = await openPayment(page, demo, referenceId);
     const amount = panel.getByLabel('Amount to refund (OMR)');
@@ -307,11 +300,7 @@ export function paymentFlows(kind: Checkout): void {
 
   // Last: moving the sandbox's clock ages every authorisation of this launcher.
   test(`${kind}: an authorisation left seven days (sandbox clock) is cancelled, and its capture refused`, async ({ page, request }) => {
-    const checkout = await open(page);
-    await checkout.typeCard(APPROVED);
-    await checkout.pay('auth');
-    const referenceId = await checkout.approved('auth');
-    await checkout.expectClean(APPROVED);
+    const referenceId = await (await open(page)).payApproved('auth');
 
     // The staff opened the payment on the day; a week later, they press Capture.
     const panel = await openPayment(page, demo, referenceId);

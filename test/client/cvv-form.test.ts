@@ -4,14 +4,11 @@
 // real merchant server on two origins is tested in e2e/hosted-cvv.spec.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CardForm, createClient, mountFields } from '../../src';
+import { standInFrames } from './stand-in-frames';
 
 const GATEWAY = 'https://gw.example';
 const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
 
-const windows = new WeakMap<HTMLIFrameElement, { postMessage: ReturnType<typeof vi.fn> }>();
-const settings = (window as any).happyDOM.settings;
-settings.enableIframePageLoading = true;
-settings.navigation.disableChildFrameNavigation = true;
 
 let client: ReturnType<typeof createClient>;
 let forms: CardForm[];
@@ -20,14 +17,7 @@ beforeEach(() => {
   document.body.innerHTML = `
     <form><label for="kept">Security code of the Visa ending in 1111</label><div id="kept"></div>
     <div id="n"></div><div id="e"></div><div id="c"></div></form>`;
-  Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
-    configurable: true,
-    get(this: HTMLIFrameElement) {
-      if (!this.isConnected) return null;
-      if (!windows.has(this)) windows.set(this, { postMessage: vi.fn() });
-      return windows.get(this);
-    },
-  });
+  standInFrames();
   client = createClient({ merchantId: 'shop-1', baseUrl: GATEWAY, authorization: async () => 'token' });
   forms = [];
 });

@@ -4,6 +4,7 @@
 // Real frames on a real second origin are tested in e2e/hosted-*.spec.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient, isPayframeError, mountFields, type CardForm, type FieldName } from '../../src';
+import { standInFrames } from './stand-in-frames';
 
 const GATEWAY = 'https://gw.example';
 const FRAME_ORIGIN = GATEWAY;
@@ -11,17 +12,12 @@ const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
 const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
 
 type Posted = [message: any, targetOrigin: string];
-const windows = new WeakMap<HTMLIFrameElement, { postMessage: ReturnType<typeof vi.fn> }>();
 
 let tokens: number;
 let authorization: ReturnType<typeof vi.fn<() => Promise<string>>>;
 let client: ReturnType<typeof createClient>;
 let forms: CardForm[];
 
-// The frames' documents never load: happy-dom may make them, but not navigate them anywhere.
-const settings = (window as any).happyDOM.settings;
-settings.enableIframePageLoading = true;
-settings.navigation.disableChildFrameNavigation = true;
 
 beforeEach(() => {
   document.body.innerHTML = `
@@ -32,14 +28,7 @@ beforeEach(() => {
       <div id="name"></div>
       <button>Pay</button>
     </form>`;
-  Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
-    configurable: true,
-    get(this: HTMLIFrameElement) {
-      if (!this.isConnected) return null;
-      if (!windows.has(this)) windows.set(this, { postMessage: vi.fn() });
-      return windows.get(this);
-    },
-  });
+  standInFrames();
   tokens = 0;
   authorization = vi.fn<() => Promise<string>>(async () => `token-${++tokens}`);
   client = createClient({ merchantId: 'shop-1', baseUrl: `${GATEWAY}/api/`, authorization });

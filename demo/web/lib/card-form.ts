@@ -1,12 +1,12 @@
 // The hosted card form as both checkouts mount it: the four card fields of a new card, or the security
 // code alone for a kept card (its frame posts the code to the shop's server; this page never sees it).
 import type * as Payframe from 'payframe';
-import type { CardForm, Client } from 'payframe';
+import type { BrandId, CardForm, Client } from 'payframe';
 import type { Locale } from './i18n';
 import type { SavedCard } from './types';
 
 /** What the pages take from payframe: the global `Payframe` of the script tag, or the ES module's imports. */
-export type PayframeLib = Pick<typeof Payframe, 'mountFields' | 'handlePending' | 'collectBrowserInfo' | 'detectBrand'>;
+export type PayframeLib = Pick<typeof Payframe, 'mountFields' | 'handlePending' | 'collectBrowserInfo'>;
 
 /** The boxes the fields fill, each named by the page's `<label for>`. */
 export const CARD_FIELDS = { number: '#card-number', expiry: '#card-expiry', cvv: '#card-cvv', name: '#card-name' } as const;
@@ -22,11 +22,17 @@ const STYLES = {
   invalid: { color: '#a51c12' },
 };
 
+/**
+ * A kept card's brand id from the vault's card type ("Visa", "American Express"), as the frames name
+ * brands (`visa`, `american-express`). No card rules on the page for it: the script-tag bundle of the
+ * hosted form has none. A type the frames do not know fails the mount, which the page then says.
+ */
+const brandOf = (card: SavedCard) => card.brand.trim().toLowerCase().replace(/\s+/g, '-') as BrandId;
+
 /** Mounts the fields of a new card, or the security code of `keptCard`. Returns at once; `ready` says when. */
 export function mountCardForm(payframe: PayframeLib, client: Client, locale: Locale, keptCard: SavedCard | undefined): CardForm {
   if (keptCard) {
-    const brand = payframe.detectBrand(keptCard.bin)?.id;
-    return payframe.mountFields({ client, fields: { cvv: { container: KEPT_CARD_CVV } }, ...(brand ? { brand } : {}), locale, styles: STYLES });
+    return payframe.mountFields({ client, fields: { cvv: { container: KEPT_CARD_CVV } }, brand: brandOf(keptCard), locale, styles: STYLES });
   }
   return payframe.mountFields({
     client,

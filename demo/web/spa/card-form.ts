@@ -1,13 +1,13 @@
 // The hosted card form in React: mounted by an effect and destroyed by its cleanup, so that
 // <StrictMode> (mount, destroy, mount again at once) leaves one working form in the same boxes.
-import { type CardForm, type Client, collectBrowserInfo, detectBrand, handlePending, mountFields } from 'payframe';
+import { type CardForm, type Client, collectBrowserInfo, handlePending, mountFields } from 'payframe';
 import { useEffect, useRef, useState } from 'react';
 import { mountCardForm, type PayframeLib } from '../lib/card-form';
 import type { Key, Locale } from '../lib/i18n';
 import type { SavedCard } from '../lib/types';
 
 /** What the React checkout takes from payframe's ES module (named imports: the bundler keeps only these). */
-export const PAYFRAME: PayframeLib = { mountFields, handlePending, collectBrowserInfo, detectBrand };
+export const PAYFRAME: PayframeLib = { mountFields, handlePending, collectBrowserInfo };
 
 export interface CardFormState {
   form: CardForm | undefined;
