@@ -210,7 +210,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     },
     postCvv(options) {
       if (destroyed) return Promise.reject(new PayframeError('aborted', 'the card form was destroyed'));
-      if (!ops.post) return Promise.reject(new PayframeError('invalid_request', 'postCvv() needs a form of the CVV field alone: a card number only ever becomes a nonce'));
+      if (!ops.post) return Promise.reject(new PayframeError('invalid_request', 'postCvv() is for a form of the CVV alone: a card number only ever becomes a nonce'));
       try {
         return once(ops.post(options));
       } catch (error) {

@@ -108,7 +108,7 @@ export function mountFields(options: MountOptions): CardForm {
   const cvvOnly = Object.keys(given).join() === 'cvv';
   const { brand } = options;
   if (brand !== undefined && !(cvvOnly && typeof brand === 'string' && /^[a-z][a-z-]{0,31}$/.test(brand))) {
-    throw refuse("brand is for a form of the CVV alone (the full form reads it from the number), and is a brand id such as 'visa'");
+    throw refuse("brand is a brand id ('visa') for a form of the CVV alone");
   }
   const specs = new Map<FieldName, HostedField & { container: Element }>();
   const taken = new Set<Element>();
@@ -186,7 +186,7 @@ export function mountFields(options: MountOptions): CardForm {
     const target = postTarget(url, pageOrigin, location.href);
     if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on this page's origin, ${pageOrigin}`);
     if (stop !== undefined && !(stop instanceof AbortSignal)) throw new PayframeError('invalid_request', 'postCvv: signal must be an AbortSignal');
-    if (!(typeof ms === 'number' && ms > 0 && ms <= 2_147_483_647)) throw new PayframeError('invalid_request', 'postCvv: timeoutMs must be a positive number of milliseconds');
+    if (!(typeof ms === 'number' && ms > 0 && ms <= 2_147_483_647)) throw new PayframeError('invalid_request', 'postCvv: timeoutMs must be a positive number');
     let data: Record<string, unknown>;
     try {
       data = JSON.parse(JSON.stringify(body));
@@ -194,7 +194,7 @@ export function mountFields(options: MountOptions): CardForm {
       throw new PayframeError('invalid_request', 'postCvv: body must be plain JSON data');
     }
     if (data === null || typeof data !== 'object' || Array.isArray(data) || 'cvv' in data || JSON.stringify(data).length > MAX_POST_BODY) {
-      throw new PayframeError('invalid_request', `postCvv: body must be a JSON object of at most ${MAX_POST_BODY} characters, without a cvv (the frame adds it)`);
+      throw new PayframeError('invalid_request', `postCvv: body must be a JSON object without cvv, of at most ${MAX_POST_BODY} characters`);
     }
     return async () => {
       const d = deadline(ms, 'postCvv', stop);
