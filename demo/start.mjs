@@ -71,7 +71,8 @@ const stale = (outputs, inputs) => {
 const BUILDS = [
   {
     what: 'payframe',
-    outputs: ['dist/payframe.mjs', 'dist/payframe.umd.min.js', 'dist/server.mjs', 'dist/sandbox.mjs'],
+    // dist/frame/index.html is the card frames' page: the sandbox serves it, with its script beside it.
+    outputs: ['dist/payframe.mjs', 'dist/payframe.umd.min.js', 'dist/server.mjs', 'dist/sandbox.mjs', 'dist/frame/index.html'],
     inputs: ['src', 'rollup.config.mjs'],
     config: 'rollup.config.mjs',
   },

@@ -16,12 +16,13 @@ test('the amount comes from the shop’s order: the browser cannot name one, nor
   const bad: [unknown, string | RegExp][] = [
     [{ intent: 'sale', card: { nonce }, amount: { currency: 'OMR', total: '0.001' } }, 'Unknown field: amount.'],
     [{ intent: 'refund', card: { nonce } }, 'intent must be auth or sale.'],
-    [{ intent: 'sale' }, 'card must be { nonce } or { keptCardId, cvv }.'],
-    [{ intent: 'sale', card: { nonce, number: testCards.approved.number } }, 'card must be { nonce } or { keptCardId, cvv }.'],
+    [{ intent: 'sale' }, 'card must be { nonce }.'],
+    [{ intent: 'sale', card: { nonce, number: testCards.approved.number } }, 'card must be { nonce }.'],
+    // A kept card's security code never comes through the page's own requests.
+    [{ intent: 'sale', card: { keptCardId: 'CARD-1', cvv: '123' }, email: 'a@example.com' }, 'card must be { nonce }.'],
     [{ intent: 'sale', card: { nonce }, saveCard: true }, 'Enter your email to save the card: it finds the card next time.'],
     [{ intent: 'sale', card: { nonce }, email: 'no-at-sign' }, 'Enter a valid email address.'],
     [{ intent: 'sale', card: { nonce }, locale: 'fr' }, 'locale must be en or ar.'],
-    [{ intent: 'sale', card: { keptCardId: 'CARD-1', cvv: '12' }, email: 'a@example.com' }, 'The security code must be 3 or 4 digits.'],
     [{ intent: 'sale', card: { nonce }, browserInfo: { fingerprint: 'x' } }, /browser_info/],
   ];
   for (const [data, message] of bad) {
@@ -81,27 +82,56 @@ test('the one-time password finishes only a payment this browser started, with i
   await stranger.dispose();
 });
 
-test('a kept card pays again with its security code, only under the email it was saved with', async ({ request }) => {
+test('a kept card pays again with its security code: a one-time ticket of this checkout, then the CVV frame’s post', async ({ playwright }) => {
+  const payer = await playwright.request.newContext();
   const email = `kept-${Date.now()}@example.com`;
-  await pay(request, demo, { intent: 'sale', email, saveCard: true });
-  const { cards } = await (await request.get(`${demo.shop}/api/saved-cards?email=${encodeURIComponent(email)}`)).json();
+  await pay(payer, demo, { intent: 'sale', email, saveCard: true });
+  const { cards } = await (await payer.get(`${demo.shop}/api/saved-cards?email=${encodeURIComponent(email)}`)).json();
   expect(cards).toEqual([{ id: expect.stringMatching(/^CARD-/), brand: 'Visa', bin: '411111', last4: '1111', expireMonth: 12, expireYear: 2034 }]);
+  const keptCardId = cards[0].id as string;
 
-  const again = await request.post(`${demo.shop}/api/pay`, { data: { intent: 'auth', email, card: { keptCardId: cards[0].id, cvv: '123' } } });
-  expect(await again.json()).toMatchObject({ status: 'approved', state: 'authorised' });
-  const wrongEmail = await request.post(`${demo.shop}/api/pay`, {
-    data: { intent: 'sale', email: 'someone-else@example.com', card: { keptCardId: cards[0].id, cvv: '123' } },
-  });
+  // Step 1, from the page with its cookie: a ticket, only for a card kept under this email.
+  const ticketFor = async (data: Record<string, unknown>) => payer.post(`${demo.shop}/api/kept-card/ticket`, { data });
+  const wrongEmail = await ticketFor({ intent: 'sale', email: 'someone-else@example.com', keptCardId });
   expect(wrongEmail.status()).toBe(404);
   expect(await wrongEmail.json()).toEqual(refusal('not_found', 'No saved card with this id for this email.'));
-  const saveAgain = await request.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', email, saveCard: true, card: { keptCardId: cards[0].id, cvv: '123' } } });
-  expect(await saveAgain.json()).toEqual(refusal('invalid_request', 'This card is saved already.'));
+  expect((await ticketFor({ intent: 'sale', email, keptCardId, cvv: '123' })).status()).toBe(400); // never the CVV here
+  const { ticket } = await (await ticketFor({ intent: 'auth', email, keptCardId })).json();
+  expect(ticket).toMatch(/^[0-9a-f]{32}$/);
+
+  // Step 2, as the CVV frame posts it: from the frames' origin, no cookie. The answer is the pay route's.
+  const frames = new URL(demo.sandbox).origin;
+  const post = (data: unknown, origin: string | null = frames) =>
+    fetch(`${demo.shop}/api/kept-card/pay`, { method: 'POST', headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body: JSON.stringify(data) });
+  const preflight = await fetch(`${demo.shop}/api/kept-card/pay`, {
+    method: 'OPTIONS', headers: { origin: frames, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+  });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get('access-control-allow-origin')).toBe(frames);
+  expect((await post({ ticket, keptCardId, cvv: '123' }, demo.shop)).status).toBe(403); // the shop's own page may not
+  expect((await post({ ticket, keptCardId, cvv: '123' }, null)).status).toBe(403);
+  const otherCard = await post({ ticket, keptCardId: 'CARD-OTHER', cvv: '123' });
+  expect(await otherCard.json()).toEqual(refusal('invalid_request', 'This ticket is for another saved card.'));
+  expect(otherCard.headers.get('access-control-allow-origin')).toBe(frames); // the frame reads the refusal
+
+  // That refusal spent the ticket: one use, whatever happens.
+  expect(await (await post({ ticket, keptCardId, cvv: '123' })).json()).toEqual(refusal('not_found', 'This payment has expired or was already sent: press pay again.'));
+  const fresh = (await (await ticketFor({ intent: 'auth', email, keptCardId })).json()).ticket;
+  const paid = await post({ ticket: fresh, keptCardId, cvv: '123' });
+  const answer = await paid.json();
+  expect(answer).toMatchObject({ status: 'approved', state: 'authorised', amount: { currency: 'OMR', total: '13.750' } });
+  expect(JSON.stringify(answer)).not.toMatch(/"cvv|\b123\b/);
+  expect((await post({ ticket: fresh, keptCardId, cvv: '123' })).status).toBe(404);
+  // The payment is this checkout's (the ticket's cookie): its back office row and its outcome.
+  const { record } = await (await payer.get(`${demo.shop}/api/payments/${answer.referenceId}`)).json();
+  expect(record.payer.funding_instrument.credit_card.id).toBe(keptCardId);
 
   // A payer who paid without "save this card" is offered nothing, though the service kept the card.
   const onceEmail = `once-${Date.now()}@example.com`;
-  await pay(request, demo, { intent: 'sale', email: onceEmail });
-  expect(await (await request.get(`${demo.shop}/api/saved-cards?email=${encodeURIComponent(onceEmail)}`)).json()).toEqual({ cards: [] });
-  expect((await request.get(`${demo.shop}/api/saved-cards?email=nope`)).status()).toBe(400);
+  await pay(payer, demo, { intent: 'sale', email: onceEmail });
+  expect(await (await payer.get(`${demo.shop}/api/saved-cards?email=${encodeURIComponent(onceEmail)}`)).json()).toEqual({ cards: [] });
+  expect((await payer.get(`${demo.shop}/api/saved-cards?email=nope`)).status()).toBe(400);
+  await payer.dispose();
 });
 
 test('unknown routes and wrong methods are typed JSON refusals', async ({ request }) => {

@@ -1,24 +1,15 @@
 // The back office driven as a merchant's staff would: by the names on the page, the keyboard, and
 // what the page says back. Payments are made through the shop's own pay route with nonces from
-// payframe's client (the card form is phase 2 of the demo).
-import { expect, type Locator, type Page, test } from '@playwright/test';
+// payframe's client (the checkouts' own flows are in demo-pay-*.spec.ts).
+import { expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { expectAccessible, pay, screenshot, useDemo, watchCsp } from './demo-support';
+import { expectAccessible, fact, openPayment as openIn, pay, row, screenshot, useDemo, watchCsp } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
 
 const demo = useDemo(['--test-mode']);
 
-/** Opens the back office and the payment's panel from its row. */
-async function openPayment(page: Page, referenceId: string): Promise<Locator> {
-  await page.goto(`${demo.shop}/back-office`);
-  await page.getByRole('button', { name: referenceId, exact: true }).click();
-  const panel = page.getByRole('region', { name: `Payment ${referenceId}` });
-  await expect(panel).toBeVisible();
-  return panel;
-}
-const fact = (panel: Locator, term: string) => panel.locator(`dt:text-is("${term}") + dd`);
-const row = (page: Page, referenceId: string) => page.getByRole('row').filter({ hasText: referenceId });
+const openPayment = (page: Page, referenceId: string) => openIn(page, demo, referenceId);
 
 test('an authorisation captured in full', async ({ page, request }) => {
   const { referenceId } = await pay(request, demo, { intent: 'auth' });

@@ -3,6 +3,7 @@
 // and a busy port.
 import { createServer, type Server } from 'node:net';
 import { expect, test } from '@playwright/test';
+import { readmeBlock } from '../test/readme';
 import { expectAccessible, launch, pay, refused, run, screenshot, useDemo, watchCsp } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
@@ -20,6 +21,9 @@ test('prints one short block: the pages, the test cards and the one-time passwor
   expect(block).toMatch(/4644 2605 8166 1836 +asks for a one-time password/);
   expect(block).toContain('One-time password: 111111');
   expect(block.trim().split('\n').length).toBeLessThanOrEqual(16);
+  // The README shows this very block, for the default ports.
+  const shown = block.trim().replaceAll(demo.shop, 'http://localhost:3000').replaceAll(demo.sandbox, 'http://127.0.0.1:8443');
+  expect(shown).toBe(readmeBlock('npm-start.txt').trim());
   expect(demo.errors()).toBe('');
   // The sandbox it names answers over plain HTTP on loopback.
   expect(await (await fetch(`${demo.sandbox}/`)).json()).toEqual({ service: 'payframe sandbox' });
@@ -48,12 +52,12 @@ test('the script-tag checkout: order, language switch to Arabic right to left, 3
   await expect(page.getByRole('region', { name: 'Order summary' })).toContainText('OMR 13.750');
   await expect(page.getByRole('button', { name: 'Pay OMR 13.750' })).toBeDisabled();
   await expect(page.getByRole('radio', { name: /Pay now/ })).toBeChecked();
-  // The hosted fields' boxes are there, each named by its label, and empty: nothing imitates a card field.
-  for (const id of ['card-number', 'card-expiry', 'card-cvv', 'card-name']) {
-    await expect(page.locator(`#${id}`)).toBeEmpty();
-    await expect(page.locator(`label[for="${id}"]`)).toBeVisible();
+  // Each box holds one card frame of the sandbox's origin, named by the page's label; no card input is the page's own.
+  for (const [id, label] of [['card-number', 'Card number'], ['card-expiry', 'Expiry date'], ['card-cvv', 'Security code'], ['card-name', 'Name on card']]) {
+    await expect(page.locator(`#${id} iframe`)).toHaveAttribute('src', new RegExp(`^${demo.sandbox}/frame/`));
+    await expect(page.frameLocator(`#${id} iframe`).getByLabel(label!)).toBeEditable();
   }
-  await expect(page.getByText('Card entry is not part of this build yet')).toBeVisible();
+  await expect(page.locator('#card-form-note')).toBeEmpty();
   await expect(page.locator('input[autocomplete^="cc-"]')).toHaveCount(0);
   await screenshot(page, testInfo, 'checkout-en');
   await expectNothing(violations);
@@ -86,7 +90,9 @@ test('the React checkout in StrictMode: the same shell, in both languages, no CS
   await page.goto(`${demo.shop}/spa/?lang=en`);
   await expect(page.getByRole('region', { name: 'Order summary' })).toContainText('OMR 13.750');
   await expect(page.getByRole('button', { name: 'Pay OMR 13.750' })).toBeDisabled();
-  for (const id of ['card-number', 'card-expiry', 'card-cvv', 'card-name']) await expect(page.locator(`#${id}`)).toBeEmpty();
+  // StrictMode mounted, destroyed and mounted again: one frame per box.
+  for (const id of ['card-number', 'card-expiry', 'card-cvv', 'card-name']) await expect(page.locator(`#${id} iframe`)).toHaveCount(1);
+  await expect(page.frameLocator('#card-number iframe').getByLabel('Card number')).toBeEditable();
   await page.getByRole('radio', { name: /Reserve now/ }).check();
   await expect(page.getByRole('radio', { name: /Reserve now/ })).toBeChecked();
   await screenshot(page, testInfo, 'spa-en');
@@ -122,6 +128,7 @@ test('a returning payer finds only the cards they asked to keep, by email, and c
   const cvvBox = page.locator('#kept-card-cvv');
   await expect(cvvBox).toBeVisible();
   await expect(page.locator('label[for="kept-card-cvv"]')).toHaveText('Security code of the Visa ending in 1111');
+  await expect(page.frameLocator('#kept-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111')).toBeEditable();
   await expect(page.getByRole('group', { name: 'Card details' })).toBeHidden();
   await expectAccessible(page);
   await page.getByRole('radio', { name: /A new card/ }).check();

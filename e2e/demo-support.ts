@@ -3,7 +3,7 @@
 // page passes (no CSP violation, no axe violation).
 import { type ChildProcess, spawn } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, test, type TestInfo } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, test, type TestInfo } from '@playwright/test';
 import { createClient } from '../src';
 import { testCards, type TestCard } from '../src/sandbox';
 
@@ -118,10 +118,18 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
-/** A full-page screenshot kept with the test's results (test-results/...), attached to the report. */
+/**
+ * A screenshot of the whole page kept with the test's results (test-results/...), attached to the
+ * report. The viewport is made as tall as the page for it (then put back): Chromium's full-page capture
+ * leaves cross-origin frames below the viewport unpainted, and the card fields are such frames.
+ */
 export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  const viewport = page.viewportSize() ?? { width: 1280, height: 720 };
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(height, viewport.height) });
+  await page.screenshot({ path });
+  await page.setViewportSize(viewport);
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
@@ -129,3 +137,18 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 export async function refused(url: string): Promise<boolean> {
   return fetch(url).then(() => false, () => true);
 }
+
+/** Opens the back office and the payment's panel from its row, as the merchant's staff would. */
+export async function openPayment(page: Page, launched: Launched, referenceId: string): Promise<Locator> {
+  await page.goto(`${launched.shop}/back-office`);
+  await page.getByRole('button', { name: referenceId, exact: true }).click();
+  const panel = page.getByRole('region', { name: `Payment ${referenceId}` });
+  await expect(panel).toBeVisible();
+  return panel;
+}
+
+/** The value of a fact (`<dt>term</dt><dd>…</dd>`) in a back-office panel. */
+export const fact = (panel: Locator, term: string) => panel.locator(`dt:text-is("${term}") + dd`);
+
+/** A payment's row in the back office's list. */
+export const row = (page: Page, referenceId: string) => page.getByRole('row').filter({ hasText: referenceId });

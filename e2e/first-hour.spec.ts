@@ -1,13 +1,16 @@
 // A merchant's first hour, as a new user lives it (issue 7): the packed package installed into an
 // empty app with production dependencies only, the README's quick start run as written against
 // `npx payframe sandbox` and against startSandbox({ plainHttp: true }) with TLS verification on, and
-// paid by a person in Chromium; the HTTPS way with the sandbox's certificate trusted; CommonJS.
+// paid by a person in Chromium; the HTTPS way with the sandbox's certificate trusted; CommonJS; and the
+// README's five-minute integration (the hosted card form), bundled as an ES module and by script tag.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type Browser, expect, test } from '@playwright/test';
+import resolve from '@rollup/plugin-node-resolve';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { rollup } from 'rollup';
 import { makeCertificate, startSandbox } from '../src/sandbox';
 import { readmeBlock } from '../test/readme';
 
@@ -91,6 +94,10 @@ test.beforeAll(async () => {
   await writeFile(join(app, 'checkout.html'), readmeBlock('quick-start/checkout.html'));
   await writeFile(join(app, 'checkout.js'), readmeBlock('quick-start/checkout.js'));
   await writeFile(join(app, 'require.cjs'), readmeBlock('package/require.cjs'));
+  await mkdir(join(app, 'guide'));
+  await writeFile(join(app, 'guide/server.mjs'), readmeBlock('guide/server.mjs'));
+  await writeFile(join(app, 'guide/checkout.html'), readmeBlock('guide/checkout.html'));
+  await writeFile(join(app, 'guide/checkout.src.js'), readmeBlock('guide/checkout.js'));
 });
 
 test.afterEach(() => {
@@ -177,4 +184,73 @@ test('CommonJS: require() loads every entry on this Node, and the README block r
   const script = "for (const entry of ['payframe', 'payframe/server', 'payframe/sandbox']) console.log(entry + ' ' + (Object.keys(require(entry)).length > 0))";
   const all = await exec(process.execPath, ['-e', script], { cwd: app });
   expect(all.stdout.trim().split('\n')).toEqual(['payframe true', 'payframe/server true', 'payframe/sandbox true']);
+});
+
+/** The guide's page script as a merchant ships it: bundled from its ES module, or rewritten for the script tag as the README says. */
+async function guideScript(kind: 'bundle' | 'script-tag'): Promise<string> {
+  const source = join(app, 'guide/checkout.src.js');
+  if (kind === 'script-tag') {
+    const code = await readFile(source, 'utf8');
+    const line = "import { createClient, handlePending, mountFields } from 'payframe';";
+    expect(code).toContain(line);
+    return code.replace(line, 'const { createClient, handlePending, mountFields } = Payframe;');
+  }
+  const bundle = await rollup({ input: source, plugins: [resolve({ browser: true })] });
+  const { output } = await bundle.generate({ format: 'iife', inlineDynamicImports: true });
+  await bundle.close();
+  return output[0].code;
+}
+
+/** A person pays on the guide's page: a card approved at once, then one whose bank asks for a one-time password. */
+async function payHosted(browser: Browser, url: string) {
+  const context = await browser.newContext({ ignoreHTTPSErrors: false });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => /Content Security Policy|Trusted Type/i.test(message.text()) && problems.push(message.text()));
+  const status = page.locator('#checkout').getByRole('status');
+  const typeCard = async (p: Page, number: string) => {
+    for (const [id, label, text] of [['card-number', 'Card number', number], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123']]) {
+      await p.frameLocator(`#${id} iframe`).getByLabel(label!).click();
+      await p.keyboard.type(text!);
+    }
+  };
+  await page.goto(url);
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+  await typeCard(page, '4111111111111111');
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await expect(status).toHaveText('Paid', { timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+
+  await page.reload();
+  await typeCard(page, '4644260581661836');
+  await page.keyboard.press('Enter'); // in the CVV field: submits the page's form
+  await expect(page.getByLabel('One-time password')).toBeFocused({ timeout: 15_000 });
+  await page.keyboard.type('111111');
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveText('Paid', { timeout: 15_000 });
+  expect(problems).toEqual([]);
+  await context.close();
+}
+
+test("the README's five-minute integration runs as written: bundled as an ES module, and by script tag", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const sandbox = await startSandbox({ plainHttp: true });
+  try {
+    for (const kind of ['bundle', 'script-tag'] as const) {
+      await writeFile(join(app, 'guide/checkout.js'), await guideScript(kind));
+      const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' }));
+      const url = await server.printed(/checkout on (http:\/\/\S+)/);
+      const page = await fetch(url);
+      expect(page.headers.get('content-security-policy'), kind).toContain(`frame-src ${new URL(sandbox.httpUrl!).origin}`);
+      await payHosted(browser, url);
+    }
+    // The card went to the gateway from its frames only; the merchant's server saw nonces.
+    const nonces = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce'));
+    expect(new Set(nonces.map((r) => r.headers['origin']))).toEqual(new Set([new URL(sandbox.httpUrl!).origin]));
+    const authenticated = sandbox.requests().filter((r) => r.path.startsWith('/v1/authenticate/'));
+    expect(authenticated).toHaveLength(2);
+  } finally {
+    await sandbox.close();
+  }
 });

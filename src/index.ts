@@ -4,7 +4,7 @@ export * from './card';
 export { attachForm, type Client, collectBrowserInfo, createClient, handlePending, mountFields, readReturn } from './client';
 export type {
   AttachOptions, Authorization, BrandInfo, CardField, CardForm, CardInput, ClientOptions, ClientTokenGrant, FieldName, FieldState,
-  FieldStyles, FontSource, FormEvents, FormState, HostedField, Locale, MountOptions, StyleState, TokenizeOptions, TokenizeResult,
+  FieldStyles, FontSource, FormEvents, FormState, HostedField, Locale, MountOptions, PostCvvOptions, StyleState, TokenizeOptions, TokenizeResult,
 } from './client';
 export { type ErrorCode, isPayframeError, PayframeError, type PayframeErrorInit } from './errors';
 export type { BrowserInfo } from './schemas';

@@ -126,7 +126,7 @@ describe('architecture', () => {
       check(file, /^(node:|payframe\/server$|payframe\/sandbox$)/, demo);
     }
     // The pages: payframe (the global's types, or the ES module) and React.
-    for (const file of files(join(demo, 'web'), /\.tsx?$/)) check(file, /^(payframe|react|react\/jsx-runtime|react-dom\/client)$/, join(demo, 'web'));
+    for (const file of files(join(demo, 'web'), /\.tsx?$/)) check(file, /^(payframe|react|react\/jsx-runtime|react-dom|react-dom\/client)$/, join(demo, 'web'));
     expect(broken).toEqual([]);
   });
 });

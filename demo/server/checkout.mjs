@@ -1,26 +1,61 @@
 // The checkout page's routes: client token, the order, pay, the OTP, the return page's session read,
-// and the payer's kept cards.
+// the payer's kept cards, and a kept card paid again with the CVV its frame posts.
 import { readPayment } from 'payframe/server';
 import { learn } from './ledger.mjs';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
+import { createTickets } from './tickets.mjs';
 
 /**
  * @typedef {import('./ledger.mjs').Entry} Entry
  * @typedef {{
  *   gateway: import('payframe/server').Gateway, ledger: ReturnType<typeof import('./ledger.mjs').createLedger>,
- *   order: import('./order.mjs').Order, publicOrigin: string, merchantId: string, gatewayUrl: string,
+ *   order: import('./order.mjs').Order, publicOrigin: string, merchantId: string, gatewayUrl: string, frameOrigin: string,
  * }} Shop
+ * @typedef {{ intent: 'auth' | 'sale', email?: string, name?: string, saveCard: boolean, locale: 'en' | 'ar', browserInfo: import('payframe/server').BrowserInfo }} PayInput
  */
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
-const CVV = /^\d{3,4}$/;
 
 /** @param {Shop} shop @returns {[string, RegExp, import('./http.mjs').Route][]} */
 export function checkoutRoutes(shop) {
   const { gateway, ledger, order } = shop;
   const clientToken = gateway.handlers.clientToken();
   const authenticate = gateway.handlers.authenticate();
+  const tickets = createTickets();
+
+  /**
+   * Creates the payment of the shop's order, keeps it in the ledger under the checkout that started it,
+   * and answers what the page shows (with what `handlePending` needs when the bank asks for an OTP).
+   * @param {PayInput} input @param {import('payframe/server').PaymentFunding} funding @param {string} owner @param {string | undefined} ip
+   */
+  const startPayment = async (input, funding, owner, ip) => {
+    const orderId = ledger.nextOrderId();
+    const bill = paymentOrder(order, orderId);
+    const returnUrl = new URL('/return', shop.publicOrigin);
+    if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
+    const payment = await gateway.payments.create({
+      ...bill,
+      ...funding,
+      intent: input.intent,
+      ...(input.email ? { payer: { email: input.email, ...(input.name ? { name: input.name } : {}) } } : {}),
+      browserInfo: { ...input.browserInfo, ...(ip ? { ip } : {}) },
+      returnUrl: returnUrl.href,
+    });
+    const outcome = readPayment(payment);
+    const entry = ledger.add({
+      referenceId: payment.reference_id, orderId, kind: 'checkout', intent: input.intent,
+      amount: { currency: bill.amount.currency, total: bill.amount.total }, owner, saveCard: input.saveCard,
+      ...(input.email ? { email: input.email } : {}),
+      ...(outcome.status === 'pending' && outcome.sessionId ? { sessionId: outcome.sessionId } : {}),
+    });
+    learn(entry, payment);
+    const { status, state, code, text, referenceId } = outcome;
+    return {
+      status, state, code, text, referenceId, orderId, amount: entry.amount,
+      ...(outcome.status === 'pending' ? { pending: { referenceId, sessionId: outcome.sessionId, redirectUrl: outcome.redirectUrl } } : {}),
+    };
+  };
 
   /** The payment of this browser's checkout with this reference, or not_found. @param {unknown} referenceId @param {string | undefined} owner */
   const ownPayment = (referenceId, owner) => {
@@ -37,42 +72,32 @@ export function checkoutRoutes(shop) {
 
     ['POST', /^\/api\/pay$/, async (request, _params, ctx) => {
       const input = checkPay(await readJson(request));
-      const orderId = ledger.nextOrderId();
-      const bill = paymentOrder(order, orderId);
-      /** @type {import('payframe/server').PaymentFunding} */
-      let funding;
-      if ('nonce' in input.card) {
-        funding = { card: { nonce: input.card.nonce, ...(input.name ? { name: input.name } : {}) }, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) };
-      } else {
-        const vaultCardId = await keptCardId(shop, input.email, input.card.keptCardId);
-        funding = { card: { vaultCardId, cvv: input.card.cvv }, storedCredential: { kind: 'cardholder' } };
-      }
-      const returnUrl = new URL('/return', shop.publicOrigin);
-      if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
-      const payment = await gateway.payments.create({
-        ...bill,
-        ...funding,
-        intent: input.intent,
-        ...(input.email ? { payer: { email: input.email, ...(input.name ? { name: input.name } : {}) } } : {}),
-        browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) },
-        returnUrl: returnUrl.href,
-      });
-      const outcome = readPayment(payment);
+      const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
       const owner = ctx.owner ?? newOwner();
-      const entry = ledger.add({
-        referenceId: payment.reference_id, orderId, kind: 'checkout', intent: input.intent,
-        amount: { currency: bill.amount.currency, total: bill.amount.total }, owner, saveCard: input.saveCard,
-        ...(input.email ? { email: input.email } : {}),
-        ...(outcome.status === 'pending' && outcome.sessionId ? { sessionId: outcome.sessionId } : {}),
-      });
-      learn(entry, payment);
-      const { status, state, code, text, referenceId } = outcome;
-      const answer = {
-        status, state, code, text, referenceId, orderId, amount: entry.amount,
-        ...(outcome.status === 'pending' ? { pending: { referenceId, sessionId: outcome.sessionId, redirectUrl: outcome.redirectUrl } } : {}),
-      };
+      const answer = await startPayment(input, { card, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) }, owner, ctx.ip);
       return json(200, answer, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
     }],
+
+    // A kept card, step 1: the page (with its checkout cookie) asks for a one-time ticket for this card.
+    ['POST', /^\/api\/kept-card\/ticket$/, async (request, _params, ctx) => {
+      const body = await readJson(request);
+      onlyKeys(body, ['intent', 'email', 'keptCardId', 'browserInfo', 'locale']);
+      const { keptCardId: id, ...rest } = body;
+      const input = checkPayInput(rest);
+      if (typeof id !== 'string') throw refuse('invalid_request', 'keptCardId must be the id of a saved card.');
+      const keptCardId = await keptCardIdOf(shop, input.email, id);
+      const owner = ctx.owner ?? newOwner();
+      const ticket = tickets.issue({
+        owner, keptCardId, email: /** @type {string} */ (input.email), intent: input.intent, locale: input.locale,
+        browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) },
+      });
+      return json(200, { ticket }, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
+    }],
+
+    // Step 2: the CVV frame posts `{ ticket, keptCardId, cvv }` here. It sends no cookie; the ticket says
+    // whose checkout this is. CORS answers the card frames' origin only. The CVV goes into the payment
+    // call and nowhere else: never logged, never answered.
+    ...keptCardPay(shop, tickets, startPayment),
 
     ['POST', /^\/api\/authenticate$/, async (request, _params, ctx) => {
       // The OTP may only finish a payment this browser started, with the session the service gave it.
@@ -116,8 +141,32 @@ export async function keptCards(shop, email) {
   return payer.funding_instrument.credit_cards.filter((card) => ids.has(card.id));
 }
 
+/**
+ * The CVV route of a kept card, as `payframe/server`'s `handlers.cvv()` makes it (OPTIONS for the
+ * preflight, POST for the CVV).
+ * @param {Shop} shop @param {ReturnType<typeof createTickets>} tickets
+ * @param {(input: PayInput, funding: import('payframe/server').PaymentFunding, owner: string, ip: string | undefined) => Promise<object>} startPayment
+ * @returns {[string, RegExp, import('./http.mjs').Route][]}
+ */
+function keptCardPay(shop, tickets, startPayment) {
+  const handler = shop.gateway.handlers.cvv({
+    frameOrigin: shop.frameOrigin,
+    handle: async ({ cvv, body }) => {
+      onlyKeys(body, ['ticket', 'keptCardId']);
+      const ticket = tickets.take(body['ticket']);
+      if (!ticket) throw refuse('not_found', 'This payment has expired or was already sent: press pay again.');
+      if (body['keptCardId'] !== ticket.keptCardId) throw refuse('invalid_request', 'This ticket is for another saved card.');
+      const { intent, email, locale, browserInfo } = ticket;
+      const funding = { card: { vaultCardId: ticket.keptCardId, cvv }, storedCredential: /** @type {const} */ ({ kind: 'cardholder' }) };
+      return startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined);
+    },
+  });
+  const route = /^\/api\/kept-card\/pay$/;
+  return [['OPTIONS', route, handler], ['POST', route, handler]];
+}
+
 /** @param {Shop} shop @param {string | undefined} email @param {string} cardId */
-async function keptCardId(shop, email, cardId) {
+async function keptCardIdOf(shop, email, cardId) {
   if (!email) throw refuse('invalid_request', 'A saved card is paid with the email it was saved under.');
   const card = (await keptCards(shop, email)).find((c) => c.id === cardId);
   if (!card) throw refuse('not_found', 'No saved card with this id for this email.');
@@ -125,13 +174,25 @@ async function keptCardId(shop, email, cardId) {
 }
 
 /**
- * The pay body: `{ intent, email?, name?, saveCard?, card: { nonce } | { keptCardId, cvv }, browserInfo?, locale? }`.
- * Amount and currency are not in it: they come from the shop's order.
+ * The pay body: `{ intent, email?, name?, saveCard?, card: { nonce }, browserInfo?, locale? }`. Amount
+ * and currency are not in it: they come from the shop's order. A kept card is not paid here: its CVV
+ * never passes through the page (see the kept-card routes).
  * @param {Record<string, unknown>} body
  */
 export function checkPay(body) {
   onlyKeys(body, ['intent', 'email', 'name', 'saveCard', 'card', 'browserInfo', 'locale']);
-  const { intent, email, name, saveCard = false, card, browserInfo = {}, locale = 'en' } = body;
+  const { card, ...rest } = body;
+  const c = /** @type {Record<string, unknown>} */ (typeof card === 'object' && card !== null ? card : {});
+  if (typeof c['nonce'] !== 'string' || Object.keys(c).length !== 1) throw refuse('invalid_request', 'card must be { nonce }.');
+  return { ...checkPayInput(rest), nonce: c['nonce'] };
+}
+
+/**
+ * What every payment of the checkout says besides its card.
+ * @param {Record<string, unknown>} body @returns {PayInput}
+ */
+function checkPayInput(body) {
+  const { intent, email, name, saveCard = false, browserInfo = {}, locale = 'en' } = body;
   if (intent !== 'auth' && intent !== 'sale') throw refuse('invalid_request', 'intent must be auth or sale.');
   if (email !== undefined && (typeof email !== 'string' || !EMAIL.test(email))) throw refuse('invalid_request', 'Enter a valid email address.');
   if (name !== undefined && (typeof name !== 'string' || name.length > 100)) throw refuse('invalid_request', 'name must be text of at most 100 characters.');
@@ -139,17 +200,8 @@ export function checkPay(body) {
   if (saveCard && !email) throw refuse('invalid_request', 'Enter your email to save the card: it finds the card next time.');
   if (typeof browserInfo !== 'object' || browserInfo === null || Array.isArray(browserInfo)) throw refuse('invalid_request', 'browserInfo must be an object.');
   if (locale !== 'en' && locale !== 'ar') throw refuse('invalid_request', 'locale must be en or ar.');
-  const c = /** @type {Record<string, unknown>} */ (typeof card === 'object' && card !== null ? card : {});
-  /** @type {{ nonce: string } | { keptCardId: string, cvv: string }} */
-  let checked;
-  if (typeof c['nonce'] === 'string' && Object.keys(c).length === 1) checked = { nonce: c['nonce'] };
-  else if (typeof c['keptCardId'] === 'string' && typeof c['cvv'] === 'string' && Object.keys(c).length === 2) {
-    if (!CVV.test(c['cvv'])) throw refuse('invalid_request', 'The security code must be 3 or 4 digits.');
-    if (saveCard) throw refuse('invalid_request', 'This card is saved already.');
-    checked = { keptCardId: c['keptCardId'], cvv: c['cvv'] };
-  } else throw refuse('invalid_request', 'card must be { nonce } or { keptCardId, cvv }.');
   return {
-    intent, saveCard, locale, card: checked,
+    intent, saveCard, locale,
     email: /** @type {string | undefined} */ (email), name: /** @type {string | undefined} */ (name),
     browserInfo: /** @type {import('payframe/server').BrowserInfo} */ (browserInfo),
   };

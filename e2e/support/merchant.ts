@@ -1,8 +1,8 @@
 // A merchant for the browser tests: its own HTTPS origin (https://localhost:P2) serving a checkout
-// under a strict CSP with Trusted Types, the script-tag bundles, and two routes written with
-// payframe/server (a client token, and a sale paid with a nonce). The sandbox (https://127.0.0.1:P1)
-// is the gateway and serves the card frames.
-import { readFile } from 'node:fs/promises';
+// under a strict CSP with Trusted Types, the script-tag bundles, and three routes written with
+// payframe/server (a client token, a sale paid with a nonce, and a kept card paid again with the CVV
+// its frame posts). The sandbox (https://127.0.0.1:P1) is the gateway and serves the card frames.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +25,10 @@ export interface Merchant {
   /** How many client tokens the page asked for; set `refuseTokens` to make the route answer 502. */
   tokenRequests: number;
   refuseTokens: boolean;
+  /** Mounts `/kept-card/ticket` and `/kept-card/pay` from a module's code (the README's `hosted/kept-card.mjs`). */
+  useKeptCardRoutes(code: string): Promise<void>;
+  /** What the kept-card route received from the CVV frame. */
+  received: { cvv: string; body: Record<string, unknown> }[];
   /** Extra files by path (fonts, pages of a test). */
   files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string> }>;
   close(): Promise<void>;
@@ -64,12 +68,28 @@ export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptio
   const { id, clientId, clientSecret } = sandbox.merchant;
   const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const mintToken = toNodeListener(gateway.handlers.clientToken());
+  const received: Merchant['received'] = [];
+  // The CVV-only form's route: CORS for the frames' origin (the sandbox's) only; a vault card paid again.
+  const keptCard = toNodeListener(gateway.handlers.cvv({
+    handle: async ({ cvv, body }) => {
+      received.push({ cvv, body });
+      const card = { vaultCardId: String(body['keptCardId']), cvv };
+      const payment = await gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '25.00' }, card, storedCredential: { kind: 'cardholder' } });
+      const { status, state, code } = readPayment(payment);
+      return { status, state, code };
+    },
+  }));
+  const tls = await localhostTls();
+  let keptCardRoutes: Record<string, ReturnType<typeof toNodeListener>> = {};
+  const authenticate = toNodeListener(gateway.handlers.authenticate());
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/payframe.full.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.full.umd.min.js') }],
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
     ['/checkout.css', { type: 'text/css', body: await read('e2e/support/checkout.css') }],
     ['/', { type: 'text/html; charset=utf-8', body: await read('e2e/support/checkout.html') }],
+    ['/kept-card', { type: 'text/html; charset=utf-8', body: await read('e2e/support/kept-card.html') }],
+    ['/kept-card.js', { type: 'text/javascript', body: await read('e2e/support/kept-card.js') }],
   ]);
   const reports: unknown[] = [];
   const requests: Merchant['requests'] = [];
@@ -81,6 +101,10 @@ export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptio
     requests,
     tokenRequests: 0,
     refuseTokens: false,
+    received,
+    async useKeptCardRoutes(code) {
+      keptCardRoutes = await keptCardModule(gateway, code);
+    },
     files,
     async close() {
       server.closeAllConnections();
@@ -97,6 +121,10 @@ export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptio
         if (!merchant.refuseTokens) return mintToken(req, res);
         return res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
       }
+      if (path === '/pay/kept-card') return keptCard(req, res);
+      const keptCardRoute = keptCardRoutes[path];
+      if (keptCardRoute) return keptCardRoute(req, res);
+      if (path === '/authenticate') return authenticate(req, res);
       if (path === '/csp-report') {
         reports.push(JSON.parse((await body(req)) || 'null'));
         return res.writeHead(204).end();
@@ -126,4 +154,23 @@ export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptio
 /** The checkout's address: the gateway and merchant come in the query, as a server-rendered page would embed them. */
 export function checkoutUrl(merchant: Merchant, query: Record<string, string> = {}): string {
   return `${merchant.url}/?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, ...query })}`;
+}
+
+/**
+ * Kept-card routes from a module's code (the README's), run as written: the module is written where
+ * `payframe/server` resolves to this package, and mounted with toNodeListener. A ticket is for 25.00 USD.
+ */
+async function keptCardModule(gateway: Gateway, code: string) {
+  const dir = new URL('../../test-results/readme/', import.meta.url);
+  await mkdir(dir, { recursive: true });
+  const file = new URL(`kept-card-${process.pid}-${Date.now()}.mjs`, dir);
+  await writeFile(file, code);
+  const { issueTicket, payKeptCard } = await import(file.href);
+  return {
+    '/kept-card/ticket': toNodeListener(async (request) => {
+      const { cardId } = await request.json();
+      return Response.json(issueTicket(cardId, { currency: 'USD', total: '25.00' }));
+    }),
+    '/kept-card/pay': toNodeListener(payKeptCard(gateway)),
+  };
 }

@@ -1,11 +1,12 @@
 // Everything the merchant's page and its scripts can see, recorded while a person pays, and a search of
 // it for card data: the containment suite's tool, for the hosted form's test page and for the demo's
 // checkouts alike. Start it before the page loads (its message listener must come first).
-import type { Page, Request } from '@playwright/test';
+import { expect, type Page, type Request } from '@playwright/test';
 
+/** What must not leak; a flow with a kept card has only its CVV. */
 export interface Card {
-  number: string;
-  cvv: string;
+  number?: string;
+  cvv?: string;
 }
 
 export interface Recorder {
@@ -98,23 +99,31 @@ function inOrder(digits: string, stream: string): boolean {
 
 /**
  * Where card data shows in what was recorded: the number whole with any separators, six or more of its
- * digits in a row, the CVV as a number of its own, and, in the lists of messages named by `streams`,
- * the number's digits in order across them (a few digits per message, even overlapping, as a frame
- * sending each keystroke's value would). Empty when nothing leaked.
+ * digits in a row (other than its first six, the BIN, which a page may show as a kept card's `bin`),
+ * the CVV as a number of its own, and, in the lists of messages named by `streams`, the number's digits
+ * in order across them (a few digits per message, even overlapping, as a frame sending each keystroke's
+ * value would). Empty when nothing leaked.
  */
 export function findCard(seen: Record<string, string | string[]>, card: Card, streams = ['messages']): string[] {
-  const digits = card.number.replace(/\D/g, '');
-  const pieces = Array.from({ length: digits.length - 5 }, (_, i) => digits.slice(i, i + 6));
-  const cvv = new RegExp(`(?<![\\da-f])${card.cvv}(?![\\da-f])`, 'i');
+  const digits = card.number?.replace(/\D/g, '') ?? '';
+  const pieces = Array.from({ length: Math.max(0, digits.length - 6) }, (_, i) => digits.slice(i + 1, i + 7));
+  const cvv = card.cvv && new RegExp(`(?<![\\da-f])${card.cvv}(?![\\da-f])`, 'i');
   const found: string[] = [];
   for (const [where, value] of Object.entries(seen)) {
     const texts = Array.isArray(value) ? value : [value];
     const text = texts.join('\n');
     const runs = text.match(/\d{6,}/g) ?? [];
-    if (text.replace(/\D/g, '').includes(digits)) found.push(`${where}: the card number`);
+    if (digits && text.replace(/\D/g, '').includes(digits)) found.push(`${where}: the card number`);
     else if (pieces.some((p) => runs.some((run) => run.includes(p)))) found.push(`${where}: six digits of the card number in a row`);
-    else if (streams.includes(where) && inOrder(digits, text.replace(NOT_INPUT, '').replace(/\D/g, ''))) found.push(`${where}: the card number, over several messages`);
-    if (cvv.test(text)) found.push(`${where}: the CVV`);
+    else if (digits && streams.includes(where) && inOrder(digits, text.replace(NOT_INPUT, '').replace(/\D/g, ''))) found.push(`${where}: the card number, over several messages`);
+    if (cvv && cvv.test(text)) found.push(`${where}: the CVV`);
   }
   return found;
+}
+
+/** At a flow's end: nothing the page could read holds the card, and the recorder did hear the frames. */
+export async function expectNoCardData(recorder: Recorder, card: Card): Promise<void> {
+  const seen = { ...(await recorder.snapshot()), messages: recorder.messages, console: recorder.console, requests: recorder.requests };
+  expect(findCard(seen, card)).toEqual([]);
+  expect(recorder.messages.join('\n'), 'the recorder heard no message from the frames').toContain('"ch":');
 }

@@ -53,8 +53,26 @@ export interface CardForm {
    * `fields`, sends nothing and changes no value. A call while one runs answers the same promise.
    */
   tokenize(options?: TokenizeOptions): Promise<TokenizeResult>;
+  /**
+   * A form of the CVV field alone (`mountFields` with `fields: { cvv }`): validates, then the CVV frame
+   * POSTs `{ ...body, cvv }` as JSON to `url`, on this page's own origin, and answers the JSON the
+   * merchant's server sent back. The page's scripts never see the CVV. Bad options reject before
+   * anything is sent (`unsafe_url` for another origin); an incomplete CVV rejects `invalid_card`. A
+   * call while one runs answers the same promise.
+   */
+  postCvv(options: PostCvvOptions): Promise<unknown>;
   /** Removes every frame, listener and class; safe to call twice. */
   destroy(): void;
+}
+
+export interface PostCvvOptions {
+  /** The merchant's route, on this page's origin exactly (a path such as `/pay/kept-card` is resolved against the page). */
+  url: string;
+  /** What the route needs besides the CVV (a one-time ticket, the kept card's id): a JSON object without a `cvv` key. */
+  body?: Record<string, unknown>;
+  signal?: AbortSignal;
+  /** The whole call; default: the client's `timeoutMs`. */
+  timeoutMs?: number;
 }
 
 export interface FormOps {
@@ -64,7 +82,10 @@ export interface FormOps {
   locale(locale: Locale): void;
   /** The fields refused by `tokenize()` now show as invalid. */
   touch(fields: FieldName[]): void;
-  send(signal: AbortSignal | undefined): Promise<TokenizeResult>;
+  /** Tokenises; absent on a CVV-only form. */
+  send?(signal: AbortSignal | undefined): Promise<TokenizeResult>;
+  /** A CVV-only form's post: checks the options (throwing a PayframeError), then answers what sends it. */
+  post?(options: PostCvvOptions): () => Promise<unknown>;
   teardown(): void;
 }
 
@@ -89,7 +110,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   const touched = new Set<FieldName>();
   const handlers = new Map<keyof FormEvents, Set<(...args: any[]) => void>>();
   let brand: BrandInfo | undefined;
-  let running: Promise<TokenizeResult> | undefined;
+  let running: Promise<unknown> | undefined;
   let destroyed = false;
   let loaded = false;
   let settle!: (error?: PayframeError) => void;
@@ -141,6 +162,25 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   };
   names.forEach((name) => paint(name));
 
+  /** Validates every field first (an incomplete form sends nothing and changes no value); one call at a time. */
+  const once = <T>(run: () => Promise<T>): Promise<T> => {
+    if (destroyed) return Promise.reject(new PayframeError('aborted', 'the card form was destroyed'));
+    running ??= (async () => {
+      await ready;
+      const bad = names.filter((n) => !fields.get(n)!.isValid);
+      if (bad.length > 0) {
+        for (const n of bad) {
+          touched.add(n);
+          paint(n);
+        }
+        ops.touch(bad);
+        throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad });
+      }
+      return Promise.race([run(), gone]);
+    })().finally(() => (running = undefined));
+    return running as Promise<T>;
+  };
+
   const form: CardForm = {
     ready,
     on(event, handler) {
@@ -164,21 +204,18 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       if (!destroyed) ops.locale(locale);
     },
     tokenize(options = {}) {
+      const { send } = ops;
+      if (!send) return Promise.reject(new PayframeError('invalid_request', 'a form of the CVV alone has no card to tokenise: use postCvv()'));
+      return once(() => send(options?.signal));
+    },
+    postCvv(options) {
       if (destroyed) return Promise.reject(new PayframeError('aborted', 'the card form was destroyed'));
-      running ??= (async () => {
-        await ready;
-        const bad = names.filter((n) => !fields.get(n)!.isValid);
-        if (bad.length > 0) {
-          for (const n of bad) {
-            touched.add(n);
-            paint(n);
-          }
-          ops.touch(bad);
-          throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad });
-        }
-        return Promise.race([ops.send(options.signal), gone]);
-      })().finally(() => (running = undefined));
-      return running;
+      if (!ops.post) return Promise.reject(new PayframeError('invalid_request', 'postCvv() is for a form of the CVV alone: a card number only ever becomes a nonce'));
+      try {
+        return once(ops.post(options));
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     destroy: () => destroy(),
   };

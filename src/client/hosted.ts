@@ -3,16 +3,21 @@
  * frames, styles their containers, and sees only field states, the brand, and at the end the nonce.
  * It never sees a card number or a CVV: the frames gather the card among themselves and call the
  * nonce endpoint with the client token the page hands the number frame for that one call.
+ * A form of the CVV field alone (a kept card paid again) has no nonce to make: its frame posts the CVV
+ * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
  */
+import type { BrandId } from '../card';
+import { deadline } from '../deadline';
 import { PayframeError } from '../errors';
 import type { FieldName } from '../fields';
 import {
-  type Config, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, newChannel, readToPage, type ToFrame, type ToPage,
+  type Config, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, MAX_POST_BODY, newChannel, type Post, postTarget, readToPage, type ToFrame,
+  type ToPage, type Tokenize,
 } from '../protocol';
 import type { TokenizeResult } from '../tokenize';
 import type { Client } from './client';
 import { coreOf } from './core';
-import { type CardForm, createForm } from './form';
+import { type CardForm, createForm, type PostCvvOptions } from './form';
 import { labelOf } from './labels';
 import { withToken } from './request';
 
@@ -26,7 +31,10 @@ export interface HostedField {
 
 export interface MountOptions {
   client: Client;
-  fields: { number: HostedField; expiry: HostedField; cvv: HostedField; name?: HostedField };
+  /** The card's fields; or `{ cvv }` alone, for a kept card paid again with its CVV (see `postCvv`). */
+  fields: { number: HostedField; expiry: HostedField; cvv: HostedField; name?: HostedField } | { cvv: HostedField };
+  /** A CVV-only form: the kept card's brand, which sets the CVV's size (4 for American Express) and default label. */
+  brand?: BrandId;
   styles?: FieldStyles;
   fonts?: FontSource[];
   /** Default 'en'; 'ar' lays the fields out right to left. */
@@ -40,7 +48,9 @@ export interface MountOptions {
 }
 
 type Out = ToFrame extends infer M ? (M extends ToFrame ? Omit<M, 'ch'> : never) : never;
-type Answer = Extract<ToPage, { t: 'result' | 'failure' }>;
+type Answer = Extract<ToPage, { t: 'result' | 'posted' | 'failure' }>;
+/** What the worker frame is asked to do; `ask` adds the id. */
+type Job = Omit<Tokenize, 'ch' | 'id'> | Omit<Post, 'ch' | 'id'>;
 
 const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
 /** Containers holding a live form: a second mount into one is refused until the first is destroyed. */
@@ -95,12 +105,17 @@ export function mountFields(options: MountOptions): CardForm {
   const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
   const unknown = Object.keys(given).filter((k) => !FIELDS.includes(k as FieldName));
   if (unknown.length > 0) throw refuse(`unknown field ${unknown.join(', ')}`);
+  const cvvOnly = Object.keys(given).join() === 'cvv';
+  const { brand } = options;
+  if (brand !== undefined && !(cvvOnly && typeof brand === 'string' && /^[a-z][a-z-]{0,31}$/.test(brand))) {
+    throw refuse("brand is a brand id ('visa') for a form of the CVV alone");
+  }
   const specs = new Map<FieldName, HostedField & { container: Element }>();
   const taken = new Set<Element>();
-  for (const name of FIELDS) {
+  for (const name of cvvOnly ? (['cvv'] as const) : FIELDS) {
     const spec = given[name];
     if (spec === undefined && name === 'name') continue;
-    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required`);
+    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required (number, expiry and cvv, name optional; or cvv alone)`);
     const { placeholder, label } = spec;
     if (!isText(placeholder) || !isText(label)) throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
@@ -114,14 +129,21 @@ export function mountFields(options: MountOptions): CardForm {
 
   const ch = newChannel();
   const frameOrigin = new URL(base).origin;
+  // The page's origin now: the frames talk to it alone, and a CVV-only form posts to it alone.
+  const pageOrigin = location.origin;
   const names = [...specs.keys()];
+  /** The frame that does the form's work: the number frame tokenises; a CVV-only form's frame posts. */
+  const worker: FieldName = cvvOnly ? 'cvv' : 'number';
   const frames = new Map<FieldName, HTMLIFrameElement>();
   const byWindow = new Map<unknown, FieldName>();
+  /** Frames whose page has loaded (they said hello): before that, a frame's window is not on the frame origin yet. */
+  const greeted = new Set<FieldName>();
   const loaded = new Set<FieldName>();
   const pending = new Map<number, (answer: Answer) => void>();
   let asked = 0;
 
-  const send = (name: FieldName, m: Out) => frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
+  // A frame not loaded yet gets everything it needs in its config, when it says hello.
+  const send = (name: FieldName, m: Out) => greeted.has(name) && frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
   const focus = (name: FieldName) => {
     frames.get(name)?.focus();
     send(name, { t: 'focus' });
@@ -135,16 +157,17 @@ export function mountFields(options: MountOptions): CardForm {
     fields: names,
     ...extras,
     scheme: getComputedStyle(specs.get(name)!.container).colorScheme,
+    ...(brand === undefined ? {} : { brand }),
   });
 
-  /** One round trip to the number frame with this token; `cancel` tells it when the page stops waiting. */
-  const ask = (token: string, stop: AbortSignal) =>
-    new Promise<TokenizeResult>((resolve, reject) => {
+  /** One round trip to the worker frame; `cancel` tells it when the page stops waiting. */
+  const ask = <T>(job: Job, stop: AbortSignal) =>
+    new Promise<T>((resolve, reject) => {
       if (frames.size === 0) return reject(new PayframeError('aborted', 'the card form was destroyed'));
       const id = ++asked;
       const onStop = () => {
         pending.delete(id);
-        send('number', { t: 'cancel', id });
+        send(worker, { t: 'cancel', id });
         reject(stop.reason);
       };
       if (stop.aborted) return onStop();
@@ -152,17 +175,45 @@ export function mountFields(options: MountOptions): CardForm {
       pending.set(id, (answer) => {
         pending.delete(id);
         stop.removeEventListener('abort', onStop);
-        if (answer.t === 'result') resolve(answer.result);
-        else reject(new PayframeError(answer.error.code, answer.error.message, answer.error));
+        if (answer.t === 'failure') reject(new PayframeError(answer.error.code, answer.error.message, answer.error));
+        else resolve((answer.t === 'result' ? answer.result : answer.body) as T);
       });
-      send('number', { t: 'tokenize', id, token, timeoutMs: core.config.timeoutMs, retries: core.config.retries });
+      send(worker, { ...job, id });
     });
+
+  /** `postCvv`'s checks, before anything is sent: the URL on this page's origin, the body plain JSON without a `cvv`. */
+  const post = ({ url, body = {}, signal: stop, timeoutMs: ms = core.config.timeoutMs }: PostCvvOptions) => {
+    const target = postTarget(url, pageOrigin, location.href);
+    if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on this page's origin, ${pageOrigin}`);
+    if (stop !== undefined && !(stop instanceof AbortSignal)) throw new PayframeError('invalid_request', 'postCvv: signal must be an AbortSignal');
+    if (!(typeof ms === 'number' && ms > 0 && ms <= 2_147_483_647)) throw new PayframeError('invalid_request', 'postCvv: timeoutMs must be a positive number');
+    let data: Record<string, unknown>;
+    try {
+      data = JSON.parse(JSON.stringify(body));
+    } catch {
+      throw new PayframeError('invalid_request', 'postCvv: body must be plain JSON data');
+    }
+    if (data === null || typeof data !== 'object' || Array.isArray(data) || 'cvv' in data || JSON.stringify(data).length > MAX_POST_BODY) {
+      throw new PayframeError('invalid_request', `postCvv: body must be a JSON object without cvv, of at most ${MAX_POST_BODY} characters`);
+    }
+    return async () => {
+      const d = deadline(ms, 'postCvv', stop);
+      try {
+        return await d.race(ask<unknown>({ t: 'post', url: target.href, body: data, timeoutMs: ms }, d.signal));
+      } finally {
+        d.done();
+      }
+    };
+  };
 
   const onMessage = (event: MessageEvent) => {
     const name = byWindow.get(event.source);
     if (event.origin !== frameOrigin || !name) return;
     const m = readToPage(event.data, ch);
-    if (m?.t === 'hello') send(name, config(name));
+    if (m?.t === 'hello') {
+      greeted.add(name);
+      send(name, config(name));
+    }
     else if (m?.t === 'ready') {
       // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
       frames.get(name)!.title = m.label;
@@ -176,7 +227,8 @@ export function mountFields(options: MountOptions): CardForm {
       // Enter in a field submits the page's form, as in any input of that form.
       if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit?.();
     } else if (m?.t === 'resize') frames.get(name)!.style.height = `${Math.ceil(m.height)}px`;
-    else if (m && name === 'number' && (m.t === 'result' || m.t === 'failure')) pending.get(m.id)?.(m);
+    else if (m?.t === 'failure' && m.id === 0) control.fail(new PayframeError(m.error.code, m.error.message, m.error));
+    else if (m && name === worker && (m.t === 'result' || m.t === 'posted' || m.t === 'failure')) pending.get(m.id)?.(m);
   };
 
   /** A click on a field's container, or on a `<label>` for it or around it, focuses the field. */
@@ -194,14 +246,23 @@ export function mountFields(options: MountOptions): CardForm {
   const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
     focus,
     clear: (name) => send(name, { t: 'clear' }),
-    placeholder: (name, text) => send(name, { t: 'placeholder', text }),
+    placeholder(name, text) {
+      specs.get(name)!.placeholder = text;
+      send(name, { t: 'placeholder', text });
+    },
     // The page's labels may have been translated too: the config is read again from them.
     locale(next) {
       locale = next;
       for (const name of names) send(name, config(name));
     },
     touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
-    send: (stopSignal) => withToken(core, 'tokenize', stopSignal, (token, d) => ask(token, d.signal)),
+    ...(cvvOnly
+      ? { post }
+      : {
+          send: (stopSignal: AbortSignal | undefined) =>
+            withToken(core, 'tokenize', stopSignal, (token, d) =>
+              ask<TokenizeResult>({ t: 'tokenize', token, timeoutMs: core.config.timeoutMs, retries: core.config.retries }, d.signal)),
+        }),
     teardown() {
       clearTimeout(timer);
       removeEventListener('message', onMessage);
@@ -229,7 +290,9 @@ export function mountFields(options: MountOptions): CardForm {
   for (const [name, { container }] of specs) {
     const iframe = document.createElement('iframe');
     iframe.title = labelFor(name) ?? '';
-    iframe.src = frameSrc(base, { merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: location.origin });
+    iframe.src = frameSrc(base, {
+      merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: pageOrigin, ...(cvvOnly ? { form: 'cvv' as const } : {}),
+    });
     if (allow) iframe.allow = allow;
     // Through the CSSOM: a strict style-src allows it, as it does not allow a style attribute in markup.
     Object.assign(iframe.style, { display: 'block', width: '100%', height: '2.75rem', border: '0', background: 'transparent' });

@@ -8,5 +8,5 @@ export type { Authorization, ClientOptions, ClientTokenGrant } from './config';
 export type { TokenizeOptions } from './tokenize';
 export { handlePending, readReturn } from './pending';
 export type { HandlePendingOptions, OtpFormState, OtpSubmission, PendingMode, PendingOutcome, PendingPayment } from './pending';
-export type { CardForm, FormEvents, FormState } from './form';
+export type { CardForm, FormEvents, FormState, PostCvvOptions } from './form';
 export { type HostedField, type MountOptions, mountFields } from './hosted';

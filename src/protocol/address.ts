@@ -17,6 +17,12 @@ export interface FrameAddress {
   channel: string;
   /** The merchant page's origin: the only window the frame talks to. */
   origin: string;
+  /**
+   * `cvv`: a form of the CVV field alone (a kept card paid again), which may post the CVV to the page's
+   * own origin and nowhere else. Fixed in the URL, so that no message can turn a full form's CVV field
+   * into one. Absent: a field of a full card form, whose card only ever becomes a nonce.
+   */
+  form?: 'cvv';
 }
 
 function parse(text: string | null): URL | undefined {
@@ -33,8 +39,28 @@ export function newChannel(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function frameSrc(base: string, { merchant, gateway, field, channel, origin }: FrameAddress): string {
-  return `${base}?${new URLSearchParams({ merchant, gateway })}#${new URLSearchParams({ field, channel, origin })}`;
+export function frameSrc(base: string, { merchant, gateway, field, channel, origin, form }: FrameAddress): string {
+  const hash = new URLSearchParams({ field, channel, origin, ...(form === 'cvv' ? { form } : {}) });
+  return `${base}?${new URLSearchParams({ merchant, gateway })}#${hash}`;
+}
+
+/** The largest body a page may add to a CVV post, serialised: a ticket and a few ids fit many times over. */
+export const MAX_POST_BODY = 16 * 1024;
+
+/**
+ * Where a CVV-only form may post: `text` resolved against `base` (the page's address; the frame gives
+ * none, so it takes absolute URLs only), https (plain http only on loopback), no credentials, on
+ * exactly `origin`, the page's own. The fragment is dropped. Undefined for anything else.
+ */
+export function postTarget(text: unknown, origin: string, base?: string): URL | undefined {
+  if (typeof text !== 'string' || text.length > 2048) return undefined;
+  try {
+    const url = new URL(text, base);
+    url.hash = '';
+    return isWebUrl(url) && url.origin === origin ? url : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The address in a frame's URL, or undefined when any part is missing or unsafe. */
@@ -47,8 +73,9 @@ export function readFrameAddress(href: string): FrameAddress | undefined {
   const field = hash.get('field');
   const channel = hash.get('channel') ?? '';
   const origin = parse(hash.get('origin'));
+  const form = hash.get('form');
   const ok =
     merchant !== '' && gateway && !gateway.search && !gateway.hash && gateway.pathname.endsWith('/') && isFieldName(field) &&
-    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/`;
-  return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin } : undefined;
+    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv'));
+  return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin, ...(form === 'cvv' ? { form } : {}) } : undefined;
 }

@@ -24,6 +24,8 @@ const isResult = (r: unknown) =>
 const isError = (e: unknown) =>
   isObj(e) && isStr(e.code) && isStr(e.message) && isOpt(e.status, isNum) && isOpt(e.resultCode, isStr) && isOpt(e.reason, isStr) &&
   isOpt(e.eventId, isStr) && isOpt(e.fields, (f) => Array.isArray(f) && f.every(isFieldName));
+/** A JSON object, as a CVV post's body. */
+const isRecord = (x: unknown): x is Data => isObj(x) && !Array.isArray(x);
 /** A client token goes into an Authorization header: visible ASCII only. */
 const isToken = (x: unknown) => isStr(x) && /^[\x21-\x7e]+$/.test(x);
 
@@ -36,6 +38,7 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
     (m.t === 'state' && isOpt(m.event, (e) => EVENTS.includes(e)) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
     (m.t === 'resize' && isNum(m.height)) ||
     (m.t === 'result' && isNum(m.id) && isResult(m.result)) ||
+    (m.t === 'posted' && isNum(m.id) && 'body' in m) ||
     (m.t === 'failure' && isNum(m.id) && isError(m.error));
   return ok ? (m as ToPage) : undefined;
 }
@@ -45,11 +48,12 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
     (m.t === 'config' && (m.locale === 'en' || m.locale === 'ar') && isOpt(m.label, (l) => isStr(l, 200)) && isOpt(m.placeholder, (p) => isStr(p, 200)) &&
-      Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40))) ||
+      Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40)) && isOpt(m.brand, (b) => isStr(b, 32))) ||
     m.t === 'focus' || m.t === 'clear' || m.t === 'touch' ||
     (m.t === 'placeholder' && isStr(m.text, 200)) ||
     (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isNum(m.timeoutMs) && m.timeoutMs > 0 && m.timeoutMs <= 2_147_483_647 &&
       Number.isInteger(m.retries) && m.retries >= 0 && m.retries <= 10) ||
+    (m.t === 'post' && isNum(m.id) && isStr(m.url, 2048) && isRecord(m.body) && isNum(m.timeoutMs) && m.timeoutMs > 0 && m.timeoutMs <= 2_147_483_647) ||
     (m.t === 'cancel' && isNum(m.id));
   return ok ? (m as ToFrame) : undefined;
 }

@@ -36,6 +36,8 @@ export interface ErrorInfo {
   reason?: string;
   eventId?: string;
   fields?: string[];
+  /** A CVV post's refusal: the merchant server's JSON answer (never one that holds the CVV). */
+  body?: unknown;
 }
 
 // Page → field frame.
@@ -54,6 +56,8 @@ export interface Config {
   fonts?: unknown;
   /** The container's `color-scheme`, so that the frame stays transparent on a dark page. */
   scheme?: string;
+  /** A CVV-only form: the kept card's brand id, which sets the CVV's size (4 for American Express) and default label. */
+  brand?: string;
 }
 export type Command = { ch: string; t: 'focus' | 'clear' | 'touch' } | { ch: string; t: 'placeholder'; text: string };
 /** To the number frame only: the page hands it the client token for this one call. */
@@ -65,12 +69,24 @@ export interface Tokenize {
   timeoutMs: number;
   retries: number;
 }
+/**
+ * To the CVV frame of a CVV-only form only: post `{ ...body, cvv }` to `url`, which must be on the page's
+ * own origin (the frame checks it again against the origin in its URL).
+ */
+export interface Post {
+  ch: string;
+  t: 'post';
+  id: number;
+  url: string;
+  body: Record<string, unknown>;
+  timeoutMs: number;
+}
 export interface Cancel {
   ch: string;
   t: 'cancel';
   id: number;
 }
-export type ToFrame = Config | Command | Tokenize | Cancel;
+export type ToFrame = Config | Command | Tokenize | Post | Cancel;
 
 // Field frame → page.
 export type ToPage =
@@ -81,6 +97,9 @@ export type ToPage =
   | { ch: string; t: 'state'; event?: FieldEvent; state: FieldState; brand?: BrandInfo | null }
   | { ch: string; t: 'resize'; height: number }
   | { ch: string; t: 'result'; id: number; result: TokenizeResult }
+  /** The merchant server's JSON answer to a CVV post. */
+  | { ch: string; t: 'posted'; id: number; body: unknown }
+  /** `id` 0: the frame refused its config (an unknown `brand`), and the mount fails. */
   | { ch: string; t: 'failure'; id: number; error: ErrorInfo };
 
 // Field frame ↔ field frame, on the frame origin only (BroadcastChannel `payframe:<ch>`).

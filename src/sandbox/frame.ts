@@ -37,8 +37,9 @@ const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
 
 /**
  * The frame page's own policy: its one script from this origin, styles only through the CSSOM, fonts
- * over https, the nonce call to this origin only, and framed only by the merchant's origins (named
- * by `?merchant=` in the frame's URL; an unknown merchant's frame may be framed by nobody).
+ * over https, the nonce call to this origin and a kept card's CVV post to the merchant's origins only,
+ * and framed only by the merchant's origins (named by `?merchant=` in the frame's URL; an unknown
+ * merchant's frame may be framed by nobody, and may post nowhere).
  */
 export function frameHeaders(merchant: MerchantConfig | undefined): Record<string, string> {
   const ancestors = merchant ? (merchant.origins ?? LOOPBACK_ANCESTORS).filter((o) => ORIGIN.test(o)) : [];
@@ -48,7 +49,7 @@ export function frameHeaders(merchant: MerchantConfig | undefined): Record<strin
       "script-src 'self'",
       "style-src 'none'",
       'font-src https: http://localhost:* http://127.0.0.1:*',
-      "connect-src 'self'",
+      ['connect-src', "'self'", ...ancestors].join(' '),
       "base-uri 'none'",
       "form-action 'none'",
       `frame-ancestors ${ancestors.join(' ') || "'none'"}`,

@@ -156,7 +156,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     authenticateUrl: (sessionId) => new URL(segment('sessionId', sessionId), authenticatePrefix).href,
   };
-  return { ...core, handlers: createHandlers(core) };
+  return { ...core, handlers: createHandlers(core, base.origin) };
 }
 
 /**

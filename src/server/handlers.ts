@@ -17,6 +17,24 @@ export interface Handlers {
    * `{ status, referenceId, state, code, text }`, never card data nor the raw payment.
    */
   authenticate(options?: AuthenticateOptions): Handler;
+  /**
+   * The route a CVV-only hosted form posts to (`form.postCvv`): answers CORS for the card frames'
+   * origin only (preflight included), reads the posted JSON, checks the CVV's shape, and calls
+   * `handle` with it; `handle`'s value is the JSON answer the page receives.
+   */
+  cvv(options: CvvOptions): Handler;
+}
+
+export interface CvvOptions {
+  /** Where the card frames are served; default: the gateway's origin (the frames' default home). */
+  frameOrigin?: string;
+  /**
+   * Uses the CVV, for example in `payments.create({ card: { vaultCardId, cvv }, ... })`: `body` is what
+   * the page passed to `postCvv({ body })` (a ticket of its checkout, say: the frame sends no cookie).
+   * Its value is the answer (JSON); it must never hold the CVV. A `PayframeError` it throws answers
+   * as the other handlers' refusals do.
+   */
+  handle: (input: { cvv: string; body: Record<string, unknown>; request: Request }) => unknown;
 }
 
 export interface AuthenticateOptions {
@@ -42,7 +60,7 @@ export type AuthenticateBody = v.InferOutput<typeof AuthenticateBodySchema>;
 /** Same cap as the service's own (README: at most 64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export function createHandlers(gateway: GatewayCore): Handlers {
+export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Handlers {
   return {
     clientToken: () =>
       guarded('POST', async () => {
@@ -63,23 +81,59 @@ export function createHandlers(gateway: GatewayCore): Handlers {
         return json(200, { status, referenceId: payment.reference_id, state, code, text });
       });
     },
+    cvv: ({ frameOrigin = gatewayOrigin, handle } = {} as CvvOptions) => {
+      if (typeof handle !== 'function') throw new PayframeError('invalid_config', 'cvv: handle must be a function ({ cvv, body, request }) => answer');
+      if (!isOrigin(frameOrigin)) throw new PayframeError('invalid_config', 'cvv: frameOrigin must be an origin such as https://frames.example');
+      const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
+      const post = guarded('POST', async (request) => {
+        const body = await readJson(request);
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PayframeError('invalid_request', 'the body must be a JSON object');
+        const { cvv, ...rest } = body as Record<string, unknown>;
+        if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
+        return json(200, (await handle({ cvv, body: rest, request })) ?? null, cors);
+      }, cors);
+      return async (request) => {
+        // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).
+        if (request.headers.get('origin') !== frameOrigin) {
+          return json(403, { error: { code: 'forbidden', message: 'only the card frames may post a security code here' } }, { vary: 'origin' });
+        }
+        if (request.method !== 'OPTIONS') return post(request);
+        const headers = (request.headers.get('access-control-request-headers') ?? '').toLowerCase().split(',').map((h) => h.trim()).filter(Boolean);
+        const ok = request.headers.get('access-control-request-method') === 'POST' && headers.every((h) => h === 'content-type' || h === 'accept');
+        if (!ok) return json(403, { error: { code: 'forbidden', message: 'only a JSON POST is allowed here' } }, { vary: 'origin' });
+        return new Response(null, {
+          status: 204,
+          headers: { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '600' },
+        });
+      };
+    },
   };
 }
 
-function guarded(method: string, run: Handler): Handler {
+/** `https://host[:port]` (or http), and nothing more: what an Origin header holds. */
+function isOrigin(text: unknown): text is string {
+  try {
+    return typeof text === 'string' && new URL(text).origin === text && /^https?:/.test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `run` for `method` only; a PayframeError it throws is the JSON refusal (with `headers`, e.g. CORS). */
+function guarded(method: string, run: Handler, headers: Record<string, string> = {}): Handler {
   return async (request) => {
     if (request.method !== method) {
-      return json(405, { error: { code: 'invalid_request', message: `use ${method}` } }, { allow: method });
+      return json(405, { error: { code: 'invalid_request', message: `use ${method}` } }, { allow: method, ...headers });
     }
     try {
       return await run(request);
     } catch (error) {
-      if (!(error instanceof PayframeError)) return json(500, { error: { code: 'server_error', message: 'internal error' } });
+      if (!(error instanceof PayframeError)) return json(500, { error: { code: 'server_error', message: 'internal error' } }, headers);
       const status = statusFor(error);
       const { code, message, reason, resultCode } = error;
       // The service's own reason (AUTHENTICATE_NOT_SUPPORTED, SESSION_EXPIRED, ...) tells the page what to
       // do next; a failure between the merchant and the service (5xx) stays the merchant's business.
-      return json(status, { error: status < 500 ? { code, message, reason, resultCode } : { code, message } });
+      return json(status, { error: status < 500 ? { code, message, reason, resultCode } : { code, message } }, headers);
     }
   };
 }

@@ -19,7 +19,7 @@ export type {
 } from './payment-input';
 export { isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
-export type { AuthenticateBody, AuthenticateOptions, Handler, Handlers } from './handlers';
+export type { AuthenticateBody, AuthenticateOptions, CvvOptions, Handler, Handlers } from './handlers';
 export { toNodeListener } from './node';
 export { isPayframeError, PayframeError } from '../errors';
 export type { ErrorCode, PayframeErrorInit } from '../errors';

@@ -4,6 +4,7 @@
 // Real frames on a real second origin are tested in e2e/hosted-*.spec.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient, isPayframeError, mountFields, type CardForm, type FieldName } from '../../src';
+import { standInFrames } from './stand-in-frames';
 
 const GATEWAY = 'https://gw.example';
 const FRAME_ORIGIN = GATEWAY;
@@ -11,17 +12,12 @@ const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
 const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
 
 type Posted = [message: any, targetOrigin: string];
-const windows = new WeakMap<HTMLIFrameElement, { postMessage: ReturnType<typeof vi.fn> }>();
 
 let tokens: number;
 let authorization: ReturnType<typeof vi.fn<() => Promise<string>>>;
 let client: ReturnType<typeof createClient>;
 let forms: CardForm[];
 
-// The frames' documents never load: happy-dom may make them, but not navigate them anywhere.
-const settings = (window as any).happyDOM.settings;
-settings.enableIframePageLoading = true;
-settings.navigation.disableChildFrameNavigation = true;
 
 beforeEach(() => {
   document.body.innerHTML = `
@@ -32,14 +28,7 @@ beforeEach(() => {
       <div id="name"></div>
       <button>Pay</button>
     </form>`;
-  Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
-    configurable: true,
-    get(this: HTMLIFrameElement) {
-      if (!this.isConnected) return null;
-      if (!windows.has(this)) windows.set(this, { postMessage: vi.fn() });
-      return windows.get(this);
-    },
-  });
+  standInFrames();
   tokens = 0;
   authorization = vi.fn<() => Promise<string>>(async () => `token-${++tokens}`);
   client = createClient({ merchantId: 'shop-1', baseUrl: `${GATEWAY}/api/`, authorization });
@@ -376,7 +365,18 @@ describe('mountFields', () => {
     forms.push(form);
     expect(() => form.focus('name')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
     expect(() => form.setPlaceholder('number', 5 as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    await boot(form, ['number', 'expiry', 'cvv']);
     form.setPlaceholder('number', '0000');
     expect(posted('number').at(-1)).toEqual([{ ch: channel(), t: 'placeholder', text: '0000' }, FRAME_ORIGIN]);
+  });
+
+  it('posts nothing to a frame before it has loaded (its window is not on the frame origin yet): its config, at hello, has it all', () => {
+    const form = mount();
+    form.setLocale('ar');
+    form.setPlaceholder('number', '0000 0000');
+    form.focus('number');
+    expect(posted('number')).toEqual([]);
+    say('number', { t: 'hello' });
+    expect(posted('number')).toEqual([[expect.objectContaining({ t: 'config', locale: 'ar', placeholder: '0000 0000' }), FRAME_ORIGIN]]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameSrc, newChannel, readFrameAddress, readSibling, readToFrame, readToPage } from '../../src/protocol';
+import { frameSrc, newChannel, postTarget, readFrameAddress, readSibling, readToFrame, readToPage } from '../../src/protocol';
 
 const ch = 'a'.repeat(32);
 const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
@@ -16,6 +16,10 @@ describe('readToPage (frame → page)', () => {
     { t: 'resize', height: 44 },
     { t: 'result', id: 1, result },
     { t: 'result', id: 1, result: { ...result, brand: undefined, name: 'A' } },
+    { t: 'posted', id: 3, body: { status: 'approved' } },
+    { t: 'posted', id: 3, body: null },
+    { t: 'failure', id: 3, error: { code: 'not_found', message: 'm', status: 404, body: { error: { code: 'not_found' } } } },
+    { t: 'failure', id: 0, error: { code: 'invalid_config', message: 'mountFields: brand …' } },
     { t: 'failure', id: 2, error: { code: 'invalid_card', message: 'm', fields: ['cvv'] } },
     { t: 'failure', id: 2, error: { code: 'unauthorized', message: 'm', status: 401, reason: 'R', resultCode: '5081', eventId: 'e' } },
   ])('reads %j', (m) => {
@@ -39,6 +43,8 @@ describe('readToPage (frame → page)', () => {
     ['a result without an id', { t: 'result', ch, result }],
     ['an error with a field we do not have', { t: 'failure', ch, id: 1, error: { code: 'invalid_card', message: 'm', fields: ['pin'] } }],
     ['an error without a message', { t: 'failure', ch, id: 1, error: { code: 'network' } }],
+    ['a post answer without a body', { t: 'posted', ch, id: 1 }],
+    ['a post answer without an id', { t: 'posted', ch, body: {} }],
     ['a string', 'hello'],
     ['null', null],
     ['an array', [ch]],
@@ -58,6 +64,8 @@ describe('readToFrame (page → frame)', () => {
     { t: 'placeholder', text: '1234' },
     { t: 'tokenize', id: 1, token: 'tok.en-_~+/=', timeoutMs: 15_000, retries: 2 },
     { t: 'cancel', id: 1 },
+    { ...config, fields: ['cvv'], brand: 'american-express' },
+    { t: 'post', id: 1, url: 'https://shop.example/pay', body: { ticket: 't' }, timeoutMs: 15_000 },
   ])('reads %j', (m) => {
     expect(readToFrame({ ...m, ch }, ch)).toEqual({ ...m, ch });
   });
@@ -75,6 +83,12 @@ describe('readToFrame (page → frame)', () => {
     ['endless retries', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 1e6 }],
     ['a placeholder that is not text', { t: 'placeholder', text: 5 }],
     ['a cancel without an id', { t: 'cancel' }],
+    ['a brand that is not text', { ...config, brand: 7 }],
+    ['a post body that is an array', { t: 'post', id: 1, url: 'https://shop.example/pay', body: [], timeoutMs: 1 }],
+    ['a post body that is text', { t: 'post', id: 1, url: 'https://shop.example/pay', body: 'cvv', timeoutMs: 1 }],
+    ['a post without a URL', { t: 'post', id: 1, body: {}, timeoutMs: 1 }],
+    ['a post URL too long', { t: 'post', id: 1, url: `https://shop.example/${'x'.repeat(2048)}`, body: {}, timeoutMs: 1 }],
+    ['a post with no time to answer', { t: 'post', id: 1, url: 'https://shop.example/pay', body: {}, timeoutMs: 0 }],
   ])('ignores %s', (_, m) => {
     expect(readToFrame({ ...m, ch }, ch)).toBeUndefined();
     expect(readToFrame({ ...config, ch: 'b'.repeat(32) }, ch)).toBeUndefined();
@@ -120,6 +134,7 @@ describe('the frame address', () => {
     ['a short channel', { channel: 'abc' }],
     ['an unknown field', { field: 'pin' }],
     ['no merchant', { merchant: '' }],
+    ['a CVV-only form on the number field', { form: 'cvv' }],
   ])('is refused with %s', (_, change) => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, ...change } as any))).toBeUndefined();
   });
@@ -127,5 +142,46 @@ describe('the frame address', () => {
   it('takes loopback http for development', () => {
     const local = { ...address, gateway: 'http://127.0.0.1:8443/', origin: 'http://localhost:3000' };
     expect(readFrameAddress(frameSrc('http://127.0.0.1:8443/frame/', local))).toEqual(local);
+  });
+});
+
+describe('a CVV-only form', () => {
+  const address = { merchant: 'shop', gateway: 'https://gw.example/', field: 'cvv', channel: newChannel(), origin: 'https://shop.example', form: 'cvv' } as const;
+
+  it('is fixed in the frame URL: the field frame reads it back, and a full form has none', () => {
+    expect(readFrameAddress(frameSrc('https://gw.example/frame/', address))).toEqual(address);
+    expect(readFrameAddress(frameSrc('https://gw.example/frame/', address).replace('form=cvv', 'form=card'))).toBeUndefined();
+    const { form: _, ...full } = address;
+    expect(frameSrc('https://gw.example/frame/', full)).not.toContain('form=');
+  });
+
+  it.each([
+    ['a path', '/pay/kept-card', 'https://shop.example/pay/kept-card'],
+    ['an absolute URL on the page origin', 'https://shop.example/pay?x=1#frag', 'https://shop.example/pay?x=1'],
+    ['a relative path that climbs', '../../pay', 'https://shop.example/pay'],
+  ])('posts to %s on the page origin', (_, text, href) => {
+    expect(postTarget(text, 'https://shop.example', 'https://shop.example/checkout/')?.href).toBe(href);
+  });
+
+  it.each([
+    ['another host', 'https://evil.example/pay'],
+    ['a lookalike host', 'https://shop.example.evil.example/pay'],
+    ['another port', 'https://shop.example:8443/pay'],
+    ['plain http', 'http://shop.example/pay'],
+    ['userinfo', 'https://u:p@shop.example/pay'],
+    ['a protocol-relative URL', '//evil.example/pay'],
+    ['javascript:', 'javascript:fetch(1)'],
+    ['data:', 'data:application/json,{}'],
+    ['blob:', 'blob:https://shop.example/1234'],
+    ['not text', 7],
+    ['too long', `/pay/${'x'.repeat(2048)}`],
+  ])('refuses %s', (_, text) => {
+    expect(postTarget(text, 'https://shop.example', 'https://shop.example/checkout')).toBeUndefined();
+  });
+
+  it('takes only absolute URLs without a base (in the frame), and loopback http for development', () => {
+    expect(postTarget('/pay', 'https://shop.example')).toBeUndefined();
+    expect(postTarget('http://localhost:3000/api/pay', 'http://localhost:3000')?.href).toBe('http://localhost:3000/api/pay');
+    expect(postTarget('http://127.0.0.1:3000/api/pay', 'http://localhost:3000')).toBeUndefined();
   });
 });

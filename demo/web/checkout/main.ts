@@ -2,12 +2,13 @@
 // `Payframe`; this file is the page's own script.
 import type * as PayframeModule from 'payframe';
 import { api, ApiError } from '../lib/api';
+import { mountCardForm, OTP_CONTAINER } from '../lib/card-form';
 import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
 import { byId, h, say } from '../lib/dom';
 import { applyLocale, count, initialLocale, isKey, type Locale, t } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
+import { describe, type Outcome, pay } from '../lib/pay';
 import type { CheckoutInfo, SavedCard } from '../lib/types';
-import { type CardForm, mountCardForm } from './payment-form';
 
 declare global {
   interface Window {
@@ -18,9 +19,17 @@ declare global {
 let locale: Locale = initialLocale();
 let info: CheckoutInfo | undefined;
 let client: PayframeModule.Client | undefined;
-let form: CardForm | undefined;
+let form: PayframeModule.CardForm | undefined;
+/** The form's fields are all valid: the pay button follows it. */
+let complete = false;
+/** The card form's own trouble (loading, or a frame that did not load), shown next to the pay button. */
+let formNote: { key: 'cardFormLoading' } | { key: 'cardFormFailed'; reason: string } | undefined;
 let lookup: CardsLookup | undefined;
 let chosen: SavedCard | undefined;
+let paying = false;
+/** What the payer is told while paying, before the outcome. */
+let progress: 'paying' | 'otpAsked' | undefined;
+let outcome: Outcome | undefined;
 
 const status = byId('status');
 const payButton = byId<HTMLButtonElement>('pay-button');
@@ -37,14 +46,15 @@ function translate(): void {
     button.setAttribute('aria-pressed', String(button.dataset['locale'] === locale));
   }
   document.title = `${t(locale, 'checkoutTitle')} · ${t(locale, 'shop')}`;
-  form?.setLocale(locale);
   render();
+  // After render: the frames read their labels from the page, now in the new language.
+  form?.setLocale(locale);
 }
 
 function render(): void {
+  const money = (total: string) => (info ? formatMoney(total, info.order.currency, locale) : '');
   if (info) {
     const { order } = info;
-    const money = (total: string) => formatMoney(total, order.currency, locale);
     byId('order-lines').replaceChildren(
       ...order.items.map((item) =>
         h('li', {},
@@ -55,11 +65,21 @@ function render(): void {
     byId('order-subtotal').textContent = money(order.subtotal);
     byId('order-shipping').textContent = money(order.shipping);
     byId('order-total').textContent = money(order.total);
-    payButton.textContent = t(locale, 'pay', { amount: money(order.total) });
   }
   renderSavedCards();
-  byId('card-form-note').textContent = form ? '' : t(locale, 'cardFormMissing');
-  payButton.disabled = !form?.complete;
+  byId('card-form-note').textContent = formNote ? t(locale, formNote.key, 'reason' in formNote ? { reason: formNote.reason } : {}) : '';
+  const paid = outcome?.kind === 'approved';
+  payButton.textContent = paying ? t(locale, 'paying') : paid ? t(locale, 'paid') : t(locale, 'pay', { amount: info ? money(info.order.total) : '' });
+  payButton.disabled = !complete || paying || paid;
+  byId('pay-form').setAttribute('aria-busy', String(paying));
+  renderOutcome();
+}
+
+function renderOutcome(): void {
+  if (!outcome) return say(status, progress ? t(locale, progress) : '', 'info');
+  const { tone, title, text, reference } = describe(outcome, locale);
+  status.replaceChildren(h('strong', {}, title), ' ', text, ...(reference ? [' ', h('span', { class: 'reference' }, reference)] : []));
+  status.className = `status notice ${tone}`;
 }
 
 function renderSavedCards(): void {
@@ -74,13 +94,19 @@ function renderSavedCards(): void {
     h('label', { class: 'choice' },
       h('input', { type: 'radio', name: 'card-choice', value, checked, onchange: () => choose(cards.find((c) => c.id === value)) }),
       h('span', {}, h('strong', {}, title), h('span', { class: 'hint' }, detail)));
-  byId('saved-card-list').replaceChildren(
-    ...cards.map((card) => {
-      const text = cardText(card, locale);
-      return option(card.id, text.title, text.expiry, chosen?.id === card.id);
-    }),
-    option('new', t(locale, 'newCard'), t(locale, 'newCardHint'), chosen === undefined),
-  );
+  // Rebuilt only when the cards or the words change: a focused radio keeps its focus while the payer types.
+  const list = byId('saved-card-list');
+  const key = `${locale}|${chosen?.id}|${cards.map((c) => c.id).join()}`;
+  if (list.dataset['key'] !== key) {
+    list.dataset['key'] = key;
+    list.replaceChildren(
+      ...cards.map((card) => {
+        const text = cardText(card, locale);
+        return option(card.id, text.title, text.expiry, chosen?.id === card.id);
+      }),
+      option('new', t(locale, 'newCard'), t(locale, 'newCardHint'), chosen === undefined),
+    );
+  }
   byId('new-card').hidden = chosen !== undefined;
   byId('kept-cvv-field').hidden = chosen === undefined;
   if (chosen) byId('kept-cvv-label').textContent = t(locale, 'keptCvv', { brand: chosen.brand, last4: chosen.last4 });
@@ -89,14 +115,64 @@ function renderSavedCards(): void {
 /** A kept card (paid with its CVV only) or a new one (undefined): each needs its own hosted fields. */
 function choose(card: SavedCard | undefined): void {
   chosen = card;
+  outcome = undefined;
+  render();
   mount();
+}
+
+/** Mounts the hosted fields for the card chosen (after render: the boxes and their labels are on the page). */
+function mount(): void {
+  form?.destroy();
+  complete = false;
+  if (!client) return;
+  const mounted = (form = mountCardForm(window.Payframe, client, locale, chosen));
+  formNote = { key: 'cardFormLoading' };
+  mounted.on('validityChange', (state) => {
+    complete = state.isValid;
+    render();
+  });
+  mounted.ready.then(
+    () => {
+      formNote = undefined;
+      render();
+    },
+    (error: PayframeModule.PayframeError) => {
+      if (error.code === 'aborted') return; // replaced by another form
+      formNote = { key: 'cardFormFailed', reason: error.message };
+      render();
+    },
+  );
   render();
 }
 
-function mount(): void {
-  form?.destroy();
-  form = client ? mountCardForm({ client, locale, keptCard: chosen !== undefined }) : undefined;
-  form?.onComplete(() => render());
+async function submit(): Promise<void> {
+  if (!form || !client || paying || outcome?.kind === 'approved') return;
+  paying = true;
+  progress = 'paying';
+  outcome = undefined;
+  render();
+  const otp = byId(OTP_CONTAINER.slice(1));
+  outcome = await pay({
+    payframe: window.Payframe, form, client, locale, keptCard: chosen,
+    intent: document.querySelector<HTMLInputElement>('input[name="intent"]:checked')?.value === 'auth' ? 'auth' : 'sale',
+    email: byId<HTMLInputElement>('email').value.trim(),
+    saveCard: !chosen && byId<HTMLInputElement>('save-card').checked,
+    onPending() {
+      otp.hidden = false;
+      progress = 'otpAsked';
+      render();
+    },
+  });
+  // On the way to the bank's page: nothing more to do here. Otherwise the OTP form has done its part.
+  paying = outcome.kind === 'redirecting';
+  progress = undefined;
+  if (!paying) {
+    otp.hidden = true;
+    otp.replaceChildren();
+  }
+  render();
+  // The outcome is read out (a live region); a keyboard user goes on from it.
+  if (outcome.kind !== 'redirecting') status.focus();
 }
 
 async function start(): Promise<void> {
@@ -109,12 +185,15 @@ async function start(): Promise<void> {
   byId('find-cards').addEventListener('click', async () => {
     byId('cards-note').textContent = t(locale, 'searchingCards');
     lookup = await findSavedCards(byId<HTMLInputElement>('email').value, locale);
-    if (lookup.kind !== 'found' || !lookup.cards.some((c) => c.id === chosen?.id)) chosen = undefined;
-    mount();
-    render();
+    const keep = lookup.kind === 'found' && lookup.cards.some((c) => c.id === chosen?.id);
+    if (!keep && chosen) choose(undefined);
+    else render();
     if (lookup.kind === 'error') byId('email').focus();
   });
-  byId('pay-form').addEventListener('submit', (event) => event.preventDefault());
+  byId('pay-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    void submit();
+  });
   translate();
 
   try {
@@ -131,7 +210,6 @@ async function start(): Promise<void> {
     authorization: () => api('/api/client-token', { method: 'POST' }),
   });
   mount();
-  render();
 }
 
 void start();

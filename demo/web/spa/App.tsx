@@ -1,11 +1,14 @@
 import { createClient } from 'payframe';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, type Ref, useEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { api, ApiError } from '../lib/api';
+import { OTP_CONTAINER } from '../lib/card-form';
 import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
 import { applyLocale, count, initialLocale, type Key, type Locale, t } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
+import { describe, type Outcome, pay } from '../lib/pay';
 import type { CheckoutInfo, Order, SavedCard } from '../lib/types';
-import { useCardForm } from './card-form';
+import { PAYFRAME, useCardForm } from './card-form';
 
 export function App() {
   const [locale, setLocale] = useState<Locale>(initialLocale);
@@ -16,6 +19,12 @@ export function App() {
   const [lookup, setLookup] = useState<CardsLookup | 'searching'>();
   const [chosen, setChosen] = useState<SavedCard>();
   const [saveCard, setSaveCard] = useState(false);
+  const [paying, setPaying] = useState(false);
+  /** What the payer is told while paying, before the outcome. */
+  const [progress, setProgress] = useState<'paying' | 'otpAsked'>();
+  const [outcome, setOutcome] = useState<Outcome>();
+  const [otpShown, setOtpShown] = useState(false);
+  const status = useRef<HTMLParagraphElement>(null);
   const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
 
   useEffect(() => {
@@ -43,20 +52,54 @@ export function App() {
     }),
     [info],
   );
-  const form = useCardForm(client, locale, chosen !== undefined);
+  const card = useCardForm(client, locale, chosen);
 
   const findCards = async () => {
     setLookup('searching');
     const found = await findSavedCards(email, locale);
     setLookup(found);
-    if (found.kind !== 'found' || !found.cards.some((c) => c.id === chosen?.id)) setChosen(undefined);
+    if (found.kind !== 'found' || !found.cards.some((c) => c.id === chosen?.id)) choose(undefined);
+  };
+  const choose = (next: SavedCard | undefined) => {
+    setChosen(next);
+    setOutcome(undefined);
   };
   const cards = typeof lookup === 'object' && lookup.kind === 'found' ? lookup.cards : [];
   const lookupNote = lookup === 'searching' ? say('searchingCards')
     : lookup?.kind === 'found' ? say('foundCards', { n: count(locale, lookup.cards.length) })
     : lookup?.kind === 'none' ? say('noCards') : (lookup?.note ?? '');
-  const onSubmit = (event: FormEvent) => event.preventDefault();
   const money = (total: string) => (info ? formatMoney(total, info.order.currency, locale) : '');
+  const paid = outcome?.kind === 'approved';
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!card.form || !client || paying || paid) return;
+    setPaying(true);
+    setProgress('paying');
+    setOutcome(undefined);
+    const result = await pay({
+      payframe: PAYFRAME, form: card.form, client, intent, email: email.trim(), saveCard: !chosen && saveCard, keptCard: chosen, locale,
+      onPending() {
+        // At once, not at the next render: the OTP form focuses its input as it appears.
+        flushSync(() => {
+          setOtpShown(true);
+          setProgress('otpAsked');
+        });
+      },
+    });
+    // On the way to the bank's page: nothing more to do here. Otherwise the OTP form has done its part.
+    const leaving = result.kind === 'redirecting';
+    if (!leaving) document.querySelector(OTP_CONTAINER)?.replaceChildren();
+    flushSync(() => {
+      setPaying(leaving);
+      setProgress(undefined);
+      setOtpShown(false);
+      setOutcome(result);
+    });
+    if (!leaving) status.current?.focus(); // the outcome is read out; a keyboard user goes on from it
+  };
+  const told = outcome && describe(outcome, locale);
+  const formNote = card.note ? say(card.note.key, card.note.reason === undefined ? {} : { reason: card.note.reason }) : '';
 
   return (
     <>
@@ -74,96 +117,95 @@ export function App() {
         <h1>{say('checkoutTitle')}</h1>
         {info && <OrderSummary order={info.order} locale={locale} />}
 
-        <form className="pay panel" noValidate aria-labelledby="payment-title" onSubmit={onSubmit}>
+        <section className="pay panel" aria-labelledby="payment-title">
           <h2 id="payment-title">{say('payment')}</h2>
-
-          <fieldset>
-            <legend>{say('whenToCharge')}</legend>
-            <div className="choices">
-              {(['sale', 'auth'] as const).map((value) => (
-                <label className="choice" key={value}>
-                  <input type="radio" name="intent" value={value} checked={intent === value} onChange={() => setIntent(value)} />
-                  <span><strong>{say(value)}</strong><span className="hint">{say(value === 'sale' ? 'saleHint' : 'authHint')}</span></span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-
-          <div className="field">
-            <label htmlFor="email">{say('email')}</label>
-            <div className="inline">
-              <input id="email" type="email" autoComplete="email" spellCheck={false} aria-describedby="cards-note"
-                value={email} onChange={(event) => setEmail(event.target.value)} />
-              <button type="button" className="button" onClick={findCards}>{say('findCards')}</button>
-            </div>
-            <p className="hint" id="cards-note" aria-live="polite">{lookupNote}</p>
-          </div>
-
-          {cards.length > 0 && (
+          <form className="pay-form" noValidate aria-labelledby="payment-title" aria-busy={paying} onSubmit={onSubmit}>
             <fieldset>
-              <legend>{say('payWith')}</legend>
+              <legend>{say('whenToCharge')}</legend>
               <div className="choices">
-                {cards.map((card) => (
-                  <label className="choice" key={card.id}>
-                    <input type="radio" name="card-choice" value={card.id} checked={chosen?.id === card.id} onChange={() => setChosen(card)} />
-                    <span><strong>{cardText(card, locale).title}</strong><span className="hint">{cardText(card, locale).expiry}</span></span>
+                {(['sale', 'auth'] as const).map((value) => (
+                  <label className="choice" key={value}>
+                    <input type="radio" name="intent" value={value} checked={intent === value} onChange={() => setIntent(value)} />
+                    <span><strong>{say(value)}</strong><span className="hint">{say(value === 'sale' ? 'saleHint' : 'authHint')}</span></span>
                   </label>
                 ))}
-                <label className="choice">
-                  <input type="radio" name="card-choice" value="new" checked={chosen === undefined} onChange={() => setChosen(undefined)} />
-                  <span><strong>{say('newCard')}</strong><span className="hint">{say('newCardHint')}</span></span>
-                </label>
               </div>
             </fieldset>
-          )}
 
-          {chosen ? (
-            // A kept card is paid again with its security code: the hosted CVV field goes in this box.
             <div className="field">
-              <label htmlFor="kept-card-cvv">{say('keptCvv', { brand: chosen.brand, last4: chosen.last4 })}</label>
-              <div id="kept-card-cvv" className="hosted-field" />
+              <label htmlFor="email">{say('email')}</label>
+              <div className="inline">
+                <input id="email" type="email" autoComplete="email" spellCheck={false} aria-describedby="cards-note"
+                  value={email} onChange={(event) => setEmail(event.target.value)} />
+                <button type="button" className="button" onClick={findCards}>{say('findCards')}</button>
+              </div>
+              <p className="hint" id="cards-note" aria-live="polite">{lookupNote}</p>
             </div>
-          ) : (
-            // The hosted card fields: each box receives one iframe of the payment service.
-            <fieldset aria-describedby="card-form-note">
-              <legend>{say('cardDetails')}</legend>
-              <p className="hint" id="card-form-note">{form.available ? '' : say('cardFormMissing')}</p>
+
+            {cards.length > 0 && (
+              <fieldset>
+                <legend>{say('payWith')}</legend>
+                <div className="choices">
+                  {cards.map((kept) => (
+                    <label className="choice" key={kept.id}>
+                      <input type="radio" name="card-choice" value={kept.id} checked={chosen?.id === kept.id} onChange={() => choose(kept)} />
+                      <span><strong>{cardText(kept, locale).title}</strong><span className="hint">{cardText(kept, locale).expiry}</span></span>
+                    </label>
+                  ))}
+                  <label className="choice">
+                    <input type="radio" name="card-choice" value="new" checked={chosen === undefined} onChange={() => choose(undefined)} />
+                    <span><strong>{say('newCard')}</strong><span className="hint">{say('newCardHint')}</span></span>
+                  </label>
+                </div>
+              </fieldset>
+            )}
+
+            {chosen ? (
+              // A kept card is paid again with its security code: the hosted CVV field goes in this box.
               <div className="field">
-                <label htmlFor="card-number">{say('cardNumber')}</label>
-                <div id="card-number" className="hosted-field" />
+                <label htmlFor="kept-card-cvv">{say('keptCvv', { brand: chosen.brand, last4: chosen.last4 })}</label>
+                <div id="kept-card-cvv" className="hosted-field" />
               </div>
-              <div className="grid-2">
+            ) : (
+              // The hosted card fields: each box receives one iframe of the payment service.
+              <fieldset>
+                <legend>{say('cardDetails')}</legend>
                 <div className="field">
-                  <label htmlFor="card-expiry">{say('expiry')}</label>
-                  <div id="card-expiry" className="hosted-field" />
+                  <label htmlFor="card-number">{say('cardNumber')}</label>
+                  <div id="card-number" className="hosted-field" />
+                </div>
+                <div className="grid-2">
+                  <div className="field">
+                    <label htmlFor="card-expiry">{say('expiry')}</label>
+                    <div id="card-expiry" className="hosted-field" />
+                  </div>
+                  <div className="field">
+                    <label htmlFor="card-cvv">{say('cvv')}</label>
+                    <div id="card-cvv" className="hosted-field" />
+                  </div>
                 </div>
                 <div className="field">
-                  <label htmlFor="card-cvv">{say('cvv')}</label>
-                  <div id="card-cvv" className="hosted-field" />
+                  <label htmlFor="card-name">{say('cardName')}</label>
+                  <div id="card-name" className="hosted-field" />
                 </div>
-              </div>
-              <div className="field">
-                <label htmlFor="card-name">{say('cardName')}</label>
-                <div id="card-name" className="hosted-field" />
-              </div>
-              <label className="check">
-                <input type="checkbox" aria-describedby="save-card-hint" checked={saveCard} onChange={(event) => setSaveCard(event.target.checked)} />
-                <span><span>{say('saveCard')}</span> <span className="hint" id="save-card-hint">{say('saveCardHint')}</span></span>
-              </label>
-            </fieldset>
-          )}
+                <label className="check">
+                  <input type="checkbox" aria-describedby="save-card-hint" checked={saveCard} onChange={(event) => setSaveCard(event.target.checked)} />
+                  <span><span>{say('saveCard')}</span> <span className="hint" id="save-card-hint">{say('saveCardHint')}</span></span>
+                </label>
+              </fieldset>
+            )}
 
-          {/* A payment that asks for a one-time password shows its form here. */}
-          <div id="otp" hidden />
-
-          <button type="submit" className="primary" disabled={!form.complete} aria-describedby="card-form-note">
-            {say('pay', { amount: info ? money(info.order.total) : '' })}
-          </button>
-          <p className={loadError ? 'status notice bad' : 'status'} role="status">
-            {loadError ? say('loadFailed', { reason: loadError === 'network' ? say('network') : loadError }) : ''}
-          </p>
+            <p className="hint" id="card-form-note">{formNote}</p>
+            <button type="submit" className="primary" disabled={!card.complete || paying || paid} aria-describedby="card-form-note">
+              {paying ? say('paying') : paid ? say('paid') : say('pay', { amount: info ? money(info.order.total) : '' })}
+            </button>
+            <Status ref={status} loadError={loadError && say('loadFailed', { reason: loadError === 'network' ? say('network') : loadError })}
+              told={told} progress={progress && say(progress)} />
+          </form>
+          {/* A payment that asks for a one-time password shows its form here (forms do not nest). */}
+          <div id="otp" className="otp" hidden={!otpShown} />
           <p className="hint secure">{say('secureNote')}</p>
-        </form>
+        </section>
       </main>
 
       <footer className="page-footer">
@@ -172,6 +214,16 @@ export function App() {
       </footer>
     </>
   );
+}
+
+/** The status line: the page's load failure, the payment's progress, or its outcome. */
+function Status({ ref, loadError, progress, told }: {
+  ref: Ref<HTMLParagraphElement>; loadError: string | undefined; progress: string | undefined; told: ReturnType<typeof describe> | undefined;
+}) {
+  const [tone, content] = loadError ? ['bad', loadError]
+    : told ? [told.tone, <><strong>{told.title}</strong> {told.text}{told.reference && <> <span className="reference">{told.reference}</span></>}</>]
+    : progress ? ['info', progress] : [undefined, ''];
+  return <p ref={ref} className={tone ? `status notice ${tone}` : 'status'} role="status" tabIndex={-1}>{content}</p>;
 }
 
 function OrderSummary({ order, locale }: { order: Order; locale: Locale }) {

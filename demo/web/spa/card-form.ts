@@ -1,40 +1,46 @@
-// ─── Phase 2 integration point of the React checkout ─────────────────────────────────────────────
-// The hosted card form (issue 8, `mountFields` from 'payframe') and the pending-payment helper
-// (issue 9, `handlePending`) are not on this branch. This hook is the one place where the React
-// checkout will call them. Until then it mounts nothing: the page says so next to the empty field
-// boxes and keeps its pay button disabled. Nothing here imitates a card field.
-//
-// Phase 2 replaces the hook's body with an effect that mounts and destroys the form (StrictMode runs
-// it twice: mount, destroy, mount):
-//   useEffect(() => {
-//     const form = mountFields({ client, fields: keptCard ? { cvv: { container: KEPT_CARD_CVV } } : CARD_FIELDS, locale });
-//     form.on('change', (state) => setComplete(...));
-//     setForm(form);
-//     return () => form.destroy();
-//   }, [client, keptCard]);
-// and adds `finishPending` with handlePending(answer.pending, { client, mode: 'auto', container:
-// OTP_CONTAINER, submitOtp, locale }). App.tsx's onSubmit then tokenises and posts /api/pay.
-import type { Client } from 'payframe';
-import { api } from '../lib/api';
-import type { Locale } from '../lib/i18n';
+// The hosted card form in React: mounted by an effect and destroyed by its cleanup, so that
+// <StrictMode> (mount, destroy, mount again at once) leaves one working form in the same boxes.
+import { type CardForm, type Client, collectBrowserInfo, handlePending, mountFields } from 'payframe';
+import { useEffect, useRef, useState } from 'react';
+import { mountCardForm, type PayframeLib } from '../lib/card-form';
+import type { Key, Locale } from '../lib/i18n';
+import type { SavedCard } from '../lib/types';
 
-/** The boxes App.tsx renders for the hosted fields, each named by a `<label htmlFor>`. */
-export const CARD_FIELDS = { number: '#card-number', expiry: '#card-expiry', cvv: '#card-cvv', name: '#card-name' } as const;
-export const KEPT_CARD_CVV = '#kept-card-cvv';
-export const OTP_CONTAINER = '#otp';
+/** What the React checkout takes from payframe's ES module (named imports: the bundler keeps only these). */
+export const PAYFRAME: PayframeLib = { mountFields, handlePending, collectBrowserInfo };
 
 export interface CardFormState {
-  /** False on this branch: there is no hosted form to mount yet. */
-  available: boolean;
+  form: CardForm | undefined;
   /** Every field filled and valid: the pay button follows it. */
   complete: boolean;
+  /** The form's own trouble, for the note next to the pay button. */
+  note: { key: Extract<Key, 'cardFormLoading' | 'cardFormFailed'>; reason?: string } | undefined;
 }
 
-/** The hosted fields for a new card, or the CVV field of a kept card. Not available on this branch. */
-export function useCardForm(_client: Client | undefined, _locale: Locale, _keptCard: boolean): CardFormState {
-  return { available: false, complete: false };
-}
+/** The hosted fields for a new card, or the security code of `keptCard`, mounted once the boxes are on the page. */
+export function useCardForm(client: Client | undefined, locale: Locale, keptCard: SavedCard | undefined): CardFormState {
+  const [state, setState] = useState<CardFormState>({ form: undefined, complete: false, note: undefined });
+  // The form is mounted in the locale of the moment; a later switch goes through setLocale below.
+  const mountLocale = useRef(locale);
+  mountLocale.current = locale;
+  const keptId = keptCard?.id;
 
-/** What `handlePending` posts to finish a payment with its one-time password (the shop's own route). */
-export const submitOtp = (body: { referenceId: string; sessionId: string; otp: string }) =>
-  api<unknown>('/api/authenticate', { method: 'POST', body });
+  useEffect(() => {
+    if (!client) return undefined;
+    const form = mountCardForm(PAYFRAME, client, mountLocale.current, keptCard);
+    setState({ form, complete: false, note: { key: 'cardFormLoading' } });
+    form.on('validityChange', ({ isValid }) => setState((s) => (s.form === form ? { ...s, complete: isValid } : s)));
+    form.ready.then(
+      () => setState((s) => (s.form === form ? { ...s, note: undefined } : s)),
+      (error: { code: string; message: string }) => {
+        if (error.code !== 'aborted') setState((s) => (s.form === form ? { ...s, note: { key: 'cardFormFailed', reason: error.message } } : s));
+      },
+    );
+    return () => form.destroy();
+    // The form follows the client and the card chosen (a card's other fields do not change with its id).
+  }, [client, keptId]);
+
+  // After the page has re-rendered its labels in the new language: the frames read them again.
+  useEffect(() => state.form?.setLocale(locale), [locale, state.form]);
+  return state;
+}

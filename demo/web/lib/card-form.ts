@@ -1,0 +1,57 @@
+// The hosted card form as both checkouts mount it: the four card fields of a new card, or the security
+// code alone for a kept card (its frame posts the code to the shop's server; this page never sees it).
+import type * as Payframe from 'payframe';
+import type { BrandId, CardForm, Client } from 'payframe';
+import type { Locale } from './i18n';
+import type { SavedCard } from './types';
+
+/** What the pages take from payframe: the global `Payframe` of the script tag, or the ES module's imports. */
+export type PayframeLib = Pick<typeof Payframe, 'mountFields' | 'handlePending' | 'collectBrowserInfo'>;
+
+/** The boxes the fields fill, each named by the page's `<label for>`. */
+export const CARD_FIELDS = { number: '#card-number', expiry: '#card-expiry', cvv: '#card-cvv', name: '#card-name' } as const;
+/** The box of a kept card's security code. */
+export const KEPT_CARD_CVV = '#kept-card-cvv';
+/** Where a payment that asks for a one-time password shows its form (outside the pay form: forms do not nest). */
+export const OTP_CONTAINER = '#otp';
+
+/** The inputs inside the frames, in the page's colours (the frames are transparent on the page's boxes). */
+const STYLES = {
+  base: { color: '#1d2433', 'font-size': '16px', 'font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif' },
+  placeholder: { color: '#6b7280' },
+  invalid: { color: '#a51c12' },
+};
+
+/**
+ * A kept card's brand id from the vault's card type ("Visa", "American Express"), as the frames name
+ * brands (`visa`, `american-express`). No card rules on the page for it: the script-tag bundle of the
+ * hosted form has none. A type the frames do not know fails the mount, which the page then says.
+ */
+const brandOf = (card: SavedCard) => card.brand.trim().toLowerCase().replace(/\s+/g, '-') as BrandId;
+
+/** Mounts the fields of a new card, or the security code of `keptCard`. Returns at once; `ready` says when. */
+export function mountCardForm(payframe: PayframeLib, client: Client, locale: Locale, keptCard: SavedCard | undefined): CardForm {
+  if (keptCard) {
+    return payframe.mountFields({ client, fields: { cvv: { container: KEPT_CARD_CVV } }, brand: brandOf(keptCard), locale, styles: STYLES });
+  }
+  return payframe.mountFields({
+    client,
+    fields: {
+      number: { container: CARD_FIELDS.number, placeholder: '1234 1234 1234 1234' },
+      expiry: { container: CARD_FIELDS.expiry },
+      cvv: { container: CARD_FIELDS.cvv },
+      name: { container: CARD_FIELDS.name },
+    },
+    locale,
+    styles: STYLES,
+  });
+}
+
+/**
+ * What `handlePending` posts to finish a payment with its one-time password (the shop's own route). It
+ * answers the route's JSON, a refusal too: `handlePending` reads `{ error: { reason } }` to tell a wrong
+ * session from a card whose bank wants its own page (AUTHENTICATE_NOT_SUPPORTED: then the redirect).
+ */
+export const submitOtp = (body: { referenceId: string; sessionId: string; otp: string }, { signal }: { signal?: AbortSignal }) =>
+  fetch('/api/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) })
+    .then((response) => response.json());

@@ -1,0 +1,99 @@
+// The payment itself, shared by both checkouts: the hosted form gives a nonce (or posts a kept card's
+// security code to the shop), the shop's server creates the payment, the bank may ask for a one-time
+// password, and the payer is told how it ended.
+import type { CardForm, Client } from 'payframe';
+import { api, ApiError } from './api';
+import { OTP_CONTAINER, type PayframeLib, submitOtp } from './card-form';
+import { type Key, type Locale, t } from './i18n';
+import { formatMoney } from './money';
+import type { Money, SavedCard } from './types';
+
+/** POST /api/pay, and the kept card's CVV route: what the shop answers. */
+export interface PayAnswer {
+  status: 'approved' | 'pending' | 'declined';
+  state: string;
+  code: string;
+  text?: string;
+  referenceId: string;
+  orderId: string;
+  amount: Money;
+  pending?: { referenceId: string; sessionId: string; redirectUrl: string };
+}
+
+export type Outcome =
+  | { kind: 'approved' | 'declined'; answer: PayAnswer }
+  /** The page is on its way to the bank's page; the return page says the rest. */
+  | { kind: 'redirecting' }
+  /** Fields the payer must correct (nothing was sent). */
+  | { kind: 'correct'; fields: string[] }
+  | { kind: 'failed'; reason: string };
+
+export interface PayRequest {
+  payframe: PayframeLib;
+  form: CardForm;
+  client: Client;
+  intent: 'auth' | 'sale';
+  email: string;
+  saveCard: boolean;
+  /** A kept card, paid with its security code (the form is then the CVV alone). */
+  keptCard: SavedCard | undefined;
+  locale: Locale;
+  /** The bank asks for a one-time password: the page shows the OTP container. */
+  onPending(): void;
+}
+
+export async function pay(request: PayRequest): Promise<Outcome> {
+  const { payframe, form, client, intent, email, saveCard, keptCard, locale } = request;
+  const browserInfo = payframe.collectBrowserInfo();
+  try {
+    let answer: PayAnswer;
+    if (keptCard) {
+      // The CVV frame posts to the shop without cookies: a one-time ticket tells the shop whose checkout it is.
+      const body = { intent, email, keptCardId: keptCard.id, browserInfo, locale };
+      const { ticket } = await api<{ ticket: string }>('/api/kept-card/ticket', { method: 'POST', body });
+      answer = (await form.postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } })) as PayAnswer;
+    } else {
+      const card = await form.tokenize();
+      const body = { intent, ...(email ? { email } : {}), ...(card.name ? { name: card.name } : {}), saveCard, card: { nonce: card.nonce }, browserInfo, locale };
+      answer = await api<PayAnswer>('/api/pay', { method: 'POST', body });
+    }
+    if (answer.status !== 'pending' || !answer.pending) return { kind: answer.status === 'approved' ? 'approved' : 'declined', answer };
+    request.onPending();
+    const done = await payframe.handlePending(answer.pending, { client, mode: 'auto', container: OTP_CONTAINER, submitOtp, locale });
+    if (done.status === 'redirected') return { kind: 'redirecting' };
+    return { kind: done.status, answer: { ...answer, status: done.status, state: done.state, code: done.code, text: done.text } };
+  } catch (error) {
+    const { code, fields, message } = error as { code?: string; fields?: string[]; message: string };
+    if (code === 'invalid_card' && fields) return { kind: 'correct', fields };
+    if (code === 'network' || code === 'timeout') return { kind: 'failed', reason: t(locale, error instanceof ApiError ? 'network' : 'serviceDown') };
+    return { kind: 'failed', reason: t(locale, 'payFailed', { reason: message }) };
+  }
+}
+
+const FIELD_NAMES: Record<string, Key> = { number: 'cardNumber', expiry: 'expiry', cvv: 'cvv', name: 'cardName' };
+
+/** What the payer reads about an outcome: a tone for its look, a title and the sentence. */
+export function describe(outcome: Outcome, locale: Locale): { tone: 'ok' | 'bad' | 'info'; title: string; text: string; reference?: string } {
+  switch (outcome.kind) {
+    case 'approved': {
+      const { answer } = outcome;
+      const amount = formatMoney(answer.amount.total, answer.amount.currency, locale);
+      const text = t(locale, answer.state === 'authorised' ? 'resultAuthorised' : 'resultCaptured', { amount });
+      return { tone: 'ok', title: t(locale, 'resultApproved'), text, reference: t(locale, 'reference', { order: answer.orderId, ref: answer.referenceId }) };
+    }
+    case 'declined': {
+      const { answer } = outcome;
+      const text = t(locale, 'resultDeclinedText', { text: answer.text ?? '', code: answer.code });
+      return { tone: 'bad', title: t(locale, 'resultDeclined'), text, reference: t(locale, 'reference', { order: answer.orderId, ref: answer.referenceId }) };
+    }
+    case 'redirecting':
+      return { tone: 'info', title: t(locale, 'resultPending'), text: t(locale, 'redirecting') };
+    case 'correct': {
+      const names = outcome.fields.map((f) => t(locale, FIELD_NAMES[f] ?? 'cvv'));
+      const list = new Intl.ListFormat(locale, { type: 'conjunction' }).format(names);
+      return { tone: 'bad', title: t(locale, 'checkFields'), text: t(locale, 'correct', { fields: list }) };
+    }
+    case 'failed':
+      return { tone: 'bad', title: t(locale, 'notPaid'), text: outcome.reason };
+  }
+}

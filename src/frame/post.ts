@@ -1,0 +1,79 @@
+/**
+ * The CVV of a kept card, posted by its frame straight to the merchant's own server: the service has no
+ * CVV-only nonce, and the CVV reaches it only in the server's payment call. The page's scripts never see
+ * it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page.
+ */
+import { isErrorCode, PayframeError } from '../errors';
+import { MAX_POST_BODY, postTarget } from '../protocol';
+import { codeForStatus } from '../status';
+
+export interface CvvPost {
+  url: string;
+  /** The page's origin, from the frame's URL: the only place the CVV may go. */
+  origin: string;
+  body: Record<string, unknown>;
+  cvv: string;
+  signal: AbortSignal;
+}
+
+/** The largest answer passed back to the page. */
+const MAX_ANSWER = 64 * 1024;
+
+/**
+ * POSTs `{ ...body, cvv }` as JSON, without cookies or referrer, and answers the server's JSON. The
+ * request needs a CORS preflight (it is JSON), so only a route that allows the frame origin ever
+ * receives it; a redirect is refused rather than followed with the CVV.
+ */
+export async function postCvv({ url, origin, body, cvv, signal }: CvvPost): Promise<unknown> {
+  const target = postTarget(url, origin);
+  if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on the page's origin, ${origin}`);
+  if ('cvv' in body || JSON.stringify(body).length > MAX_POST_BODY) {
+    throw new PayframeError('invalid_request', `postCvv: body must be a JSON object of at most ${MAX_POST_BODY} characters, without a cvv`);
+  }
+  let response: Response;
+  try {
+    response = await fetch(target, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ ...body, cvv }),
+      credentials: 'omit',
+      mode: 'cors',
+      referrerPolicy: 'no-referrer',
+      redirect: 'error',
+      cache: 'no-store',
+      signal,
+    });
+  } catch (cause) {
+    if (signal.aborted) throw signal.reason;
+    throw new PayframeError('network', `postCvv: ${target.pathname} did not answer, or does not allow the card frames' origin (CORS)`, { cause });
+  }
+  const { status } = response;
+  const text = await response.text().catch(() => {
+    if (signal.aborted) throw signal.reason;
+    throw new PayframeError('network', `postCvv: the answer of ${target.pathname} was cut off`, { status });
+  });
+  let answer: unknown;
+  try {
+    if (text.length > MAX_ANSWER) throw new Error('too long');
+    answer = JSON.parse(text);
+  } catch {
+    throw new PayframeError('invalid_response', `postCvv: ${target.pathname} answered HTTP ${status} without JSON of at most ${MAX_ANSWER} characters`, { status });
+  }
+  // A route that echoes what it received would hand the CVV to the page: that answer goes nowhere.
+  if (holds(answer, cvv)) throw new PayframeError('invalid_response', `postCvv: ${target.pathname} answered with the security code; the answer is not passed on`, { status });
+  if (response.ok) return answer;
+  // A refusal in payframe's own shape (what the server companion's handlers answer) keeps its code.
+  const error = (answer as { error?: Record<string, unknown> } | null)?.error;
+  const short = (x: unknown) => (typeof x === 'string' ? x.slice(0, 500) : undefined);
+  if (isErrorCode(error?.code) && typeof error.message === 'string') {
+    throw new PayframeError(error.code, error.message.slice(0, 500), { status, reason: short(error.reason), resultCode: short(error.resultCode), body: answer });
+  }
+  throw new PayframeError(codeForStatus(status), `postCvv: ${target.pathname} answered HTTP ${status}`, { status, body: answer });
+}
+
+/** Whether the CVV is a value anywhere in this JSON (a string, or a number that reads the same). */
+function holds(value: unknown, cvv: string): boolean {
+  if (typeof value === 'string' || typeof value === 'number') return String(value) === cvv;
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some((v) => holds(v, cvv));
+}
