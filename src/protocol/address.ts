@@ -76,6 +76,9 @@ export function readFrameAddress(href: string): FrameAddress | undefined {
   const form = hash.get('form');
   const ok =
     merchant !== '' && gateway && !gateway.search && !gateway.hash && gateway.pathname.endsWith('/') && isFieldName(field) &&
-    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv'));
+    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv')) &&
+    // The card goes to the gateway, never to the page's own origin: the frame page's connect-src names the
+    // merchant's origins (for a kept card's CVV), so a page pointing `gateway` at itself would otherwise work.
+    gateway.origin !== origin.origin;
   return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin, ...(form === 'cvv' ? { form } : {}) } : undefined;
 }

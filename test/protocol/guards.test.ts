@@ -135,6 +135,9 @@ describe('the frame address', () => {
     ['an unknown field', { field: 'pin' }],
     ['no merchant', { merchant: '' }],
     ['a CVV-only form on the number field', { form: 'cvv' }],
+    // A hostile script on the page could point the card at the page's own origin, which the frame page's
+    // connect-src allows for a kept card's CVV: the card number goes to the gateway only.
+    ['a gateway on the page origin', { gateway: 'https://shop.example:8443/' }],
   ])('is refused with %s', (_, change) => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, ...change } as any))).toBeUndefined();
   });
