@@ -75,19 +75,19 @@ describe('architecture', () => {
     expect(broken).toEqual([]);
   });
 
-  it('lets the browser and server entries run on ky and valibot alone, without node: modules', () => {
+  it('lets the browser and server entries run on valibot alone, without node: modules', () => {
     for (const entry of ['index.ts', 'server/index.ts']) {
       const { bare } = graph(entry);
-      expect(bare.filter((m) => m !== 'ky' && m !== 'valibot'), entry).toEqual([]);
+      expect(bare.filter((m) => m !== 'valibot'), entry).toEqual([]);
     }
   });
 
-  it('gives the sandbox nothing beyond node: modules, ky and valibot (the package has no other dependency)', () => {
+  it('gives the sandbox nothing beyond node: modules and valibot (the package has no other dependency)', () => {
     const { bare } = graph('sandbox/index.ts');
-    expect(bare.filter((m) => !m.startsWith('node:') && m !== 'ky' && m !== 'valibot')).toEqual([]);
+    expect(bare.filter((m) => !m.startsWith('node:') && m !== 'valibot')).toEqual([]);
   });
 
-  it('keeps ky and valibot out of the page and the frames: the browser bundles stay small', () => {
+  it('keeps valibot out of the page and the frames: the browser bundles stay small', () => {
     for (const entry of ['index.ts', 'script.ts', 'frame/main.ts']) {
       expect(graph(entry).bare, entry).toEqual([]);
     }
