@@ -84,13 +84,17 @@ export interface FormOps {
   touch(fields: FieldName[]): void;
   /** Tokenises; absent on a CVV-only form. */
   send?(signal: AbortSignal | undefined): Promise<TokenizeResult>;
-  /** A CVV-only form's post: checks the options (throwing a PayframeError), then answers what sends it. */
-  post?(options: PostCvvOptions): () => Promise<unknown>;
+  /** A CVV-only form's post: checks the options (rejecting with a PayframeError), then answers what sends it. */
+  post?(options: PostCvvOptions): Promise<() => Promise<unknown>>;
   teardown(): void;
 }
 
-/** The classes on each field's element (the container, or the merchant's own input). */
-export const CLASSES = { base: 'payframe-field', focused: 'payframe-field--focused', valid: 'payframe-field--valid', invalid: 'payframe-field--invalid', empty: 'payframe-field--empty' };
+/** The classes on each field's element (the container, or the merchant's own input): `payframe-field`, and `payframe-field--<state>`. */
+const CLASS = 'payframe-field';
+const SHOWN = ['focused', 'valid', 'invalid', 'empty'] as const;
+
+/** The error of a call on a destroyed form, or one that was waiting when it was destroyed. */
+export const destroyedError = () => new PayframeError('aborted', 'the card form was destroyed');
 
 export interface FormControl {
   form: CardForm;
@@ -101,7 +105,6 @@ export interface FormControl {
   fail(error: PayframeError): void;
 }
 
-const EVENT_OF: Record<FieldEvent, keyof FormEvents> = { input: 'change', focus: 'focus', blur: 'blur', submit: 'submit' };
 const EVENTS = ['ready', 'focus', 'blur', 'change', 'validityChange', 'brandChange', 'submit', 'error'];
 
 export function createForm(elements: Map<FieldName, Element>, ops: FormOps): FormControl {
@@ -143,29 +146,34 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     const el = elements.get(name)!;
     const s = fields.get(name)!;
     const invalid = !clean && showsInvalid(s, touched.has(name));
-    const on = { base: !clean, focused: !clean && s.isFocused, valid: !clean && s.isValid, invalid, empty: !clean && s.isEmpty };
-    for (const [key, cls] of Object.entries(CLASSES)) el.classList.toggle(cls, on[key as keyof typeof on]);
+    const on = { focused: s.isFocused, valid: s.isValid, invalid, empty: s.isEmpty };
+    el.classList.toggle(CLASS, !clean);
+    for (const key of SHOWN) el.classList.toggle(`${CLASS}--${key}`, !clean && on[key]);
     if (el instanceof HTMLInputElement) clean ? el.removeAttribute('aria-invalid') : el.setAttribute('aria-invalid', String(invalid));
   };
   const checkName = (name: FieldName) => {
     if (!fields.has(name)) throw new PayframeError('invalid_request', `no ${String(name)} field in this form`);
     return !destroyed;
   };
-  const destroy = (error = new PayframeError('aborted', 'the card form was destroyed')) => {
+  const destroy = (error = destroyedError()) => {
     if (destroyed) return;
     destroyed = true;
     settle(error);
-    end(new PayframeError('aborted', 'the card form was destroyed'));
+    end(destroyedError());
     ops.teardown();
     for (const name of names) paint(name, true);
     handlers.clear();
   };
   names.forEach((name) => paint(name));
 
-  /** Validates every field first (an incomplete form sends nothing and changes no value); one call at a time. */
-  const once = <T>(run: () => Promise<T>): Promise<T> => {
-    if (destroyed) return Promise.reject(new PayframeError('aborted', 'the card form was destroyed'));
+  /**
+   * One call at a time: `prepare` checks the call's options and answers what sends it; then every field
+   * is validated (an incomplete form sends nothing and changes no value), and only then it is sent.
+   */
+  const once = <T>(prepare: () => (() => Promise<T>) | Promise<() => Promise<T>>): Promise<T> => {
+    if (destroyed) return Promise.reject(destroyedError());
     running ??= (async () => {
+      const run = await prepare();
       await ready;
       const bad = names.filter((n) => !fields.get(n)!.isValid);
       if (bad.length > 0) {
@@ -200,22 +208,18 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       if (checkName(name)) ops.placeholder(name, text);
     },
     setLocale(locale) {
-      if (locale !== 'en' && locale !== 'ar') throw new PayframeError('invalid_request', "the locale must be 'en' or 'ar'");
+      if (locale !== 'en' && locale !== 'ar') throw new PayframeError('invalid_request', "locale must be 'en' or 'ar'");
       if (!destroyed) ops.locale(locale);
     },
-    tokenize(options = {}) {
+    tokenize(options) {
       const { send } = ops;
-      if (!send) return Promise.reject(new PayframeError('invalid_request', 'a form of the CVV alone has no card to tokenise: use postCvv()'));
-      return once(() => send(options?.signal));
+      if (!send) return Promise.reject(new PayframeError('invalid_request', 'tokenize() is not for a form of the CVV alone: use postCvv()'));
+      return once(() => () => send(options?.signal));
     },
     postCvv(options) {
-      if (destroyed) return Promise.reject(new PayframeError('aborted', 'the card form was destroyed'));
-      if (!ops.post) return Promise.reject(new PayframeError('invalid_request', 'postCvv() is for a form of the CVV alone: a card number only ever becomes a nonce'));
-      try {
-        return once(ops.post(options));
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      const { post } = ops;
+      if (!post) return Promise.reject(new PayframeError('invalid_request', 'postCvv() is for a form of the CVV alone'));
+      return once(() => post(options));
     },
     destroy: () => destroy(),
   };
@@ -229,7 +233,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       fields.set(name, state);
       if (brandMoved) brand = next ?? undefined;
       paint(name);
-      if (event) emit(EVENT_OF[event], getState(), name);
+      if (event) emit(event === 'input' ? 'change' : event, getState(), name);
       if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid) emit('validityChange', getState(), name);
       if (brandMoved) emit('brandChange', getState(), name);
     },

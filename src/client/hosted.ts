@@ -7,17 +7,16 @@
  * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
  */
 import type { BrandId } from '../card';
-import { deadline } from '../deadline';
 import { PayframeError } from '../errors';
 import type { FieldName } from '../fields';
 import {
-  type Config, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, MAX_POST_BODY, newChannel, type Post, postTarget, readToPage, type ToFrame,
+  type Config, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, newChannel, type Post, readToPage, type ToFrame,
   type ToPage, type Tokenize,
 } from '../protocol';
 import type { TokenizeResult } from '../tokenize';
 import type { Client } from './client';
 import { coreOf } from './core';
-import { type CardForm, createForm, type PostCvvOptions } from './form';
+import { type CardForm, createForm, destroyedError, type PostCvvOptions } from './form';
 import { labelOf } from './labels';
 import { withToken } from './request';
 
@@ -73,7 +72,7 @@ function frameBase(text: string): string {
   } catch {
     // refused below
   }
-  if (!url || !isWebUrl(url) || url.search || url.hash) throw refuse('frameUrl must be an https URL (plain http only on localhost) with no query or fragment');
+  if (!url || !isWebUrl(url) || url.search || url.hash) throw refuse('frameUrl must be https (plain http only on localhost), with no query or fragment');
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
@@ -85,7 +84,7 @@ function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Elem
     // an invalid selector
   }
   if (!el || !el.isConnected) throw refuse(`the ${name} container is not in the document`);
-  if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field: destroy that form first`);
+  if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field`);
   taken.add(el);
   return el;
 }
@@ -115,7 +114,7 @@ export function mountFields(options: MountOptions): CardForm {
   for (const name of cvvOnly ? (['cvv'] as const) : FIELDS) {
     const spec = given[name];
     if (spec === undefined && name === 'name') continue;
-    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required (number, expiry and cvv, name optional; or cvv alone)`);
+    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required (or cvv alone)`);
     const { placeholder, label } = spec;
     if (!isText(placeholder) || !isText(label)) throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
@@ -139,7 +138,7 @@ export function mountFields(options: MountOptions): CardForm {
   /** Frames whose page has loaded (they said hello): before that, a frame's window is not on the frame origin yet. */
   const greeted = new Set<FieldName>();
   const loaded = new Set<FieldName>();
-  const pending = new Map<number, (answer: Answer) => void>();
+  const pending = new Map<number, (answer?: Answer) => void>();
   let asked = 0;
 
   // A frame not loaded yet gets everything it needs in its config, when it says hello.
@@ -163,7 +162,7 @@ export function mountFields(options: MountOptions): CardForm {
   /** One round trip to the worker frame; `cancel` tells it when the page stops waiting. */
   const ask = <T>(job: Job, stop: AbortSignal) =>
     new Promise<T>((resolve, reject) => {
-      if (frames.size === 0) return reject(new PayframeError('aborted', 'the card form was destroyed'));
+      if (frames.size === 0) return reject(destroyedError());
       const id = ++asked;
       const onStop = () => {
         pending.delete(id);
@@ -172,39 +171,16 @@ export function mountFields(options: MountOptions): CardForm {
       };
       if (stop.aborted) return onStop();
       stop.addEventListener('abort', onStop, { once: true });
+      // No answer: the form was destroyed.
       pending.set(id, (answer) => {
         pending.delete(id);
         stop.removeEventListener('abort', onStop);
-        if (answer.t === 'failure') reject(new PayframeError(answer.error.code, answer.error.message, answer.error));
+        if (!answer) reject(destroyedError());
+        else if (answer.t === 'failure') reject(new PayframeError(answer.error.code, answer.error.message, answer.error));
         else resolve((answer.t === 'result' ? answer.result : answer.body) as T);
       });
       send(worker, { ...job, id });
     });
-
-  /** `postCvv`'s checks, before anything is sent: the URL on this page's origin, the body plain JSON without a `cvv`. */
-  const post = ({ url, body = {}, signal: stop, timeoutMs: ms = core.config.timeoutMs }: PostCvvOptions) => {
-    const target = postTarget(url, pageOrigin, location.href);
-    if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on this page's origin, ${pageOrigin}`);
-    if (stop !== undefined && !(stop instanceof AbortSignal)) throw new PayframeError('invalid_request', 'postCvv: signal must be an AbortSignal');
-    if (!(typeof ms === 'number' && ms > 0 && ms <= 2_147_483_647)) throw new PayframeError('invalid_request', 'postCvv: timeoutMs must be a positive number');
-    let data: Record<string, unknown>;
-    try {
-      data = JSON.parse(JSON.stringify(body));
-    } catch {
-      throw new PayframeError('invalid_request', 'postCvv: body must be plain JSON data');
-    }
-    if (data === null || typeof data !== 'object' || Array.isArray(data) || 'cvv' in data || JSON.stringify(data).length > MAX_POST_BODY) {
-      throw new PayframeError('invalid_request', `postCvv: body must be a JSON object without cvv, of at most ${MAX_POST_BODY} characters`);
-    }
-    return async () => {
-      const d = deadline(ms, 'postCvv', stop);
-      try {
-        return await d.race(ask<unknown>({ t: 'post', url: target.href, body: data, timeoutMs: ms }, d.signal));
-      } finally {
-        d.done();
-      }
-    };
-  };
 
   const onMessage = (event: MessageEvent) => {
     const name = byWindow.get(event.source);
@@ -257,7 +233,16 @@ export function mountFields(options: MountOptions): CardForm {
     },
     touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
     ...(cvvOnly
-      ? { post }
+      ? {
+          // Loaded at the first postCvv(); a chunk that does not load is `network`, and nothing is sent.
+          post: (options: PostCvvOptions) =>
+            import('./cvv-post').then(
+              (m) => m.cvvPost(options, pageOrigin, core.config.timeoutMs, ask),
+              (cause: unknown) => {
+                throw new PayframeError('network', 'postCvv: its code did not load', { cause });
+              },
+            ),
+        }
       : {
           send: (stopSignal: AbortSignal | undefined) =>
             withToken(core, 'tokenize', stopSignal, (token, d) =>
@@ -268,7 +253,7 @@ export function mountFields(options: MountOptions): CardForm {
       removeEventListener('message', onMessage);
       roots.forEach((root) => root.removeEventListener('click', onClick));
       signal?.removeEventListener('abort', onAbort);
-      for (const [id, done] of pending) done({ ch, t: 'failure', id, error: { code: 'aborted', message: 'the card form was destroyed' } });
+      pending.forEach((done) => done());
       for (const [name, iframe] of frames) {
         iframe.remove();
         inUse.delete(specs.get(name)!.container);
@@ -282,8 +267,8 @@ export function mountFields(options: MountOptions): CardForm {
   signal?.addEventListener('abort', onAbort);
   const timer = setTimeout(() => {
     const missing = names.filter((n) => !loaded.has(n));
-    const hint = "check frameUrl, the page's frame-src, and that this page's origin is one of the merchant's origins";
-    control.fail(new PayframeError('timeout', `the ${missing.join(', ')} field did not load in ${timeoutMs} ms: ${hint}`, { fields: missing }));
+    // The usual cause: this page's origin is not one of the merchant's, and the frame page's frame-ancestors refuses it.
+    control.fail(new PayframeError('timeout', `the ${missing.join(', ')} field did not load in ${timeoutMs} ms: check frameUrl, frame-src and the merchant's origins`, { fields: missing }));
   }, timeoutMs);
 
   const allow = autofillPolicy();

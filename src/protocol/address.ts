@@ -44,25 +44,6 @@ export function frameSrc(base: string, { merchant, gateway, field, channel, orig
   return `${base}?${new URLSearchParams({ merchant, gateway })}#${hash}`;
 }
 
-/** The largest body a page may add to a CVV post, serialised: a ticket and a few ids fit many times over. */
-export const MAX_POST_BODY = 16 * 1024;
-
-/**
- * Where a CVV-only form may post: `text` resolved against `base` (the page's address; the frame gives
- * none, so it takes absolute URLs only), https (plain http only on loopback), no credentials, on
- * exactly `origin`, the page's own. The fragment is dropped. Undefined for anything else.
- */
-export function postTarget(text: unknown, origin: string, base?: string): URL | undefined {
-  if (typeof text !== 'string' || text.length > 2048) return undefined;
-  try {
-    const url = new URL(text, base);
-    url.hash = '';
-    return isWebUrl(url) && url.origin === origin ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The address in a frame's URL, or undefined when any part is missing or unsafe. */
 export function readFrameAddress(href: string): FrameAddress | undefined {
   const url = parse(href);

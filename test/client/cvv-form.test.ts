@@ -2,7 +2,7 @@
 // The page side of a CVV-only form (a kept card paid again): one frame that posts the CVV to the
 // page's own origin. The frame is played by the test, as in hosted.test.ts; the real frame posting to a
 // real merchant server on two origins is tested in e2e/hosted-cvv.spec.ts.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CardForm, createClient, mountFields } from '../../src';
 import { standInFrames } from './stand-in-frames';
 
@@ -12,6 +12,10 @@ const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocus
 
 let client: ReturnType<typeof createClient>;
 let forms: CardForm[];
+
+// postCvv() loads its checks at its first call (lazy.test.ts tests that load): loaded here first, so
+// that one turn of the event loop (`settle`) sees the post in every test, the first one too.
+beforeAll(() => import('../../src/client/cvv-post'));
 
 beforeEach(() => {
   document.body.innerHTML = `

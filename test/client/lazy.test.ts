@@ -53,3 +53,35 @@ it('handlePending: a flow that did not load is network, shows nothing and naviga
   await expect(handlePending(pending, { client, mode: 'redirect', navigate })).resolves.toMatchObject({ status: 'redirected' });
   expect(navigate).toHaveBeenCalledExactlyOnceWith(pending.redirectUrl);
 });
+
+it('postCvv: checks that did not load are network, and nothing is posted; the next call loads them and posts', async () => {
+  vi.resetModules();
+  let fail = true;
+  vi.doMock('../../src/client/cvv-post', async (original) => {
+    if (fail) throw new TypeError('Failed to fetch dynamically imported module');
+    return original();
+  });
+  const { standInFrames } = await import('./stand-in-frames');
+  const { createClient } = await import('../../src/client/client');
+  const { mountFields } = await import('../../src/client/hosted');
+  document.body.innerHTML = '<div id="kept"></div>';
+  standInFrames();
+  const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
+  const form = mountFields({ client, fields: { cvv: { container: '#kept' } } });
+  const frame = document.querySelector('iframe')!;
+  const win = frame.contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> };
+  const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
+  const say = (data: object) => window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://gw.example', source: win as any }));
+  say({ t: 'hello' });
+  say({ t: 'ready', label: 'CVV' });
+  say({ t: 'state', event: 'input', state: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false } });
+  const posts = () => win.postMessage.mock.calls.filter(([m]) => m.t === 'post');
+  await expect(form.postCvv({ url: '/pay' })).rejects.toMatchObject({ code: 'network', message: 'postCvv: its code did not load' });
+  expect(posts()).toEqual([]);
+  fail = false;
+  const call = form.postCvv({ url: '/pay', body: { ticket: 't' } });
+  await vi.waitFor(() => expect(posts()).toHaveLength(1));
+  say({ t: 'posted', id: posts()[0]![0].id, body: { status: 'approved' } });
+  await expect(call).resolves.toEqual({ status: 'approved' });
+  form.destroy();
+});
