@@ -58,7 +58,8 @@ export class PayframeError extends Error {
   declare readonly body: unknown;
 
   constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
-    super(redact(message), init.cause === undefined ? undefined : { cause: init.cause });
+    // Error takes `cause` from `init` when it has one.
+    super(redact(message), init);
     this.code = code;
     this.status = init.status;
     this.resultCode = init.resultCode;
@@ -85,9 +86,8 @@ export function isPayframeError(value: unknown): value is PayframeError {
   return name === 'PayframeError' && isErrorCode(code);
 }
 
-/** A UUID (a nonce, an event id): its last group may be twelve digits, which is not a card number. */
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i.source;
-const PAN = /\b\d(?:[ -]?\d){11,18}\b/.source;
+/** A UUID (a nonce, an event id; kept whole: its last group may be twelve digits, which is not a card number), or a card number. */
+const UUID_OR_PAN = /\b([\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})\b|\b\d(?:[ -]?\d){11,18}\b/gi;
 
 /**
  * Masks anything that looks like a card number (12-19 digits, spaces or dashes allowed between),
@@ -96,7 +96,6 @@ const PAN = /\b\d(?:[ -]?\d){11,18}\b/.source;
  */
 export function redact(text: string): string {
   return text
-    .replace(new RegExp(`(${UUID})|${PAN}`, 'gi'), (match, uuid?: string) => uuid ?? `****${match.replace(/\D/g, '').slice(-4)}`)
-    .replace(/\b(Basic|Bearer)(\s+)([A-Za-z0-9._~+/=-]+)/gi, (all, scheme: string, space: string, value: string) =>
-      /^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}${space}[redacted]`);
+    .replace(UUID_OR_PAN, (match, uuid?: string) => uuid ?? `****${match.replace(/\D/g, '').slice(-4)}`)
+    .replace(/\b((?:Basic|Bearer)\s+)([\w.~+/=-]+)/gi, (all, scheme: string, value: string) => (/^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}[redacted]`));
 }

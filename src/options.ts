@@ -15,12 +15,12 @@ export interface CallOptions {
   retries?: number;
 }
 
-/** Timers cannot wait longer than 2^31 - 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
+/** A number of milliseconds a timer can wait: positive, and at most 2^31 - 1 (timers wait no longer). */
+export const isTimeout = (ms: unknown): ms is number => typeof ms === 'number' && ms > 0 && ms <= 2_147_483_647;
 
 /** The checked limits with their defaults, or `invalid_config`. */
 export function checkCallOptions({ timeoutMs = 15_000, retries = 2 }: CallOptions): Required<CallOptions> {
-  if (!(typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= MAX_TIMER_MS)) {
+  if (!isTimeout(timeoutMs)) {
     throw new PayframeError('invalid_config', 'timeoutMs must be a positive number of milliseconds');
   }
   if (!(Number.isInteger(retries) && retries >= 0)) throw new PayframeError('invalid_config', 'retries must be a whole number, 0 or more');

@@ -61,6 +61,12 @@ export function attachForm(options: AttachOptions): CardForm {
     placeholder: (name, text) => (inputs.get(name)!.placeholder = text),
     locale: () => undefined,
     touch: () => undefined,
+    // The merchant's own inputs say what the classes say (in the hosted form the frames do it inside).
+    painted: (name, invalid) => {
+      const input = inputs.get(name)!;
+      if (invalid === undefined) input.removeAttribute('aria-invalid');
+      else input.setAttribute('aria-invalid', String(invalid));
+    },
     send(stop) {
       const { month = '', year = '' } = validateExpiry(value('expiry'));
       const card = { number: value('number'), expireMonth: month, expireYear: year, cvv: value('cvv'), ...(inputs.has('name') ? { name: value('name').trim() } : {}) };

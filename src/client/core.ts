@@ -1,6 +1,6 @@
-import { PayframeError } from '../errors';
 import type { Client } from './client';
 import { type ClientConfig, type ClientOptions, resolveConfig } from './config';
+import { loadChunk } from './load';
 import { tokenProvider, type TokenProvider } from './token';
 import type { tokenizer } from './tokenize';
 
@@ -27,14 +27,13 @@ export type TokenizeLoader = () => Promise<{ tokenizer: typeof tokenizer }>;
  */
 export function clientWith(options: ClientOptions, load: TokenizeLoader): Client {
   const core: ClientCore = { config: resolveConfig(options), tokens: tokenProvider(options.authorization) };
-  // A chunk that fails to load (a deploy in between, a network blip) is `network`, and tried again next time.
   let tokenize: Promise<Client['tokenize']> | undefined;
   const ready = () =>
-    (tokenize ??= load().then(
+    (tokenize ??= loadChunk(load(), 'tokenize').then(
       (m) => m.tokenizer(core),
-      (cause: unknown) => {
-        tokenize = undefined;
-        throw new PayframeError('network', 'tokenize: the card rules did not load', { cause });
+      (error: unknown) => {
+        tokenize = undefined; // tried again next time
+        throw error;
       },
     ));
   const client = Object.freeze<Client>({

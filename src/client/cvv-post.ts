@@ -4,6 +4,7 @@
  */
 import { deadline } from '../deadline';
 import { PayframeError } from '../errors';
+import { isTimeout } from '../options';
 import { MAX_POST_BODY, type Post, postTarget } from '../protocol';
 import type { PostCvvOptions } from './form';
 
@@ -20,7 +21,7 @@ export function cvvPost(options: PostCvvOptions, pageOrigin: string, defaultMs: 
   const target = postTarget(url, pageOrigin, location.href);
   if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on this page's origin, ${pageOrigin}`);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
-  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw refuse('timeoutMs must be a positive number');
+  if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
   let data: Record<string, unknown>;
   try {
     data = JSON.parse(JSON.stringify(body));

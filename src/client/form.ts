@@ -82,6 +82,8 @@ export interface FormOps {
   locale(locale: Locale): void;
   /** The fields refused by `tokenize()` now show as invalid. */
   touch(fields: FieldName[]): void;
+  /** After the classes: whether the field shows as invalid (undefined when the form lets go of it). */
+  painted?(field: FieldName, invalid: boolean | undefined): void;
   /** Tokenises; absent on a CVV-only form. */
   send?(signal: AbortSignal | undefined): Promise<TokenizeResult>;
   /** A CVV-only form's post: checks the options (rejecting with a PayframeError), then answers what sends it. */
@@ -149,7 +151,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     const on = { focused: s.isFocused, valid: s.isValid, invalid, empty: s.isEmpty };
     el.classList.toggle(CLASS, !clean);
     for (const key of SHOWN) el.classList.toggle(`${CLASS}--${key}`, !clean && on[key]);
-    if (el instanceof HTMLInputElement) clean ? el.removeAttribute('aria-invalid') : el.setAttribute('aria-invalid', String(invalid));
+    ops.painted?.(name, clean ? undefined : invalid);
   };
   const checkName = (name: FieldName) => {
     if (!fields.has(name)) throw new PayframeError('invalid_request', `no ${String(name)} field in this form`);

@@ -8,9 +8,10 @@
  */
 import type { BrandId } from '../card';
 import { PayframeError } from '../errors';
+import { isTimeout } from '../options';
 import type { FieldName } from '../fields';
 import {
-  type Config, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, newChannel, type Post, readToPage, type ToFrame,
+  type Config, type ErrorInfo, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, newChannel, type Post, readToPage, type ToFrame,
   type ToPage, type Tokenize,
 } from '../protocol';
 import type { TokenizeResult } from '../tokenize';
@@ -18,6 +19,7 @@ import type { Client } from './client';
 import { coreOf } from './core';
 import { type CardForm, createForm, destroyedError, type PostCvvOptions } from './form';
 import { labelOf } from './labels';
+import { loadChunk } from './load';
 import { withToken } from './request';
 
 export interface HostedField {
@@ -56,6 +58,8 @@ const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
 const inUse = new WeakSet<Element>();
 
 const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+/** A frame's failure, as the error it was in the frame. */
+const failure = (e: ErrorInfo) => new PayframeError(e.code, e.message, e);
 /** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
 const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 
@@ -97,7 +101,7 @@ export function mountFields(options: MountOptions): CardForm {
   const { timeoutMs = 30_000, signal } = options;
   let { locale = 'en' } = options;
   if (locale !== 'en' && locale !== 'ar') throw refuse("locale must be 'en' or 'ar'");
-  if (!(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= 2_147_483_647)) throw refuse('timeoutMs must be a positive number of milliseconds');
+  if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
   if (!isWebUrl(new URL(location.href))) throw refuse('the page must be served over https (plain http only on localhost)');
   const base = frameBase(options.frameUrl ?? `${core.config.base.origin}/frame/`);
@@ -176,7 +180,7 @@ export function mountFields(options: MountOptions): CardForm {
         pending.delete(id);
         stop.removeEventListener('abort', onStop);
         if (!answer) reject(destroyedError());
-        else if (answer.t === 'failure') reject(new PayframeError(answer.error.code, answer.error.message, answer.error));
+        else if (answer.t === 'failure') reject(failure(answer.error));
         else resolve((answer.t === 'result' ? answer.result : answer.body) as T);
       });
       send(worker, { ...job, id });
@@ -203,7 +207,7 @@ export function mountFields(options: MountOptions): CardForm {
       // Enter in a field submits the page's form, as in any input of that form.
       if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit?.();
     } else if (m?.t === 'resize') frames.get(name)!.style.height = `${Math.ceil(m.height)}px`;
-    else if (m?.t === 'failure' && m.id === 0) control.fail(new PayframeError(m.error.code, m.error.message, m.error));
+    else if (m?.t === 'failure' && m.id === 0) control.fail(failure(m.error));
     else if (m && name === worker && (m.t === 'result' || m.t === 'posted' || m.t === 'failure')) pending.get(m.id)?.(m);
   };
 
@@ -217,7 +221,7 @@ export function mountFields(options: MountOptions): CardForm {
     }
   };
   const roots = new Set([...specs.values()].map((s) => s.container.getRootNode()));
-  const onAbort = () => control.fail(new PayframeError('aborted', 'the card form was aborted'));
+  const onAbort = () => control.fail(destroyedError());
 
   const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
     focus,
@@ -234,14 +238,8 @@ export function mountFields(options: MountOptions): CardForm {
     touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
     ...(cvvOnly
       ? {
-          // Loaded at the first postCvv(); a chunk that does not load is `network`, and nothing is sent.
-          post: (options: PostCvvOptions) =>
-            import('./cvv-post').then(
-              (m) => m.cvvPost(options, pageOrigin, core.config.timeoutMs, ask),
-              (cause: unknown) => {
-                throw new PayframeError('network', 'postCvv: its code did not load', { cause });
-              },
-            ),
+          // Loaded at the first postCvv(): few checkouts pay a kept card again.
+          post: (options: PostCvvOptions) => loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, pageOrigin, core.config.timeoutMs, ask)),
         }
       : {
           send: (stopSignal: AbortSignal | undefined) =>

@@ -25,7 +25,7 @@ export function redirectTarget(redirectUrl: unknown, origin: unknown, sessionId:
   }
   const safe = typeof redirectUrl === 'string' && url && url.origin === origin && isWebUrl(url)
     && REDIRECT_PATH.exec(url.pathname)?.[1]?.toLowerCase() === sessionId.toLowerCase();
-  if (!safe) throw new PayframeError('unsafe_url', "redirectUrl is not this session's /v1/redirect/ page on the client's gateway origin");
+  if (!safe) throw new PayframeError('unsafe_url', "redirectUrl is not this session's /v1/redirect/ page on the gateway");
   return url!.href;
 }
 
@@ -45,7 +45,7 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
   check(typeof navigate === 'function', 'navigate must be a function');
   check(typeof client?.origin === 'string', 'client must come from createClient');
   if (!/^[\w.-]{1,128}$/.test(referenceId) || !SESSION_ID.test(sessionId)) {
-    throw new PayframeError('invalid_request', 'pending must carry the referenceId and sessionId of a pending payment');
+    throw new PayframeError('invalid_request', 'pending must carry its referenceId and sessionId');
   }
   const href = mode === 'otp' ? '' : redirectTarget(redirectUrl, client.origin, sessionId);
   let place: unknown;

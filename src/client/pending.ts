@@ -1,5 +1,6 @@
 import { PayframeError } from '../errors';
 import type { OtpSubmission, PaymentState, PendingPayment } from '../schemas';
+import { loadChunk } from './load';
 import type { Locale, OtpFormState } from './otp-form';
 
 export type { Locale, OtpFormState, OtpSubmission, PendingPayment };
@@ -63,11 +64,5 @@ export async function handlePending(pending: PendingPayment, options: HandlePend
   // Few payments are pending (a card whose issuer asks for an OTP), so the code that finishes one, the
   // OTP form and its texts included, is loaded here: a chunk of its own in the ESM build, inline in the
   // script-tag bundles. A chunk that does not load is `network`; nothing was shown, sent or navigated.
-  let flow: typeof import('./pending-flow');
-  try {
-    flow = await import('./pending-flow');
-  } catch (cause) {
-    throw new PayframeError('network', 'handlePending: its code did not load', { cause });
-  }
-  return flow.finishPending(pending, options);
+  return loadChunk(import('./pending-flow'), 'handlePending').then((flow) => flow.finishPending(pending, options));
 }

@@ -104,7 +104,7 @@ function readGrant(grant: unknown): Held {
   if (!isTokenText(token)) {
     throw new PayframeError(
       'invalid_config',
-      'the authorization function must resolve to a client token, { clientToken, expiresAt } or { accessToken, expiresOn }',
+      'the authorization function must resolve to a client token, { clientToken } or { accessToken }',
     );
   }
   // `expiresAt` is payframe's name (handlers.clientToken()); `expiresOn` the service's (gateway.clientToken()).

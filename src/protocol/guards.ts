@@ -4,13 +4,14 @@
  * type, a malformed payload. Receivers check `event.origin` and `event.source` before calling them.
  */
 import type { FieldName, FieldState } from '../fields';
+import { isTimeout } from '../options';
 import type { Sibling, ToFrame, ToPage } from './messages';
 
 type Data = Record<string, any>;
 
 const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== null;
 const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && x.length <= max;
-const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0;
+const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
 const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
 const FIELDS: readonly unknown[] = ['number', 'expiry', 'cvv', 'name'];
 const EVENTS: readonly unknown[] = ['input', 'focus', 'blur', 'submit'];
@@ -51,9 +52,9 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
       Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40)) && isOpt(m.brand, (b) => isStr(b, 32))) ||
     m.t === 'focus' || m.t === 'clear' || m.t === 'touch' ||
     (m.t === 'placeholder' && isStr(m.text, 200)) ||
-    (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isNum(m.timeoutMs) && m.timeoutMs > 0 && m.timeoutMs <= 2_147_483_647 &&
+    (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isTimeout(m.timeoutMs) &&
       Number.isInteger(m.retries) && m.retries >= 0 && m.retries <= 10) ||
-    (m.t === 'post' && isNum(m.id) && isStr(m.url, 2048) && isRecord(m.body) && isNum(m.timeoutMs) && m.timeoutMs > 0 && m.timeoutMs <= 2_147_483_647) ||
+    (m.t === 'post' && isNum(m.id) && isStr(m.url, 2048) && isRecord(m.body) && isTimeout(m.timeoutMs)) ||
     (m.t === 'cancel' && isNum(m.id));
   return ok ? (m as ToFrame) : undefined;
 }

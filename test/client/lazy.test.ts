@@ -19,7 +19,7 @@ it('reports a chunk that did not load as network, and loads it again at the next
   const { createClient } = await import('../../src/client/client');
   const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
   const card = { number: '4111', expireMonth: 1, expireYear: 2030, cvv: '1' };
-  await expect(client.tokenize(card)).rejects.toMatchObject({ code: 'network', message: 'tokenize: the card rules did not load' });
+  await expect(client.tokenize(card)).rejects.toMatchObject({ code: 'network', message: 'tokenize: its code did not load' });
   fail = false;
   vi.resetModules();
   await expect(client.tokenize(card)).rejects.toMatchObject({ code: 'invalid_card' });
