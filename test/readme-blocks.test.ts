@@ -65,7 +65,10 @@ describe('README Content-Security-Policy blocks', () => {
     const lines = readmeBlock('csp/frame.txt').split('\n');
     const policy = lines.filter((l) => !l.startsWith('Referrer-Policy')).join(' ');
     const block = directives(policy.replaceAll('<gateway origin>', "'self'").replaceAll("<the merchant's origins>", 'https://shop.example'));
-    const served = frameHeaders({ id: 'shop', clientId: 'c', clientSecret: 's', origins: ['https://shop.example'] });
+    const shop = { id: 'shop', clientId: 'c', clientSecret: 's', origins: ['https://shop.example'] };
+    const served = frameHeaders(shop);
+    // And the CVV-only form's, as the text under the block says.
+    expect(directives(frameHeaders(shop, true)['content-security-policy']!).get('connect-src')).toBe("'self' https://shop.example");
     const actual = directives(served['content-security-policy']!);
     for (const [name, value] of block) {
       // The sandbox also admits loopback http fonts (its development mode).

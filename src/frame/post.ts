@@ -71,9 +71,17 @@ export async function postCvv({ url, origin, body, cvv, signal }: CvvPost): Prom
   throw new PayframeError(codeForStatus(status), `postCvv: ${target.pathname} answered HTTP ${status}`, { status, body: answer });
 }
 
-/** Whether the CVV is a value anywhere in this JSON (a string, or a number that reads the same). */
+/**
+ * Whether the CVV stands alone anywhere in this JSON: a number that reads the same, or a key or string
+ * where its digits are a token of their own ("737", "cvv 737 was refused", a quoted request body). Digits
+ * inside a longer token (13.737, ORD-1737, PAY-a737b, a uuid) are not it: an answer of a payment made
+ * must not be refused for an amount or an id.
+ */
 function holds(value: unknown, cvv: string): boolean {
-  if (typeof value === 'string' || typeof value === 'number') return String(value) === cvv;
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some((v) => holds(v, cvv));
+  const token = new RegExp(`(?<![\\w.-])${cvv}(?![\\w.-])`);
+  const seen = (v: unknown): boolean =>
+    typeof v === 'number' ? String(v) === cvv
+    : typeof v === 'string' ? token.test(v)
+    : typeof v === 'object' && v !== null && Object.entries(v).some(([key, inner]) => token.test(key) || seen(inner));
+  return seen(value);
 }

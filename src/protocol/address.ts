@@ -5,9 +5,10 @@ import { isFieldName } from './guards';
 export { isWebUrl };
 
 /**
- * What a field frame's URL tells it: `<frame base>?merchant=…&gateway=…#field=…&channel=…&origin=…`.
- * The query is for the frame host (it picks `frame-ancestors` by merchant); the fragment never
- * leaves the browser, so the channel id is in no server log and no Referer.
+ * What a field frame's URL tells it: `<frame base>?merchant=…&gateway=…[&form=cvv]#field=…&channel=…&origin=…`.
+ * The query is for the frame host (it picks `frame-ancestors` by merchant, and `connect-src` by form:
+ * the gateway alone, or for a CVV-only form also the merchant's origins); the fragment never leaves
+ * the browser, so the channel id is in no server log and no Referer.
  */
 export interface FrameAddress {
   merchant: string;
@@ -40,8 +41,8 @@ export function newChannel(): string {
 }
 
 export function frameSrc(base: string, { merchant, gateway, field, channel, origin, form }: FrameAddress): string {
-  const hash = new URLSearchParams({ field, channel, origin, ...(form === 'cvv' ? { form } : {}) });
-  return `${base}?${new URLSearchParams({ merchant, gateway })}#${hash}`;
+  const query = new URLSearchParams({ merchant, gateway, ...(form === 'cvv' ? { form } : {}) });
+  return `${base}?${query}#${new URLSearchParams({ field, channel, origin })}`;
 }
 
 /** The address in a frame's URL, or undefined when any part is missing or unsafe. */
@@ -54,12 +55,12 @@ export function readFrameAddress(href: string): FrameAddress | undefined {
   const field = hash.get('field');
   const channel = hash.get('channel') ?? '';
   const origin = parse(hash.get('origin'));
-  const form = hash.get('form');
+  const form = url.searchParams.get('form');
   const ok =
     merchant !== '' && gateway && !gateway.search && !gateway.hash && gateway.pathname.endsWith('/') && isFieldName(field) &&
     /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv')) &&
-    // The card goes to the gateway, never to the page's own origin: the frame page's connect-src names the
-    // merchant's origins (for a kept card's CVV), so a page pointing `gateway` at itself would otherwise work.
+    // The card goes to the gateway, never to the page's own origin: a CVV-only form's frame page admits the
+    // merchant's origins in connect-src, and a full form's does not; this holds even on a host that admits both.
     gateway.origin !== origin.origin;
   return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin, ...(form === 'cvv' ? { form } : {}) } : undefined;
 }

@@ -37,11 +37,13 @@ const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
 
 /**
  * The frame page's own policy: its one script from this origin, styles only through the CSSOM, fonts
- * over https, the nonce call to this origin and a kept card's CVV post to the merchant's origins only,
- * and framed only by the merchant's origins (named by `?merchant=` in the frame's URL; an unknown
- * merchant's frame may be framed by nobody, and may post nowhere).
+ * over https, and framed only by the merchant's origins (named by `?merchant=` in the frame's URL; an
+ * unknown merchant's frame may be framed by nobody, and may post nowhere). A full card form's frames
+ * connect to this origin (the gateway) alone; only a CVV-only form's frame (`?form=cvv`), which posts a
+ * kept card's CVV to the merchant's server, may also reach the merchant's origins. So a page script
+ * that points a full form's `gateway` at another origin gets no request out of it.
  */
-export function frameHeaders(merchant: MerchantConfig | undefined): Record<string, string> {
+export function frameHeaders(merchant: MerchantConfig | undefined, cvvOnly = false): Record<string, string> {
   const ancestors = merchant ? (merchant.origins ?? LOOPBACK_ANCESTORS).filter((o) => ORIGIN.test(o)) : [];
   return {
     'content-security-policy': [
@@ -49,7 +51,7 @@ export function frameHeaders(merchant: MerchantConfig | undefined): Record<strin
       "script-src 'self'",
       "style-src 'none'",
       'font-src https: http://localhost:* http://127.0.0.1:*',
-      ['connect-src', "'self'", ...ancestors].join(' '),
+      ['connect-src', "'self'", ...(cvvOnly ? ancestors : [])].join(' '),
       "base-uri 'none'",
       "form-action 'none'",
       `frame-ancestors ${ancestors.join(' ') || "'none'"}`,
@@ -77,7 +79,7 @@ export function serveFrame(sb: Sandbox, req: Req): Reply {
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   // The page names its script by content hash, so the script may be cached for good; the page may not.
   const headers = type.startsWith('text/html')
-    ? frameHeaders(sb.merchants.get(req.query.get('merchant') ?? ''))
+    ? frameHeaders(sb.merchants.get(req.query.get('merchant') ?? ''), req.query.get('form') === 'cvv')
     : /-[\w-]{8,}\.js$/.test(file) ? { 'cache-control': 'public, max-age=31536000, immutable' } : {};
   return { file: readFileSync(file), type, headers };
 }

@@ -56,7 +56,9 @@ describe('a CVV-only form', () => {
     mount({ brand: 'american-express' });
     expect(document.querySelectorAll('iframe')).toHaveLength(1);
     const hash = Object.fromEntries(new URLSearchParams(frame().src.split('#')[1]));
-    expect(hash).toEqual({ field: 'cvv', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin, form: 'cvv' });
+    expect(hash).toEqual({ field: 'cvv', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin });
+    // In the query: the frame host gives this frame's page alone the merchant's origins in connect-src.
+    expect(new URL(frame().src).searchParams.get('form')).toBe('cvv');
     say({ t: 'hello' });
     expect(posted()[0]).toEqual([expect.objectContaining({ t: 'config', fields: ['cvv'], brand: 'american-express', label: 'Security code of the Visa ending in 1111' }), GATEWAY]);
   });
@@ -126,7 +128,7 @@ describe('a CVV-only form', () => {
     const full = mountFields({ client, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
     forms.push(full);
     expect(await rejection(full.postCvv({ url: '/pay' }))).toMatchObject({ code: 'invalid_request' });
-    expect(new URLSearchParams(document.querySelector<HTMLIFrameElement>('#c iframe')!.src.split('#')[1]).get('form')).toBeNull();
+    expect(new URL(document.querySelector<HTMLIFrameElement>('#c iframe')!.src).searchParams.get('form')).toBeNull();
   });
 
   it('aborting the signal, or destroying the form, tells the frame to stop and rejects aborted', async () => {

@@ -84,11 +84,22 @@ describe('the CVV frame’s post', () => {
     ['echoed as a string', { received: { ticket: 't-1', cvv: '737' } }],
     ['echoed as a number', { code: 737 }],
     ['deep in an error', { error: { code: 'invalid_request', message: 'bad', details: ['737'] } }],
+    // What the review found: a refusal that quotes the request, or a message that names the code.
+    ['quoted in a refusal', { error: 'unexpected field in {"ticket":"t-1","cvv":"737"}' }],
+    ['in a message of payframe’s shape', { error: { code: 'invalid_request', message: 'cvv 737 was refused' } }],
+    ['as a key', { '737': true }],
+    ['spelt with unicode escapes', '{"note":"cvv=\\u0037\\u0033\\u0037"}'],
   ])('refuses an answer that holds the CVV (%s): the page never gets it', async (_, body) => {
-    answer = () => ({ status: 200, body: JSON.stringify(body) });
+    answer = () => ({ status: 400, body: typeof body === 'string' ? body : JSON.stringify(body) });
     const error = await rejection(post());
     expect(error).toMatchObject({ code: 'invalid_response', body: undefined });
     expect(JSON.stringify({ ...error, message: error.message })).not.toContain('737');
+  });
+
+  it('passes on an answer whose digits merely contain the CVV\'s (an amount, an id, a uuid, a longer number)', async () => {
+    const body = { total: '13.737', referenceId: 'PAY-a737b', orderId: 'ORD-17370', eventId: '0737c1a2-1f0e-4b5d-9a7c-3e2d737f1a00', code: 7370 };
+    answer = () => ({ status: 200, body: JSON.stringify(body) });
+    await expect(post()).resolves.toEqual(body);
   });
 
   it('stops at once when its signal aborts', async () => {

@@ -135,8 +135,8 @@ describe('the frame address', () => {
     ['an unknown field', { field: 'pin' }],
     ['no merchant', { merchant: '' }],
     ['a CVV-only form on the number field', { form: 'cvv' }],
-    // A hostile script on the page could point the card at the page's own origin, which the frame page's
-    // connect-src allows for a kept card's CVV: the card number goes to the gateway only.
+    // A hostile script on the page could point the card at the page's own origin, which a frame host may
+    // admit in connect-src for a kept card's CVV: the card number goes to the gateway only.
     ['a gateway on the page origin', { gateway: 'https://shop.example:8443/' }],
   ])('is refused with %s', (_, change) => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, ...change } as any))).toBeUndefined();
@@ -153,6 +153,8 @@ describe('a CVV-only form', () => {
 
   it('is fixed in the frame URL: the field frame reads it back, and a full form has none', () => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', address))).toEqual(address);
+    // In the query, so that the frame host gives this frame's page, and no other, the merchant's origins in connect-src.
+    expect(new URL(frameSrc('https://gw.example/frame/', address)).searchParams.get('form')).toBe('cvv');
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', address).replace('form=cvv', 'form=card'))).toBeUndefined();
     const { form: _, ...full } = address;
     expect(frameSrc('https://gw.example/frame/', full)).not.toContain('form=');
