@@ -134,6 +134,56 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   await payer.dispose();
 });
 
+test('a kept card is the saving browser’s: who knows only the email sees and pays nothing; five tickets a card in ten minutes', async ({ page, playwright }) => {
+  const payer = page.context().request; // the checkout page's own cookie
+  const stranger = await playwright.request.newContext();
+  const email = `owner-${Date.now()}@example.com`;
+  await pay(payer, demo, { intent: 'sale', email, saveCard: true });
+  await pay(stranger, demo, { intent: 'sale', email: `stranger-${Date.now()}@example.com`, saveCard: true }); // a cookie of its own
+  const savedCards = (address: string) => `${demo.shop}/api/saved-cards?email=${encodeURIComponent(address)}`;
+  const { cards } = await (await payer.get(savedCards(email))).json();
+  expect(cards).toHaveLength(1);
+  const keptCardId = cards[0].id as string;
+
+  // Another browser, with or without a cookie, reads what an unknown email reads: no card, no oracle.
+  const unknown = await payer.get(savedCards(`nobody-${Date.now()}@example.com`));
+  expect([unknown.status(), await unknown.json()]).toEqual([200, { cards: [] }]);
+  for (const address of [email, email.toUpperCase()]) {
+    const other = await stranger.get(savedCards(address));
+    expect([other.status(), await other.json()]).toEqual([200, { cards: [] }]);
+    const bare = await fetch(savedCards(address));
+    expect([bare.status, await bare.json()]).toEqual([200, { cards: [] }]);
+  }
+
+  // Nor a ticket: the refusal is an unknown card's, word for word.
+  const ticketUrl = `${demo.shop}/api/kept-card/ticket`;
+  const unknownCard = await payer.post(ticketUrl, { data: { intent: 'sale', email, keptCardId: 'CARD-NOPE' } });
+  const noSuchCard = [404, refusal('not_found', 'No saved card with this id for this email.')];
+  expect([unknownCard.status(), await unknownCard.json()]).toEqual(noSuchCard);
+  const theirs = await stranger.post(ticketUrl, { data: { intent: 'sale', email, keptCardId } });
+  expect([theirs.status(), await theirs.json()]).toEqual(noSuchCard);
+  const bare = await fetch(ticketUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ intent: 'sale', email, keptCardId }) });
+  expect([bare.status, await bare.json()]).toEqual(noSuchCard);
+  expect(bare.headers.get('set-cookie')).toBeNull();
+
+  // The owner: five tickets for this card in ten minutes (the strangers' asks above did not count), then 429.
+  for (let i = 0; i < 5; i++) expect((await payer.post(ticketUrl, { data: { intent: 'sale', email, keptCardId } })).status()).toBe(200);
+  const sixth = await payer.post(ticketUrl, { data: { intent: 'sale', email, keptCardId } });
+  const tooMany = /^Too many payments with this saved card: try again in (10|[1-9]) minutes?, or pay with the card’s details\.$/;
+  expect([sixth.status(), await sixth.json()]).toEqual([429, refusal('rate_limited', tooMany)]);
+
+  // The payer reads it on the checkout page.
+  await page.goto(`${demo.shop}/checkout?lang=en`);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('button', { name: 'Find my saved cards' }).click();
+  await page.getByRole('radio', { name: /Visa ending in 1111/ }).check();
+  await page.frameLocator('#kept-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
+  await page.keyboard.type('123');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('form', { name: 'Payment' }).getByRole('status')).toHaveText(new RegExp(`^Not paid The payment did not go through: ${tooMany.source.slice(1)}`));
+  await stranger.dispose();
+});
+
 test('unknown routes and wrong methods are typed JSON refusals', async ({ request }) => {
   const missing = await request.get(`${demo.shop}/api/nothing-here`);
   expect(missing.status()).toBe(404);

@@ -105,7 +105,8 @@ test('the React checkout in StrictMode: the same shell, in both languages, no CS
   await expectNothing(violations);
 });
 
-test('a returning payer finds only the cards they asked to keep, by email, and chooses one: its CVV box appears', async ({ page, request }) => {
+test('a returning payer finds only the cards they asked to keep, by email, and chooses one: its CVV box appears', async ({ page }) => {
+  const request = page.context().request; // the page's browser: kept cards are offered to the browser that saved them
   await pay(request, demo, { intent: 'sale', email: 'returning@example.com', saveCard: true });
   await pay(request, demo, { intent: 'sale', email: 'once@example.com' }); // paid once, not kept for the payer
   const violations = await watchCsp(page);

@@ -85,13 +85,12 @@ export function checkoutRoutes(shop) {
       const { keptCardId: id, ...rest } = body;
       const input = checkPayInput(rest);
       if (typeof id !== 'string') throw refuse('invalid_request', 'keptCardId must be the id of a saved card.');
-      const keptCardId = await keptCardIdOf(shop, input.email, id);
-      const owner = ctx.owner ?? newOwner();
+      const keptCardId = await keptCardIdOf(shop, input.email, id, ctx.owner);
       const ticket = tickets.issue({
-        owner, keptCardId, email: /** @type {string} */ (input.email), intent: input.intent, locale: input.locale,
+        owner: /** @type {string} */ (ctx.owner), keptCardId, email: /** @type {string} */ (input.email), intent: input.intent, locale: input.locale,
         browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) },
       });
-      return json(200, { ticket }, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
+      return json(200, { ticket });
     }],
 
     // Step 2: the CVV frame posts `{ ticket, keptCardId, cvv }` here. It sends no cookie; the ticket says
@@ -116,10 +115,10 @@ export function checkoutRoutes(shop) {
       return json(200, { status, state, code, text, referenceId, orderId: entry?.orderId, amount: entry?.amount });
     }],
 
-    ['GET', /^\/api\/saved-cards$/, async (request) => {
+    ['GET', /^\/api\/saved-cards$/, async (request, _params, ctx) => {
       const email = new URL(request.url).searchParams.get('email') ?? '';
       if (!EMAIL.test(email)) throw refuse('invalid_request', 'Enter a valid email address.');
-      const cards = await keptCards(shop, email);
+      const cards = await keptCards(shop, email, ctx.owner);
       return json(200, {
         cards: cards.map((c) => ({ id: c.id, brand: c.type, bin: c.bin, last4: c.last4, expireMonth: c.expire_month, expireYear: c.expire_year })),
       });
@@ -128,12 +127,13 @@ export function checkoutRoutes(shop) {
 }
 
 /**
- * The payer's vault cards that they asked to keep ("save this card"). The service keeps every card
- * that paid; the shop offers only those the payer agreed to.
- * @param {Shop} shop @param {string} email
+ * The payer's vault cards that they asked to keep ("save this card"), from this browser. The service
+ * keeps every card that paid; the shop offers only those the payer agreed to, to the browser that
+ * saved them. Another browser reads what an unknown email reads: none.
+ * @param {Shop} shop @param {string} email @param {string | undefined} owner the checkout cookie
  */
-export async function keptCards(shop, email) {
-  const firsts = shop.ledger.keptFor(email);
+export async function keptCards(shop, email, owner) {
+  const firsts = shop.ledger.keptFor(email, owner);
   for (const entry of firsts.filter((e) => !e.vaultCardId)) learn(entry, await shop.gateway.payments.get(entry.referenceId));
   const ids = new Set(firsts.map((e) => e.vaultCardId).filter(Boolean));
   if (ids.size === 0) return [];
@@ -165,10 +165,10 @@ function keptCardPay(shop, tickets, startPayment) {
   return [['OPTIONS', route, handler], ['POST', route, handler]];
 }
 
-/** @param {Shop} shop @param {string | undefined} email @param {string} cardId */
-async function keptCardIdOf(shop, email, cardId) {
+/** @param {Shop} shop @param {string | undefined} email @param {string} cardId @param {string | undefined} owner */
+async function keptCardIdOf(shop, email, cardId, owner) {
   if (!email) throw refuse('invalid_request', 'A saved card is paid with the email it was saved under.');
-  const card = (await keptCards(shop, email)).find((c) => c.id === cardId);
+  const card = (await keptCards(shop, email, owner)).find((c) => c.id === cardId);
   if (!card) throw refuse('not_found', 'No saved card with this id for this email.');
   return card.id;
 }

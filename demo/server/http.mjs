@@ -19,7 +19,7 @@ export const json = (status, body, headers = {}) =>
 export const refuse = (code, message) => new PayframeError(code, message);
 
 const STATUS = /** @type {Record<string, number>} */ ({
-  invalid_request: 400, invalid_card: 400, unsafe_url: 400, not_found: 404, conflict: 409, timeout: 504,
+  invalid_request: 400, invalid_card: 400, unsafe_url: 400, not_found: 404, conflict: 409, rate_limited: 429, timeout: 504,
 });
 
 /**

@@ -35,8 +35,13 @@ export function createLedger() {
     bySession: (sessionId) => [...entries.values()].find((e) => e.sessionId === sessionId),
     /** Newest first. */
     all: () => [...entries.values()].reverse(),
-    /** First payments whose payer asked to keep the card, for this email. @param {string} email */
-    keptFor: (email) => [...entries.values()].filter((e) => e.saveCard && e.email?.toLowerCase() === email.toLowerCase()),
+    /**
+     * First payments whose payer asked to keep the card, for this email, made by this browser (its
+     * checkout cookie): knowing a shopper's email is not being them.
+     * @param {string} email @param {string | undefined} owner
+     */
+    keptFor: (email, owner) =>
+      [...entries.values()].filter((e) => e.saveCard && owner !== undefined && e.owner === owner && e.email?.toLowerCase() === email.toLowerCase()),
   };
 }
 

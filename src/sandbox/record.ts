@@ -29,16 +29,27 @@ const ID = /\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|\b(?:PAY|PAYER|CARD)-[\
 const PAN_OR_ID = new RegExp(`(${ID})|${PAN}`, 'giu');
 /** A credential after its scheme, anywhere in a text. */
 const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|Token)\b)[^\s,;"']+/gi;
-/** A CVV-like key, then `:` or `=`, then its value, in text that is not JSON. */
+/**
+ * A CVV-like key, then `:`, `=` or `>` and its value, or white space and a value with a digit in it
+ * ("cvv 123", not "the cvv is wrong"), in text that is not JSON.
+ */
 const CVV_IN_TEXT =
-  /(\b(?:card[ _-]?)?(?:(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:[ _-]?(?:code|value|number))?|cid|security[ _-]?code|verification[ _-]?(?:code|value|number))\b["']?\s*[:=>]\s*["']?)[^"'&,;}<\s]*/gi;
+  /(\b(?:(?:card[ _-]?)?(?:(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:[ _-]?(?:code|value|number))?|cid|security[ _-]?code|verification[ _-]?(?:code|value|number))|card[ _-]?code)\b(?:["']?\s*[:=>]\s*["']?|\s+["']?(?=[^"'&,;}<\s]*\p{Nd})))[^"'&,;}<\s]*/giu;
+/**
+ * A multipart part: its Content-Disposition's name, a few more header lines, a blank line, then its
+ * value up to the next boundary line. Header lengths are bounded so that no body makes this slow.
+ */
+const PART = /(content-disposition:[^\r\n]{0,200}?\bname=("?)([^"\r\n;]{0,200})\2[^\r\n]{0,500}\r?\n(?:[^\r\n]{1,500}\r?\n){0,8}\r?\n)[\s\S]*?(?=\r?\n--|$)/gi;
 /** A header whose name says it carries a secret. */
 const SECRET_HEADER = /auth|token|secret|passw|api-?key|session|credential|signature/i;
 
-/** Whether a key names a card security code: cvv, CVV2, cvc, card_cvc, cvv_number, security_code, securityCode, card[csc], cid... */
+/**
+ * Whether a key (a JSON key, a form or multipart field, a header's name) names a card security code:
+ * cvv, CVV2, cvc, card_cvc, cvv_number, security_code, securityCode, card_code, cardCode, card[csc], cid, x-cvv...
+ */
 export function isCvvKey(key: string): boolean {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return /(cvv|cvc|cvn|csc|cvd|cvp)2?(code|value|number)?$/.test(k) || k === 'cid' || k === 'cardcid' || /securitycode|verification(code|value|number)/.test(k);
+  return /(cvv|cvc|cvn|csc|cvd|cvp)2?(code|value|number)?$|cardcode$/.test(k) || k === 'cid' || k === 'cardcid' || /securitycode|verification(code|value|number)/.test(k);
 }
 
 /** Card numbers to their last four, credentials after their scheme, CVV-like `key: value` pairs. */
@@ -48,6 +59,9 @@ export function maskText(text: string): string {
     .replace(CREDENTIAL, (_, scheme: string) => `${scheme} ${HIDDEN}`)
     .replace(CVV_IN_TEXT, '$1***');
 }
+
+/** The value of every multipart part whose name is CVV-like, whatever the body's declared type. */
+const maskParts = (text: string) => text.replace(PART, (part, head: string, _q: string, name: string) => (isCvvKey(name) ? `${head}***` : part));
 
 /** A parsed JSON body, masked: keys and strings as text, CVV-like keys hidden, `number` to its last four. */
 export function maskValue(value: unknown): unknown {
@@ -101,7 +115,7 @@ export function maskPath(target: string): string {
   return cut(q < 0 ? path : `${path}?${maskQuery(target.slice(q + 1))}`);
 }
 
-/** Header values, masked: credentials by the header's name or by the value's shape, card data by shape. */
+/** Header values, masked: credentials and CVVs by the header's name, credentials and card data by the value's shape. */
 export function maskHeaders(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -110,12 +124,12 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
       out[name] = scheme ? `${scheme[0]!.toUpperCase()}${scheme.slice(1).toLowerCase()} ${HIDDEN}` : HIDDEN;
     } else if (name === 'cookie') {
       out[name] = value.split(';').map((c) => `${maskText(c.split('=')[0]!.trim())}=${HIDDEN}`).join('; ');
-    } else out[name] = SECRET_HEADER.test(name) ? HIDDEN : maskText(value);
+    } else out[name] = SECRET_HEADER.test(name) ? HIDDEN : isCvvKey(name) ? '***' : maskText(value);
   }
   return out;
 }
 
-/** A body as requests() keeps it: JSON masked value by value, a form pair by pair, anything else as text. */
+/** A body as requests() keeps it: JSON masked value by value, a form pair by pair, anything else (multipart too) as text. */
 export function maskBody(body: Buffer, contentType: string | undefined): unknown {
   if (body.length === 0) return undefined;
   const text = body.toString('utf8');
@@ -126,7 +140,7 @@ export function maskBody(body: Buffer, contentType: string | undefined): unknown
     try {
       kept = maskValue(JSON.parse(text));
     } catch {
-      kept = maskText(text);
+      kept = maskText(maskParts(text));
     }
   }
   const serialized = typeof kept === 'string' ? kept : JSON.stringify(kept);

@@ -151,6 +151,40 @@ describe('requests() masks by shape', () => {
     expect(text).toContain('***');
   });
 
+  it('CVVs by shape: multipart parts by their name, headers by their name, "key value" in text, card_code and its kin', async () => {
+    const multipart = [
+      '--b', 'Content-Disposition: form-data; name="cvv"', '', '4321',
+      '--b', 'Content-Disposition: form-data; name="card[cvc]"', '', '4321',
+      '--b', 'content-disposition: form-data; name=cardCode', 'Content-Type: text/plain', '', '4321',
+      '--b', 'Content-Disposition: form-data; name="intent"', '', 'sale 4321',
+      '--b', 'Content-Disposition: form-data; name="number"', '', PAN, '--b--',
+    ].join('\r\n');
+    await call(box.sb, 'POST', '/v1/x', undefined, { raw: multipart, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
+    // The three CVV parts are hidden; a part that is not a CVV keeps its value; the number is masked by shape.
+    const masked = multipart.replace(/\r\n4321(?=\r\n)/g, '\r\n***').replace(PAN, '****1111');
+    expect(masked.match(/\*\*\*\r/g)).toHaveLength(3);
+    expect(box.sb.requests().at(-1)!.body).toBe(masked);
+
+    await call(box.sb, 'POST', '/v1/x', undefined, {
+      headers: { 'x-cvv': '2468', 'X-Card-CVC': '2468', 'x-card-code': '2468', cvv2: '2468', 'x-request-id': 'abc-2468' },
+    });
+    const { headers } = box.sb.requests().at(-1)!;
+    expect([headers['x-cvv'], headers['x-card-cvc'], headers['x-card-code'], headers['cvv2']]).toEqual(['***', '***', '***', '***']);
+    expect(headers['x-request-id']).toBe('abc-2468');
+
+    const text = 'number: 4111111111111111 cvv 9876 "cvv2":"1357" card code\t8642 CVC\n7531 security code  "9753" card_code 1470';
+    await call(box.sb, 'POST', '/v1/x', undefined, { raw: text, headers: { 'content-type': 'text/plain' } });
+    expect(box.sb.requests().at(-1)!.body).toBe('number: ****1111 cvv *** "cvv2":"***" card code\t*** CVC\n*** security code  "***" card_code ***');
+    await call(box.sb, 'POST', '/v1/x', undefined, { raw: 'the cvv is wrong; cvc check failed', headers: { 'content-type': 'text/plain' } });
+    expect(box.sb.requests().at(-1)!.body).toBe('the cvv is wrong; cvc check failed'); // words after the key are not a code
+
+    const json = { card_code: '5678', cardCode: 5678, card_cvc: '5678', securityCode: '5678', CardSecurityCode: '5678', cvv2: '4444', code: 'ABC-5678' };
+    await call(box.sb, 'POST', '/v1/x', json);
+    expect(box.sb.requests().at(-1)!.body).toEqual({
+      card_code: '***', cardCode: '***', card_cvc: '***', securityCode: '***', CardSecurityCode: '***', cvv2: '***', code: 'ABC-5678',
+    });
+  });
+
   // The flaky "retries a GET after a dropped connection" (test/server/transport.test.ts): about one
   // payment id in 75 has twelve digits in a row among its 24 hex digits, and was masked in the path.
   it("keeps the service's ids whole, whatever run of digits they hold: payment, payer and card ids, session ids, UUIDs", async () => {
