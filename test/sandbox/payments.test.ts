@@ -81,6 +81,16 @@ describe('create and retrieve', () => {
     const res = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: { ...cardOf(testCards.approved), number: '4111111111111112' } }));
     expectRefusal(res, 400, 'INVALID_CARD_NUMBER', '1014');
     expect(res.body.message).not.toContain('4111111111111112');
+    for (const number of ['41111111111', '411111111111111a', 4111111111111111]) {
+      const bad = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: { ...cardOf(testCards.approved), number } }));
+      expectRefusal(bad, 400, 'INVALID_CARD_NUMBER', '1014');
+      expect(bad.body.message).not.toContain(String(number));
+    }
+    // A phone's number is not a card's; an unknown top-level field named number is not one either.
+    const ok = paymentBody({ credit_card: cardOf(testCards.approved) });
+    const phone = { ...ok, payer: { ...ok.payer, payer_info: { ...ok.payer.payer_info, phone: { number: 5 } } } };
+    expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, phone), 400, 'INVALID_REQUEST', '1000');
+    expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, { ...ok, number: 'x' }), 400, 'INVALID_REQUEST', '1000');
   });
 
   it('refuses amounts with the wrong precision, zero or below', async () => {
