@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSandbox, testCards } from '../../src/sandbox';
 import { PaymentSchema, ReducedRecordSchema } from '../../src/schemas';
 import { call, cardOf, expectRefusal, m, pay, paymentBody, useSandbox } from './helpers';
@@ -293,6 +293,23 @@ describe('actions on a capture, void or refund record', () => {
 });
 
 describe('the seven-day hold', () => {
+  it('keeps an authorisation until 1 ms before exactly 7 × 24 h after it; at that instant it is cancelled', async () => {
+    // Date frozen (timers and sockets stay real), so the sandbox's clock moves only by advanceClock.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const sb = await startSandbox();
+    try {
+      const a = await pay(sb);
+      const b = await pay(sb);
+      sb.advanceClock(7 * DAY - 1);
+      expect((await call(sb, 'POST', `${m(sb)}/payment/${a.id}/capture`)).status).toBe(200);
+      sb.advanceClock(1);
+      expect((await call(sb, 'GET', `${m(sb)}/payment/${b.id}`)).body.state).toBe('cancelled');
+    } finally {
+      await sb.close();
+      vi.useRealTimers();
+    }
+  });
+
   it('cancels an authorisation not captured in seven days', async () => {
     const sb = await startSandbox();
     try {
