@@ -43,7 +43,7 @@ describe('redact', () => {
 describe('isPayframeError', () => {
   it('knows a PayframeError made by another copy of the library (another realm, another bundle)', () => {
     const foreign = runInNewContext(`
-      class PayframeError extends Error { constructor() { super('x'); this.name = 'PayframeError'; this.code = 'declined'; } }
+      class PayframeError extends Error { constructor() { super('x'); this.name = 'PayframeError'; this.code = 'conflict'; } }
       new PayframeError();
     `);
     expect(foreign instanceof PayframeError).toBe(false);
@@ -54,11 +54,21 @@ describe('isPayframeError', () => {
 
   it('refuses look-alikes: another name, an unknown code, a primitive', () => {
     expect(isPayframeError({ name: 'PayframeError', code: 'teapot' })).toBe(false);
-    expect(isPayframeError({ name: 'Error', code: 'declined' })).toBe(false);
-    expect(isPayframeError(Object.assign(new Error('x'), { code: 'declined' }))).toBe(false);
+    expect(isPayframeError({ name: 'Error', code: 'conflict' })).toBe(false);
+    expect(isPayframeError(Object.assign(new Error('x'), { code: 'conflict' }))).toBe(false);
     expect(isPayframeError('PayframeError')).toBe(false);
     expect(isPayframeError(null)).toBe(false);
     expect(ERROR_CODES).toContain('aborted');
+  });
+
+  it('has no declined code: a declined payment is returned, not thrown; README lists the codes there are', async () => {
+    expect(ERROR_CODES).not.toContain('declined');
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Errors in the library'), readme.indexOf('It also carries `status`'));
+    const listed = [...section.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((c) => c === c!.toLowerCase() && c!.length > 4 && !['number', 'expiry', 'expireMonth', 'fields', 'signal'].includes(c!));
+    for (const code of ERROR_CODES) expect(listed, code).toContain(code);
+    expect(listed).not.toContain('declined');
   });
 });
 
