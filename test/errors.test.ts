@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, isPayframeError, PayframeError, redact } from '../src/errors';
-import { issueMessage, NonceRequestSchema } from '../src/schemas';
+import { issueMessage, NonceRequestSchema, PaymentRequestSchema } from '../src/schemas';
 import { startSandbox, testCards } from '../src/sandbox';
 import { createGateway } from '../src/server';
 import { useSandbox } from './sandbox/helpers';
@@ -122,6 +122,16 @@ describe('messages name the field, never the value', () => {
 });
 
 describe('issueMessage', () => {
+  it('keeps the schemas\' own messages, which say what is wrong and never the value', () => {
+    const ok = { intent: 'sale', payer: { payment_type: 'CC', funding_instrument: { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' } } }, transaction: { amount: { currency: 'EUR', total: '1.00' } } };
+    const messages = (body: unknown) => issueMessage(v.safeParse(PaymentRequestSchema, body).issues![0]);
+    expect(messages({ ...ok, custom: [] })).toBe('custom: must be an object, not an array');
+    for (const funding of [{}, { credit_card_nonce: 5 }, { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' }, credit_card_token: { credit_card_id: 'c' } }]) {
+      const message = messages({ ...ok, payer: { ...ok.payer, funding_instrument: funding } });
+      expect(message, JSON.stringify(funding)).toMatch(/^payer\.funding_instrument: .*exactly one of credit_card, credit_card_token, credit_card_nonce/);
+    }
+  });
+
   it('keeps a long field name short: an unknown key is the sender\'s text', () => {
     const schema = v.strictObject({ a: v.optional(v.string()) });
     const issue = v.safeParse(schema, { ['k'.repeat(5000)]: 1 }).issues![0];
