@@ -134,7 +134,7 @@ function guarded(method: string, run: Handler, headers: Record<string, string> =
       // The service's own reason (AUTHENTICATE_NOT_SUPPORTED, SESSION_EXPIRED, ...) tells the page what to
       // do next; a failure between the merchant and the service (5xx) stays the merchant's business: its
       // message (the service's text, a path of the merchant's) is not the page's.
-      return json(status, { error: status < 500 ? { code, message, reason, resultCode } : { code, message: GENERIC[status] ?? GENERIC[502] } }, headers);
+      return json(status, { error: status < 500 ? { code, message, reason, resultCode } : { code, message: messageOf5xx(error, status) } }, headers);
     }
   };
 }
@@ -144,6 +144,16 @@ const GENERIC: Record<number, string> = {
   502: 'the payment service failed or refused this server',
   504: 'the payment service did not answer in time',
 };
+
+/**
+ * A 5xx answer's message: generic, never the service's text nor the merchant's. A network failure is
+ * described by payframe's own words alone (why the connection failed: an untrusted sandbox
+ * certificate, with what to do), without the request line before them.
+ */
+function messageOf5xx(error: PayframeError, status: number): string {
+  const ownWords = error.code === 'network' ? /: (the (?:service's TLS certificate|connection) .*)$/s.exec(error.message)?.[1] : undefined;
+  return ownWords ?? GENERIC[status] ?? GENERIC[502]!;
+}
 
 /** What an error means to the page when it came from the service (it has a `status`). */
 const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504 };
