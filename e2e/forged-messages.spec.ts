@@ -63,14 +63,14 @@ function forge({ ch, to, target, malformedOnly = false }: { ch: string; to: stri
       valid: [
         { ch, t: 'hello' }, { ch, t: 'ready', label: 'Forged' }, { ch, t: 'state', event: 'input', state, brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } },
         { ch, t: 'state', event: 'submit', state }, { ch, t: 'state', event: 'focus', state }, { ch, t: 'state', state }, { ch, t: 'resize', height: 999 },
-        ...[1, 2, 3].map((id) => ({ ch, t: 'result', id, result })), { ch, t: 'failure', id: 1, error: { code: 'declined', message: 'forged' } },
+        ...[1, 2, 3].map((id) => ({ ch, t: 'result', id, result })), { ch, t: 'failure', id: 1, error: { code: 'conflict', message: 'forged' } },
       ],
       malformed: [
         ...anyWay, { ch, t: 'ready', label: 42 }, { ch, t: 'ready', label: huge }, { ch, t: 'state', state: 'valid' }, { ch, t: 'state', state: { ...state, isValid: 'true' } },
         { ch, t: 'state', event: 'click', state }, { ch, t: 'state', state, brand: { id: {}, name: 'x', code: {} } }, { ch, t: 'resize', height: '1e9' },
         { ch, t: 'resize', height: -5 }, { ch, t: 'resize', height: NaN }, { ch, t: 'result', id: '1', result }, { ch, t: 'result', id: 1, result: { ...result, nonce: 5 } },
         { ch, t: 'result', id: 1, result: null }, { ch, t: 'failure', id: 1, error: { code: 5, message: 'x' } },
-        { ch, t: 'failure', id: 1, error: { code: 'declined', message: 'x', fields: ['pin'] } }, { ch, t: 'failure', id: 1, error: { code: 'declined', message: huge } },
+        { ch, t: 'failure', id: 1, error: { code: 'conflict', message: 'x', fields: ['pin'] } }, { ch, t: 'failure', id: 1, error: { code: 'conflict', message: huge } },
         proto('{"ch":"CH","t":"state","state":{"__proto__":{"isEmpty":false,"isValid":true,"isPotentiallyValid":true,"isFocused":true}}}'),
         proto('{"ch":"CH","t":"result","id":1,"result":{"__proto__":{"nonce":"n","last4":"4242","expireMonth":1,"expireYear":2030,"expiresAt":"t"}}}'),
       ],

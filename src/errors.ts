@@ -17,8 +17,6 @@ export const ERROR_CODES = [
   'not_found',
   /** The service's state machine refused (void after capture, refund above the original, ...). */
   'conflict',
-  /** The payment was declined by the issuer; `resultCode` says why. */
-  'declined',
   'rate_limited',
   'server_error',
   'network',

@@ -20,7 +20,7 @@ export function codeForStatus(status: number): ErrorCode {
 
 export function isErrorBody(body: unknown): body is ErrorBody {
   const b = body as Record<string, unknown> | null;
-  return typeof b === 'object' && b !== null && ['code', 'name', 'message', 'eventId'].every((k) => typeof b[k] === 'string');
+  return typeof b === 'object' && b !== null && typeof b['code'] === 'string' && typeof b['name'] === 'string';
 }
 
 /** A refusal as a PayframeError; the service's details when the body has the error shape, else the body itself. */
@@ -28,5 +28,5 @@ export function refusal(status: number, body: unknown, what: string): PayframeEr
   const code = codeForStatus(status);
   if (!isErrorBody(body)) return new PayframeError(code, `${what}: HTTP ${status}`, { status, body });
   const { name, message, eventId } = body;
-  return new PayframeError(code, `${what}: ${name}: ${message}`, { status, resultCode: body.code, reason: name, eventId });
+  return new PayframeError(code, `${what}: ${name}${typeof message === 'string' ? `: ${message}` : ''}`, { status, resultCode: body.code, reason: name, eventId: typeof eventId === 'string' ? eventId : undefined });
 }

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, isPayframeError, PayframeError, redact } from '../src/errors';
-import { issueMessage, NonceRequestSchema } from '../src/schemas';
+import { issueMessage, NonceRequestSchema, PaymentRequestSchema } from '../src/schemas';
 import { startSandbox, testCards } from '../src/sandbox';
 import { createGateway } from '../src/server';
 import { useSandbox } from './sandbox/helpers';
@@ -43,7 +43,7 @@ describe('redact', () => {
 describe('isPayframeError', () => {
   it('knows a PayframeError made by another copy of the library (another realm, another bundle)', () => {
     const foreign = runInNewContext(`
-      class PayframeError extends Error { constructor() { super('x'); this.name = 'PayframeError'; this.code = 'declined'; } }
+      class PayframeError extends Error { constructor() { super('x'); this.name = 'PayframeError'; this.code = 'conflict'; } }
       new PayframeError();
     `);
     expect(foreign instanceof PayframeError).toBe(false);
@@ -54,11 +54,21 @@ describe('isPayframeError', () => {
 
   it('refuses look-alikes: another name, an unknown code, a primitive', () => {
     expect(isPayframeError({ name: 'PayframeError', code: 'teapot' })).toBe(false);
-    expect(isPayframeError({ name: 'Error', code: 'declined' })).toBe(false);
-    expect(isPayframeError(Object.assign(new Error('x'), { code: 'declined' }))).toBe(false);
+    expect(isPayframeError({ name: 'Error', code: 'conflict' })).toBe(false);
+    expect(isPayframeError(Object.assign(new Error('x'), { code: 'conflict' }))).toBe(false);
     expect(isPayframeError('PayframeError')).toBe(false);
     expect(isPayframeError(null)).toBe(false);
     expect(ERROR_CODES).toContain('aborted');
+  });
+
+  it('has no declined code: a declined payment is returned, not thrown; README lists the codes there are', async () => {
+    expect(ERROR_CODES).not.toContain('declined');
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('## Errors in the library'), readme.indexOf('It also carries `status`'));
+    const listed = [...section.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((c) => c === c!.toLowerCase() && c!.length > 4 && !['number', 'expiry', 'expireMonth', 'fields', 'signal'].includes(c!));
+    for (const code of ERROR_CODES) expect(listed, code).toContain(code);
+    expect(listed).not.toContain('declined');
   });
 });
 
@@ -112,6 +122,16 @@ describe('messages name the field, never the value', () => {
 });
 
 describe('issueMessage', () => {
+  it('keeps the schemas\' own messages, which say what is wrong and never the value', () => {
+    const ok = { intent: 'sale', payer: { payment_type: 'CC', funding_instrument: { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' } } }, transaction: { amount: { currency: 'EUR', total: '1.00' } } };
+    const messages = (body: unknown) => issueMessage(v.safeParse(PaymentRequestSchema, body).issues![0]);
+    expect(messages({ ...ok, custom: [] })).toBe('custom: must be an object, not an array');
+    for (const funding of [{}, { credit_card_nonce: 5 }, { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' }, credit_card_token: { credit_card_id: 'c' } }]) {
+      const message = messages({ ...ok, payer: { ...ok.payer, funding_instrument: funding } });
+      expect(message, JSON.stringify(funding)).toMatch(/^payer\.funding_instrument: .*exactly one of credit_card, credit_card_token, credit_card_nonce/);
+    }
+  });
+
   it('keeps a long field name short: an unknown key is the sender\'s text', () => {
     const schema = v.strictObject({ a: v.optional(v.string()) });
     const issue = v.safeParse(schema, { ['k'.repeat(5000)]: 1 }).issues![0];

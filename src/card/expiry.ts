@@ -138,3 +138,25 @@ function part(v: unknown): string | undefined {
   const t = text.trim();
   return t === '' || WHOLE.test(t) ? t : undefined;
 }
+
+/**
+ * A card's month and year given apart, as numbers or strings (`1`, `'01'`, `2034`, `'34'`): whole
+ * numbers, a two-digit year read as 20YY; undefined for a part that is not one, or out of range
+ * (month 1-12, year 2000-9999). The one rule of `client.tokenize` and of the server companion's
+ * full-card input, so both take the same forms.
+ */
+export function readExpiryParts(month: unknown, year: unknown): { month: number | undefined; year: number | undefined } {
+  const m = wholeNumber(month);
+  let y = wholeNumber(year);
+  if (y !== undefined && y < 100 && String(year).trim().length === 2) y += 2000;
+  return {
+    month: m !== undefined && m >= 1 && m <= 12 ? m : undefined,
+    year: y !== undefined && y >= 2000 && y <= 9999 ? y : undefined,
+  };
+}
+
+/** A whole number from a number or a string of one to four digits; anything else is undefined. */
+function wholeNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  return typeof value === 'string' && /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : undefined;
+}

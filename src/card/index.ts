@@ -3,5 +3,5 @@ export type { Brand, BrandId } from './brands';
 export { brandsFor, detectBrand } from './detect';
 export { luhn } from './luhn';
 export { validateNumber, validateCvv, type NumberValidation, type Validation } from './validate';
-export { validateExpiry, formatExpiry, type ExpiryValidation } from './expiry';
+export { validateExpiry, formatExpiry, readExpiryParts, type ExpiryValidation } from './expiry';
 export { formatNumber, formatInput, type InputState } from './format';

@@ -7,6 +7,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
+import { SandboxError } from './errors';
 
 /** How long a connection may stay silent before its first byte, its TLS handshake or its request head. */
 export const DEFAULT_IDLE_MS = 10_000;
@@ -24,8 +25,28 @@ export function enforceLimits(idleMs: number, ...servers: (HttpServer | HttpsSer
     server.requestTimeout = Math.max(30_000, idleMs); // the whole request, a 64 KiB body included
     server.keepAliveTimeout = Math.min(5_000, idleMs);
     (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1_000, Math.max(25, Math.floor(idleMs / 4)));
+    server.on('clientError', answerClientError);
     server.emit('listening');
   }
+}
+
+/**
+ * What node:http would answer a request it could not take, but with the sandbox's JSON error body:
+ * `408 REQUEST_TIMEOUT` for a head that stalled, `400 INVALID_REQUEST` for one that is not HTTP.
+ * (An oversized head keeps node's own 431; a reset socket is just closed.)
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+  if (error.code === 'HPE_HEADER_OVERFLOW') return void socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
+  const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? new SandboxError('REQUEST_TIMEOUT', 'The request did not arrive in time')
+    : new SandboxError('INVALID_REQUEST', 'The request is not valid HTTP');
+  const body = JSON.stringify(refusal.wireBody());
+  const reason = refusal.status === 408 ? 'Request Timeout' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Calls `route` with the socket's first chunk, or closes the socket when none comes within `idleMs`. */

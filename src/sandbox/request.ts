@@ -101,10 +101,24 @@ export function parseJson(text: string): unknown {
 
 const AMOUNT_KEYS = new Set(['amount', 'total']);
 
+/**
+ * A card's `number` (the nonce body's, or a payment's `credit_card`) that is there but malformed: 1014,
+ * like one that fails Luhn, as the live service's codes suggest. A missing one, or an unknown top-level
+ * `number` field in another body, stays 1000.
+ */
+function isCardNumber(issue: v.BaseIssue<unknown>): boolean {
+  const path = issue.path ?? [];
+  if (issue.input === undefined || issue.type === 'strict_object' || path[path.length - 1]?.key !== 'number') return false;
+  return path.length === 1 || path[path.length - 2]?.key === 'credit_card';
+}
+
 /** A safe message for the first issue: the field path and what was expected, never the value sent. */
 function refuse(issue: v.BaseIssue<unknown>): never {
   const last = issue.path?.[issue.path.length - 1]?.key;
   const amount = issue.input !== undefined && AMOUNT_KEYS.has(String(last)) && (issue.type === 'check' || issue.type === 'regex');
+  // A union (the funding forms) that no form matched keeps its members' issues: a card number among them.
+  const card = [issue, ...(issue.issues ?? [])].find(isCardNumber);
+  if (card) return fail('INVALID_CARD_NUMBER', redact(issueMessage(card)));
   return fail(amount ? 'INVALID_AMOUNT' : 'INVALID_REQUEST', redact(issueMessage(issue)));
 }
 

@@ -82,6 +82,21 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
+
+/**
+ * The origin the URLs handed out are written on: the request's Host when it is a loopback name on the
+ * sandbox's own port (a merchant reaching it as `localhost` gets `localhost` URLs back, which its
+ * gateway accepts as its own origin), else the address the sandbox is bound to: never any other Host,
+ * so a forged Host cannot put its name into a redirect or authenticate URL.
+ */
+function originOf(bound: string, host: string | undefined): string {
+  const url = new URL(bound);
+  const m = LOOPBACK_HOST.exec(host ?? '');
+  if (!m || (m[2] ?? '') !== url.port) return bound;
+  return `${url.protocol}//${m[1]!.toLowerCase()}${url.port ? `:${url.port}` : ''}`;
+}
+
 export interface Dispatcher {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   faults: Fault[];
@@ -118,7 +133,7 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
     }
     const headers = headersOf(raw);
     // Only TLS sockets are `encrypted`; plain HTTP reaches this point only in the development mode.
-    const base = 'encrypted' in raw.socket ? sb.url : (sb.httpUrl ?? sb.url);
+    const base = originOf('encrypted' in raw.socket ? sb.url : (sb.httpUrl ?? sb.url), headers['host']);
     const req: Req = { method, pathname: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), base, params: [], replyHeaders: {} };
     try {
       try {

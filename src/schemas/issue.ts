@@ -12,6 +12,9 @@ export function issueMessage(issue: v.BaseIssue<unknown>): string {
   const path = full.length > 100 ? `${full.slice(0, 99)}…` : full;
   if (issue.input === undefined) return `${path} is required`;
   if (issue.type === 'strict_object' && issue.expected === 'never') return `${path} is not an allowed field`;
-  if (issue.kind === 'schema' || /received/i.test(issue.message)) return `${path} is invalid: expected ${issue.expected ?? issue.type.replace(/_/g, ' ')}`;
+  // valibot's own messages ("Invalid type: Expected …", "Invalid integer: Received …") are rewritten;
+  // ours (given to a schema, a union or a custom check) say what is wrong and are kept as they are.
+  const valibots = /^Invalid [\w ]+:/.test(issue.message) || /received/i.test(issue.message);
+  if (valibots) return `${path} is invalid: expected ${issue.expected ?? issue.type.replace(/_/g, ' ')}`;
   return `${path}: ${issue.message}`;
 }

@@ -132,20 +132,44 @@ function guarded(method: string, run: Handler, headers: Record<string, string> =
       const status = statusFor(error);
       const { code, message, reason, resultCode } = error;
       // The service's own reason (AUTHENTICATE_NOT_SUPPORTED, SESSION_EXPIRED, ...) tells the page what to
-      // do next; a failure between the merchant and the service (5xx) stays the merchant's business.
-      return json(status, { error: status < 500 ? { code, message, reason, resultCode } : { code, message } }, headers);
+      // do next; a failure between the merchant and the service (5xx) stays the merchant's business: its
+      // message (the service's text, a path of the merchant's) is not the page's.
+      return json(status, { error: status < 500 ? { code, message, reason, resultCode } : { code, message: messageOf5xx(error, status) } }, headers);
     }
   };
 }
 
+const GENERIC: Record<number, string> = {
+  500: 'the server failed',
+  502: 'the payment service failed or refused this server',
+  504: 'the payment service did not answer in time',
+};
+
+/**
+ * A 5xx answer's message: generic, never the service's text nor the merchant's. A network failure is
+ * described by payframe's own words alone (why the connection failed: an untrusted sandbox
+ * certificate, with what to do), without the request line before them.
+ */
+function messageOf5xx(error: PayframeError, status: number): string {
+  const ownWords = error.code === 'network' ? /: (the (?:service's TLS certificate|connection) .*)$/s.exec(error.message)?.[1] : undefined;
+  return ownWords ?? GENERIC[status] ?? GENERIC[502]!;
+}
+
+/** What an error means to the page when it came from the service (it has a `status`). */
+const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504 };
+/** What an error made here means (the merchant's own code, in `handle` or `authorize`; no `status`). */
+const OWN: Partial<Record<ErrorCode, number>> = {
+  ...FROM_SERVICE, invalid_card: 400, unauthorized: 401, forbidden: 403, rate_limited: 429, server_error: 500, invalid_config: 500,
+};
+
 /**
  * The browser sees the service's refusals that concern it (bad input, a spent session); a problem
- * between the merchant and the service (credentials, outage) is the merchant's gateway failing.
+ * between the merchant and the service (credentials, outage) is the merchant's gateway failing (502).
+ * An error made on this server (no `status` from the service) answers its own meaning.
  */
 function statusFor(error: PayframeError): number {
-  const statuses: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504 };
   if (error.code === 'invalid_request' && (error.status === 413 || error.status === 415)) return error.status;
-  return statuses[error.code] ?? 502;
+  return (error.status === undefined ? OWN : FROM_SERVICE)[error.code] ?? 502;
 }
 
 async function readJson(request: Request): Promise<unknown> {

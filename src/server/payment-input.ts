@@ -1,4 +1,4 @@
-import { validateNumber } from '../card';
+import { readExpiryParts, validateNumber } from '../card';
 import { PayframeError } from '../errors';
 import { checked } from './transport';
 import {
@@ -167,6 +167,7 @@ function fundingOf(input: PaymentInput): FundingInstrument {
     if (kind !== undefined && kind !== 'first') throw refuse(`a nonce cannot pay a ${kind} payment on a kept card`);
     return { credit_card_nonce: { nonce: card.nonce, name: card.name } };
   }
+  if (card.cvv !== undefined && (typeof card.cvv !== 'string' || !/^\d{3,4}$/.test(card.cvv))) throw refuse('card.cvv must be 3 or 4 digits');
   const cvvNeeded = kind === 'cardholder' || (card.vaultCardId !== undefined && kind === undefined);
   if (cvvNeeded && !card.cvv) throw refuse('a cardholder-started payment on a kept card needs the CVV entered again (card.cvv)');
   if (card.vaultCardId !== undefined) {
@@ -176,11 +177,15 @@ function fundingOf(input: PaymentInput): FundingInstrument {
   if (typeof card.number !== 'string' || !/^\d+$/.test(card.number) || !validateNumber(card.number).isValid) {
     throw refuse('card.number must be the digits of a valid card number (brand, length, check digit)');
   }
+  // The forms client.tokenize takes (1, '01', 2034, '34'), refused under the input's own names.
+  const { month, year } = readExpiryParts(card.expireMonth, card.expireYear);
+  if (month === undefined) throw refuse('card.expireMonth must be a month, 1 to 12 (a number or its digits)');
+  if (year === undefined) throw refuse('card.expireYear must be a year: four digits, or two read as 20YY');
   return {
     credit_card: {
       number: card.number,
-      expire_month: card.expireMonth!,
-      expire_year: card.expireYear!,
+      expire_month: month,
+      expire_year: year,
       cvv2: card.cvv,
       name: card.name,
       stored: kind === undefined || kind === 'first' ? undefined : true,

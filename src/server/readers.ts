@@ -40,6 +40,11 @@ export function readPayment(payment: AnyRecord): PaymentOutcome {
   return { status: 'approved', state, ...base };
 }
 
+/**
+ * Whether the issuer approved the payment, whatever happened since: a voided, refunded or cancelled
+ * (uncaptured for seven days) payment is still approved. Read `state` for where it is now; to ship
+ * goods, check `state === 'captured'` (or `'authorised'` before a capture).
+ */
 export const isApproved = (payment: AnyRecord) => readPayment(payment).status === 'approved';
 export const isPending = (payment: AnyRecord) => payment.state === 'pending';
 export const isDeclined = (payment: AnyRecord) => payment.state === 'declined';

@@ -1,4 +1,4 @@
-import { type BrandId, validateCvv, validateExpiry, validateNumber } from '../card';
+import { type BrandId, readExpiryParts, validateCvv, validateExpiry, validateNumber } from '../card';
 import { PayframeError } from '../errors';
 import type { NonceRequest } from '../schemas';
 
@@ -36,11 +36,9 @@ export function checkCard(card: CardInput): CheckedCard {
   const number = validateNumber(rawNumber);
   if (!number.isValid) fields.push('number');
 
-  const month = toInt(card.expireMonth);
-  let year = toInt(card.expireYear);
-  if (year !== undefined && year < 100 && String(card.expireYear).trim().length === 2) year += 2000;
-  const monthOk = month !== undefined && month >= 1 && month <= 12;
-  const yearOk = year !== undefined && year >= 2000 && year <= 9999;
+  const { month, year } = readExpiryParts(card.expireMonth, card.expireYear);
+  const monthOk = month !== undefined;
+  const yearOk = year !== undefined;
   if (!monthOk) fields.push('expireMonth');
   if (!yearOk) fields.push('expireYear');
   if (monthOk && yearOk && !validateExpiry({ month: month!, year: year! }).isValid) fields.push('expireMonth', 'expireYear');
@@ -58,8 +56,3 @@ export function checkCard(card: CardInput): CheckedCard {
   return { body, name, brand: number.brand?.id };
 }
 
-/** A whole number from a number or a string of one to four digits; anything else is undefined. */
-function toInt(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
-  return typeof value === 'string' && /^\s*\d{1,4}\s*$/.test(value) ? Number(value) : undefined;
-}

@@ -1,11 +1,12 @@
 // The development mode: plain HTTP on a loopback sandbox, so a person's browser and a merchant's Node
 // server reach it with no certificate to trust (and no TLS check turned off). The HTTPS default and
 // the HTTPS-only refusal stay everywhere else.
+import { request as httpsRequest } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { createGateway, readPayment } from '../../src/server';
 import { startSandbox, testCards } from '../../src/sandbox';
-import { useSandbox } from './helpers';
+import { basic, cardOf, m, paymentBody, useSandbox } from './helpers';
 
 const box = useSandbox({ plainHttp: true });
 
@@ -64,5 +65,54 @@ describe('plainHttp development mode', () => {
       expect(() => createGateway({ ...base, baseUrl }), baseUrl).toThrow(expect.objectContaining({ code: 'invalid_config' }));
     }
     expect(() => createGateway({ ...base, baseUrl: 'http://localhost:8443' })).not.toThrow();
+  });
+});
+
+describe('the URLs handed out follow a loopback Host', () => {
+  const otpCard = testCards.otp;
+  const card = { number: otpCard.number, expireMonth: otpCard.expireMonth, expireYear: otpCard.expireYear, cvv: otpCard.cvv };
+
+  for (const scheme of ['http', 'https'] as const) {
+    for (const host of ['localhost', '127.0.0.1']) {
+      it(`a payment made through ${scheme}://${host} authenticates on the URL it was handed`, async () => {
+        const { id, clientId, clientSecret } = box.sb.merchant;
+        const baseUrl = `${scheme}://${host}:${box.sb.port}`;
+        const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl });
+        const pending = readPayment(await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '1.00' }, card }));
+        if (pending.status !== 'pending') throw new Error(`expected pending, got ${pending.status}`);
+        expect(pending.authenticateUrl).toBe(`${baseUrl}/v1/authenticate/${pending.sessionId}`);
+        expect(pending.redirectUrl).toBe(`${baseUrl}/v1/redirect/${pending.sessionId}`);
+        const done = await gateway.payments.authenticate({ authenticateUrl: pending.authenticateUrl!, referenceId: pending.referenceId, otp: otpCard.otp });
+        expect(done.state).toBe('captured');
+      });
+    }
+  }
+
+  /** A payment created with a Host header of the caller's choosing, over https with node's own client. */
+  function createWithHost(hostHeader: string): Promise<{ redirect_url?: string; authenticate_url?: string }> {
+    const sb = box.sb;
+    const payload = JSON.stringify(paymentBody({ credit_card: cardOf(otpCard) }));
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port: sb.port, method: 'POST', path: `${m(sb)}/payment`, rejectUnauthorized: false,
+          headers: { host: hostHeader, authorization: basic(sb), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve(JSON.parse(text).result ?? {}));
+        },
+      );
+      req.on('error', reject).end(payload);
+    });
+  }
+
+  it('keeps its bound address for any Host that is not a loopback name on its own port', async () => {
+    const own = `https://127.0.0.1:${box.sb.port}`;
+    for (const host of [`evil.example:${box.sb.port}`, `localhost:${box.sb.port + 1}`, 'localhost', `localhost.evil.example:${box.sb.port}`]) {
+      const result = await createWithHost(host);
+      expect(result.authenticate_url?.startsWith(`${own}/v1/authenticate/`), host).toBe(true);
+      expect(result.redirect_url?.startsWith(`${own}/v1/redirect/`), host).toBe(true);
+    }
+    const ipv6 = await createWithHost(`[::1]:${box.sb.port}`);
+    expect(ipv6.redirect_url?.startsWith(`https://[::1]:${box.sb.port}/v1/redirect/`)).toBe(true);
   });
 });

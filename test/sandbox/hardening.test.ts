@@ -48,8 +48,19 @@ describe('connections that send nothing are closed', () => {
     const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write('GET / HTTP/1.1\r\nHost: x\r\n'));
     const plain = tcp(box.sb.port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: x\r\n'));
     const [a, b] = await Promise.all([closed(secure as unknown as Socket), closed(plain)]);
-    expect(a.text).toMatch(/^(HTTP\/1\.1 408|)/);
-    expect(b.text).toMatch(/^(HTTP\/1\.1 408|)/);
+    for (const { text } of [a, b]) {
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(text).toMatch(/\r\ncontent-type: application\/json/i);
+      const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
+      expect(body).toMatchObject({ code: '4080', name: 'REQUEST_TIMEOUT', message: expect.any(String), eventId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    }
+  });
+
+  it('a request that is not HTTP gets the JSON error body (400)', async () => {
+    const plain = tcp(box.sb.port, '127.0.0.1', () => plain.write('NOT HTTP AT ALL\r\n\r\n'));
+    const { text } = await closed(plain);
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: '1000', name: 'INVALID_REQUEST' });
   });
 
   it('while a connection that keeps talking is served', async () => {

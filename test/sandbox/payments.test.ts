@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSandbox, testCards } from '../../src/sandbox';
 import { PaymentSchema, ReducedRecordSchema } from '../../src/schemas';
 import { call, cardOf, expectRefusal, m, pay, paymentBody, useSandbox } from './helpers';
@@ -81,6 +81,16 @@ describe('create and retrieve', () => {
     const res = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: { ...cardOf(testCards.approved), number: '4111111111111112' } }));
     expectRefusal(res, 400, 'INVALID_CARD_NUMBER', '1014');
     expect(res.body.message).not.toContain('4111111111111112');
+    for (const number of ['41111111111', '411111111111111a', 4111111111111111]) {
+      const bad = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: { ...cardOf(testCards.approved), number } }));
+      expectRefusal(bad, 400, 'INVALID_CARD_NUMBER', '1014');
+      expect(bad.body.message).not.toContain(String(number));
+    }
+    // A phone's number is not a card's; an unknown top-level field named number is not one either.
+    const ok = paymentBody({ credit_card: cardOf(testCards.approved) });
+    const phone = { ...ok, payer: { ...ok.payer, payer_info: { ...ok.payer.payer_info, phone: { number: 5 } } } };
+    expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, phone), 400, 'INVALID_REQUEST', '1000');
+    expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, { ...ok, number: 'x' }), 400, 'INVALID_REQUEST', '1000');
   });
 
   it('refuses amounts with the wrong precision, zero or below', async () => {
@@ -283,6 +293,23 @@ describe('actions on a capture, void or refund record', () => {
 });
 
 describe('the seven-day hold', () => {
+  it('keeps an authorisation until 1 ms before exactly 7 × 24 h after it; at that instant it is cancelled', async () => {
+    // Date frozen (timers and sockets stay real), so the sandbox's clock moves only by advanceClock.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const sb = await startSandbox();
+    try {
+      const a = await pay(sb);
+      const b = await pay(sb);
+      sb.advanceClock(7 * DAY - 1);
+      expect((await call(sb, 'POST', `${m(sb)}/payment/${a.id}/capture`)).status).toBe(200);
+      sb.advanceClock(1);
+      expect((await call(sb, 'GET', `${m(sb)}/payment/${b.id}`)).body.state).toBe('cancelled');
+    } finally {
+      await sb.close();
+      vi.useRealTimers();
+    }
+  });
+
   it('cancels an authorisation not captured in seven days', async () => {
     const sb = await startSandbox();
     try {

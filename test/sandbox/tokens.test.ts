@@ -67,7 +67,12 @@ describe('card nonce', () => {
     expectRefusal(await post({ ...nonceBody(), number: '4111111111111112' }), 400, 'INVALID_CARD_NUMBER', '1014');
     // Passes Luhn but belongs to no brand: the card core and the sandbox judge numbers alike.
     expectRefusal(await post({ ...nonceBody(), number: '9999999999999995' }), 400, 'INVALID_CARD_NUMBER', '1014');
-    expectRefusal(await post({ ...nonceBody(), number: '4111 1111 1111 1111' }), 400, 'INVALID_REQUEST');
+    // Any malformed number is 1014 as well (length, spaces, letters, not a string); a missing one is 1000.
+    for (const number of ['4111 1111 1111 1111', '41111111111', '411111111111111a', '41111111111111111111', 4111111111111111]) {
+      expectRefusal(await post({ ...nonceBody(), number }), 400, 'INVALID_CARD_NUMBER', '1014');
+    }
+    const { number: _, ...noNumber } = nonceBody();
+    expectRefusal(await post(noNumber), 400, 'INVALID_REQUEST', '1000');
     expectRefusal(await post({ ...nonceBody(), expire_month: 0 }), 400, 'INVALID_REQUEST');
     expectRefusal(await post({ ...nonceBody(), expire_year: 34 }), 400, 'INVALID_REQUEST');
     expectRefusal(await post({ ...nonceBody(), cvv2: '12' }), 400, 'INVALID_REQUEST');

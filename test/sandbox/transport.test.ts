@@ -128,8 +128,8 @@ describe('bodies', () => {
   it('names the failing field without echoing its value', async () => {
     const card = { ...cardOf(testCards.approved), number: '4111-1111-1111-1111' };
     const res = await call(box.sb, 'POST', create, paymentBody({ credit_card: card }));
-    expectRefusal(res, 400, 'INVALID_REQUEST', '1000');
-    expect(res.body.message).toContain('payer.funding_instrument');
+    expectRefusal(res, 400, 'INVALID_CARD_NUMBER', '1014');
+    expect(res.body.message).toContain('payer.funding_instrument.credit_card.number');
     expect(res.body.message).not.toContain('1111-1111');
     const month = await call(box.sb, 'POST', create, paymentBody({ credit_card: { ...cardOf(testCards.approved), expire_month: 13 } }));
     expect(month.body.message).toContain('expire_month');

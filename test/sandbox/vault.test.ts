@@ -111,6 +111,16 @@ describe('stored credentials', () => {
   const stored = { ...cardOf(testCards.approved, { stored: true }) };
   delete (stored as Record<string, unknown>)['cvv2'];
 
+  it('does not check previous_payment_id against the card paid (README: Where the service is silent)', async () => {
+    const first = await initial('one@example.com');
+    const other = (await create(body({ credit_card: cardOf({ ...testCards.approved, number: '5555555555554444' }) }, 'two@example.com'))).body;
+    const otherCard = other.payer.funding_instrument.credit_card.id;
+    expect(otherCard).not.toBe(first.payer.funding_instrument.credit_card.id);
+    const mit = await create(body({ credit_card_token: { credit_card_id: otherCard } }, 'two@example.com', { merchant_initiated: true, previous_payment_id: first.id }));
+    expect(mit.body).toMatchObject({ state: 'authorised', previous_payment_id: first.id });
+    expect(mit.body.payer.funding_instrument.credit_card.last4).toBe('4444');
+  });
+
   it('pays later merchant-initiated payments by stored card or vault id, without CVV', async () => {
     const first = await initial();
     const mitCard = await create(body({ credit_card: stored }, 'sub@example.com', { merchant_initiated: true, previous_payment_id: first.reference_id, transaction: { type: 2 } }));

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
-  amountProblem, AuthenticateRequestSchema, CaptureRequestSchema, fromMinor, NonceRequestSchema, PaymentRequestSchema,
+  amountProblem, AuthenticateRequestSchema, minorUnits, CaptureRequestSchema, fromMinor, NonceRequestSchema, PaymentRequestSchema,
   toMinor,
 } from '../../src/schemas';
 
@@ -96,5 +96,24 @@ describe('amounts', () => {
     expect(amountProblem(10.5, 'USD')).toMatch(/decimal string/);
     expect(amountProblem('10.50', 'usd')).toMatch(/currency/);
     expect(amountProblem('10.50', 'USD')).toBeUndefined();
+  });
+
+  it('follows the ISO 4217 exponent of each currency: 0, 2, 3 or 4', () => {
+    const cases = [['ISK', 0, '1500'], ['XOF', 0, '250'], ['UYI', 0, '7'], ['EUR', 2, '1.25'], ['MGA', 2, '1.25'], ['IQD', 3, '1.250'], ['TND', 3, '0.005'], ['CLF', 4, '1.2345'], ['UYW', 4, '0.0001']] as const;
+    for (const [currency, units, ok] of cases) {
+      expect(minorUnits(currency), currency).toBe(units);
+      expect(amountProblem(ok, currency), currency).toBeUndefined();
+      // Five decimals are no amount at all (the pattern stops at four); fewer name the currency's limit.
+      expect(amountProblem(`1.${'1'.repeat(units + 1)}`, currency), currency).toMatch(units === 4 ? /decimal string/ : new RegExp(`${currency} allows ${units}`));
+      expect(fromMinor(toMinor(ok, currency), currency), currency).toBe(units === 0 ? ok : `${ok.split('.')[0]}.${ok.split('.')[1]!.padEnd(units, '0')}`);
+    }
+    expect(toMinor('1.2345', 'CLF')).toBe(12345);
+  });
+
+  it('caps an amount at 12 digits before the point, 11 for a 4-decimal currency (minor units stay exact)', () => {
+    expect(amountProblem('999999999999.999', 'KWD')).toBeUndefined();
+    expect(amountProblem('1000000000000', 'JPY')).toMatch(/decimal string/);
+    expect(amountProblem('99999999999.9999', 'CLF')).toBeUndefined();
+    expect(amountProblem('100000000000', 'CLF')).toMatch(/too large/);
   });
 });

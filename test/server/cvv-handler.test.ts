@@ -77,6 +77,41 @@ describe('handlers.cvv', () => {
     expect(await failed.text()).not.toContain(CVV);
   });
 
+  it('answers an error the merchant’s own code makes with its own status, and a 5xx with a generic message', async () => {
+    const cases = [['forbidden', 403], ['unauthorized', 401], ['invalid_card', 400], ['rate_limited', 429], ['invalid_request', 400], ['conflict', 409]] as const;
+    for (const [code, status] of cases) {
+      const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new PayframeError(code, 'This ticket is not yours.'); } });
+      const refused = await handler(request());
+      expect(refused.status, code).toBe(status);
+      expect(await refused.json(), code).toMatchObject({ error: { code, message: 'This ticket is not yours.' } });
+    }
+    const local = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new PayframeError('server_error', 'db at /srv/shop/app.js failed'); } });
+    const failed = await local(request());
+    expect(failed.status).toBe(500);
+    const text = await failed.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { code: 'server_error' } });
+    expect(text).not.toContain('/srv/shop');
+  });
+
+  it('answers a refusal of the service to the merchant’s credentials as 502, without the service’s text', async () => {
+    const { createGateway } = await import('../../src/server');
+    const wrong = createGateway({ ...ctx.options, clientSecret: 'wrong-secret-3e4' });
+    const handler = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: ({ cvv }) => wrong.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { ...fullCard(testCards.approved), cvv } }),
+    });
+    const refused = await handler(request());
+    expect(refused.status).toBe(502);
+    const { error } = await refused.json();
+    expect(error.code).toBe('unauthorized');
+    let serviceText = '';
+    await wrong.clientToken().catch((e: PayframeError) => (serviceText = e.message));
+    expect(serviceText.length).toBeGreaterThan(0);
+    expect(error.message).not.toBe(serviceText);
+    expect(error.message).not.toMatch(/UNAUTHORIZED|Basic|credential/i);
+    expect(error.reason).toBeUndefined();
+  });
+
   it('takes the gateway’s origin by default (the frames’ default home), and refuses a bad configuration', async () => {
     const handler = ctx.gateway.handlers.cvv({ handle: () => null });
     expect((await handler(request({ origin: new URL(ctx.sandbox.url).origin }))).status).toBe(200);

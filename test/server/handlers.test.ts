@@ -40,6 +40,15 @@ describe('handlers.clientToken', () => {
   });
 });
 
+describe('a 5xx answer of a handler', () => {
+  it('keeps payframe\'s own words about a failed connection, without the request line', async () => {
+    const unreachable = createGateway({ ...ctx.options, baseUrl: 'https://127.0.0.1:1', timeoutMs: 3000 });
+    const response = await unreachable.handlers.clientToken()(new Request('https://shop.example/t', { method: 'POST' }));
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ error: { code: 'network', message: 'the connection failed' } });
+  });
+});
+
 describe('handlers.authenticate', () => {
   const handler = () => ctx.gateway.handlers.authenticate();
 

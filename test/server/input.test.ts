@@ -17,6 +17,23 @@ async function refusedLocally(input: PaymentInput, message: RegExp) {
   expect(ctx.sandbox.requests().length).toBe(before);
 }
 
+describe('a full card takes the forms client.tokenize takes', () => {
+  it('accepts a month and year as numbers or digits, a two-digit year as 20YY', async () => {
+    for (const [expireMonth, expireYear] of [[12, 34], ['1', 2034], [12, '34'], ['01', '2034'], [1, '2034']] as const) {
+      const payment = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireMonth, expireYear } });
+      expect(payment.state, `${expireMonth}/${expireYear}`).toBe('captured');
+      expect(ctx.sandbox.requests().at(-1)?.body).toMatchObject({ payer: { funding_instrument: { credit_card: { expire_month: Number(expireMonth), expire_year: 2034 } } } });
+    }
+  });
+
+  it('refuses a bad month, year or CVV under the input\'s own name, before any request', async () => {
+    for (const expireMonth of [0, 13, '1a', 1.5, '']) await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireMonth } }, /^card\.expireMonth must be a month/);
+    for (const expireYear of [1999, '134', 'yy', 2034.5, 10000]) await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireYear } }, /^card\.expireYear must be a year/);
+    for (const cvv of ['12', '12345', '12a']) await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, cvv } }, /^card\.cvv must be 3 or 4 digits$/);
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'CARD-1', cvv: '1' } }, /^card\.cvv must be 3 or 4 digits$/);
+  });
+});
+
 describe('impossible payment inputs', () => {
   it('refuses a nonce on a merchant-initiated or cardholder stored payment', async () => {
     // @ts-expect-error a nonce cannot pay a scheduled payment

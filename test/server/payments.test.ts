@@ -88,6 +88,19 @@ describe('payments', () => {
     expect((await refusal(ctx.gateway.payments.capture(payment.reference_id), 'conflict')).status).toBe(409);
   });
 
+  it('still reads a voided or cancelled payment as approved: the issuer approved it, state says where it is now', async () => {
+    const voided = await auth();
+    await ctx.gateway.payments.void(voided.reference_id);
+    const lapsed = await auth();
+    ctx.sandbox.advanceClock(8 * 24 * 3600_000);
+    for (const [payment, state] of [[voided, 'voided'], [lapsed, 'cancelled']] as const) {
+      const now = await ctx.gateway.payments.get(payment.reference_id);
+      expect(readPayment(now)).toMatchObject({ status: 'approved', state });
+      expect(isApproved(now)).toBe(true);
+      expect(isDeclined(now)).toBe(false);
+    }
+  });
+
   it('refuses a capture above the authorisation and a capture after seven days', async () => {
     const payment = await auth('10.00');
     const above = await refusal(ctx.gateway.payments.capture(payment.reference_id, { amount: EUR('10.01') }), 'conflict');

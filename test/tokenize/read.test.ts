@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, NonceRequestSchema, NonceResponseSchema } from '../../src/schemas';
-import { isErrorBody } from '../../src/status';
+import { isErrorBody, refusal } from '../../src/status';
 import { checkCard, readNonce } from '../../src/tokenize';
 
 const data = {
@@ -81,11 +81,24 @@ describe('isErrorBody agrees with ErrorBodySchema', () => {
     { code: 4095, name: 'X', message: 'm', eventId: 'e' },
     { name: 'X', message: 'm', eventId: 'e' },
     { code: '1', name: 'X', message: 'm' },
+    { code: '1', name: 'X' },
+    { code: '1', name: 'X', message: 5 },
+    { code: '1', name: 'X', eventId: null },
+    { code: '1', message: 'm', eventId: 'e' },
     'Bad gateway',
     null,
     [],
   ])('%j', (body) => {
     expect(isErrorBody(body)).toBe(v.safeParse(ErrorBodySchema, body).success);
+  });
+});
+
+describe('refusal keeps the reason of a body without eventId or message', () => {
+  it('reads code and name alone', () => {
+    const e = refusal(409, { code: '4099', name: 'AUTHENTICATE_NOT_SUPPORTED' }, 'authenticate');
+    expect(e).toMatchObject({ code: 'conflict', status: 409, resultCode: '4099', reason: 'AUTHENTICATE_NOT_SUPPORTED', eventId: undefined });
+    expect(e.message).toBe('authenticate: AUTHENTICATE_NOT_SUPPORTED');
+    expect(refusal(409, { code: '4098', name: 'SESSION_EXPIRED', message: 'gone' }, 'x').message).toBe('x: SESSION_EXPIRED: gone');
   });
 });
 
