@@ -34,7 +34,7 @@ export const isErrorCode = (value: unknown): value is ErrorCode => (ERROR_CODES 
 
 export interface PayframeErrorInit {
   status?: number;
-  /** The service's code: the error body's `code`, or `result.code` of a declined payment. */
+  /** The service's code: the error body's `code`. */
   resultCode?: string;
   /** The service's error body `name`, e.g. `REFUND_EXCEEDS_AMOUNT`. */
   reason?: string;

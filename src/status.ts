@@ -12,7 +12,7 @@ export const RETRY_STATUSES = [500, 502, 503, 504];
 /** The wait before retry `attempt` (1, 2, ...): 150 ms, doubling, at most 1 s. */
 export const retryDelayMs = (attempt: number): number => Math.min(150 * 2 ** (attempt - 1), 1000);
 
-const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 429: 'rate_limited' };
+const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'timeout', 409: 'conflict', 429: 'rate_limited' };
 
 export function codeForStatus(status: number): ErrorCode {
   return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');

@@ -112,3 +112,12 @@ describe('checkCard builds bodies of the wire type', () => {
     expect(v.safeParse(NonceRequestSchema, checkCard(card).body).success).toBe(true);
   });
 });
+
+describe('a refusal’s code by its status', () => {
+  it.each([
+    [400, 'invalid_request'], [401, 'unauthorized'], [403, 'forbidden'], [404, 'not_found'], [408, 'timeout'],
+    [409, 'conflict'], [413, 'invalid_request'], [429, 'rate_limited'], [500, 'server_error'], [503, 'server_error'],
+  ])('HTTP %i is %s', (status, code) => {
+    expect(refusal(status, { code: '4080', name: 'REQUEST_TIMEOUT' }, 'x')).toMatchObject({ code, status, reason: 'REQUEST_TIMEOUT' });
+  });
+});
