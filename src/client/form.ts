@@ -215,7 +215,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     },
     tokenize(options) {
       const { send } = ops;
-      if (!send) return Promise.reject(new PayframeError('invalid_request', 'tokenize() is not for a form of the CVV alone: use postCvv()'));
+      if (!send) return Promise.reject(new PayframeError('invalid_request', 'a form of the CVV alone has postCvv(), not tokenize()'));
       return once(() => () => send(options?.signal));
     },
     postCvv(options) {

@@ -103,7 +103,7 @@ export function mountFields(options: MountOptions): CardForm {
   if (locale !== 'en' && locale !== 'ar') throw refuse("locale must be 'en' or 'ar'");
   if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
-  if (!isWebUrl(new URL(location.href))) throw refuse('the page must be served over https (plain http only on localhost)');
+  if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
   const base = frameBase(options.frameUrl ?? `${core.config.base.origin}/frame/`);
   const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
   const unknown = Object.keys(given).filter((k) => !FIELDS.includes(k as FieldName));
@@ -216,7 +216,7 @@ export function mountFields(options: MountOptions): CardForm {
     const target = event.target as Element;
     const label = target.closest?.('label');
     for (const [name, { container }] of specs) {
-      const labels = label && ((container.id !== '' && label.htmlFor === container.id) || label.contains(container));
+      const labels = label && ((!!container.id && label.htmlFor === container.id) || label.contains(container));
       if (labels || container.contains(target)) return focus(name);
     }
   };
