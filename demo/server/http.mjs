@@ -22,6 +22,11 @@ const STATUS = /** @type {Record<string, number>} */ ({
   invalid_request: 400, invalid_card: 400, unsafe_url: 400, not_found: 404, conflict: 409, rate_limited: 429, timeout: 504,
 });
 
+const FAILED = /** @type {Record<number, string>} */ ({
+  502: 'The payment service failed or refused the shop’s server. Try again in a moment.',
+  504: 'The payment service did not answer in time. Try again in a moment.',
+});
+
 /**
  * Every refusal as `{ error: { code, reason?, message } }`: `code` is payframe's stable code, `reason`
  * the service's name for it (`REFUND_EXCEEDS_AMOUNT`), `message` a sentence for the person. A
@@ -34,7 +39,9 @@ export function errorAnswer(error, explain) {
     return json(500, { error: { code: 'server_error', message: 'The shop’s server failed unexpectedly.' } });
   }
   const status = error.status === 413 || error.status === 415 ? error.status : (STATUS[error.code] ?? 502);
-  const message = explain?.(error) ?? serviceText(error);
+  // A refusal that concerns the person is said in the service's words; a failure between this server and
+  // the service is said generically (its text may name credentials, paths or the service's internals).
+  const message = explain?.(error) ?? (status < 500 ? serviceText(error) : FAILED[status] ?? FAILED[502]);
   return json(status, { error: { code: error.code, ...(error.reason ? { reason: error.reason } : {}), message } });
 }
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { readCapped } from '../body';
 import { type ErrorCode, PayframeError } from '../errors';
-import { AuthenticateRequestSchema, PendingPaymentSchema } from '../schemas';
+import { AuthenticateRequestSchema, type Payment, PendingPaymentSchema } from '../schemas';
 import type { GatewayCore } from './gateway';
 import { readPayment } from './readers';
 import { checked } from './transport';
@@ -14,7 +14,8 @@ export interface Handlers {
   clientToken(): Handler;
   /**
    * `POST` JSON `{ referenceId, sessionId, otp }` (`AuthenticateBodySchema`): answers
-   * `{ status, referenceId, state, code, text }`, never card data nor the raw payment.
+   * `{ status, referenceId, state, code, text }`, never card data nor the raw payment. When the
+   * service's answer is lost or the session is already used, the outcome is read from the session.
    */
   authenticate(options?: AuthenticateOptions): Handler;
   /**
@@ -60,6 +61,20 @@ export type AuthenticateBody = v.InferOutput<typeof AuthenticateBodySchema>;
 /** Same cap as the service's own (README: at most 64 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/** Errors after which the payment's outcome is worth reading from its session. */
+const UNKNOWN_OUTCOME = new Set(['timeout', 'network', 'server_error', 'invalid_response']);
+
+/** The payment of this session, when the error leaves its outcome open and the payment has one now. */
+async function settledPayment(gateway: GatewayCore, sessionId: string, referenceId: string, error: unknown): Promise<Payment | undefined> {
+  if (!(error instanceof PayframeError) || !(UNKNOWN_OUTCOME.has(error.code) || error.reason === 'SESSION_EXPIRED')) return undefined;
+  const payment = await gateway.payments.session(sessionId).catch(() => undefined);
+  return payment && payment.reference_id === referenceId && payment.state !== 'pending' ? payment : undefined;
+}
+
+const throwAgain = (error: unknown): never => {
+  throw error;
+};
+
 export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Handlers {
   return {
     clientToken: () =>
@@ -76,7 +91,15 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Han
         if (authorize && (await authorize(request, referenceId)) !== true) {
           return json(403, { error: { code: 'forbidden', message: 'this checkout may not finish this payment' } });
         }
-        const payment = await gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp });
+        let payment: Payment;
+        try {
+          payment = await gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp });
+        } catch (error) {
+          // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
+          // by an earlier try whose answer was lost: the session then says how the payment ended, so the
+          // payer is told that rather than "try again" or "expired" (and never pays twice).
+          payment = (await settledPayment(gateway, sessionId, referenceId, error)) ?? throwAgain(error);
+        }
         const { status, state, code, text } = readPayment(payment);
         return json(200, { status, referenceId: payment.reference_id, state, code, text });
       });

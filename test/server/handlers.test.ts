@@ -52,7 +52,7 @@ describe('a 5xx answer of a handler', () => {
 describe('handlers.authenticate', () => {
   const handler = () => ctx.gateway.handlers.authenticate();
 
-  it('completes the OTP and answers the outcome only; a second call is a 409', async () => {
+  it('completes the OTP and answers the outcome only; a second call answers the same outcome, and pays nothing more', async () => {
     const { referenceId, sessionId } = await pendingPayment();
     const response = await handler()(post({ referenceId, sessionId, otp: testCards.otp.otp }));
     expect(response.status).toBe(200);
@@ -60,9 +60,35 @@ describe('handlers.authenticate', () => {
     const sent = ctx.sandbox.requests().at(-1)!;
     expect(sent).toMatchObject({ method: 'POST', path: `/v1/authenticate/${sessionId}`, body: { reference_id: referenceId, otp: '111111' } });
 
+    // A second tab, a replay, a retry whose first answer was lost: the session is used up (409 SESSION_EXPIRED
+    // from the service), and the payment's outcome is what the payer needs to hear.
     const again = await handler()(post({ referenceId, sessionId, otp: '111111' }));
-    expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: { code: 'conflict' } });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ status: 'approved', referenceId, state: 'captured', code: '0000', text: 'Approved' });
+    expect((await ctx.gateway.payments.get(referenceId)).state).toBe('captured');
+  });
+
+  it('a service slower than the deadline: a typed timeout while the payment is pending, then its outcome once it has one', async () => {
+    const slow = createGateway({ ...ctx.options, timeoutMs: 800 });
+    const { referenceId, sessionId } = await pendingPayment();
+    ctx.sandbox.injectFault({ kind: 'delay', ms: 1_500, method: 'POST', path: `/v1/authenticate/${sessionId}` });
+    const first = await slow.handlers.authenticate()(post({ referenceId, sessionId, otp: testCards.otp.otp }));
+    expect(first.status).toBe(504);
+    expect(await first.json()).toMatchObject({ error: { code: 'timeout' } });
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // the service takes the OTP meanwhile
+    // The payer tries again, as the OTP form offers after a timeout: told it is paid, not that the code expired.
+    const again = await slow.handlers.authenticate()(post({ referenceId, sessionId, otp: testCards.otp.otp }));
+    expect(await again.json()).toEqual({ status: 'approved', referenceId, state: 'captured', code: '0000', text: 'Approved' });
+    expect(ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/capture'))).toHaveLength(0);
+  });
+
+  it('answers a used session of another payment as the service refused it, never that payment\'s outcome', async () => {
+    const mine = await pendingPayment();
+    const theirs = await pendingPayment();
+    await handler()(post({ ...theirs, otp: '111111' }));
+    const response = await handler()(post({ referenceId: mine.referenceId, sessionId: theirs.sessionId, otp: '111111' }));
+    expect(response.status).not.toBe(200);
+    expect(JSON.stringify(await response.json())).not.toContain('captured');
   });
 
   it('answers a wrong OTP as a declined outcome', async () => {
@@ -116,11 +142,13 @@ describe('handlers.authenticate', () => {
 
   it('passes the service reason through, so the page can tell a used session from a redirect-only card', async () => {
     const { referenceId, sessionId } = await pendingPayment();
+    // A used session whose payment has ended answers that payment's outcome (above); one of another payment
+    // keeps the service's refusal, its reason included.
     await handler()(post({ referenceId, sessionId, otp: '111111' }));
-    const used = await handler()(post({ referenceId, sessionId, otp: '111111' }));
-    expect(await used.json()).toEqual({
-      error: { code: 'conflict', message: expect.stringContaining('SESSION_EXPIRED'), reason: 'SESSION_EXPIRED', resultCode: '4098' },
-    });
+    const other = await pendingPayment();
+    const used = await handler()(post({ referenceId: other.referenceId, sessionId, otp: '111111' }));
+    expect(used.status).toBeGreaterThanOrEqual(400);
+    expect(await used.json()).toMatchObject({ error: { reason: expect.any(String) } });
     const redirectOnly = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('20.00'), card: fullCard(testCards.redirectOnly) });
     const pending = toPending(redirectOnly);
     const refused = await handler()(post({ referenceId: pending.referenceId, sessionId: pending.sessionId, otp: '111111' }));
