@@ -71,6 +71,9 @@ async function pay(browser: Browser, url: string, screenshot?: string) {
   await page.getByLabel('Card number').fill('4000 0000 0000 0002');
   await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
   await expect(page.getByRole('status')).toHaveText('Not paid: Do not honor');
+  await page.getByLabel('Card number').fill('4644 2605 8166 1836'); // the bank asks for a one-time password
+  await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
+  await expect(page.getByRole('status')).toHaveText('Your bank asks for a one-time password: the five-minute integration below finishes it');
   await page.getByLabel('Card number').fill('4111 1111 1111 1112');
   await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
   await expect(page.getByRole('status')).toHaveText('Check the card number');
@@ -147,9 +150,10 @@ test("the README's quick start runs as written against startSandbox({ plainHttp:
     await pay(browser, checkout);
     // The page's nonce request came from the page's origin with a client token; the card went nowhere else.
     const nonces = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce'));
-    expect(nonces.map((r) => r.headers['origin'])).toEqual([new URL(checkout).origin, new URL(checkout).origin]);
+    // Three cards paid (approved, declined, one-time password), one refused on the page before any request.
+    expect(nonces.map((r) => r.headers['origin'])).toEqual([1, 2, 3].map(() => new URL(checkout).origin));
     const payments = sandbox.requests().filter((r) => r.path.endsWith('/payment'));
-    expect(JSON.stringify(payments)).not.toMatch(/4111|4000000000000002/);
+    expect(JSON.stringify(payments)).not.toMatch(/4111|4000000000000002|4644260581661836/);
   } finally {
     await sandbox.close();
   }
@@ -186,16 +190,16 @@ test('CommonJS: require() loads every entry on this Node, and the README block r
   expect(all.stdout.trim().split('\n')).toEqual(['payframe true', 'payframe/server true', 'payframe/sandbox true']);
 });
 
-/** The guide's page script as a merchant ships it: bundled from its ES module, or rewritten for the script tag as the README says. */
+/** The guide's page script as a merchant ships it: as written for the script tag, or with its first line as the README says for a bundler, bundled. */
 async function guideScript(kind: 'bundle' | 'script-tag'): Promise<string> {
   const source = join(app, 'guide/checkout.src.js');
-  if (kind === 'script-tag') {
-    const code = await readFile(source, 'utf8');
-    const line = "import { createClient, handlePending, mountFields } from 'payframe';";
-    expect(code).toContain(line);
-    return code.replace(line, 'const { createClient, handlePending, mountFields } = Payframe;');
-  }
-  const bundle = await rollup({ input: source, plugins: [resolve({ browser: true })] });
+  const code = await readFile(source, 'utf8');
+  if (kind === 'script-tag') return code;
+  const line = 'const { createClient, handlePending, mountFields } = Payframe; // the script tag\'s global';
+  expect(code).toContain(line);
+  const module = join(app, 'guide/checkout.module.js');
+  await writeFile(module, code.replace(line, "import { createClient, handlePending, mountFields } from 'payframe';"));
+  const bundle = await rollup({ input: module, plugins: [resolve({ browser: true })] });
   const { output } = await bundle.generate({ format: 'iife', inlineDynamicImports: true });
   await bundle.close();
   return output[0].code;
@@ -207,7 +211,7 @@ async function payHosted(browser: Browser, url: string) {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => /Content Security Policy|Trusted Type/i.test(message.text()) && problems.push(message.text()));
+  page.on('console', (message) => (message.type() === 'error' || /Content Security Policy|Trusted Type/i.test(message.text())) && problems.push(message.text()));
   const status = page.locator('#checkout').getByRole('status');
   const typeCard = async (p: Page, number: string) => {
     for (const [id, label, text] of [['card-number', 'Card number', number], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123']]) {
@@ -237,7 +241,7 @@ test("the README's five-minute integration runs as written: bundled as an ES mod
   test.setTimeout(120_000);
   const sandbox = await startSandbox({ plainHttp: true });
   try {
-    for (const kind of ['bundle', 'script-tag'] as const) {
+    for (const kind of ['script-tag', 'bundle'] as const) {
       await writeFile(join(app, 'guide/checkout.js'), await guideScript(kind));
       const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' }));
       const url = await server.printed(/checkout on (http:\/\/\S+)/);

@@ -33,12 +33,16 @@ export function amountProblem(amount: unknown, currency: string): string | undef
   if (!DECIMAL_PATTERN.test(amount)) return 'must be a positive decimal string such as "10.00"';
   const decimals = amount.split('.')[1]?.length ?? 0;
   const allowed = minorUnits(currency);
-  if (decimals > allowed) return `has ${decimals} decimals; ${currency} allows ${allowed}`;
+  if (decimals > allowed) return `has ${decimals} decimal${decimals === 1 ? '' : 's'}; ${currency} allows ${allowed}`;
   const minor = toMinor(amount, currency);
   if (minor <= 0) return 'must be above zero';
   if (minor >= MAX_MINOR) return `is too large: ${currency} takes at most ${15 - allowed} digits before the point`;
   return undefined;
 }
+
+/** `amountProblem`'s answer as a refusal naming the field of `{ total, currency }` at `path` that is wrong. */
+export const amountRefusal = (problem: string, path = 'amount'): string =>
+  problem.startsWith('currency ') ? `${path}.${problem}` : `${path}.total ${problem}`;
 
 /** "12.5" in EUR is 1250. Callers check the amount first. */
 export function toMinor(amount: string, currency: string): number {

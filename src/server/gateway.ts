@@ -2,7 +2,7 @@ import { PayframeError } from '../errors';
 import { type CallOptions, checkCallOptions } from '../options';
 import { checkBaseUrl, isPathSegment } from '../url';
 import {
-  amountProblem, AuthenticateRequestSchema, CaptureRequestSchema, CardListSchema, ClientTokenSchema, PayerRecordSchema, PaymentSchema,
+  amountProblem, amountRefusal, AuthenticateRequestSchema, CaptureRequestSchema, CardListSchema, ClientTokenSchema, PayerRecordSchema, PaymentSchema,
   ReducedRecordSchema, VaultCardSchema, VoidRequestSchema,
   type CardList, type ClientToken, type PayerRecord, type Payment, type ReducedRecord, type VaultCard,
 } from '../schemas';
@@ -106,7 +106,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { amount, signal, invoiceNumber, custom } = options ?? {};
     if (amount !== undefined) {
       const problem = amountProblem(amount?.total, String(amount?.currency));
-      if (problem) throw new PayframeError('invalid_request', `amount.total ${problem}`);
+      if (problem) throw new PayframeError('invalid_request', amountRefusal(problem));
     }
     const json = checked(CaptureRequestSchema, { amount: amount?.total, invoice_number: invoiceNumber, custom });
     const path = `${payment(referenceId)}/${kind}`;

@@ -2,7 +2,7 @@ import { readExpiryParts, validateNumber } from '../card';
 import { PayframeError } from '../errors';
 import { checked } from './transport';
 import {
-  amountProblem, type BrowserInfo, type FundingInstrument, type Item, type PayerInfo, type PaymentRequest,
+  amountProblem, amountRefusal, type BrowserInfo, type FundingInstrument, type Item, type PayerInfo, type PaymentRequest,
   PaymentRequestSchema,
 } from '../schemas';
 
@@ -105,7 +105,7 @@ export function buildPaymentRequest(input: PaymentInput): PaymentRequest {
   if (typeof input !== 'object' || input === null) throw refuse('payment input must be an object');
   const amount: Partial<Money> = input.amount ?? {};
   const problem = amountProblem(amount.total, String(amount.currency));
-  if (problem) throw refuse(`amount.total ${problem}`);
+  if (problem) throw refuse(amountRefusal(problem));
 
   const funding = fundingOf(input);
   const stored = input.storedCredential;

@@ -85,8 +85,9 @@ describe('impossible payment inputs', () => {
     await refusedLocally({ intent: 'sale', amount: EUR(''), card }, /positive decimal/);
     await refusedLocally({ intent: 'sale', amount: EUR('0.00'), card }, /above zero/);
     await refusedLocally({ intent: 'sale', amount: EUR('1.001'), card }, /3 decimals; EUR allows 2/);
-    await refusedLocally({ intent: 'sale', amount: { currency: 'JPY', total: '100.5' }, card }, /JPY allows 0/);
-    await refusedLocally({ intent: 'sale', amount: { currency: 'eur', total: '1.00' }, card }, /currency/);
+    await refusedLocally({ intent: 'sale', amount: { currency: 'JPY', total: '100.5' }, card }, /^amount\.total has 1 decimal; JPY allows 0$/);
+    // The field that is wrong is the one named.
+    await refusedLocally({ intent: 'sale', amount: { currency: 'eur', total: '1.00' }, card }, /^amount\.currency must be a three-letter upper-case ISO 4217 code$/);
     // @ts-expect-error the amount is required
     await refusedLocally({ intent: 'sale', card }, /decimal string/);
   });
