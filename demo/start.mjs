@@ -138,6 +138,7 @@ await withBuildLock(() => {
 const { startSandbox, testCards } = await import('payframe/sandbox');
 const { createGateway } = await import('payframe/server');
 const { createMerchantServer } = await import('./server/merchant.mjs');
+const { newStaffKey } = await import('./server/staff.mjs');
 
 /** A busy or forbidden port is one line, never a stack trace. @param {unknown} error @param {number} port @param {string} flag */
 function portProblem(error, port, flag) {
@@ -173,7 +174,10 @@ try {
 }
 const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 const shop = `http://localhost:${port}`;
-server.on('request', createMerchantServer({ gateway, merchantId, gatewayUrl, frameOrigin: new URL(gatewayUrl).origin, publicOrigin: shop }));
+// The back office's key, printed in its address's fragment (never sent to the server, so never in a
+// log or a Referer); the page trades it for a staff cookie. New at each start: a restart ends old cookies.
+const staffKey = newStaffKey();
+server.on('request', createMerchantServer({ gateway, merchantId, gatewayUrl, frameOrigin: new URL(gatewayUrl).origin, publicOrigin: shop, staffKey }));
 
 const group = (/** @type {string} */ n) => n.replace(/(\d{4})(?=\d)/g, '$1 ');
 console.log(`
@@ -181,7 +185,7 @@ payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-
 
   Checkout (script tag)   ${shop}/checkout
   Checkout (React)        ${shop}/spa/
-  Back office             ${shop}/back-office
+  Back office             ${shop}/back-office#key=${staffKey}
 
   Test cards (any future expiry, any CVV):
     ${group(testCards.approved.number)}   approved

@@ -3,7 +3,7 @@
 import { get } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { nonceFor, pay, useDemo } from './demo-support';
+import { asStaff, nonceFor, pay, useDemo } from './demo-support';
 
 const demo = useDemo();
 
@@ -39,6 +39,7 @@ test('the amount comes from the shop’s order: the browser cannot name one, nor
   });
   const answer = await paid.json();
   expect(answer).toMatchObject({ status: 'approved', state: 'captured', code: '0000', amount: { currency: 'OMR', total: '13.750' } });
+  await asStaff(request, demo); // the back office's read
   const { record } = await (await request.get(`${demo.shop}/api/payments/${answer.referenceId}`)).json();
   expect(record.transaction.amount).toMatchObject({ currency: 'OMR', total: '13.750' });
   expect(record.transaction.invoice_number).toBe(answer.orderId);
@@ -76,6 +77,7 @@ test('the one-time password finishes only a payment this browser started, with i
   const twice = await payer.post(`${demo.shop}/api/authenticate`, { data: otp });
   expect(twice.status()).toBe(200);
   expect(await twice.json()).toEqual({ status: 'approved', referenceId, state: 'captured', code: '0000', text: 'Approved' });
+  expect((await stranger.post(`${demo.shop}/api/authenticate`, { data: otp })).status()).toBe(404); // still only this browser's
 
   // The session read of the return page follows the same rule.
   expect((await stranger.get(`${demo.shop}/api/session/${sessionId}`)).status()).toBe(404);
@@ -84,7 +86,7 @@ test('the one-time password finishes only a payment this browser started, with i
   await stranger.dispose();
 });
 
-test('a kept card pays again with its security code: a one-time ticket of this checkout, then the CVV frame’s post', async ({ playwright }) => {
+test('a kept card pays again with its security code: a one-time ticket of this checkout, then the CVV frame’s post', async ({ playwright, request }) => {
   const payer = await playwright.request.newContext();
   const email = `kept-${Date.now()}@example.com`;
   await pay(payer, demo, { intent: 'sale', email, saveCard: true });
@@ -124,8 +126,9 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   expect(answer).toMatchObject({ status: 'approved', state: 'authorised', amount: { currency: 'OMR', total: '13.750' } });
   expect(JSON.stringify(answer)).not.toMatch(/"cvv|\b123\b/);
   expect((await post({ ticket: fresh, keptCardId, cvv: '123' })).status).toBe(404);
-  // The payment is this checkout's (the ticket's cookie): its back office row and its outcome.
-  const { record } = await (await payer.get(`${demo.shop}/api/payments/${answer.referenceId}`)).json();
+  // The payment is this checkout's (the ticket's cookie): the back office sees the kept card paid.
+  await asStaff(request, demo);
+  const { record } = await (await request.get(`${demo.shop}/api/payments/${answer.referenceId}`)).json();
   expect(record.payer.funding_instrument.credit_card.id).toBe(keptCardId);
 
   // A payer who paid without "save this card" is offered nothing, though the service kept the card.
@@ -193,6 +196,7 @@ test('unknown routes and wrong methods are typed JSON refusals', async ({ reques
   const method = await request.get(`${demo.shop}/api/pay`);
   expect(method.status()).toBe(405);
   expect(await method.json()).toEqual(refusal('invalid_request', 'Use POST.'));
+  await asStaff(request, demo);
   const unknownPayment = await request.post(`${demo.shop}/api/payments/PAY-NOPE/capture`, { data: {} });
   expect(unknownPayment.status()).toBe(404);
   expect(await unknownPayment.json()).toEqual(refusal('not_found', 'PAY-NOPE is not a payment of this run.'));
@@ -201,13 +205,18 @@ test('unknown routes and wrong methods are typed JSON refusals', async ({ reques
   expect(Object.keys(await token.json()).sort()).toEqual(['clientToken', 'expiresAt']);
 });
 
-test('another site cannot act through a visitor’s browser: no JSON, no action; another host name, no answer', async ({ request }) => {
+test('another site cannot act through a staff browser: no JSON, no action; another host name, no answer', async ({ request }) => {
   const { referenceId } = await pay(request, demo, { intent: 'auth' });
-  // What a form or a no-cors fetch of another site can send: a simple request, never JSON.
+  await asStaff(request, demo);
+  // What a form or a no-cors fetch of another site can send: a simple request, never JSON (and the
+  // staff cookie is SameSite=Strict: another site's requests do not carry it at all).
   const form = await request.post(`${demo.shop}/api/payments/${referenceId}/void`, { form: { amount: '1.000' } });
   expect(form.status()).toBe(415);
-  const bare = await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST' });
+  const { cookies } = await request.storageState();
+  const staff = cookies.find((c) => c.name === 'staff')!;
+  const bare = await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST', headers: { cookie: `staff=${staff.value}` } });
   expect(bare.status).toBe(415);
+  expect((await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(401);
   const { payment } = await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json();
   expect(payment.state).toBe('authorised');
 

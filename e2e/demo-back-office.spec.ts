@@ -3,13 +3,78 @@
 // payframe's client (the checkouts' own flows are in demo-pay-*.spec.ts).
 import { expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { expectAccessible, fact, openPayment as openIn, pay, row, screenshot, useDemo, watchCsp } from './demo-support';
+import { expectAccessible, fact, openPayment as openIn, pay, row, screenshot, staffKey, useDemo, watchCsp } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
 
 const demo = useDemo(['--test-mode']);
 
 const openPayment = (page: Page, referenceId: string) => openIn(page, demo, referenceId);
+
+const NO_KEY = 'This back office is for the shop’s staff: open the Back office address that npm start printed (it ends in #key=…).';
+
+test('only the printed address opens the back office: a payer’s browser gets 401 on every route and one line on the page', async ({ page }, testInfo) => {
+  // A payer who paid and kept a card: their browser holds the checkout cookie.
+  const payer = page.context().request;
+  const email = `victim-${Date.now()}@example.com`;
+  const { referenceId } = await pay(payer, demo, { intent: 'sale', email, saveCard: true });
+  const routes: [string, string, Record<string, string>?][] = [
+    ['GET', '/api/payments'],
+    ['GET', `/api/payments/${referenceId}`],
+    ['POST', `/api/payments/${referenceId}/capture`, {}],
+    ['POST', `/api/payments/${referenceId}/void`, {}],
+    ['POST', `/api/payments/${referenceId}/refund`, {}],
+    ['POST', `/api/payments/${referenceId}/charge`, { amount: '99.000' }],
+    ['GET', `/api/payers?email=${encodeURIComponent(email)}`],
+    ['GET', '/api/payers/PAYER-1'],
+    ['GET', '/api/payers/PAYER-1/cards/CARD-1'],
+  ];
+  const unauthorized = { error: { code: 'unauthorized', message: 'The back office is for the shop’s staff: open the Back office address that npm start printed.' } };
+  const cookies = [undefined, `staff=${'0'.repeat(64)}`, `staff=${staffKey(demo)}`]; // none, a guess, the key itself as a cookie
+  for (const [method, path, data] of routes) {
+    for (const cookie of cookies) {
+      const response = await payer.fetch(`${demo.shop}${path}`, { method, ...(data ? { data } : {}), ...(cookie ? { headers: { cookie } } : {}) });
+      expect(response.status(), `${method} ${path} ${cookie}`).toBe(401);
+      expect(await response.json(), `${method} ${path}`).toEqual(unauthorized);
+    }
+  }
+  // A wrong key is refused and sets no cookie.
+  const wrong = await payer.post(`${demo.shop}/api/staff/session`, { data: { key: 'f'.repeat(32) } });
+  expect(wrong.status()).toBe(401);
+  expect(wrong.headers()['set-cookie']).toBeUndefined();
+  expect((await wrong.json()).error.code).toBe('unauthorized');
+
+  // The page without the key: one clear line, no payment, no control.
+  const violations = await watchCsp(page);
+  await page.goto(`${demo.shop}/back-office`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Back office' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText(NO_KEY);
+  await expect(page.getByRole('table')).toBeHidden();
+  await expect(page.getByRole('button')).toHaveCount(0);
+  await screenshot(page, testInfo, 'back-office-without-key');
+  await expectAccessible(page);
+  // An old or mistyped key says so, and leaves the address.
+  await page.goto(`${demo.shop}/back-office#key=${'a'.repeat(32)}`);
+  await expect(page.getByRole('status')).toHaveText('This key is not this run’s: open the Back office address that npm start printed this time.');
+  expect(page.url()).toBe(`${demo.shop}/back-office`);
+  await expect(page.getByRole('table')).toBeHidden();
+
+  // The printed address: the key leaves the URL at once, the cookie is HttpOnly and SameSite=Strict,
+  // the data shows, and none of the refused calls did anything (captured, nothing refunded, no charge).
+  await page.goto(demo.backOffice);
+  await expect(row(page, referenceId)).toContainText('captured');
+  expect(page.url()).toBe(`${demo.shop}/back-office`);
+  await expect(page.getByRole('status')).toHaveCount(0);
+  const [staff] = (await page.context().cookies(`${demo.shop}/api/payments`)).filter((c) => c.name === 'staff');
+  expect(staff).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api' });
+  expect(staff!.value).not.toContain(staffKey(demo));
+  const { payments } = await (await payer.get(`${demo.shop}/api/payments`)).json();
+  expect(payments.filter((p: { email: string | null }) => p.email === email)).toEqual([ // the charge would be a second row
+    expect.objectContaining({ referenceId, state: 'captured', refunded: '0.000', history: [] }),
+  ]);
+  expect(await page.evaluate(() => document.cookie)).not.toContain('staff');
+  expect(await violations()).toEqual([]);
+});
 
 test('an authorisation captured in full', async ({ page, request }) => {
   const { referenceId } = await pay(request, demo, { intent: 'auth' });

@@ -15,13 +15,15 @@ export interface Launched {
   shop: string;
   /** The sandbox in its development mode: http://127.0.0.1:PORT */
   sandbox: string;
+  /** The back office's address as printed, with this run's staff key: http://localhost:PORT/back-office#key=… */
+  backOffice: string;
   output(): string;
   errors(): string;
   exited: Promise<number | null>;
 }
 
 /** Runs `npm start`'s launcher (random ports unless `args` name them) until it prints its block. */
-export function run(args: string[]): Omit<Launched, 'shop' | 'sandbox'> {
+export function run(args: string[]): Omit<Launched, 'shop' | 'sandbox' | 'backOffice'> {
   const child = spawn(process.execPath, [START, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -36,7 +38,10 @@ export async function launch(args: string[] = []): Promise<Launched> {
   // The first run may build the demo's bundles (a React app): on two busy cores that takes a while.
   for (let i = 0; i < 1200; i++) {
     const match = /the shop on (http:\/\/localhost:\d+), the sandbox on (http:\/\/127\.0\.0\.1:\d+)/.exec(launched.output());
-    if (match && launched.output().includes('Ctrl-C stops everything.')) return { ...launched, shop: match[1]!, sandbox: match[2]! };
+    const office = /Back office +(http:\/\/localhost:\d+\/back-office#key=[0-9a-f]{32})\n/.exec(launched.output());
+    if (match && office && launched.output().includes('Ctrl-C stops everything.')) {
+      return { ...launched, shop: match[1]!, sandbox: match[2]!, backOffice: office[1]! };
+    }
     if (launched.child.exitCode !== null) throw new Error(`npm start exited: ${launched.output()}${launched.errors()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -138,9 +143,18 @@ export async function refused(url: string): Promise<boolean> {
   return fetch(url).then(() => false, () => true);
 }
 
-/** Opens the back office and the payment's panel from its row, as the merchant's staff would. */
+/** The run's staff key, from the printed back office address. */
+export const staffKey = (launched: Launched) => new URL(launched.backOffice).hash.slice('#key='.length);
+
+/** Makes `request` (a browser context's, or one of its own) staff, as the back office's page does with the printed key. */
+export async function asStaff(request: APIRequestContext, launched: Launched): Promise<void> {
+  const response = await request.post(`${launched.shop}/api/staff/session`, { data: { key: staffKey(launched) } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** Opens the back office at the printed address and the payment's panel from its row, as the merchant's staff would. */
 export async function openPayment(page: Page, launched: Launched, referenceId: string): Promise<Locator> {
-  await page.goto(`${launched.shop}/back-office`);
+  await page.goto(launched.backOffice);
   await page.getByRole('button', { name: referenceId, exact: true }).click();
   const panel = page.getByRole('region', { name: `Payment ${referenceId}` });
   await expect(panel).toBeVisible();

@@ -105,10 +105,15 @@ export function router(table) {
 
 export const COOKIE = 'checkout';
 
+/** The value of the request's cookie of this name, if it has one. @param {Request} request @param {string} name */
+export function cookieOf(request, name) {
+  const found = (request.headers.get('cookie') ?? '').split(/;\s*/).find((c) => c.startsWith(`${name}=`));
+  return found?.slice(name.length + 1);
+}
+
 /** The checkout cookie's value: a random id that ties a pending payment to the browser that started it. @param {Request} request */
 export function ownerOf(request) {
-  const found = (request.headers.get('cookie') ?? '').split(/;\s*/).find((c) => c.startsWith(`${COOKIE}=`));
-  const value = found?.slice(COOKIE.length + 1);
+  const value = cookieOf(request, COOKIE);
   return value && /^[0-9a-f]{32}$/.test(value) ? value : undefined;
 }
 

@@ -7,6 +7,7 @@ import { checkoutRoutes } from './checkout.mjs';
 import { errorAnswer, json, ownerOf, router } from './http.mjs';
 import { createLedger } from './ledger.mjs';
 import { DEFAULT_ORDER } from './order.mjs';
+import { createStaff } from './staff.mjs';
 
 const demo = new URL('../', import.meta.url);
 const file = (/** @type {string} */ path) => new URL(path, demo);
@@ -42,13 +43,16 @@ export const contentSecurityPolicy = (frameOrigin) =>
 /**
  * @param {{
  *   gateway: import('payframe/server').Gateway, merchantId: string,
- *   gatewayUrl: string, frameOrigin: string, publicOrigin: string, order?: import('./order.mjs').Order,
+ *   gatewayUrl: string, frameOrigin: string, publicOrigin: string, staffKey: string, order?: import('./order.mjs').Order,
  * }} options `gatewayUrl`: what the page's client talks to; `frameOrigin`: where the card frames come from;
- * `publicOrigin`: this server as the browser reaches it (the redirect flow's return URL is built on it).
+ * `publicOrigin`: this server as the browser reaches it (the redirect flow's return URL is built on it);
+ * `staffKey`: the key of the printed back office address (32 hex digits), without which no back-office route answers.
  */
 export function createMerchantServer(options) {
-  const shop = { ...options, order: options.order ?? DEFAULT_ORDER, ledger: createLedger() };
-  const api = router([...checkoutRoutes(shop), ...backOfficeRoutes(shop)]);
+  const { staffKey, ...rest } = options;
+  const shop = { ...rest, order: options.order ?? DEFAULT_ORDER, ledger: createLedger() };
+  const staff = createStaff(staffKey);
+  const api = router([...checkoutRoutes(shop), staff.sessionRoute, ...staff.only(backOfficeRoutes(shop))]);
   const csp = contentSecurityPolicy(options.frameOrigin);
 
   /** @param {Request} request @param {import('./http.mjs').Context} ctx */

@@ -17,15 +17,45 @@ const kindOf = (row: PaymentRow) =>
 const messageOf = (error: unknown) =>
   error instanceof ApiError && error.code === 'network' ? 'The shop’s server did not answer: is npm start still running?' : (error as Error).message;
 
+const NO_KEY = 'This back office is for the shop’s staff: open the Back office address that npm start printed (it ends in #key=…).';
+const WRONG_KEY = 'This key is not this run’s: open the Back office address that npm start printed this time.';
+
+/** Only the gate's line is shown: nothing of the office without the staff cookie. */
+function locked(line: string): void {
+  byId('office').hidden = true;
+  say(byId('staff-gate'), line, 'bad');
+}
+
+/**
+ * The printed address carries the staff key in its fragment (never sent to the server): it leaves the
+ * address bar and the history at once, and is traded for the HttpOnly staff cookie.
+ */
+async function enter(): Promise<void> {
+  const key = new URLSearchParams(location.hash.slice(1)).get('key');
+  if (key !== null) {
+    history.replaceState(history.state, '', location.pathname + location.search);
+    try {
+      await api('/api/staff/session', { method: 'POST', body: { key } });
+    } catch (error) {
+      return locked(error instanceof ApiError && error.code === 'unauthorized' ? WRONG_KEY : messageOf(error));
+    }
+  }
+  await loadList();
+}
+
 async function loadList(): Promise<void> {
   say(listStatus, 'Loading payments…');
   let rows: PaymentRow[];
   try {
     ({ payments: rows } = await api<{ payments: PaymentRow[] }>('/api/payments'));
   } catch (error) {
+    if (error instanceof ApiError && error.code === 'unauthorized') return locked(NO_KEY);
+    byId('office').hidden = false;
     say(listStatus, messageOf(error), 'bad');
     return;
   }
+  say(byId('staff-gate'), '');
+  byId('office').hidden = false;
   const body = byId('payments').querySelector('tbody')!;
   body.replaceChildren(
     ...rows.map((row) =>
@@ -231,4 +261,6 @@ byId('payer-form').addEventListener('submit', (event) => {
   event.preventDefault();
   void findPayer(byId<HTMLInputElement>('payer-query').value);
 });
-void loadList();
+// The printed address pasted into a tab that shows the back office already changes the fragment only.
+window.addEventListener('hashchange', () => void enter());
+void enter();
