@@ -174,8 +174,18 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
    */
   const once = <T>(prepare: () => (() => Promise<T>) | Promise<() => Promise<T>>): Promise<T> => {
     if (destroyed) return Promise.reject(destroyedError());
-    running ??= (async () => {
-      const run = await prepare();
+    // Every call's options are checked, a call made while another runs too (a double click): refused,
+    // it says so; accepted, it answers the call in flight, which alone sends.
+    let prepared: ReturnType<typeof prepare>;
+    try {
+      prepared = prepare();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const current = running as Promise<T> | undefined;
+    if (current) return prepared instanceof Promise ? prepared.then(() => current) : current;
+    running = (async () => {
+      const run = await prepared;
       await ready;
       const bad = names.filter((n) => !fields.get(n)!.isValid);
       if (bad.length > 0) {

@@ -78,7 +78,8 @@ export async function postCvv({ url, origin, body, cvv, signal }: CvvPost): Prom
  * must not be refused for an amount or an id.
  */
 function holds(value: unknown, cvv: string): boolean {
-  const token = new RegExp(`(?<![\\w.-])${cvv}(?![\\w.-])`);
+  // A dot belongs to the token only between digits (13.737), not at a sentence's end ("code: 737.").
+  const token = new RegExp(`(?<![\\w-]|\\d\\.)${cvv}(?![\\w-]|\\.\\d)`);
   const seen = (v: unknown): boolean =>
     typeof v === 'number' ? String(v) === cvv
     : typeof v === 'string' ? token.test(v)

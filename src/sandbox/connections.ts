@@ -40,9 +40,11 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   if (error.code === 'HPE_HEADER_OVERFLOW') return void socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
   const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
     ? new SandboxError('REQUEST_TIMEOUT', 'The request did not arrive in time')
-    : new SandboxError('INVALID_REQUEST', 'The request is not valid HTTP');
+    : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+      ? new SandboxError('PAYLOAD_TOO_LARGE', 'A chunk extension is too large')
+      : new SandboxError('INVALID_REQUEST', 'The request is not valid HTTP');
   const body = JSON.stringify(refusal.wireBody());
-  const reason = refusal.status === 408 ? 'Request Timeout' : 'Bad Request';
+  const reason = { 408: 'Request Timeout', 413: 'Payload Too Large' }[refusal.status as 408 | 413] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,

@@ -35,11 +35,8 @@ const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|To
  */
 const CVV_IN_TEXT =
   /(\b(?:(?:card[ _-]?)?(?:(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:[ _-]?(?:code|value|number))?|cid|security[ _-]?code|verification[ _-]?(?:code|value|number))|card[ _-]?code)\b(?:["']?\s*[:=>]\s*["']?|\s+["']?(?=[^"'&,;}<\s]*\p{Nd})))[^"'&,;}<\s]*/giu;
-/**
- * A multipart part: its Content-Disposition's name, a few more header lines, a blank line, then its
- * value up to the next boundary line. Header lengths are bounded so that no body makes this slow.
- */
-const PART = /(content-disposition:[^\r\n]{0,200}?\bname=("?)([^"\r\n;]{0,200})\2[^\r\n]{0,500}\r?\n(?:[^\r\n]{1,500}\r?\n){0,8}\r?\n)[\s\S]*?(?=\r?\n--|$)/gi;
+/** A multipart part's header line naming the part (read on one line, so no body makes it slow). */
+const PART_NAME = /^content-disposition:.*?\bname="?([^"\r\n;]*)/i;
 /** A header whose name says it carries a secret. */
 const SECRET_HEADER = /auth|token|secret|passw|api-?key|session|credential|signature/i;
 
@@ -60,8 +57,41 @@ export function maskText(text: string): string {
     .replace(CVV_IN_TEXT, '$1***');
 }
 
-/** The value of every multipart part whose name is CVV-like, whatever the body's declared type. */
-const maskParts = (text: string) => text.replace(PART, (part, head: string, _q: string, name: string) => (isCvvKey(name) ? `${head}***` : part));
+/**
+ * The value of every multipart part whose name is CVV-like, whatever the body's declared type. Read line
+ * by line: a `Content-Disposition` line opens a part's head, a blank line ends it, and the value runs to
+ * the next line that starts with `--` (a boundary). (A single regex did this, and backtracked for seconds
+ * on a 64 KiB line of `name=`s, holding every other request.)
+ */
+function maskParts(text: string): string {
+  if (!/content-disposition:/i.test(text)) return text;
+  const out: string[] = [];
+  let name: string | undefined; // of the part whose head is being read
+  let hiding = false;
+  let hidden = ''; // the line ending before the boundary belongs to the boundary
+  for (const line of text.split(/(?<=\n)/)) {
+    const bare = line.replace(/\r?\n$/, '');
+    if (hiding) {
+      if (!bare.startsWith('--')) {
+        hidden = line.slice(bare.length);
+        if (out.at(-1) !== '***') out.push('***');
+        continue;
+      }
+      out.push(hidden);
+      hiding = false;
+    }
+    out.push(line);
+    if (name !== undefined) {
+      if (bare === '') {
+        hiding = isCvvKey(name);
+        hidden = '';
+        name = undefined;
+      }
+    } else name = PART_NAME.exec(bare)?.[1];
+  }
+  if (hiding) out.push(hidden);
+  return out.join('');
+}
 
 /** A parsed JSON body, masked: keys and strings as text, CVV-like keys hidden, `number` to its last four. */
 export function maskValue(value: unknown): unknown {

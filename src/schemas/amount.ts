@@ -40,9 +40,11 @@ export function amountProblem(amount: unknown, currency: string): string | undef
   return undefined;
 }
 
-/** `amountProblem`'s answer as a refusal naming the field of `{ total, currency }` at `path` that is wrong. */
-export const amountRefusal = (problem: string, path = 'amount'): string =>
-  problem.startsWith('currency ') ? `${path}.${problem}` : `${path}.total ${problem}`;
+/** `amountProblem`'s answer naming the field of `{ total, currency }` that is wrong, under `path` when given. */
+export function amountRefusal(problem: string, path?: string): string {
+  const named = problem.startsWith('currency ') ? problem : `total ${problem}`;
+  return path ? `${path}.${named}` : named;
+}
 
 /** "12.5" in EUR is 1250. Callers check the amount first. */
 export function toMinor(amount: string, currency: string): number {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { amountProblem, CURRENCY_PATTERN, DECIMAL_PATTERN } from './amount';
+import { amountProblem, amountRefusal, CURRENCY_PATTERN, DECIMAL_PATTERN } from './amount';
 
 /** ISO 8601 UTC timestamp, as the service writes them. */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -52,7 +52,7 @@ export function checkedAmount<T extends v.GenericSchema<{ currency: string; tota
     schema,
     v.check(
       (amount) => amountProblem(amount.total, amount.currency) === undefined,
-      (issue) => `total ${amountProblem(issue.input.total, issue.input.currency)}`,
+      (issue) => amountRefusal(amountProblem(issue.input.total, issue.input.currency) ?? ''),
     ),
   );
 }

@@ -106,7 +106,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const { amount, signal, invoiceNumber, custom } = options ?? {};
     if (amount !== undefined) {
       const problem = amountProblem(amount?.total, String(amount?.currency));
-      if (problem) throw new PayframeError('invalid_request', amountRefusal(problem));
+      if (problem) throw new PayframeError('invalid_request', amountRefusal(problem, 'amount'));
     }
     const json = checked(CaptureRequestSchema, { amount: amount?.total, invoice_number: invoiceNumber, custom });
     const path = `${payment(referenceId)}/${kind}`;

@@ -105,7 +105,7 @@ export function buildPaymentRequest(input: PaymentInput): PaymentRequest {
   if (typeof input !== 'object' || input === null) throw refuse('payment input must be an object');
   const amount: Partial<Money> = input.amount ?? {};
   const problem = amountProblem(amount.total, String(amount.currency));
-  if (problem) throw refuse(amountRefusal(problem));
+  if (problem) throw refuse(amountRefusal(problem, 'amount'));
 
   const funding = fundingOf(input);
   const stored = input.storedCredential;

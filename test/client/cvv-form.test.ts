@@ -66,7 +66,10 @@ describe('a CVV-only form', () => {
   it('posts to the CVV frame alone, at its exact origin, and answers the JSON the merchant server sent back', async () => {
     const form = await ready();
     const call = form.postCvv({ url: '/pay/kept-card', body: { ticket: 't-1', keptCardId: 'CARD-1' } });
-    expect(form.postCvv({ url: '/elsewhere' })).toBe(call); // a double click makes one post
+    const again = form.postCvv({ url: '/elsewhere' }); // a double click makes one post
+    // A call made meanwhile is still checked: refused, it says so, and the post in flight goes on.
+    const refused = form.postCvv({ url: 'https://evil.example/steal', timeoutMs: -1 });
+    await expect(refused).rejects.toMatchObject({ code: 'unsafe_url' });
     await settle();
     expect(posts()).toEqual([
       [{ ch: channel(), t: 'post', id: 1, url: `${location.origin}/pay/kept-card`, body: { ticket: 't-1', keptCardId: 'CARD-1' }, timeoutMs: 15_000 }, GATEWAY],
@@ -74,6 +77,7 @@ describe('a CVV-only form', () => {
     say({ t: 'posted', id: 1, body: { forged: true } }, window); // not the frame's window
     say({ t: 'posted', id: 1, body: { status: 'approved', referenceId: 'PAY-1' } });
     await expect(call).resolves.toEqual({ status: 'approved', referenceId: 'PAY-1' });
+    await expect(again).resolves.toEqual({ status: 'approved', referenceId: 'PAY-1' });
   });
 
   it('passes on a refusal as a typed error with the server’s answer', async () => {

@@ -87,6 +87,8 @@ describe('the CVV frame’s post', () => {
     // What the review found: a refusal that quotes the request, or a message that names the code.
     ['quoted in a refusal', { error: 'unexpected field in {"ticket":"t-1","cvv":"737"}' }],
     ['in a message of payframe’s shape', { error: { code: 'invalid_request', message: 'cvv 737 was refused' } }],
+    ['at the end of a sentence', { error: { code: 'invalid_card', message: 'Wrong security code: 737.' } }],
+    ['before a comma or in brackets', { note: 'codes tried: 737, then (737)' }],
     ['as a key', { '737': true }],
     ['spelt with unicode escapes', '{"note":"cvv=\\u0037\\u0033\\u0037"}'],
   ])('refuses an answer that holds the CVV (%s): the page never gets it', async (_, body) => {
@@ -97,7 +99,7 @@ describe('the CVV frame’s post', () => {
   });
 
   it('passes on an answer whose digits merely contain the CVV\'s (an amount, an id, a uuid, a longer number)', async () => {
-    const body = { total: '13.737', referenceId: 'PAY-a737b', orderId: 'ORD-17370', eventId: '0737c1a2-1f0e-4b5d-9a7c-3e2d737f1a00', code: 7370 };
+    const body = { total: '13.737', rate: '737.5', referenceId: 'PAY-a737b', orderId: 'ORD-17370', eventId: '0737c1a2-1f0e-4b5d-9a7c-3e2d737f1a00', code: 7370 };
     answer = () => ({ status: 200, body: JSON.stringify(body) });
     await expect(post()).resolves.toEqual(body);
   });

@@ -6,10 +6,14 @@ import { connect as tcp, type Socket } from 'node:net';
 import { connect as tls } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { testCards } from '../../src/sandbox';
+import { maskBody } from '../../src/sandbox/record';
 import { basic, call, m, useSandbox } from './helpers';
 
 const IDLE = 300;
 const box = useSandbox({ idleTimeoutMs: IDLE });
+// The floods below take longer than IDLE on a busy machine, and a request's head would then time out
+// (408): they get a sandbox with the default idle limit.
+const flooded = useSandbox();
 const PAN = testCards.approved.number;
 const SPACED = PAN.replace(/(\d{4})(?=\d)/g, '$1 ');
 
@@ -63,6 +67,14 @@ describe('connections that send nothing are closed', () => {
     expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: '1000', name: 'INVALID_REQUEST' });
   });
 
+  it('a chunk extension too large for the parser gets 413 with the JSON error body, as node would say 413', async () => {
+    const head = 'POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write(`${head}1;${'e'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`));
+    const { text } = await closed(secure as unknown as Socket);
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: '4130', name: 'PAYLOAD_TOO_LARGE' });
+  });
+
   it('while a connection that keeps talking is served', async () => {
     for (let i = 0; i < 3; i++) {
       expect((await call(box.sb, 'GET', '/')).status).toBe(200);
@@ -75,10 +87,10 @@ describe('requests() is capped', () => {
   it('keeps the last 1,000 requests, dropping the oldest first', async () => {
     // 1,041 requests pipelined on one connection: what a flood costs the sandbox, not the client.
     const heads = Array.from({ length: 1041 }, (_, i) => `GET /nothing?i=${i} HTTP/1.1\r\nHost: x\r\n${i === 1040 ? 'Connection: close\r\n' : ''}\r\n`);
-    const socket = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write(heads.join('')));
+    const socket = tls({ port: flooded.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write(heads.join('')));
     const { text } = await closed(socket as unknown as Socket);
     expect(text.match(/HTTP\/1\.1 404/g)).toHaveLength(1041);
-    const log = box.sb.requests();
+    const log = flooded.sb.requests();
     expect(log.length).toBe(1000);
     expect(log.at(-1)!.path).toBe('/nothing?i=1040');
     expect(log.some((r) => r.path === '/nothing?i=0')).toBe(false);
@@ -97,9 +109,9 @@ describe('requests() is capped', () => {
   it('bounds what a flood of large posts keeps: 100 posts of 60 KiB keep under 1 MB', async () => {
     const big = JSON.stringify({ pad: 'z'.repeat(60_000) });
     for (let i = 0; i < 100; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, () => fetch(`${box.sb.url}/v1/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).then((r) => r.arrayBuffer())));
+      await Promise.all(Array.from({ length: 10 }, () => fetch(`${flooded.sb.url}/v1/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).then((r) => r.arrayBuffer())));
     }
-    expect(JSON.stringify(box.sb.requests().slice(-100)).length).toBeLessThan(1_000_000);
+    expect(JSON.stringify(flooded.sb.requests().slice(-100)).length).toBeLessThan(1_000_000);
   });
 });
 
@@ -160,6 +172,25 @@ describe('requests() masks by shape', () => {
     const text = JSON.stringify({ path, body });
     expect(text).not.toContain('321');
     expect(text).toContain('***');
+  });
+
+  // A review found a 64 KiB body of `content-disposition:name=` repeated held the sandbox for 6 s (the
+  // multipart rule backtracked). Measured as a ratio to an ordinary body of the same size, in the same
+  // run, so that a slow machine does not fail it: linear work stays within a small factor.
+  it('masks hostile multipart-looking bodies in about the time of an ordinary one', () => {
+    const hostile = [
+      'content-disposition:name='.repeat(2600),
+      `--b\r\n${'content-disposition: form-data; name="cvv"\r\n'.repeat(1400)}`,
+      `--b\r\nContent-Disposition: form-data; name="cvv"\r\n\r\n${'1\r\n'.repeat(20_000)}`,
+    ];
+    const ordinary = 'lorem ipsum dolor sit amet, '.repeat(2340);
+    const time = (text: string) => {
+      const start = performance.now();
+      for (let i = 0; i < 3; i++) maskBody(Buffer.from(text), 'multipart/form-data; boundary=b');
+      return performance.now() - start;
+    };
+    const base = Math.max(time(ordinary), 1);
+    for (const text of hostile) expect(time(text) / base, text.slice(0, 40)).toBeLessThan(50);
   });
 
   it('CVVs by shape: multipart parts by their name, headers by their name, "key value" in text, card_code and its kin', async () => {

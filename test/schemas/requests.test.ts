@@ -36,7 +36,9 @@ describe('request schemas are strict', () => {
     expect(issues(PaymentRequestSchema, withAmount('OMR', '1.250'))).toEqual([]);
     expect(issues(PaymentRequestSchema, withAmount('JPY', '1000'))).toEqual([]);
     expect(issues(PaymentRequestSchema, withAmount('USD', '1.250'))[0]).toMatch(/3 decimals; USD allows 2/);
-    expect(issues(PaymentRequestSchema, withAmount('JPY', '10.5'))[0]).toMatch(/JPY allows 0/);
+    expect(issues(PaymentRequestSchema, withAmount('JPY', '10.5'))[0]).toMatch(/total has 1 decimal; JPY allows 0/);
+    expect(issues(PaymentRequestSchema, withAmount('usd', '1.00')).join()).toMatch(/currency must be a three-letter upper-case ISO 4217 code/);
+    expect(issues(PaymentRequestSchema, withAmount('usd', '1.00')).join()).not.toMatch(/total currency/);
     for (const bad of ['-1.00', '', '1e3', '01.00', '0', '0.00', ' 1.00']) {
       expect(issues(PaymentRequestSchema, withAmount('USD', bad)), bad).not.toEqual([]);
     }
