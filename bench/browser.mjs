@@ -58,7 +58,7 @@ const SCRIPT = `(() => {
         frame.onload = resolve;
         frame.onerror = reject;
         frame.src = src;
-        Object.assign(frame.style, { display: 'block', width: '100%', height: '2.75rem', border: '0', background: 'transparent' });
+        Object.assign(frame.style, { display: 'block', width: '100%', height: '2.75rem', border: '0' });
         document.getElementById('blank-' + n).append(frame);
         blanks.push(frame);
       })));

@@ -169,21 +169,14 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   names.forEach((name) => paint(name));
 
   /**
-   * One call at a time: `prepare` checks the call's options and answers what sends it; then every field
-   * is validated (an incomplete form sends nothing and changes no value), and only then it is sent.
+   * One call at a time: `prepared` is what sends the call, or a promise of it once the call's options
+   * are checked; then every field is validated (an incomplete form sends nothing and changes no value),
+   * and only then it is sent. Every call's options are checked, one made while another runs too (a
+   * double click): refused, it says so; accepted, it answers the call in flight, which alone sends.
    */
-  const once = <T>(prepare: () => (() => Promise<T>) | Promise<() => Promise<T>>): Promise<T> => {
-    if (destroyed) return Promise.reject(destroyedError());
-    // Every call's options are checked, a call made while another runs too (a double click): refused,
-    // it says so; accepted, it answers the call in flight, which alone sends.
-    let prepared: ReturnType<typeof prepare>;
-    try {
-      prepared = prepare();
-    } catch (error) {
-      return Promise.reject(error);
-    }
+  const once = <T>(prepared: (() => Promise<T>) | Promise<() => Promise<T>>): Promise<T> => {
     const current = running as Promise<T> | undefined;
-    if (current) return prepared instanceof Promise ? prepared.then(() => current) : current;
+    if (destroyed || current) return Promise.resolve(prepared).then(() => current ?? Promise.reject(destroyedError()));
     running = (async () => {
       const run = await prepared;
       await ready;
@@ -226,12 +219,12 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     tokenize(options) {
       const { send } = ops;
       if (!send) return Promise.reject(new PayframeError('invalid_request', 'a form of the CVV alone has postCvv(), not tokenize()'));
-      return once(() => () => send(options?.signal));
+      return once(() => send(options?.signal));
     },
     postCvv(options) {
       const { post } = ops;
-      if (!post) return Promise.reject(new PayframeError('invalid_request', 'postCvv() is for a form of the CVV alone'));
-      return once(() => post(options));
+      if (!post) return Promise.reject(new PayframeError('invalid_request', 'only a form of the CVV alone has postCvv()'));
+      return once(post(options));
     },
     destroy: () => destroy(),
   };

@@ -278,7 +278,7 @@ export function mountFields(options: MountOptions): CardForm {
     });
     if (allow) iframe.allow = allow;
     // Through the CSSOM: a strict style-src allows it, as it does not allow a style attribute in markup.
-    Object.assign(iframe.style, { display: 'block', width: '100%', height: '2.75rem', border: '0', background: 'transparent' });
+    Object.assign(iframe.style, { display: 'block', width: '100%', height: '2.75rem', border: '0' }); // an iframe's background is transparent already
     container.append(iframe);
     frames.set(name, iframe);
     byWindow.set(iframe.contentWindow, name);
