@@ -4,7 +4,7 @@
  * `event.source` and `ch` first, then the message's shape with the small hand-written guards of
  * guards.ts (no valibot: the page side must stay small); anything else is ignored.
  */
-import type { ErrorCode } from '../errors';
+import type { ErrorCode, PayframeErrorInit } from '../errors';
 import type { BrandInfo, FieldEvent, FieldName, FieldState } from '../fields';
 import type { TokenizeResult } from '../tokenize';
 
@@ -27,17 +27,13 @@ export interface FontSource {
   style?: string;
 }
 
-/** A PayframeError as data: it crosses the frame boundary by structured clone. */
-export interface ErrorInfo {
+/**
+ * A PayframeError as data: it crosses the frame boundary by structured clone (`cause` stays behind). A
+ * CVV post's refusal carries `body`, the merchant server's JSON answer (never one that holds the CVV).
+ */
+export interface ErrorInfo extends Omit<PayframeErrorInit, 'cause'> {
   code: ErrorCode;
   message: string;
-  status?: number;
-  resultCode?: string;
-  reason?: string;
-  eventId?: string;
-  fields?: string[];
-  /** A CVV post's refusal: the merchant server's JSON answer (never one that holds the CVV). */
-  body?: unknown;
 }
 
 // Page → field frame.

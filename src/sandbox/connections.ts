@@ -4,7 +4,7 @@
  * listen themselves. So every limit is set here: a connection that sends nothing, a TLS handshake
  * or a request head that stalls, is closed instead of being held open for good.
  */
-import type { Server as HttpServer } from 'node:http';
+import { type Server as HttpServer, STATUS_CODES } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import { SandboxError } from './errors';
@@ -44,7 +44,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
       ? new SandboxError('PAYLOAD_TOO_LARGE', 'A chunk extension is too large')
       : new SandboxError('INVALID_REQUEST', 'The request is not valid HTTP');
   const body = JSON.stringify(refusal.wireBody());
-  const reason = { 408: 'Request Timeout', 413: 'Payload Too Large' }[refusal.status as 408 | 413] ?? 'Bad Request';
+  const reason = STATUS_CODES[refusal.status!]; // a SandboxError always has its status
   socket.end(
     `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,

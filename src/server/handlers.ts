@@ -64,16 +64,17 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** Errors after which the payment's outcome is worth reading from its session. */
 const UNKNOWN_OUTCOME = new Set(['timeout', 'network', 'server_error', 'invalid_response']);
 
-/** The payment of this session, when the error leaves its outcome open and the payment has one now. */
-async function settledPayment(gateway: GatewayCore, sessionId: string, referenceId: string, error: unknown): Promise<Payment | undefined> {
-  if (!(error instanceof PayframeError) || !(UNKNOWN_OUTCOME.has(error.code) || error.reason === 'SESSION_EXPIRED')) return undefined;
-  const payment = await gateway.payments.session(sessionId).catch(() => undefined);
-  return payment && payment.reference_id === referenceId && payment.state !== 'pending' ? payment : undefined;
-}
-
-const throwAgain = (error: unknown): never => {
+/**
+ * After a failed authenticate call: the payment of this session when the error leaves its outcome open
+ * and the payment has one now; otherwise the error stands.
+ */
+async function settledAfter(error: unknown, gateway: GatewayCore, sessionId: string, referenceId: string): Promise<Payment> {
+  if (error instanceof PayframeError && (UNKNOWN_OUTCOME.has(error.code) || error.reason === 'SESSION_EXPIRED')) {
+    const payment = await gateway.payments.session(sessionId).catch(() => undefined);
+    if (payment && payment.reference_id === referenceId && payment.state !== 'pending') return payment;
+  }
   throw error;
-};
+}
 
 export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Handlers {
   return {
@@ -91,15 +92,12 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Han
         if (authorize && (await authorize(request, referenceId)) !== true) {
           return json(403, { error: { code: 'forbidden', message: 'this checkout may not finish this payment' } });
         }
-        let payment: Payment;
-        try {
-          payment = await gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp });
-        } catch (error) {
-          // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
-          // by an earlier try whose answer was lost: the session then says how the payment ended, so the
-          // payer is told that rather than "try again" or "expired" (and never pays twice).
-          payment = (await settledPayment(gateway, sessionId, referenceId, error)) ?? throwAgain(error);
-        }
+        // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
+        // by an earlier try whose answer was lost: the session then says how the payment ended, so the
+        // payer is told that rather than "try again" or "expired" (and never pays twice).
+        const payment = await gateway.payments
+          .authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp })
+          .catch((error: unknown) => settledAfter(error, gateway, sessionId, referenceId));
         const { status, state, code, text } = readPayment(payment);
         return json(200, { status, referenceId: payment.reference_id, state, code, text });
       });
