@@ -6,6 +6,6 @@ export type {
   AttachOptions, Authorization, BrandInfo, CardField, CardForm, CardInput, ClientOptions, ClientTokenGrant, FieldName, FieldState,
   FieldStyles, FontSource, FormEvents, FormState, HostedField, Locale, MountOptions, PostCvvOptions, StyleState, TokenizeOptions, TokenizeResult,
 } from './client';
-export { type ErrorCode, isPayframeError, PayframeError, type PayframeErrorInit } from './errors';
+export { type ErrorCode, isPayframeError, PayframeError, type PayframeErrorInit } from './shared/errors';
 export type { BrowserInfo } from './schemas';
 export type { HandlePendingOptions, OtpFormState, OtpSubmission, PendingMode, PendingOutcome, PendingPayment } from './client';

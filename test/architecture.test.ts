@@ -100,7 +100,7 @@ describe('architecture', () => {
   });
 
   it('keeps the card core out of the hosted path: mounting fields needs no card rules on the page', () => {
-    expect(graph('client/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('tokenize/'))).toEqual([]);
+    expect(graph('client/form/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('tokenize/'))).toEqual([]);
   });
 
   it('keeps the sandbox out of the browser bundle', () => {

@@ -4,7 +4,7 @@
 import { runInNewContext } from 'node:vm';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, isPayframeError, PayframeError, redact } from '../src/errors';
+import { ERROR_CODES, isPayframeError, PayframeError, redact } from '../src/shared/errors';
 import { issueMessage, NonceRequestSchema, PaymentRequestSchema } from '../src/schemas';
 import { startSandbox, testCards } from '../src/sandbox';
 import { createGateway } from '../src/server';

@@ -7,10 +7,10 @@
  */
 import { validateExpiry } from '../card';
 import { table } from '../card/brands';
-import { PayframeError } from '../errors';
+import { PayframeError } from '../shared/errors';
 import { bindField, brandInfo, checkField, cvvSizes, type FieldEvent, type FieldName, formFields, showsInvalid } from '../fields';
 import { type Config, type ErrorInfo, type Locale, type Post, readFrameAddress, readToFrame, type ToPage, type Tokenize } from '../protocol';
-import { deadline } from '../deadline';
+import { deadline } from '../shared/call';
 import { checkCard, requestNonce } from '../tokenize';
 import { postCvv } from './post';
 import { siblings } from './siblings';

@@ -3,9 +3,9 @@
  * CVV-only nonce, and the CVV reaches it only in the server's payment call. The page's scripts never see
  * it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page.
  */
-import { isErrorCode, PayframeError } from '../errors';
+import { isErrorCode, PayframeError } from '../shared/errors';
 import { MAX_POST_BODY, postTarget } from '../protocol';
-import { codeForStatus } from '../status';
+import { codeForStatus } from '../shared/refusal';
 
 export interface CvvPost {
   url: string;

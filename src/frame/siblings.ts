@@ -1,4 +1,4 @@
-import { PayframeError } from '../errors';
+import { PayframeError } from '../shared/errors';
 import type { FieldName } from '../fields';
 import { readSibling, type Sibling } from '../protocol';
 

@@ -1,5 +1,5 @@
 import type { FieldName } from '../fields';
-import { isWebUrl } from '../url';
+import { isWebUrl } from '../shared/url';
 import { isFieldName } from './guards';
 
 export { isWebUrl };

@@ -4,7 +4,7 @@
  * type, a malformed payload. Receivers check `event.origin` and `event.source` before calling them.
  */
 import type { FieldName, FieldState } from '../fields';
-import { isTimeout } from '../options';
+import { isTimeout } from '../shared/call';
 import type { Sibling, ToFrame, ToPage } from './messages';
 
 type Data = Record<string, any>;

@@ -4,7 +4,7 @@
  * `event.source` and `ch` first, then the message's shape with the small hand-written guards of
  * guards.ts (no valibot: the page side must stay small); anything else is ignored.
  */
-import type { ErrorCode, PayframeErrorInit } from '../errors';
+import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 import type { BrandInfo, FieldEvent, FieldName, FieldState } from '../fields';
 import type { TokenizeResult } from '../tokenize';
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fail } from './errors';
-import { param, type Reply, type Req, type Sandbox } from './request';
+import { param, type Reply, type Req, type Sandbox } from './context';
 import type { MerchantConfig } from './state';
 
 const TYPES: Record<string, string> = {

@@ -6,7 +6,7 @@ import { makeCertificate } from './certificate';
 import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
 import { SandboxError } from './errors';
 import { defaultFrameDir } from './frame';
-import type { Sandbox } from './request';
+import type { Sandbox } from './context';
 import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './server';
 import { Clock, Store, type MerchantConfig } from './state';
 

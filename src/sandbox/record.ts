@@ -3,7 +3,7 @@
  * size, so that a test can look at what arrived without the log ever holding card data or a
  * credential, or growing without bound. The README's "requests()" section lists these rules.
  */
-import { tooDeep } from './request';
+import { tooDeep } from './context';
 
 export interface Recorded { method: string; path: string; headers: Record<string, string>; body: unknown; at: string }
 

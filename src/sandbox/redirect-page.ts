@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { AuthenticateRequestSchema } from '../schemas';
 import { completeOtp, paymentOfSession } from './actions';
 import { SandboxError } from './errors';
-import { mediaType, param, type Reply, type Req, type Sandbox } from './request';
+import { mediaType, param, type Reply, type Req, type Sandbox } from './context';
 import type { PaymentRecord } from './state';
 
 const escape = (text: string) =>

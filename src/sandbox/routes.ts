@@ -10,7 +10,7 @@ import { fail } from './errors';
 import { serveFrame } from './frame';
 import { createPayment, findPayment, paymentView, type Ctx } from './payments';
 import { redirectPage } from './redirect-page';
-import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './request';
+import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
 import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from './vault';
 
 type Handler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;

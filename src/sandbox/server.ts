@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
-import { readCapped } from '../body';
+import { readCapped } from '../shared/body';
 import { fail, SandboxError } from './errors';
 import { keep, maskBody, maskHeaders, maskPath, type Recorded } from './record';
-import type { Reply, Req, Sandbox } from './request';
+import type { Reply, Req, Sandbox } from './context';
 import { ROUTES } from './routes';
 
 /**

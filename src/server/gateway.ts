@@ -1,6 +1,6 @@
-import { PayframeError } from '../errors';
-import { type CallOptions, checkCallOptions } from '../options';
-import { checkBaseUrl, isPathSegment } from '../url';
+import { PayframeError } from '../shared/errors';
+import { type CallOptions, checkCallOptions } from '../shared/call';
+import { checkBaseUrl, isPathSegment } from '../shared/url';
 import {
   amountProblem, amountRefusal, AuthenticateRequestSchema, CaptureRequestSchema, CardListSchema, ClientTokenSchema, PayerRecordSchema, PaymentSchema,
   ReducedRecordSchema, VaultCardSchema, VoidRequestSchema,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { readCapped } from '../body';
-import { type ErrorCode, PayframeError } from '../errors';
+import { readCapped } from '../shared/body';
+import { type ErrorCode, PayframeError } from '../shared/errors';
 import { AuthenticateRequestSchema, type Payment, PendingPaymentSchema } from '../schemas';
 import type { GatewayCore } from './gateway';
 import { readPayment } from './readers';

@@ -12,7 +12,7 @@ export type {
   AuthenticateInput, CaptureOptions, Gateway, GatewayOptions, RefundOptions, VoidOptions,
 } from './gateway';
 export type { RequestOptions } from './transport';
-export type { CallOptions } from '../options';
+export type { CallOptions } from '../shared/call';
 export type {
   CardholderInitiated, FirstPayment, FullCard, MerchantInitiated, Money, NonceCard, PaymentCommon, PaymentFunding,
   PaymentInput, StoredCredential, VaultCard as VaultCardInput,
@@ -21,8 +21,8 @@ export { isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending
 export type { PaymentOutcome } from './readers';
 export type { AuthenticateBody, AuthenticateOptions, CvvOptions, Handler, Handlers } from './handlers';
 export { toNodeListener } from './node';
-export { isPayframeError, PayframeError } from '../errors';
-export type { ErrorCode, PayframeErrorInit } from '../errors';
+export { isPayframeError, PayframeError } from '../shared/errors';
+export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 export type {
   BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard,
   PendingPayment,

@@ -1,4 +1,4 @@
-import { type NodeStream, readCapped } from '../body';
+import { type NodeStream, readCapped } from '../shared/body';
 import { type Handler, json, MAX_BODY_BYTES } from './handlers';
 
 // The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the

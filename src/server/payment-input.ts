@@ -1,5 +1,5 @@
 import { readExpiryParts, validateNumber } from '../card';
-import { PayframeError } from '../errors';
+import { PayframeError } from '../shared/errors';
 import { checked } from './transport';
 import {
   amountProblem, amountRefusal, type BrowserInfo, type FundingInstrument, type Item, type PayerInfo, type PaymentRequest,

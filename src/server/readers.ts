@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { PayframeError } from '../errors';
+import { PayframeError } from '../shared/errors';
 import { type Payment, type PaymentState, type PendingPayment, PendingPaymentSchema, type ReducedRecord } from '../schemas';
 
 /**

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { PayframeError } from '../errors';
-import { errorFromResponse, networkError, parseResponse, RETRY_STATUSES, retryDelayMs } from '../http';
+import { PayframeError } from '../shared/errors';
+import { errorFromResponse, networkError, parseResponse, RETRY_STATUSES, retryDelayMs } from './answers';
 import { issueMessage } from '../schemas';
-import { isPathSegment } from '../url';
+import { isPathSegment } from '../shared/url';
 
 /** Per call, on every gateway method. */
 export interface RequestOptions {

@@ -1,5 +1,5 @@
 import { type BrandId, readExpiryParts, validateCvv, validateExpiry, validateNumber } from '../card';
-import { PayframeError } from '../errors';
+import { PayframeError } from '../shared/errors';
 import type { NonceRequest } from '../schemas';
 
 export interface CardInput {

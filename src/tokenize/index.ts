@@ -4,4 +4,4 @@
  */
 export { type CardField, type CardInput, type CheckedCard, checkCard } from './card';
 export { readNonce, type TokenizeResult } from './read';
-export { type NonceCall, requestNonce } from './request';
+export { type NonceCall, requestNonce } from './nonce-call';

@@ -15,7 +15,7 @@ let forms: CardForm[];
 
 // postCvv() loads its checks at its first call (lazy.test.ts tests that load): loaded here first, so
 // that one turn of the event loop (`settle`) sees the post in every test, the first one too.
-beforeAll(() => import('../../src/client/cvv-post'));
+beforeAll(() => import('../../src/client/form/cvv-post'));
 
 beforeEach(() => {
   document.body.innerHTML = `

@@ -3,8 +3,8 @@
 // answer the merchant's server can give. The real flows run in Chromium (e2e/pending.spec.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, handlePending, type HandlePendingOptions, readReturn } from '../../src';
-import { TEXTS } from '../../src/client/otp-form';
-import { PayframeError } from '../../src/errors';
+import { TEXTS } from '../../src/client/pending/otp-form';
+import { PayframeError } from '../../src/shared/errors';
 import { rejection } from './helpers';
 
 const GATEWAY = 'https://gw.test:8443';

@@ -1,7 +1,7 @@
 // handlers.cvv(): the merchant's route a CVV-only hosted form posts to. CORS for the card frames' origin
 // only, the CVV's shape checked, and a kept card paid again with it on the real sandbox.
 import { describe, expect, it, vi } from 'vitest';
-import { PayframeError } from '../../src/errors';
+import { PayframeError } from '../../src/shared/errors';
 import { readKeptCard, readPayment } from '../../src/server';
 import { CVV, EUR, fullCard, testCards, useSandbox } from './helpers';
 

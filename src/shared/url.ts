@@ -5,9 +5,13 @@
  */
 import { PayframeError } from './errors';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** The loopback hosts, as a URL's `hostname` writes them: the one list every loopback rule of payframe reads. */
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
-export const isLoopback = (url: URL): boolean => LOOPBACK.has(url.hostname);
+export const isLoopback = (url: URL): boolean => LOOPBACK_HOSTS.includes(url.hostname);
+
+/** Whether a host name or address is loopback, as a URL, a Host header or a bind address writes it (`::1` too). */
+export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.includes(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
 
 /** `https:`, or `http:` on a loopback host. */
 export const isSafeScheme = (url: URL): boolean => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));

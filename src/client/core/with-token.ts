@@ -1,5 +1,5 @@
-import { PayframeError } from '../errors';
-import { type Deadline, deadline } from '../deadline';
+import { PayframeError } from '../../shared/errors';
+import { type Deadline, deadline } from '../../shared/call';
 import type { ClientCore } from './core';
 
 /**

@@ -1,6 +1,6 @@
-import { readText } from '../body';
-import { PayframeError } from '../errors';
-import { codeForStatus, refusal, RETRY_STATUSES, retryDelayMs } from '../status';
+import { readText } from '../shared/body';
+import { PayframeError } from '../shared/errors';
+import { codeForStatus, refusal, RETRY_STATUSES, retryDelayMs } from '../shared/refusal';
 import type { CheckedCard } from './card';
 import { readNonce, type TokenizeResult } from './read';
 

@@ -2,10 +2,10 @@
  * `postCvv`'s checks and its job, loaded at the first `postCvv()`: a chunk of its own in the ESM build
  * (few checkouts pay a kept card again), inline in the script-tag bundles.
  */
-import { deadline } from '../deadline';
-import { PayframeError } from '../errors';
-import { isTimeout } from '../options';
-import { MAX_POST_BODY, type Post, postTarget } from '../protocol';
+import { deadline } from '../../shared/call';
+import { PayframeError } from '../../shared/errors';
+import { isTimeout } from '../../shared/call';
+import { MAX_POST_BODY, type Post, postTarget } from '../../protocol';
 import type { PostCvvOptions } from './form';
 
 /** One round trip to the CVV frame (hosted.ts). */

@@ -1,4 +1,4 @@
-import { type ErrorCode, isErrorCode, PayframeError } from '../errors';
+import { type ErrorCode, isErrorCode, PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';
 
 /** A token this close to its expiry is not used any more: a request must not die in flight. */

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as v from 'valibot';
-import { redact } from '../errors';
+import { redact } from '../shared/errors';
 import { issueMessage } from '../schemas';
 import { fail } from './errors';
 import type { Clock, MerchantConfig, Store } from './state';

@@ -4,7 +4,7 @@
  * type is `ErrorBodySchema` in src/schemas; test/tokenize/read.test.ts checks that both agree.
  */
 import { type ErrorCode, PayframeError } from './errors';
-import type { ErrorBody } from './schemas';
+import type { ErrorBody } from '../schemas';
 
 /** Answers worth one more try of a call that is safe to repeat (a nonce request, a GET of the server companion). */
 export const RETRY_STATUSES = [500, 502, 503, 504];

@@ -3,11 +3,11 @@
  * own `<input>`s. Outside the iframe isolation: every script on the page can read these inputs, so
  * the card data is in the merchant's PCI scope (see the README).
  */
-import { validateExpiry } from '../card';
-import { PayframeError } from '../errors';
-import { type BoundField, bindField, brandInfo, cvvSizes, type FieldName, formFields } from '../fields';
-import type { Client } from './client';
-import { coreOf } from './core';
+import { validateExpiry } from '../../card';
+import { PayframeError } from '../../shared/errors';
+import { type BoundField, bindField, brandInfo, cvvSizes, type FieldName, formFields } from '../../fields';
+import type { Client } from '../core/client';
+import { coreOf } from '../core/core';
 import { type CardForm, createForm } from './form';
 
 type InputRef = string | HTMLInputElement;

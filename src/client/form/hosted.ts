@@ -6,21 +6,21 @@
  * A form of the CVV field alone (a kept card paid again) has no nonce to make: its frame posts the CVV
  * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
  */
-import type { BrandId } from '../card';
-import { PayframeError } from '../errors';
-import { isTimeout } from '../options';
-import type { FieldName } from '../fields';
+import type { BrandId } from '../../card';
+import { PayframeError } from '../../shared/errors';
+import { isTimeout } from '../../shared/call';
+import type { FieldName } from '../../fields';
 import {
   type Config, type ErrorInfo, type FieldStyles, type FontSource, frameSrc, isWebUrl, type Locale, newChannel, type Post, readToPage, type ToFrame,
   type ToPage, type Tokenize,
-} from '../protocol';
-import type { TokenizeResult } from '../tokenize';
-import type { Client } from './client';
-import { coreOf } from './core';
+} from '../../protocol';
+import type { TokenizeResult } from '../../tokenize';
+import type { Client } from '../core/client';
+import { coreOf } from '../core/core';
 import { type CardForm, createForm, destroyedError, type PostCvvOptions } from './form';
 import { labelOf } from './labels';
-import { loadChunk } from './load';
-import { withToken } from './request';
+import { loadChunk } from '../load';
+import { withToken } from '../core/with-token';
 
 export interface HostedField {
   /** A selector or an element; the frame goes inside it. */

@@ -1,6 +1,6 @@
-import { type CardInput, checkCard, requestNonce, type TokenizeResult } from '../tokenize';
+import { type CardInput, checkCard, requestNonce, type TokenizeResult } from '../../tokenize';
 import type { ClientCore } from './core';
-import { withToken } from './request';
+import { withToken } from './with-token';
 
 export interface TokenizeOptions {
   /** Aborting it rejects the call with `aborted`. */

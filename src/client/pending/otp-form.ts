@@ -4,7 +4,7 @@
  * form's `data-state` (README "Pending payments").
  */
 
-import type { Locale } from '../protocol';
+import type { Locale } from '../../protocol';
 
 export type { Locale };
 

@@ -1,4 +1,4 @@
-import type { CardInput, TokenizeResult } from '../tokenize';
+import type { CardInput, TokenizeResult } from '../../tokenize';
 import type { ClientOptions } from './config';
 import { clientWith } from './core';
 import type { TokenizeOptions } from './tokenize';

@@ -3,13 +3,13 @@
  * merchant's elements, validation before any request, one tokenisation at a time, and a `destroy`
  * that is safe to call twice. The two differ only in their `FormOps`.
  */
-import { PayframeError } from '../errors';
-import type { FieldEvent } from '../fields';
+import { PayframeError } from '../../shared/errors';
+import type { FieldEvent } from '../../fields';
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
-import { type BrandInfo, type FieldName, type FieldState, showsInvalid } from '../fields/state';
-import type { Locale } from '../protocol';
-import type { TokenizeResult } from '../tokenize';
-import type { TokenizeOptions } from './tokenize';
+import { type BrandInfo, type FieldName, type FieldState, showsInvalid } from '../../fields/state';
+import type { Locale } from '../../protocol';
+import type { TokenizeResult } from '../../tokenize';
+import type { TokenizeOptions } from '../core/tokenize';
 
 export interface FormState {
   /** The mounted fields only. */

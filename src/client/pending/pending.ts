@@ -1,6 +1,6 @@
-import { PayframeError } from '../errors';
-import type { OtpSubmission, PaymentState, PendingPayment } from '../schemas';
-import { loadChunk } from './load';
+import { PayframeError } from '../../shared/errors';
+import type { OtpSubmission, PaymentState, PendingPayment } from '../../schemas';
+import { loadChunk } from '../load';
 import type { Locale, OtpFormState } from './otp-form';
 
 export type { Locale, OtpFormState, OtpSubmission, PendingPayment };

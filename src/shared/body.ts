@@ -16,6 +16,16 @@ export interface NodeStream {
 
 type Body = NodeStream | ReadableStream<Uint8Array> | null;
 
+// The most read of a body, one cap per purpose, all here so that they are chosen together.
+/** A service answer read by the server companion: the largest, a payer with many cards, is far smaller. */
+export const MAX_SERVICE_ANSWER = 1024 * 1024;
+/** The nonce endpoint's answer, read in the frames and by `client.tokenize`: a nonce or an error body is a few hundred bytes, a proxy's error page a few KB. */
+export const MAX_NONCE_ANSWER = 64 * 1024;
+/** The merchant server's answer to a CVV post, read by the CVV frame and passed to the page. */
+export const MAX_MERCHANT_ANSWER = 64 * 1024;
+/** A request body taken by the server companion's handlers, and by default by the sandbox (the service's own cap, README). */
+export const MAX_REQUEST_BODY = 64 * 1024;
+
 const isWeb = (body: NonNullable<Body>): body is ReadableStream<Uint8Array> => 'getReader' in body;
 
 /** Keeps chunks up to `max` bytes (`keep` answers false past it), and joins them. */

@@ -3,9 +3,9 @@
  * them for the browser too) and one schema check of a success.
  */
 import * as v from 'valibot';
-import { readText } from './body';
-import { PayframeError } from './errors';
-import { codeForStatus, refusal } from './status';
+import { readText } from '../shared/body';
+import { PayframeError } from '../shared/errors';
+import { codeForStatus, refusal } from '../shared/refusal';
 
 /** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
 const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
@@ -25,7 +25,7 @@ export function networkError(what: string, error: unknown): PayframeError {
   return new PayframeError('network', `${what}: the connection failed`, { cause });
 }
 
-export { codeForStatus, RETRY_STATUSES, retryDelayMs } from './status';
+export { codeForStatus, RETRY_STATUSES, retryDelayMs } from '../shared/refusal';
 
 /** What is read of an answer: the service's largest, a payer with many cards, is far smaller. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;

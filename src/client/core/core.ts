@@ -1,6 +1,6 @@
 import type { Client } from './client';
 import { type ClientConfig, type ClientOptions, resolveConfig } from './config';
-import { loadChunk } from './load';
+import { loadChunk } from '../load';
 import { tokenProvider, type TokenProvider } from './token';
 import type { tokenizer } from './tokenize';
 

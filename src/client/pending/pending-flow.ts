@@ -2,10 +2,10 @@
  * What `handlePending` does once loaded: checks every option, then follows the redirect or shows the
  * OTP form and reads the merchant's answers. A chunk of its own in the ESM build (see pending.ts).
  */
-import { toAsciiDigits } from '../card/digits';
-import { type ErrorCode, isErrorCode, PayframeError } from '../errors';
-import { isWebUrl } from '../url';
-import type { PendingPayment } from '../schemas';
+import { toAsciiDigits } from '../../card/digits';
+import { type ErrorCode, isErrorCode, PayframeError } from '../../shared/errors';
+import { isWebUrl } from '../../shared/url';
+import type { PendingPayment } from '../../schemas';
 import { type OtpFormState, renderOtpForm } from './otp-form';
 import { type HandlePendingOptions, type PendingOutcome, SESSION_ID } from './pending';
 
