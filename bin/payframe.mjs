@@ -71,9 +71,11 @@ if (values.help) {
 const port = Number(values.port);
 if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be a number from 0 to 65535, not "${values.port}"`, 2);
 
-const { makeCertificate, startSandbox, testCards } = await import('../dist/sandbox.mjs').catch(() =>
-  fail('dist/sandbox.mjs is missing: run `npm run build` first.'),
-);
+const [{ makeCertificate, startSandbox, testCards }, { isLoopbackHost }] = await Promise.all([
+  import('../dist/sandbox.mjs'),
+  // payframe's one loopback rule, from the package's own build.
+  import('../dist/lib/shared/url.mjs'),
+]).catch(() => fail('dist/sandbox.mjs is missing: run `npm run build` first.'));
 
 /** The certificate kept in `dir`, made (and written) when missing or past its validity. */
 function keptCertificate(dir) {
@@ -111,7 +113,7 @@ function whyNot(error) {
   }
 }
 
-const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.host);
+const loopback = isLoopbackHost(values.host);
 const kept = values['cert-dir'] === undefined ? undefined : keptCertificate(resolve(values['cert-dir']));
 const sandbox = await startSandbox({
   port,

@@ -5,11 +5,11 @@
  * take the card on the page itself, and the card core are in dist/payframe.full.umd.min.js
  * (src/index.ts whole); here the first two answer `invalid_config` naming that file.
  */
-import type { AttachOptions } from './client/form/attach';
-import type { Client } from './client/core/client';
 import type { ClientOptions } from './client/core/config';
 import { clientWith } from './client/core/core';
-import type { CardForm } from './client/form/form';
+import type { Client } from './client/core/types';
+import type { AttachOptions } from './client/form/attach';
+import type { CardForm } from './client/form/types';
 import { PayframeError } from './shared/errors';
 
 // Module by module, not through the client/ index, so that the source graph is the bundle's (a test checks it).

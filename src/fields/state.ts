@@ -4,8 +4,6 @@
  */
 import type { Brand, BrandId } from '../card';
 
-export type FieldName = 'number' | 'expiry' | 'cvv' | 'name';
-
 export interface FieldState {
   isEmpty: boolean;
   /** Complete and correct. */
@@ -33,6 +31,3 @@ export const brandInfo = (b: Brand | undefined): BrandInfo | null =>
 export function showsInvalid(state: FieldState, touched: boolean): boolean {
   return !state.isPotentiallyValid || (!state.isValid && (touched || (!state.isFocused && !state.isEmpty)));
 }
-
-/** The form's field for each field `checkCard` names (its expiry month and year are the one `expiry`). */
-export const formFields = (fields: string[]) => [...new Set(fields.map((f) => (f.startsWith('expire') ? 'expiry' : f)))];

@@ -3,9 +3,11 @@
  * CVV-only nonce, and the CVV reaches it only in the server's payment call. The page's scripts never see
  * it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page.
  */
-import { isErrorCode, PayframeError } from '../shared/errors';
-import { MAX_POST_BODY, postTarget } from '../protocol';
-import { codeForStatus } from '../shared/refusal';
+import { MAX_POST_BODY, postTarget } from '../protocol/post-target';
+import { readErrorAnswer } from '../protocol/wire';
+import { codeForStatus, readAnswer } from '../shared/answer';
+import { MAX_MERCHANT_ANSWER } from '../shared/body';
+import { PayframeError } from '../shared/errors';
 
 export interface CvvPost {
   url: string;
@@ -15,9 +17,6 @@ export interface CvvPost {
   cvv: string;
   signal: AbortSignal;
 }
-
-/** The largest answer passed back to the page. */
-const MAX_ANSWER = 64 * 1024;
 
 /**
  * POSTs `{ ...body, cvv }` as JSON, without cookies or referrer, and answers the server's JSON. The
@@ -48,27 +47,22 @@ export async function postCvv({ url, origin, body, cvv, signal }: CvvPost): Prom
     throw new PayframeError('network', `postCvv: ${target.pathname} did not answer, or does not allow the card frames' origin (CORS)`, { cause });
   }
   const { status } = response;
-  const text = await response.text().catch(() => {
+  const { text } = await readAnswer(response, MAX_MERCHANT_ANSWER).catch(() => {
     if (signal.aborted) throw signal.reason;
     throw new PayframeError('network', `postCvv: the answer of ${target.pathname} was cut off`, { status });
   });
   let answer: unknown;
   try {
-    if (text.length > MAX_ANSWER) throw new Error('too long');
-    answer = JSON.parse(text);
+    answer = JSON.parse(text ?? ''); // over the cap: refused as not JSON
   } catch {
-    throw new PayframeError('invalid_response', `postCvv: ${target.pathname} answered HTTP ${status} without JSON of at most ${MAX_ANSWER} characters`, { status });
+    throw new PayframeError('invalid_response', `postCvv: ${target.pathname} answered HTTP ${status} without JSON of at most ${MAX_MERCHANT_ANSWER} bytes`, { status });
   }
   // A route that echoes what it received would hand the CVV to the page: that answer goes nowhere.
   if (holds(answer, cvv)) throw new PayframeError('invalid_response', `postCvv: ${target.pathname} answered with the security code; the answer is not passed on`, { status });
   if (response.ok) return answer;
   // A refusal in payframe's own shape (what the server companion's handlers answer) keeps its code.
-  const error = (answer as { error?: Record<string, unknown> } | null)?.error;
-  const short = (x: unknown) => (typeof x === 'string' ? x.slice(0, 500) : undefined);
-  if (isErrorCode(error?.code) && typeof error.message === 'string') {
-    throw new PayframeError(error.code, error.message.slice(0, 500), { status, reason: short(error.reason), resultCode: short(error.resultCode), body: answer });
-  }
-  throw new PayframeError(codeForStatus(status), `postCvv: ${target.pathname} answered HTTP ${status}`, { status, body: answer });
+  const error = readErrorAnswer(answer, codeForStatus(status));
+  throw new PayframeError(error?.code ?? codeForStatus(status), error?.message ?? `postCvv: ${target.pathname} answered HTTP ${status}`, { ...error, status, body: answer });
 }
 
 /**

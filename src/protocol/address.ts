@@ -1,8 +1,8 @@
-import type { FieldName } from '../fields';
+import type { FieldName } from './names';
 import { isWebUrl } from '../shared/url';
-import { isFieldName } from './guards';
+import { isFieldName } from './names';
 
-export { isWebUrl };
+
 
 /**
  * What a field frame's URL tells it: `<frame base>?merchant=…&gateway=…[&form=cvv]#field=…&channel=…&origin=…`.

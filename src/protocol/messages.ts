@@ -4,11 +4,10 @@
  * `event.source` and `ch` first, then the message's shape with the small hand-written guards of
  * guards.ts (no valibot: the page side must stay small); anything else is ignored.
  */
+import type { BrandInfo, FieldState } from '../fields/state';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
-import type { BrandInfo, FieldEvent, FieldName, FieldState } from '../fields';
-import type { TokenizeResult } from '../tokenize';
-
-export type Locale = 'en' | 'ar';
+import type { TokenizeResult } from '../tokenize/read';
+import type { FieldEvent, FieldName, Locale } from './names';
 
 /** The states a merchant styles inside the frames. */
 export type StyleState = 'base' | 'focus' | 'valid' | 'invalid' | 'placeholder' | 'autofill';

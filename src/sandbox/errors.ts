@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PayframeError } from '../shared/errors';
-import { codeForStatus } from '../server/answers';
+import { codeForStatus } from '../shared/answer';
 
 /** The sandbox's refusals: HTTP status, service code and name, as README "Error statuses and codes" lists them. */
 export const CATALOGUE = {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
 import { param, type Reply, type Req, type Sandbox } from './context';
 import type { MerchantConfig } from './state';
@@ -32,7 +33,7 @@ export function defaultFrameDir(): string | undefined {
 }
 
 /** Where a merchant without configured `origins` may embed the frames: any loopback origin (CSP has no IPv6 hosts). */
-const LOOPBACK_ANCESTORS = ['https://localhost:*', 'https://127.0.0.1:*', 'http://localhost:*', 'http://127.0.0.1:*'];
+const LOOPBACK_ANCESTORS = ['https', 'http'].flatMap((scheme) => LOOPBACK_HOSTS.filter((h) => !h.startsWith('[')).map((h) => `${scheme}://${h}:*`));
 const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
 
 /**

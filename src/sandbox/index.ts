@@ -2,6 +2,8 @@ import { createServer as createHttp } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
 import * as v from 'valibot';
+import { PayframeError } from '../shared/errors';
+import { isLoopbackHost } from '../shared/url';
 import { makeCertificate } from './certificate';
 import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
 import { SandboxError } from './errors';
@@ -63,14 +65,13 @@ export interface SandboxHandle {
 }
 
 const DAY = 24 * 3600_000;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 const DEFAULT_MERCHANT: MerchantConfig = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 
 /** Starts the local simulation of the card payment service on one HTTPS port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = options.host ?? '127.0.0.1';
-  if (options.plainHttp && !LOOPBACK_HOSTS.has(host)) {
-    throw new Error(`plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
+  if (options.plainHttp && !isLoopbackHost(host)) {
+    throw new PayframeError('invalid_config', `plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
   }
   const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
   const tls = options.tls ?? makeCertificate();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
 import { readCapped } from '../shared/body';
+import { isLoopback } from '../shared/url';
 import { fail, SandboxError } from './errors';
 import { keep, maskBody, maskHeaders, maskPath, type Recorded } from './record';
 import type { Reply, Req, Sandbox } from './context';
@@ -82,7 +83,6 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
 
 /**
  * The origin the URLs handed out are written on: the request's Host when it is a loopback name on the
@@ -92,9 +92,14 @@ const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
  */
 function originOf(bound: string, host: string | undefined): string {
   const url = new URL(bound);
-  const m = LOOPBACK_HOST.exec(host ?? '');
-  if (!m || (m[2] ?? '') !== url.port) return bound;
-  return `${url.protocol}//${m[1]!.toLowerCase()}${url.port ? `:${url.port}` : ''}`;
+  let named: URL;
+  try {
+    named = new URL(`${url.protocol}//${host}`);
+  } catch {
+    return bound;
+  }
+  if (!isLoopback(named) || named.port !== url.port || named.host !== host?.toLowerCase()) return bound;
+  return named.origin;
 }
 
 export interface Dispatcher {

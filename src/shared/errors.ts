@@ -1,3 +1,5 @@
+import type { CardField } from '../protocol/names';
+
 /**
  * The one error class of payframe. Every entry (client, frame, server) throws it, so a merchant
  * catches one type and switches on a stable `code`. Messages are built by us, never copied from
@@ -39,7 +41,8 @@ export interface PayframeErrorInit {
   /** The service's error body `name`, e.g. `REFUND_EXCEEDS_AMOUNT`. */
   reason?: string;
   eventId?: string;
-  fields?: string[];
+  /** The card fields at fault (`invalid_card`), or the form's fields that did not load (`timeout`). */
+  fields?: CardField[];
   body?: unknown;
   cause?: unknown;
 }
@@ -52,7 +55,7 @@ export class PayframeError extends Error {
   declare readonly resultCode: string | undefined;
   declare readonly reason: string | undefined;
   declare readonly eventId: string | undefined;
-  declare readonly fields: string[] | undefined;
+  declare readonly fields: CardField[] | undefined;
   declare readonly body: unknown;
 
   constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
@@ -84,16 +87,23 @@ export function isPayframeError(value: unknown): value is PayframeError {
   return name === 'PayframeError' && isErrorCode(code);
 }
 
-/** A UUID (a nonce, an event id; kept whole: its last group may be twelve digits, which is not a card number), or a card number. */
-const UUID_OR_PAN = /\b([\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12})\b|\b\d(?:[ -]?\d){11,18}\b/gi;
+/**
+ * A card number's shape, the one payframe masks wherever it hides one (error messages, the sandbox's
+ * record of requests): 12 or more digits of any script, with up to three separators between two
+ * digits (white space, dots, dashes, slashes, underscores, and the invisible characters a paste brings:
+ * zero-width, bidi and format marks). Used with the `u` flag.
+ */
+export const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/u.source;
+/** A UUID (a nonce, an event id), kept whole: its last group may be twelve digits, which is not a card number. */
+const UUID_OR_PAN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|${PAN}`, 'giu');
 
 /**
- * Masks anything that looks like a card number (12-19 digits, spaces or dashes allowed between),
- * keeping the last four, and the credential after "Basic " or "Bearer ". A UUID stays whole, and an
- * ordinary lower-case word after the scheme ("Basic credentials") is prose, not a credential.
+ * Masks anything that looks like a card number, keeping the last four digits, and the credential
+ * after "Basic " or "Bearer ". A UUID stays whole, and an ordinary lower-case word after the scheme
+ * ("Basic credentials") is prose, not a credential.
  */
 export function redact(text: string): string {
   return text
-    .replace(UUID_OR_PAN, (match, uuid?: string) => uuid ?? `****${match.replace(/\D/g, '').slice(-4)}`)
+    .replace(UUID_OR_PAN, (match, uuid?: string) => uuid ?? `****${match.replace(/\P{Nd}/gu, '').slice(-4)}`)
     .replace(/\b((?:Basic|Bearer)\s+)([\w.~+/=-]+)/gi, (all, scheme: string, value: string) => (/^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}[redacted]`));
 }

@@ -13,6 +13,16 @@ export const isLoopback = (url: URL): boolean => LOOPBACK_HOSTS.includes(url.hos
 /** Whether a host name or address is loopback, as a URL, a Host header or a bind address writes it (`::1` too). */
 export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.includes(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
 
+/** Whether `text` is exactly an origin (`http(s)://host[:port]`, nothing more) on a loopback host. */
+export function isLoopbackOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.origin === text && isLoopback(url);
+  } catch {
+    return false;
+  }
+}
+
 /** `https:`, or `http:` on a loopback host. */
 export const isSafeScheme = (url: URL): boolean => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
 

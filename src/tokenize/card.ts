@@ -1,5 +1,6 @@
 import { type BrandId, readExpiryParts, validateCvv, validateExpiry, validateNumber } from '../card';
 import { PayframeError } from '../shared/errors';
+import type { CardField } from '../protocol/names';
 import type { NonceRequest } from '../schemas';
 
 export interface CardInput {
@@ -12,8 +13,6 @@ export interface CardInput {
   /** The cardholder's name. Not part of the nonce: it is handed back for the payment request. */
   name?: string;
 }
-
-export type CardField = 'number' | 'expireMonth' | 'expireYear' | 'cvv' | 'name';
 
 export interface CheckedCard {
   /** The nonce request body (the wire type NonceRequestSchema; test/tokenize checks every body against it). */

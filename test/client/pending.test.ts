@@ -188,6 +188,12 @@ describe('the OTP form', () => {
     expect(persian.submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '1234' }), expect.anything());
   });
 
+  it('reads fullwidth digits (a Japanese or Chinese keyboard) as the card fields do', async () => {
+    const { submit, submitOtp } = await setup();
+    await submit('１２３４５６');
+    expect(submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '123456' }), expect.anything());
+  });
+
   it('drops spaces and the direction marks of an OTP pasted from an Arabic SMS', async () => {
     const { submit, submitOtp } = await setup({ locale: 'ar' });
     await submit('\u200f١٢٣\u00a0٤٥٦\u200e\u061c');

@@ -1,15 +1,6 @@
-import type { CardInput, TokenizeResult } from '../../tokenize';
 import type { ClientOptions } from './config';
 import { clientWith } from './core';
-import type { TokenizeOptions } from './tokenize';
-
-export interface Client {
-  readonly merchantId: string;
-  /** The gateway origin, e.g. `https://api.ompay.com`. */
-  readonly origin: string;
-  /** Validates the card locally, then exchanges it for a single-use nonce. */
-  tokenize(card: CardInput, options?: TokenizeOptions): Promise<TokenizeResult>;
-}
+import type { Client } from './types';
 
 /**
  * The merchant page's entry point. Throws `invalid_config` for bad options (a base URL that is not

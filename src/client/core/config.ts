@@ -1,3 +1,4 @@
+import type { TokenGrant } from '../../protocol/wire';
 import { PayframeError } from '../../shared/errors';
 import { type CallOptions, checkCallOptions } from '../../shared/call';
 import { checkBaseUrl, isPathSegment } from '../../shared/url';
@@ -7,7 +8,7 @@ import { checkBaseUrl, isPathSegment } from '../../shared/url';
  * as `handlers.clientToken()` answers it; or the service's own client-token object
  * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (spec 2.1: the service's names).
  */
-export type ClientTokenGrant = string | { clientToken: string; expiresAt?: string } | { accessToken: string; expiresOn?: string };
+export type ClientTokenGrant = string | (Pick<TokenGrant, 'clientToken'> & Partial<TokenGrant>) | { accessToken: string; expiresOn?: string };
 
 /**
  * A client token goes into an Authorization header: visible ASCII only. Anything else would make the

@@ -1,25 +1,12 @@
-import type { Client } from './client';
-import { type ClientConfig, type ClientOptions, resolveConfig } from './config';
 import { loadChunk } from '../load';
-import { tokenProvider, type TokenProvider } from './token';
-import type { tokenizer } from './tokenize';
-
-/**
- * What every merchant-page feature shares: the checked config and the client token. `tokenize`, the
- * hosted card form and the pending-payment helper reach it through the client the merchant has.
- */
-export interface ClientCore {
-  config: ClientConfig;
-  tokens: TokenProvider;
-}
+import { type ClientOptions, resolveConfig } from './config';
+import { tokenProvider } from './token';
+import type { Client, ClientCore, TokenizeLoader } from './types';
 
 // The hosted form reaches the core through the client the merchant already has, without it being
 // part of the public surface. It lives here, not in client.ts, so that a page that only mounts
 // fields pulls neither `client.tokenize` nor the card core.
 const cores = new WeakMap<object, ClientCore>();
-
-/** Where `client.tokenize` comes from: the card rules and the nonce call (./tokenize), loaded at its first call. */
-export type TokenizeLoader = () => Promise<{ tokenizer: typeof tokenizer }>;
 
 /**
  * The client `createClient` answers, its `tokenize` taken from what `load` answers. Checks the

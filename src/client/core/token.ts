@@ -1,4 +1,5 @@
-import { type ErrorCode, isErrorCode, PayframeError } from '../../shared/errors';
+import { readErrorAnswer } from '../../protocol/wire';
+import { PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';
 
 /** A token this close to its expiry is not used any more: a request must not die in flight. */
@@ -98,8 +99,14 @@ function unauthorized(error: unknown): never {
 }
 
 function readGrant(grant: unknown): Held {
+  // The merchant's server answered a handler's refusal (e.g. a 502 when its gateway failed) that
+  // `fetch(...).then((r) => r.json())` passed on: it is that error, not a bad configuration.
+  const error = readErrorAnswer(grant);
+  if (error) {
+    const detail = error.message === undefined ? '' : `: ${error.message}`;
+    throw new PayframeError(error.code, `the merchant's server answered an error instead of a client token${detail}`, { reason: error.reason });
+  }
   const fields: Record<string, unknown> = typeof grant === 'object' && grant !== null ? { ...grant } : {};
-  if (fields['error'] !== undefined) throw fromMerchantServer(fields['error']);
   const token = typeof grant === 'string' ? grant : (fields['clientToken'] ?? fields['accessToken']);
   if (!isTokenText(token)) {
     throw new PayframeError(
@@ -111,18 +118,4 @@ function readGrant(grant: unknown): Held {
   const expiresAt = 'clientToken' in fields ? fields['expiresAt'] : fields['expiresOn'];
   const expiry = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
   return { token, refreshAt: Number.isNaN(expiry) ? Number.POSITIVE_INFINITY : expiry - EXPIRY_MARGIN_MS };
-}
-
-/**
- * The merchant's server answered an error body (a handler's `{ error: { code, message } }`, e.g. a 502
- * when its gateway failed) that `fetch(...).then((r) => r.json())` passed on: it is that error, with
- * the server's own code when it is one of ours, not a bad configuration.
- */
-function fromMerchantServer(error: unknown): PayframeError {
-  const { code, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown };
-  const known: ErrorCode = isErrorCode(code) ? code : 'server_error';
-  const detail = typeof message === 'string' ? `: ${message.slice(0, 300)}` : '';
-  return new PayframeError(known, `the merchant's server answered an error instead of a client token${detail}`, {
-    reason: typeof code === 'string' ? code.slice(0, 64) : undefined,
-  });
 }

@@ -1,11 +1,6 @@
 import { type CardInput, checkCard, requestNonce, type TokenizeResult } from '../../tokenize';
-import type { ClientCore } from './core';
+import type { ClientCore, TokenizeOptions } from './types';
 import { withToken } from './with-token';
-
-export interface TokenizeOptions {
-  /** Aborting it rejects the call with `aborted`. */
-  signal?: AbortSignal;
-}
 
 /**
  * `client.tokenize`: validates the card locally (nothing is sent for a card that cannot work), then

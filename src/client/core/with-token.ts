@@ -1,6 +1,6 @@
+import { type Deadline, deadline } from '../../shared/deadline';
 import { PayframeError } from '../../shared/errors';
-import { type Deadline, deadline } from '../../shared/call';
-import type { ClientCore } from './core';
+import type { ClientCore } from './types';
 
 /**
  * Runs `send` with the client token under one overall deadline (`timeoutMs`, token fetch included).

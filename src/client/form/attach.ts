@@ -3,12 +3,16 @@
  * own `<input>`s. Outside the iframe isolation: every script on the page can read these inputs, so
  * the card data is in the merchant's PCI scope (see the README).
  */
-import { validateExpiry } from '../../card';
+import { type BoundField, bindField, brandInfo, cvvSizes } from '../../fields';
+import { formCard } from '../../fields/card';
+import { FIELD_NAMES, type FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
-import { type BoundField, bindField, brandInfo, cvvSizes, type FieldName, formFields } from '../../fields';
-import type { Client } from '../core/client';
+import { requestNonce } from '../../tokenize/nonce-call';
+import type { Client } from '../core/types';
 import { coreOf } from '../core/core';
-import { type CardForm, createForm } from './form';
+import { withToken } from '../core/with-token';
+import { createForm } from './form';
+import type { CardForm } from './types';
 
 type InputRef = string | HTMLInputElement;
 
@@ -27,9 +31,10 @@ const refuse = (message: string) => new PayframeError('invalid_config', `attachF
 export function attachForm(options: AttachOptions): CardForm {
   if (options === null || typeof options !== 'object') throw refuse('needs an options object');
   const { client, signal } = options;
-  if (!coreOf(client)) throw refuse('client must come from createClient');
+  const core = coreOf(client);
+  if (!core) throw refuse('client must come from createClient');
   const inputs = new Map<FieldName, HTMLInputElement>();
-  for (const name of ['number', 'expiry', 'cvv', 'name'] as const) {
+  for (const name of FIELD_NAMES) {
     const given = options[name];
     if (given === undefined && name === 'name') continue;
     let el: unknown;
@@ -68,12 +73,10 @@ export function attachForm(options: AttachOptions): CardForm {
       else input.setAttribute('aria-invalid', String(invalid));
     },
     send(stop) {
-      const { month = '', year = '' } = validateExpiry(value('expiry'));
-      const card = { number: value('number'), expireMonth: month, expireYear: year, cvv: value('cvv'), ...(inputs.has('name') ? { name: value('name').trim() } : {}) };
-      return client.tokenize(card, stop ? { signal: stop } : {}).catch((error: unknown) => {
-        if (error instanceof PayframeError && error.fields) throw new PayframeError(error.code, error.message, { fields: formFields(error.fields) });
-        throw error;
-      });
+      const names = [...inputs.keys()];
+      const card = formCard(Object.fromEntries(names.map((n) => [n, value(n)])), names, cvvSizes(bound.get('number')!.brand()));
+      const { base, merchantId, retries } = core.config;
+      return withToken(core, 'tokenize', stop, (token, d) => requestNonce({ base: base.href, merchantId, token, card, retries, signal: d.signal }));
     },
     teardown() {
       bound.forEach((field) => field.unbind());

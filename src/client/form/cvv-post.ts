@@ -1,12 +1,12 @@
 /**
  * `postCvv`'s checks and its job, loaded at the first `postCvv()`: a chunk of its own in the ESM build
- * (few checkouts pay a kept card again), inline in the script-tag bundles.
+ * (few checkouts pay a vault card again), inline in the script-tag bundles.
  */
-import { deadline } from '../../shared/call';
+import { deadline } from '../../shared/deadline';
 import { PayframeError } from '../../shared/errors';
 import { isTimeout } from '../../shared/call';
 import { MAX_POST_BODY, type Post, postTarget } from '../../protocol';
-import type { PostCvvOptions } from './form';
+import type { PostCvvOptions } from './types';
 
 /** One round trip to the CVV frame (hosted.ts). */
 export type Ask = (job: Omit<Post, 'ch' | 'id'>, stop: AbortSignal) => Promise<unknown>;

@@ -3,77 +3,13 @@
  * merchant's elements, validation before any request, one tokenisation at a time, and a `destroy`
  * that is safe to call twice. The two differ only in their `FormOps`.
  */
-import { PayframeError } from '../../shared/errors';
-import type { FieldEvent } from '../../fields';
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
-import { type BrandInfo, type FieldName, type FieldState, showsInvalid } from '../../fields/state';
-import type { Locale } from '../../protocol';
-import type { TokenizeResult } from '../../tokenize';
-import type { TokenizeOptions } from '../core/tokenize';
-
-export interface FormState {
-  /** The mounted fields only. */
-  fields: Partial<Record<FieldName, FieldState>>;
-  /** The number's brand, once it is known. */
-  brand: BrandInfo | undefined;
-  /** Every field is valid: `tokenize()` will send the card. */
-  isValid: boolean;
-}
-
-type FieldHandler = (state: FormState, field: FieldName) => void;
-export interface FormEvents {
-  ready: (state: FormState) => void;
-  focus: FieldHandler;
-  blur: FieldHandler;
-  /** Every edit: typing, deleting, pasting, autofill, `clear()`. */
-  change: FieldHandler;
-  /** A field's `isValid` or `isPotentiallyValid` moved. */
-  validityChange: FieldHandler;
-  brandChange: FieldHandler;
-  /** Enter in a field. */
-  submit: FieldHandler;
-  /** The mount failed (the same error `ready` rejects with). */
-  error: (error: PayframeError) => void;
-}
-
-export interface CardForm {
-  /** Resolves when every field can be typed in; rejects `timeout` (naming the fields) or `aborted`. */
-  readonly ready: Promise<void>;
-  /** Answers a function that removes the handler. */
-  on<K extends keyof FormEvents>(event: K, handler: FormEvents[K]): () => void;
-  off<K extends keyof FormEvents>(event: K, handler: FormEvents[K]): void;
-  getState(): FormState;
-  focus(field: FieldName): void;
-  clear(field: FieldName): void;
-  setPlaceholder(field: FieldName, text: string): void;
-  /** Turns the fields to another language (and direction) in place, keeping what was typed; `attachForm` has nothing to turn. */
-  setLocale(locale: Locale): void;
-  /**
-   * Validates, then exchanges the card for a nonce. An incomplete form rejects `invalid_card` with
-   * `fields`, sends nothing and changes no value. A call while one runs answers the same promise.
-   */
-  tokenize(options?: TokenizeOptions): Promise<TokenizeResult>;
-  /**
-   * A form of the CVV field alone (`mountFields` with `fields: { cvv }`): validates, then the CVV frame
-   * POSTs `{ ...body, cvv }` as JSON to `url`, on this page's own origin, and answers the JSON the
-   * merchant's server sent back. The page's scripts never see the CVV. Bad options reject before
-   * anything is sent (`unsafe_url` for another origin); an incomplete CVV rejects `invalid_card`. A
-   * call while one runs answers the same promise.
-   */
-  postCvv(options: PostCvvOptions): Promise<unknown>;
-  /** Removes every frame, listener and class; safe to call twice. */
-  destroy(): void;
-}
-
-export interface PostCvvOptions {
-  /** The merchant's route, on this page's origin exactly (a path such as `/pay/kept-card` is resolved against the page). */
-  url: string;
-  /** What the route needs besides the CVV (a one-time ticket, the kept card's id): a JSON object without a `cvv` key. */
-  body?: Record<string, unknown>;
-  signal?: AbortSignal;
-  /** The whole call; default: the client's `timeoutMs`. */
-  timeoutMs?: number;
-}
+import { type BrandInfo, type FieldState, showsInvalid } from '../../fields/state';
+import { type FieldEvent, type FieldName, isLocale, type Locale } from '../../protocol/names';
+import { PayframeError } from '../../shared/errors';
+import type { TokenizeResult } from '../../tokenize/read';
+import { createEvents } from './events';
+import type { CardForm, FormState, PostCvvOptions } from './types';
 
 export interface FormOps {
   focus(field: FieldName): void;
@@ -91,13 +27,6 @@ export interface FormOps {
   teardown(): void;
 }
 
-/** The classes on each field's element (the container, or the merchant's own input): `payframe-field`, and `payframe-field--<state>`. */
-const CLASS = 'payframe-field';
-const SHOWN = ['focused', 'valid', 'invalid', 'empty'] as const;
-
-/** The error of a call on a destroyed form, or one that was waiting when it was destroyed. */
-export const destroyedError = () => new PayframeError('aborted', 'the card form was destroyed');
-
 export interface FormControl {
   form: CardForm;
   /** A field reported its state; `event` names what happened, if anything the merchant hears. */
@@ -107,13 +36,18 @@ export interface FormControl {
   fail(error: PayframeError): void;
 }
 
-const EVENTS = ['ready', 'focus', 'blur', 'change', 'validityChange', 'brandChange', 'submit', 'error'];
+/** The classes on each field's element (the container, or the merchant's own input): `payframe-field`, and `payframe-field--<state>`. */
+const CLASS = 'payframe-field';
+const SHOWN = ['focused', 'valid', 'invalid', 'empty'] as const;
+
+/** The error of a call on a destroyed form, or one that was waiting when it was destroyed. */
+export const destroyedError = () => new PayframeError('aborted', 'the card form was destroyed');
 
 export function createForm(elements: Map<FieldName, Element>, ops: FormOps): FormControl {
   const names = [...elements.keys()];
   const fields = new Map<FieldName, FieldState>(names.map((n) => [n, { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false }]));
   const touched = new Set<FieldName>();
-  const handlers = new Map<keyof FormEvents, Set<(...args: any[]) => void>>();
+  const events = createEvents();
   let brand: BrandInfo | undefined;
   let running: Promise<unknown> | undefined;
   let destroyed = false;
@@ -132,18 +66,6 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     brand: brand && { ...brand, code: { ...brand.code } },
     isValid: [...fields.values()].every((s) => s.isValid),
   });
-  const call = (list: ((...args: any[]) => void)[], args: unknown[]) => {
-    for (const handler of list) {
-      try {
-        handler(...args);
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error; // the merchant's bug surfaces as theirs, and the other handlers still run
-        });
-      }
-    }
-  };
-  const emit = (event: keyof FormEvents, ...args: unknown[]) => call([...(handlers.get(event) ?? [])], args);
   const paint = (name: FieldName, clean = false) => {
     const el = elements.get(name)!;
     const s = fields.get(name)!;
@@ -164,9 +86,21 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     end(destroyedError());
     ops.teardown();
     for (const name of names) paint(name, true);
-    handlers.clear();
+    events.clear();
   };
   names.forEach((name) => paint(name));
+
+  /** The fields that are not valid now show as invalid, and the call is refused naming them. */
+  const refuseIncomplete = () => {
+    const bad = names.filter((n) => !fields.get(n)!.isValid);
+    if (bad.length === 0) return;
+    for (const n of bad) {
+      touched.add(n);
+      paint(n);
+    }
+    ops.touch(bad);
+    throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad });
+  };
 
   /**
    * One call at a time: `prepared` is what sends the call, or a promise of it once the call's options
@@ -180,15 +114,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     running = (async () => {
       const run = await prepared;
       await ready;
-      const bad = names.filter((n) => !fields.get(n)!.isValid);
-      if (bad.length > 0) {
-        for (const n of bad) {
-          touched.add(n);
-          paint(n);
-        }
-        ops.touch(bad);
-        throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad });
-      }
+      refuseIncomplete();
       return Promise.race([run(), gone]);
     })().finally(() => (running = undefined));
     return running as Promise<T>;
@@ -197,14 +123,10 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   const form: CardForm = {
     ready,
     on(event, handler) {
-      if (!EVENTS.includes(event) || typeof handler !== 'function') {
-        throw new PayframeError('invalid_request', `on() takes one of ${EVENTS.join(', ')} and a function`);
-      }
-      if (!handlers.has(event)) handlers.set(event, new Set());
-      handlers.get(event)!.add(handler);
+      events.on(event, handler);
       return () => form.off(event, handler);
     },
-    off: (event, handler) => void handlers.get(event)?.delete(handler),
+    off: events.off,
     getState,
     focus: (name) => void (checkName(name) && ops.focus(name)),
     clear: (name) => void (checkName(name) && ops.clear(name)),
@@ -213,7 +135,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       if (checkName(name)) ops.placeholder(name, text);
     },
     setLocale(locale) {
-      if (locale !== 'en' && locale !== 'ar') throw new PayframeError('invalid_request', "locale must be 'en' or 'ar'");
+      if (!isLocale(locale)) throw new PayframeError('invalid_request', "locale must be 'en' or 'ar'");
       if (!destroyed) ops.locale(locale);
     },
     tokenize(options) {
@@ -238,21 +160,21 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       fields.set(name, state);
       if (brandMoved) brand = next ?? undefined;
       paint(name);
-      if (event) emit(event === 'input' ? 'change' : event, getState(), name);
-      if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid) emit('validityChange', getState(), name);
-      if (brandMoved) emit('brandChange', getState(), name);
+      if (event) events.emit(event === 'input' ? 'change' : event, getState(), name);
+      if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid) events.emit('validityChange', getState(), name);
+      if (brandMoved) events.emit('brandChange', getState(), name);
     },
     ready() {
       if (destroyed || loaded) return;
       loaded = true;
       settle();
-      emit('ready', getState());
+      events.emit('ready', getState());
     },
     fail(error) {
       if (destroyed) return;
-      const listeners = [...(handlers.get('error') ?? [])];
+      const tell = events.taken('error');
       destroy(error);
-      call(listeners, [error]);
+      tell(error);
     },
   };
 }

@@ -4,9 +4,7 @@
  * form's `data-state` (README "Pending payments").
  */
 
-import type { Locale } from '../../protocol';
-
-export type { Locale };
+import type { Locale } from '../../protocol/names';
 
 /** Every state the form shows; its text is the status line, announced to screen readers. */
 export type OtpFormState =

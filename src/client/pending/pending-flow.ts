@@ -2,12 +2,13 @@
  * What `handlePending` does once loaded: checks every option, then follows the redirect or shows the
  * OTP form and reads the merchant's answers. A chunk of its own in the ESM build (see pending.ts).
  */
-import { toAsciiDigits } from '../../card/digits';
-import { type ErrorCode, isErrorCode, PayframeError } from '../../shared/errors';
+import { foldDigits } from '../../card/digits';
+import { isLocale } from '../../protocol/names';
+import { type OtpOutcome, type PendingPayment, readErrorAnswer, readOtpOutcome, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
+import { type ErrorCode, PayframeError } from '../../shared/errors';
 import { isWebUrl } from '../../shared/url';
-import type { PendingPayment } from '../../schemas';
 import { type OtpFormState, renderOtpForm } from './otp-form';
-import { type HandlePendingOptions, type PendingOutcome, SESSION_ID } from './pending';
+import type { HandlePendingOptions, PendingOutcome } from './types';
 
 const REDIRECT_PATH = /^\/v1\/redirect\/([0-9a-f]{32})$/i;
 
@@ -41,10 +42,10 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
     options ?? ({} as HandlePendingOptions);
   const { referenceId, sessionId, redirectUrl } = pending ?? ({} as PendingPayment);
   check(['otp', 'redirect', 'auto'].includes(mode), "mode must be 'otp', 'redirect' or 'auto'");
-  check(locale === 'en' || locale === 'ar', "locale must be 'en' or 'ar'");
+  check(isLocale(locale), "locale must be 'en' or 'ar'");
   check(typeof navigate === 'function', 'navigate must be a function');
   check(typeof client?.origin === 'string', 'client must come from createClient');
-  if (!/^[\w.-]{1,128}$/.test(referenceId) || !SESSION_ID.test(sessionId)) {
+  if (!REFERENCE_ID.test(referenceId) || !SESSION_ID.test(sessionId)) {
     throw new PayframeError('invalid_request', 'pending must carry its referenceId and sessionId');
   }
   const href = mode === 'otp' ? '' : redirectTarget(redirectUrl, client.origin, sessionId);
@@ -91,7 +92,7 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
       event.preventDefault();
       if (busy || done) return;
       // Spaces, and the direction and zero-width marks an OTP pasted from an Arabic SMS may carry.
-      const otp = toAsciiDigits(input.value).replace(/[\s\u061c\u200b-\u200f\u2066-\u2069]/g, '');
+      const otp = foldDigits(input.value).replace(/[\s\u061c\u200b-\u200f\u2066-\u2069]/g, '');
       if (!/^\d{4,8}$/.test(otp)) return show('invalid');
       busy = true;
       show('busy');
@@ -116,18 +117,10 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
 const aborted = () => new PayframeError('aborted', 'handlePending was aborted');
 /** The call whose form is in a container, by container. */
 const active = new WeakMap<Element, () => void>();
-const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
-/** The merchant's answer: `handlers.authenticate()`'s outcome, or its `{ error: { code, message, reason?, resultCode? } }`. */
-function readAnswer(answer: unknown, referenceId: string): Extract<PendingOutcome, { status: 'approved' | 'declined' }> | PayframeError {
-  const { status, state, code, error } = (answer ?? {}) as Record<string, any>;
-  if (error && typeof error === 'object') {
-    const known = isErrorCode(error.code) ? error.code : 'server_error';
-    return new PayframeError(known, `the OTP was refused: ${text(error.message)}`, { reason: text(error.reason), resultCode: text(error.resultCode) });
-  }
-  const approved = status === 'approved' && (state === 'authorised' || state === 'captured');
-  if ((approved || (status === 'declined' && state === 'declined')) && (answer as any).referenceId === referenceId && text(code)) {
-    return { status, referenceId, state, code, text: text((answer as any).text) };
-  }
-  return new PayframeError('invalid_response', "the merchant's authenticate answer is not an outcome", { body: answer });
+/** The merchant's answer: `handlers.authenticate()`'s outcome, or its refusal. */
+function readAnswer(answer: unknown, referenceId: string): OtpOutcome | PayframeError {
+  const error = readErrorAnswer(answer);
+  if (error) return new PayframeError(error.code, `the OTP was refused: ${error.message ?? error.code}`, error);
+  return readOtpOutcome(answer, referenceId) ?? new PayframeError('invalid_response', "the merchant's authenticate answer is not an outcome", { body: answer });
 }

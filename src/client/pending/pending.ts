@@ -1,43 +1,10 @@
+import { type PendingPayment, SESSION_ID } from '../../protocol/wire';
 import { PayframeError } from '../../shared/errors';
-import type { OtpSubmission, PaymentState, PendingPayment } from '../../schemas';
 import { loadChunk } from '../load';
-import type { Locale, OtpFormState } from './otp-form';
+import type { HandlePendingOptions, PendingOutcome } from './types';
 
-export type { Locale, OtpFormState, OtpSubmission, PendingPayment };
-
-/**
- * How a pending payment is finished: `otp` in the page's own form, `redirect` on the issuer's page,
- * `auto` the form first and the redirect when the card's acquirer does not take the OTP call.
- */
-export type PendingMode = 'otp' | 'redirect' | 'auto';
-
-export interface HandlePendingOptions {
-  /** From `createClient`: the redirect is followed only on `client.origin`. */
-  client: { readonly origin: string };
-  /** Default `auto`. */
-  mode?: PendingMode;
-  /** Where the OTP form renders (`otp` and `auto`); its content is replaced. A selector or an element. */
-  container?: string | Element;
-  /**
-   * Posts the OTP to the merchant's server (which calls `handlers.authenticate()`) and answers its
-   * JSON. Called once per submit, with the call's `signal`.
-   */
-  submitOtp?: (body: OtpSubmission, init: { signal?: AbortSignal }) => Promise<unknown>;
-  /** Default `en`; `ar` renders the form right to left. */
-  locale?: Locale;
-  /** Stops waiting: the form is removed and the call rejects with `aborted`. */
-  signal?: AbortSignal;
-  /** Default `url => window.location.assign(url)`. */
-  navigate?: (url: string) => void;
-}
-
-export type PendingOutcome =
-  | { status: 'approved'; referenceId: string; state: Exclude<PaymentState, 'pending' | 'declined'>; code: string; text?: string }
-  | { status: 'declined'; referenceId: string; state: 'declined'; code: string; text?: string }
-  /** The page is navigating to the issuer's page; the outcome arrives on the return page. */
-  | { status: 'redirected'; referenceId: string; state: 'pending'; code: '1007'; text?: undefined };
-
-export const SESSION_ID = /^[0-9a-f]{32}$/i;
+export type { OtpFormState } from './otp-form';
+export type { HandlePendingOptions, PendingMode, PendingOutcome } from './types';
 
 /**
  * The payment session id the payer brings back from the redirect (`?payment-session-id=<id>` on the
