@@ -4,7 +4,7 @@
  * it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page.
  */
 import { MAX_POST_BODY, postTarget } from '../protocol/post-target';
-import { readErrorAnswer } from '../protocol/wire';
+import { readErrorAnswer } from '../protocol/answers';
 import { codeForStatus, readAnswer } from '../shared/answer';
 import { MAX_MERCHANT_ANSWER } from '../shared/body';
 import { PayframeError } from '../shared/errors';

@@ -7,6 +7,5 @@ export {
 } from './names';
 export { MAX_POST_BODY, postTarget } from './post-target';
 export { fromErrorInfo, toErrorInfo } from './transfer';
-export {
-  type ErrorAnswer, type OtpOutcome, type OtpSubmission, type PendingPayment, readErrorAnswer, readOtpOutcome, REFERENCE_ID, SESSION_ID, type TokenGrant,
-} from './wire';
+export { readErrorAnswer, readOtpOutcome } from './answers';
+export { type ErrorAnswer, type OtpOutcome, type OtpSubmission, type PendingPayment, REFERENCE_ID, SESSION_ID, type TokenGrant } from './wire';

@@ -1,4 +1,4 @@
-import { readErrorAnswer } from '../../protocol/wire';
+import { readErrorAnswer } from '../../protocol/answers';
 import { PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';
 

@@ -7,10 +7,9 @@ import { type BoundField, bindField, brandInfo, cvvSizes } from '../../fields';
 import { formCard } from '../../fields/card';
 import { FIELD_NAMES, type FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
-import { requestNonce } from '../../tokenize/nonce-call';
-import type { Client } from '../core/types';
 import { coreOf } from '../core/core';
-import { withToken } from '../core/with-token';
+import type { Client } from '../core/types';
+import { loadChunk } from '../load';
 import { createForm } from './form';
 import type { CardForm } from './types';
 
@@ -75,8 +74,8 @@ export function attachForm(options: AttachOptions): CardForm {
     send(stop) {
       const names = [...inputs.keys()];
       const card = formCard(Object.fromEntries(names.map((n) => [n, value(n)])), names, cvvSizes(bound.get('number')!.brand()));
-      const { base, merchantId, retries } = core.config;
-      return withToken(core, 'tokenize', stop, (token, d) => requestNonce({ base: base.href, merchantId, token, card, retries, signal: d.signal }));
+      // The nonce call loads with client.tokenize's chunk, at the first tokenize().
+      return loadChunk(import('../core/tokenize'), 'tokenize').then((m) => m.tokenizeCard(core, card, stop));
     },
     teardown() {
       bound.forEach((field) => field.unbind());

@@ -26,7 +26,7 @@ export function mountFields(options: MountOptions): CardForm {
   const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);
   const focus = (name: FieldName) => {
     frames.iframe(name)?.focus();
-    frames.send(name, { t: 'focus' });
+    send(name, { t: 'focus' });
   };
   /** A click on a field's container, or on a `<label>` for it or around it, focuses the field. */
   const onClick = (event: Event) => {
@@ -40,35 +40,6 @@ export function mountFields(options: MountOptions): CardForm {
   const roots = new Set([...specs.values()].map((s) => s.container.getRootNode()));
   const onAbort = () => control.fail(destroyedError());
   const { timeoutMs, retries } = core.config;
-
-  const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
-    focus,
-    clear: (name) => frames.send(name, { t: 'clear' }),
-    placeholder(name, text) {
-      specs.get(name)!.placeholder = text;
-      frames.send(name, { t: 'placeholder', text });
-    },
-    // The page's labels may have been translated too: the config is read again from them.
-    locale(next) {
-      locale = next;
-      for (const name of names) frames.send(name, config(name));
-    },
-    touch: (fields) => fields.forEach((name) => frames.send(name, { t: 'touch' })),
-    ...(cvvOnly
-      ? {
-          // Loaded at the first postCvv(): few checkouts pay a vault card again.
-          post: (options: PostCvvOptions) => loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, frames.ask)),
-        }
-      : {
-          send: (stop: AbortSignal | undefined) =>
-            withToken(core, 'tokenize', stop, (token, d) => frames.ask<TokenizeResult>({ t: 'tokenize', token, timeoutMs, retries }, d.signal)),
-        }),
-    teardown() {
-      frames.close();
-      roots.forEach((root) => root.removeEventListener('click', onClick));
-      signal?.removeEventListener('abort', onAbort);
-    },
-  });
 
   const config = (name: FieldName) => ({
     t: 'config' as const,
@@ -90,6 +61,37 @@ export function mountFields(options: MountOptions): CardForm {
     },
     failed: (error) => control.fail(error),
   });
+  const { send, ask } = frames;
+
+  const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
+    focus,
+    clear: (name) => send(name, { t: 'clear' }),
+    placeholder(name, text) {
+      specs.get(name)!.placeholder = text;
+      send(name, { t: 'placeholder', text });
+    },
+    // The page's labels may have been translated too: the config is read again from them.
+    locale(next) {
+      locale = next;
+      for (const name of names) send(name, config(name));
+    },
+    touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
+    ...(cvvOnly
+      ? {
+          // Loaded at the first postCvv(): few checkouts pay a vault card again.
+          post: (options: PostCvvOptions) => loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, ask)),
+        }
+      : {
+          send: (stop: AbortSignal | undefined) =>
+            withToken(core, 'tokenize', stop, (token, d) => ask<TokenizeResult>({ t: 'tokenize', token, timeoutMs, retries }, d.signal)),
+        }),
+    teardown() {
+      frames.close();
+      roots.forEach((root) => root.removeEventListener('click', onClick));
+      signal?.removeEventListener('abort', onAbort);
+    },
+  });
+
   roots.forEach((root) => root.addEventListener('click', onClick));
   signal?.addEventListener('abort', onAbort);
   if (signal?.aborted) onAbort();

@@ -60,7 +60,7 @@ export interface Mount {
 /** Containers holding a live form: a second mount into one is refused until the first is destroyed. */
 export const inUse = new WeakSet<Element>();
 
-export const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
 /** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
 const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 

@@ -4,7 +4,8 @@
  */
 import { foldDigits } from '../../card/digits';
 import { isLocale } from '../../protocol/names';
-import { type OtpOutcome, type PendingPayment, readErrorAnswer, readOtpOutcome, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
+import { readErrorAnswer, readOtpOutcome } from '../../protocol/answers';
+import { type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
 import { type ErrorCode, PayframeError } from '../../shared/errors';
 import { isWebUrl } from '../../shared/url';
 import { type OtpFormState, renderOtpForm } from './otp-form';
