@@ -13,8 +13,7 @@ export type {
   AttachOptions, Authorization, CardForm, Client, ClientOptions, ClientTokenGrant, FormEvents, FormState, HandlePendingOptions, HostedField,
   MountOptions, OtpFormState, PendingMode, PendingOutcome, PostCvvOptions, TokenizeOptions,
 } from './client';
-export type { BrandInfo, FieldState } from './fields/state';
-export type { FieldStyles, FontSource, StyleState } from './protocol/messages';
+export type { BrandInfo, FieldState, FieldStyles, FontSource, StyleState } from './protocol/messages';
 export type { CardField, FieldName, Locale } from './protocol/names';
 export type { OtpSubmission, PendingPayment } from './protocol/wire';
 export type { CardInput } from './tokenize/card';

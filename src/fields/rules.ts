@@ -6,7 +6,7 @@
 import { type Brand, formatInput, validateCvv, validateExpiry, validateNumber } from '../card';
 import { foldDigits } from '../card/digits';
 import type { FieldName } from '../protocol/names';
-import type { BrandInfo, FieldState } from './state';
+import type { BrandInfo, FieldState } from '../protocol/messages';
 
 export interface Edit {
   value: string;

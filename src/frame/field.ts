@@ -3,8 +3,8 @@
  * has no inline script or style), its look, and the text of its language.
  */
 import type { Brand } from '../card';
-import { type BoundField, bindField, showsInvalid, type FieldState } from '../fields';
-import type { Config } from '../protocol/messages';
+import { type BoundField, bindField, showsInvalid } from '../fields';
+import type { Config, FieldState } from '../protocol/messages';
 import type { FieldEvent, FieldName, Locale } from '../protocol/names';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
 import { ERRORS, EXPIRY_PLACEHOLDER, LABELS } from './text';

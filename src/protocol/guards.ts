@@ -3,9 +3,8 @@
  * Each reader answers the typed message, or undefined for anything else: another channel, an unknown
  * type, a malformed payload. Receivers check `event.origin` and `event.source` before calling them.
  */
-import type { FieldState } from '../fields/state';
 import { isTimeout } from '../shared/call';
-import type { Sibling, ToFrame, ToPage } from './messages';
+import type { FieldState, Sibling, ToFrame, ToPage } from './messages';
 import { isFieldEvent, isFieldName, isLocale } from './names';
 
 type Data = Record<string, any>;

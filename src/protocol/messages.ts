@@ -4,10 +4,28 @@
  * `event.source` and `ch` first, then the message's shape with the small hand-written guards of
  * guards.ts (no valibot: the page side must stay small); anything else is ignored.
  */
-import type { BrandInfo, FieldState } from '../fields/state';
+import type { BrandId } from '../card/brands';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 import type { TokenizeResult } from '../tokenize/read';
 import type { FieldEvent, FieldName, Locale } from './names';
+
+/** A field's state, as its frame reports it and the form's events carry it. */
+export interface FieldState {
+  isEmpty: boolean;
+  /** Complete and correct. */
+  isValid: boolean;
+  /** What is typed can still become valid (`isValid` implies it). */
+  isPotentiallyValid: boolean;
+  isFocused: boolean;
+}
+
+/** What the page may know of the brand while the person types. */
+export interface BrandInfo {
+  id: BrandId;
+  name: string;
+  /** The security code's name on this brand (CVV, CVC, CID, ...) and its size. */
+  code: { name: string; size: number };
+}
 
 /** The states a merchant styles inside the frames. */
 export type StyleState = 'base' | 'focus' | 'valid' | 'invalid' | 'placeholder' | 'autofill';

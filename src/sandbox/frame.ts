@@ -41,7 +41,7 @@ const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
  * over https, and framed only by the merchant's origins (named by `?merchant=` in the frame's URL; an
  * unknown merchant's frame may be framed by nobody, and may post nowhere). A full card form's frames
  * connect to this origin (the gateway) alone; only a CVV-only form's frame (`?form=cvv`), which posts a
- * kept card's CVV to the merchant's server, may also reach the merchant's origins. So a page script
+ * vault card's CVV to the merchant's server, may also reach the merchant's origins. So a page script
  * that points a full form's `gateway` at another origin gets no request out of it.
  */
 export function frameHeaders(merchant: MerchantConfig | undefined, cvvOnly = false): Record<string, string> {

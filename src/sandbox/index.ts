@@ -2,6 +2,7 @@ import { createServer as createHttp } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
 import * as v from 'valibot';
+import { MAX_REQUEST_BODY } from '../shared/body';
 import { PayframeError } from '../shared/errors';
 import { isLoopbackHost } from '../shared/url';
 import { makeCertificate } from './certificate';
@@ -88,7 +89,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     frameDir: options.frameDir ?? defaultFrameDir(),
     addFault: (input) => injectFault(validateFault(input)),
   };
-  const http = dispatcher(sb, options.maxBodyBytes ?? 64 * 1024);
+  const http = dispatcher(sb, options.maxBodyBytes ?? MAX_REQUEST_BODY);
   const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
 
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;

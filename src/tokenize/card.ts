@@ -1,6 +1,5 @@
 import { type BrandId, readExpiryParts, validateCvv, validateExpiry, validateNumber } from '../card';
-import { PayframeError } from '../shared/errors';
-import type { CardField } from '../protocol/names';
+import { PayframeError, type PayframeErrorInit } from '../shared/errors';
 import type { NonceRequest } from '../schemas';
 
 export interface CardInput {
@@ -30,7 +29,7 @@ export function checkCard(card: CardInput): CheckedCard {
   if (card === null || typeof card !== 'object') {
     throw new PayframeError('invalid_card', 'the card is missing', { fields: ['number', 'expireMonth', 'expireYear', 'cvv'] });
   }
-  const fields: CardField[] = [];
+  const fields: NonNullable<PayframeErrorInit['fields']> = [];
   const rawNumber = typeof card.number === 'string' ? card.number : '';
   const number = validateNumber(rawNumber);
   if (!number.isValid) fields.push('number');

@@ -4,7 +4,8 @@
  * that is safe to call twice. The two differ only in their `FormOps`.
  */
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
-import { type BrandInfo, type FieldState, showsInvalid } from '../../fields/state';
+import { showsInvalid } from '../../fields/state';
+import type { BrandInfo, FieldState } from '../../protocol/messages';
 import { type FieldEvent, type FieldName, isLocale, type Locale } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
 import type { TokenizeResult } from '../../tokenize/read';

@@ -1,5 +1,5 @@
 /** The card form as the merchant holds it: `mountFields` and `attachForm` answer one. */
-import type { BrandInfo, FieldState } from '../../fields/state';
+import type { BrandInfo, FieldState } from '../../protocol/messages';
 import type { PayframeError } from '../../shared/errors';
 import type { FieldName, Locale } from '../../protocol/names';
 import type { TokenizeResult } from '../../tokenize/read';
