@@ -12,7 +12,7 @@ type Work = (signal: AbortSignal, race: <T>(p: Promise<T>) => Promise<T>) => Pro
 export function jobs(toPage: (m: Out) => void) {
   const running = new Map<number, AbortController>();
   return {
-    /** Runs `work` for the page's job `id`; a CVV post's refusal keeps the merchant server's answer. */
+    /** Runs `work` for the page's job `id`, and answers the page once. */
     async run(id: number, timeoutMs: number, what: 'tokenize' | 'postCvv', work: Work): Promise<void> {
       const stop = new AbortController();
       running.set(id, stop);
@@ -20,7 +20,7 @@ export function jobs(toPage: (m: Out) => void) {
       try {
         toPage(await work(d.signal, d.race));
       } catch (caught) {
-        toPage({ t: 'failure', id, error: toErrorInfo(caught, what === 'postCvv') });
+        toPage({ t: 'failure', id, error: toErrorInfo(caught) });
       } finally {
         d.done();
         running.delete(id);

@@ -19,13 +19,31 @@ import { siblings } from './siblings';
 
 type Out = ToPage extends infer M ? (M extends ToPage ? Omit<M, 'ch'> : never) : never;
 
+/** Whether this frame can read its parent's document: the parent is on the frame's own origin. */
+function readsParent(): boolean {
+  try {
+    return parent.document !== undefined;
+  } catch {
+    return false; // a cross-origin parent: what the frames need
+  }
+}
+
 export function start(): void {
   const address = readFrameAddress(location.href);
-  const ancestor = location.ancestorOrigins?.[0];
+  const ancestors = location.ancestorOrigins;
   // Framed by the page the URL names, or nothing at all: a frame opened alone or elsewhere stays blank.
-  if (!address || parent === window || (ancestor !== undefined && ancestor !== address.origin)) return;
+  if (!address || parent === window || (ancestors && ancestors[0] !== address.origin)) return;
   const { merchant, gateway, field: name, channel: ch, origin, form } = address;
   const toPage = (m: Out) => parent.postMessage({ ...m, ch }, origin);
+  const refuse = (message: string) => toPage({ t: 'failure', id: 0, error: { code: 'invalid_config', message } });
+  // Never on the page's own origin: a script of the page could read the card out of the frame. No input is shown.
+  if (origin === location.origin || readsParent()) return refuse("the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)");
+  // A host that names its gateway serves no frame that would send the card elsewhere (its CSP blocks that too).
+  const served = document.querySelector<HTMLMetaElement>('meta[name=payframe-gateway]')?.content;
+  if (served !== undefined && served !== gateway) return refuse(`this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`);
+  // Without ancestorOrigins (Firefox) the parent's origin is proven only by its first config, checked by
+  // origin and source: until then nothing can be typed, nor seen, in this frame.
+  document.body.hidden = document.body.inert = !ancestors;
 
   /** The mounted fields, from the page's config: the number frame gathers the others' values. */
   let fields: FieldName[] = [name];
@@ -53,6 +71,7 @@ export function start(): void {
       return toPage({ t: 'failure', id: 0, error: { code: 'invalid_config', message: `mountFields: brand must be one of ${ids}, for a form of the CVV alone` } });
     }
     if (brand) setSizes(cvvSizes(brand));
+    document.body.hidden = document.body.inert = false;
     fields = m.fields;
     const { label, dropped } = field.configure(m, brand);
     // The merchant's developer sees it in the console, in this frame's context.
@@ -72,7 +91,7 @@ export function start(): void {
   const post = (m: Post) =>
     work.run(m.id, m.timeoutMs, 'postCvv', async (signal) => {
       if (!field.bound.state().isValid) throw new PayframeError('invalid_card', 'invalid card details: cvv', { fields: ['cvv'] });
-      return { t: 'posted', id: m.id, body: await postCvv({ url: m.url, origin, body: m.body, cvv: field.input.value, signal }) };
+      return { t: 'posted', id: m.id, body: await postCvv({ url: m.url, origin, gateway, body: m.body, cvv: field.input.value, signal }) };
     });
 
   addEventListener('message', (event) => {

@@ -8,6 +8,7 @@ import type { BrandId } from '../card/brands';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 import type { TokenizeResult } from '../tokenize/read';
 import type { FieldEvent, FieldName, Locale } from './names';
+import type { CvvAnswer } from './wire';
 
 /** A field's state, as its frame reports it and the form's events carry it. */
 export interface FieldState {
@@ -44,11 +45,8 @@ export interface FontSource {
   style?: string;
 }
 
-/**
- * A PayframeError as data: it crosses the frame boundary by structured clone (`cause` stays behind). A
- * CVV post's refusal carries `body`, the merchant server's JSON answer (never one that holds the CVV).
- */
-export interface ErrorInfo extends Omit<PayframeErrorInit, 'cause'> {
+/** A PayframeError as data: it crosses the frame boundary by structured clone (`cause` and `body` stay behind). */
+export interface ErrorInfo extends Omit<PayframeErrorInit, 'cause' | 'body'> {
   code: ErrorCode;
   message: string;
 }
@@ -111,7 +109,7 @@ export type ToPage =
   | { ch: string; t: 'resize'; height: number }
   | { ch: string; t: 'result'; id: number; result: TokenizeResult }
   /** The merchant server's JSON answer to a CVV post. */
-  | { ch: string; t: 'posted'; id: number; body: unknown }
+  | { ch: string; t: 'posted'; id: number; body: CvvAnswer }
   /** `id` 0: the frame refused its config (an unknown `brand`), and the mount fails. */
   | { ch: string; t: 'failure'; id: number; error: ErrorInfo };
 

@@ -7,14 +7,14 @@ import type { ErrorInfo } from './messages';
 
 /**
  * What a frame posts for an error it caught: its own when it is a PayframeError, else a generic
- * `server_error` (a bug of the frame says nothing of the card). Only a CVV post's refusal carries
- * `body`: the merchant server's own answer, already checked for the CVV.
+ * `server_error` (a bug of the frame says nothing of the card). Never its `body`: what a service or
+ * the merchant's route answered stays in the frame.
  */
-export function toErrorInfo(caught: unknown, withBody: boolean): ErrorInfo {
+export function toErrorInfo(caught: unknown): ErrorInfo {
   const e = caught instanceof PayframeError ? caught : new PayframeError('server_error', 'the card frame failed unexpectedly');
-  const body = withBody && e.body !== undefined ? { body: e.body } : {};
-  return { code: e.code, message: e.message, status: e.status, resultCode: e.resultCode, reason: e.reason, eventId: e.eventId, fields: e.fields, ...body };
+  return { code: e.code, message: e.message, status: e.status, resultCode: e.resultCode, reason: e.reason, eventId: e.eventId, fields: e.fields };
 }
 
-/** The error a frame posted, as the page's PayframeError. */
-export const fromErrorInfo = (e: ErrorInfo): PayframeError => new PayframeError(e.code, e.message, e);
+/** The error a frame posted, as the page's PayframeError: its known fields alone. */
+export const fromErrorInfo = ({ code, message, status, resultCode, reason, eventId, fields }: ErrorInfo): PayframeError =>
+  new PayframeError(code, message, { status, resultCode, reason, eventId, fields });

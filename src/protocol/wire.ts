@@ -38,6 +38,20 @@ export type OtpOutcome =
   | { status: 'approved'; referenceId: string; state: Exclude<PaymentState, 'pending' | 'declined'>; code: string; text?: string }
   | { status: 'declined'; referenceId: string; state: 'declined'; code: string; text?: string };
 
+/**
+ * A CVV route's answer, the only thing the CVV frame passes to the page from it: how the payment made
+ * with the CVV went, in fields whose values the service made (never free text, never the merchant's
+ * own fields), and for a pending payment what `handlePending` takes. `handlers.cvv()` answers it.
+ */
+export interface CvvAnswer {
+  status: 'approved' | 'declined' | 'pending';
+  referenceId: string;
+  state: PaymentState;
+  /** The service's four-digit result code. */
+  code: string;
+  pending?: PendingPayment;
+}
+
 /** Every handler's refusal, and a CVV route's in payframe's shape. */
 export interface ErrorAnswer {
   error: { code: ErrorCode; message: string; reason?: string; resultCode?: string };

@@ -17,6 +17,8 @@ export interface Sandbox {
   nonceTtlMs: number;
   testMode: boolean;
   frameDir: string | undefined;
+  /** Host names answered besides the loopback ones (a tunnel's), lower case. */
+  allowedHosts: string[];
   addFault(fault: unknown): void;
 }
 

@@ -37,6 +37,11 @@ export interface SandboxOptions {
   plainHttp?: boolean;
   /** Folder served at /frame/ (default: dist/frame of the package). */
   frameDir?: string;
+  /**
+   * Host names answered besides localhost, 127.0.0.1 and [::1], e.g. `['sandbox.tunnel.example']` for a
+   * tunnel: any other `Host` gets 421, so that a web page cannot drive the sandbox by DNS rebinding.
+   */
+  allowedHosts?: string[];
   tokenTtlMs?: number;
   nonceTtlMs?: number;
   /** Default 64 KiB. */
@@ -87,6 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     nonceTtlMs: options.nonceTtlMs ?? DAY,
     testMode: options.testMode ?? false,
     frameDir: options.frameDir ?? defaultFrameDir(),
+    allowedHosts: checkHosts(options.allowedHosts ?? []),
     addFault: (input) => injectFault(validateFault(input)),
   };
   const http = dispatcher(sb, options.maxBodyBytes ?? MAX_REQUEST_BODY);
@@ -141,6 +147,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         for (const socket of sockets) socket.destroy();
       }),
   };
+}
+
+/** Host names, as a Host header carries them without its port. */
+function checkHosts(hosts: unknown): string[] {
+  const ok = Array.isArray(hosts) && hosts.every((h) => typeof h === 'string' && /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/i.test(h));
+  if (!ok) throw new PayframeError('invalid_config', 'allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
+  return (hosts as string[]).map((h) => h.toLowerCase());
 }
 
 function validateFault(input: unknown): Fault {

@@ -6,7 +6,7 @@ import {
 import { validateNumber } from '../card';
 import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from './actions';
 import { brandOf } from './cards';
-import { isLoopbackOrigin } from '../shared/url';
+import { isLoopbackOrigin, LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
 import { serveFrame } from './frame';
 import { createPayment, findPayment, paymentView, type Ctx } from './payments';
@@ -37,10 +37,19 @@ function cors(sb: Sandbox, req: Req): boolean {
   const merchant = sb.merchants.get(param(req, 0));
   req.replyHeaders['vary'] = 'Origin';
   if (!origin || !merchant) return false;
-  const own = origin === `${new URL(req.base).protocol}//${req.headers['host']}`;
+  // The frames the sandbox serves: its own origins, from the address it is bound to, never from the request's Host.
+  const own = ownOrigins(sb).includes(origin);
   const allowed = own || (merchant.origins ? merchant.origins.includes(origin) : isLoopbackOrigin(origin));
   if (allowed) req.replyHeaders['access-control-allow-origin'] = origin;
   return allowed;
+}
+
+/** The origins the sandbox serves: each loopback name on its port, over https (and http in the development mode), and each allowed host. */
+function ownOrigins(sb: Sandbox): string[] {
+  const { port } = new URL(sb.url);
+  const schemes = sb.httpUrl ? ['https', 'http'] : ['https'];
+  const tunnels = sb.allowedHosts.map((h) => `https://${h}`);
+  return [...schemes.flatMap((s) => [...LOOPBACK_HOSTS, ...sb.allowedHosts].map((h) => `${s}://${h}:${port}`)), ...tunnels];
 }
 
 const GRANT = 'grant_type=client_credentials';

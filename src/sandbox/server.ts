@@ -102,6 +102,18 @@ function originOf(bound: string, host: string | undefined): string {
   return named.origin;
 }
 
+/** Whether a Host header names the sandbox: a loopback name (with any port, or none), or one of `allowed`. */
+export function namesSandbox(host: string | undefined, allowed: string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(`http://${host ?? ''}`);
+  } catch {
+    return false;
+  }
+  if (!host || url.username || url.pathname !== '/') return false;
+  return isLoopback(url) || allowed.includes(url.hostname);
+}
+
 export interface Dispatcher {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   faults: Fault[];
@@ -146,6 +158,12 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
       } finally {
         const path = maskPath(raw.url ?? '/');
         keep(log, { method, path, headers: maskHeaders(headers), body: maskBody(req.body, headers['content-type']), at: sb.clock.iso() });
+      }
+      // A web page the developer visits could drive the sandbox through a name of its own that resolves to
+      // loopback (DNS rebinding): only the sandbox's own names are answered.
+      if (!namesSandbox(headers['host'], sb.allowedHosts)) {
+        res.setHeader('connection', 'close');
+        fail('MISDIRECTED_REQUEST', `Host ${JSON.stringify((headers['host'] ?? '').slice(0, 100))} is not this sandbox: it answers localhost, 127.0.0.1 and [::1] (and allowedHosts)`);
       }
       const fault = takeFault(method, url.pathname);
       if (fault?.kind === 'drop') return void raw.socket.destroy();

@@ -3,11 +3,11 @@
  * of a pending payment, and a vault card's CVV posted by its frame. They answer payframe's own wire
  * (src/protocol/wire.ts), which the page reads.
  */
-import type { OtpOutcome, TokenGrant } from '../protocol/wire';
+import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
 import { PayframeError } from '../shared/errors';
 import type { GatewayCore } from './calls';
-import { readPayment } from './readers';
+import { readPayment, toPending } from './readers';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
 import { checked } from './transport';
 import { OtpSubmissionSchema } from './wire';
@@ -24,7 +24,10 @@ export interface Handlers {
   /**
    * The route a CVV-only hosted form posts to (`form.postCvv`): answers CORS for the card frames'
    * origin only (preflight included), reads the posted JSON, checks the CVV's shape, and calls
-   * `handle` with it; `handle`'s value is the JSON answer the page receives.
+   * `handle` with it. It answers the payment `handle` made as a `CvvAnswer` (its outcome, and what
+   * `handlePending` takes when it is pending): nothing else, so that no rendering of the CVV can reach
+   * the page. A refusal carries its code and reason, and a message only when no rendering of the CVV
+   * is in it.
    */
   cvv(options: CvvOptions): Handler;
 }
@@ -33,12 +36,11 @@ export interface CvvOptions {
   /** Where the card frames are served; default: the gateway's origin (the frames' default home). */
   frameOrigin?: string;
   /**
-   * Uses the CVV, for example in `payments.create({ card: { vaultCardId, cvv }, ... })`: `body` is what
-   * the page passed to `postCvv({ body })` (a ticket of its checkout, say: the frame sends no cookie).
-   * Its value is the answer (JSON); it must never hold the CVV. A `PayframeError` it throws answers
-   * as the other handlers' refusals do.
+   * Uses the CVV, in `payments.create({ card: { vaultCardId, cvv }, ... })`, and answers the payment it
+   * made: `body` is what the page passed to `postCvv({ body })` (a ticket of its checkout, say: the
+   * frame sends no cookie). A `PayframeError` it throws answers as the other handlers' refusals do.
    */
-  handle: (input: { cvv: string; body: Record<string, unknown>; request: Request }) => unknown;
+  handle: (input: { cvv: string; body: Record<string, unknown>; request: Request }) => Payment | Promise<Payment>;
 }
 
 export interface AuthenticateOptions {
@@ -63,6 +65,24 @@ async function settledAfter(error: unknown, gateway: GatewayCore, sessionId: str
     if (payment && payment.reference_id === referenceId && payment.state !== 'pending') return payment;
   }
   throw error;
+}
+
+/**
+ * Whether `text` holds the CVV in any rendering a program makes of it by accident: its digits (apart, or
+ * run together with other characters), as a number that lost its leading zeros, or in hex.
+ */
+export function rendersCvv(text: string, cvv: string): boolean {
+  const n = Number(cvv);
+  const forms = [cvv, String(n), n.toString(16)].filter((f) => f.length >= 2);
+  const squeezed = text.toLowerCase().replace(/[^\da-z]/g, '');
+  return forms.some((f) => text.includes(f) || squeezed.includes(f));
+}
+
+/** The payment `handle` made, as the page may see it. */
+function cvvAnswer(payment: Payment): CvvAnswer {
+  const outcome = readPayment(payment);
+  const { status, referenceId, state, code } = outcome;
+  return { status, referenceId, state, code, ...(status === 'pending' ? { pending: toPending(payment) } : {}) };
 }
 
 /** `https://host[:port]` (or http), and nothing more: what an Origin header holds. */
@@ -112,7 +132,24 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Han
         if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PayframeError('invalid_request', 'the body must be a JSON object');
         const { cvv, ...rest } = body as Record<string, unknown>;
         if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
-        return jsonResponse(200, (await handle({ cvv, body: rest, request })) ?? null, cors);
+        let payment: Payment;
+        try {
+          payment = await handle({ cvv, body: rest, request });
+        } catch (error) {
+          // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
+          if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
+            throw new PayframeError(error.code, 'the payment was refused', { status: error.status, reason: error.reason, resultCode: error.resultCode });
+          }
+          throw error;
+        }
+        let answer: CvvAnswer;
+        try {
+          answer = cvvAnswer(payment);
+        } catch (error) {
+          if (error instanceof PayframeError) throw error;
+          throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
+        }
+        return jsonResponse(200, answer, cors);
       }, cors);
       return async (request) => {
         // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).

@@ -20,6 +20,7 @@ export type { PaymentOutcome } from './readers';
 export type { AuthenticateOptions, CvvOptions, Handlers } from './handlers';
 export type { Handler } from './respond';
 export { toNodeListener } from './node';
+export { createFrameHost, type FrameHostOptions } from './frame-host';
 export { isPayframeError, PayframeError } from '../shared/errors';
 export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 export type { ErrorAnswer, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant } from '../protocol/wire';

@@ -4,8 +4,8 @@
  */
 import * as v from 'valibot';
 import { issueMessage } from '../schemas';
-import { type Answer, answerBody } from '../shared/answer';
-import { MAX_SERVICE_ANSWER, readText } from '../shared/body';
+import { type Answer, answerBody, readAnswer } from '../shared/answer';
+import { MAX_SERVICE_ANSWER } from '../shared/body';
 import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';
 import { isPayframeError, PayframeError } from '../shared/errors';
@@ -79,8 +79,8 @@ function networkError(what: string, error: unknown): PayframeError {
 }
 
 /** A success checked against its schema; anything else is `invalid_response` keeping the raw body. */
-function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string): v.InferOutput<S> {
-  const body = answerBody(answer, what, MAX_SERVICE_ANSWER);
+function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL): v.InferOutput<S> {
+  const body = answerBody(answer, what, MAX_SERVICE_ANSWER, url.href);
   const { status } = answer;
   if (typeof body === 'string') throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status, body });
   const parsed = v.safeParse(schema, body);
@@ -112,13 +112,14 @@ export function createTransport(options: TransportOptions): Call {
     const body = call.jsonText ?? (call.json === undefined ? undefined : JSON.stringify(call.json));
     if (body !== undefined) headers['content-type'] = 'application/json';
     const d = deadline(options.timeoutMs, what, signal);
-    const init: RequestInit = { method, headers, body, signal: d.signal };
+    // Never `follow`: a redirect would carry the body (a card, an OTP) to wherever it points.
+    const init: RequestInit = { method, headers, body, signal: d.signal, redirect: 'manual' };
 
     const attempt = async (): Promise<Answer> => {
       if (d.signal.aborted) throw d.signal.reason; // a request not yet sent is never sent
       const response = await send(url, init);
       try {
-        return { status: response.status, ok: response.ok, text: await readText(response, MAX_SERVICE_ANSWER) };
+        return await readAnswer(response, MAX_SERVICE_ANSWER);
       } catch (error) {
         // A refusal whose body broke off: its status is the answer.
         if (!response.ok && !d.signal.aborted) return { status: response.status, ok: false, text: '' };
@@ -130,7 +131,7 @@ export function createTransport(options: TransportOptions): Call {
         // Only the socket's own error rides along as `cause`, never the request and its credentials.
         throw isPayframeError(error) ? error : networkError(what, error);
       });
-      return parseAnswer(answer, schema, what);
+      return parseAnswer(answer, schema, what, url);
     } finally {
       d.done();
     }

@@ -34,6 +34,8 @@ export async function requestNonce({ base, merchantId, token, card, retries, sig
         credentials: 'omit',
         cache: 'no-store',
         referrerPolicy: 'no-referrer',
+        // The card goes to the gateway or nowhere: a redirect is the answer, never followed with the card.
+        redirect: 'manual',
       }),
       MAX_NONCE_ANSWER,
     );
@@ -44,7 +46,7 @@ export async function requestNonce({ base, merchantId, token, card, retries, sig
     // fetch's own TypeError holds no request and no header, so it is safe to keep as the cause.
     throw cause instanceof PayframeError ? cause : new PayframeError('network', `${what}: the connection failed`, { cause });
   }
-  const body = answerBody(answer, what, MAX_NONCE_ANSWER);
+  const body = answerBody(answer, what, MAX_NONCE_ANSWER, base + path);
   const result = readNonce(body, card.brand, card.name);
   if (!result) throw new PayframeError('invalid_response', `${what}: the answer is not a nonce`, { status: answer.status, body });
   return result;

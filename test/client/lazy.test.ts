@@ -67,11 +67,11 @@ it('postCvv: checks that did not load are network, and nothing is posted; the ne
   document.body.innerHTML = '<div id="kept"></div>';
   standInFrames();
   const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
-  const form = mountFields({ client, fields: { cvv: { container: '#kept' } } });
+  const form = mountFields({ client, fields: { cvv: { container: '#kept' } }, frameUrl: 'https://frames.example/' });
   const frame = document.querySelector('iframe')!;
   const win = frame.contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> };
   const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
-  const say = (data: object) => window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://gw.example', source: win as any }));
+  const say = (data: object) => window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://frames.example', source: win as any }));
   say({ t: 'hello' });
   say({ t: 'ready', label: 'CVV' });
   say({ t: 'state', event: 'input', state: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false } });

@@ -43,7 +43,10 @@ describe('the frame page', () => {
       'trusted-types': "'none'",
     });
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    // Revalidated at every load, so that a new release's page names its new script at once; an agent cluster of its own.
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('origin-agent-cluster')).toBe('?1');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it("lets only the merchant's configured origins frame it, and drops an entry that is not an origin", async () => {

@@ -6,16 +6,17 @@ import { deadline } from '../../shared/deadline';
 import { PayframeError } from '../../shared/errors';
 import { isTimeout } from '../../shared/call';
 import { MAX_POST_BODY, type Post, postTarget } from '../../protocol';
+import type { CvvAnswer } from '../../protocol/wire';
 import type { PostCvvOptions } from './types';
 
 /** One round trip to the CVV frame (hosted.ts). */
-export type Ask = (job: Omit<Post, 'ch' | 'id'>, stop: AbortSignal) => Promise<unknown>;
+export type Ask = <T>(job: Omit<Post, 'ch' | 'id'>, stop: AbortSignal) => Promise<T>;
 
 /**
  * Checks the options before anything is sent (the URL on the page's own origin, the body plain JSON
  * without a `cvv`), throwing a PayframeError, then answers what sends the post.
  */
-export function cvvPost(options: PostCvvOptions, pageOrigin: string, defaultMs: number, ask: Ask): () => Promise<unknown> {
+export function cvvPost(options: PostCvvOptions, pageOrigin: string, defaultMs: number, ask: Ask): () => Promise<CvvAnswer> {
   const { url, body = {}, signal, timeoutMs = defaultMs } = options ?? {};
   const refuse = (message: string) => new PayframeError('invalid_request', `postCvv: ${message}`);
   const target = postTarget(url, pageOrigin, location.href);

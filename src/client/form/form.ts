@@ -8,6 +8,7 @@ import { showsInvalid } from '../../fields/state';
 import type { BrandInfo, FieldState } from '../../protocol/messages';
 import { type FieldEvent, type FieldName, isLocale, type Locale } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
+import type { CvvAnswer } from '../../protocol/wire';
 import type { TokenizeResult } from '../../tokenize/read';
 import { createEvents } from './events';
 import type { CardForm, FormState, PostCvvOptions } from './types';
@@ -24,7 +25,7 @@ export interface FormOps {
   /** Tokenises; absent on a CVV-only form. */
   send?(signal: AbortSignal | undefined): Promise<TokenizeResult>;
   /** A CVV-only form's post: checks the options (rejecting with a PayframeError), then answers what sends it. */
-  post?(options: PostCvvOptions): Promise<() => Promise<unknown>>;
+  post?(options: PostCvvOptions): Promise<() => Promise<CvvAnswer>>;
   teardown(): void;
 }
 

@@ -35,6 +35,8 @@ export interface Frames {
   close(): void;
 }
 
+const LIVE = 'mountFields: frameUrl is required with a live baseUrl: the payment service does not serve the card frames. Host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`, and pass their URL as frameUrl';
+
 /** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
 function autofillPolicy(): string {
   const known: string[] = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features() ?? [];
@@ -42,6 +44,11 @@ function autofillPolicy(): string {
 }
 
 export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, titles: (name: FieldName) => string | undefined, events: FrameEvents): Frames {
+  if (base === undefined) {
+    // A live gateway serves no frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made.
+    queueMicrotask(() => events.failed(new PayframeError('invalid_config', LIVE)));
+    return { send: () => undefined, ask: () => Promise.reject(destroyedError()), iframe: () => undefined, close: () => undefined };
+  }
   const ch = newChannel();
   const frameOrigin = new URL(base).origin;
   // The page's origin now: the frames talk to it alone, and a CVV-only form posts to it alone.

@@ -7,7 +7,7 @@ import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
 import { FIELD_NAMES, type FieldName, isLocale, type Locale } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
 import { PayframeError } from '../../shared/errors';
-import { isWebUrl } from '../../shared/url';
+import { isLoopback, isWebUrl } from '../../shared/url';
 import type { Client } from '../core/types';
 import { coreOf } from '../core/core';
 import type { ClientCore } from '../core/types';
@@ -34,7 +34,11 @@ export interface MountOptions {
   signal?: AbortSignal;
   /** How long the frames may take to load; default 30 000 ms. */
   timeoutMs?: number;
-  /** Where dist/frame/ is served; default `${client.origin}/frame/`. */
+  /**
+   * Where the card frames are served (`createFrameHost`, `npx payframe frames`): on another origin than
+   * this page's. Default `${client.origin}/frame/`, which only the sandbox serves: with a live `baseUrl`
+   * it is required.
+   */
   frameUrl?: string;
 }
 
@@ -45,8 +49,8 @@ export type Spec = HostedField & { container: Element };
 export interface Mount {
   core: ClientCore;
   specs: Map<FieldName, Spec>;
-  /** The frame page's URL, ending in a slash. */
-  base: string;
+  /** The frame page's URL, ending in a slash; undefined when the gateway does not serve the frames (a live `baseUrl` and no `frameUrl`). */
+  base: string | undefined;
   locale: Locale;
   /** A form of the CVV field alone: a vault card paid again. */
   cvvOnly: boolean;
@@ -72,6 +76,8 @@ function frameBase(text: string): string {
     // refused below
   }
   if (!url || !isWebUrl(url) || url.search || url.hash) throw refuse('frameUrl must be https (plain http only on localhost), with no query or fragment');
+  // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
+  if (url.origin === location.origin) throw refuse("frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin");
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 }
 
@@ -97,7 +103,9 @@ export function checkMount(options: MountOptions): Mount {
   if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
   if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
-  const base = frameBase(options.frameUrl ?? `${core.config.base.origin}/frame/`);
+  const gateway = core.config.base;
+  // Only the sandbox (on loopback) serves the frames beside its API; the live service does not.
+  const base = options.frameUrl !== undefined || isLoopback(gateway) ? frameBase(options.frameUrl ?? `${gateway.origin}/frame/`) : undefined;
   const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
   const unknown = Object.keys(given).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
   if (unknown.length > 0) throw refuse(`unknown field ${unknown.join(', ')}`);

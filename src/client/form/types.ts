@@ -2,6 +2,7 @@
 import type { BrandInfo, FieldState } from '../../protocol/messages';
 import type { PayframeError } from '../../shared/errors';
 import type { FieldName, Locale } from '../../protocol/names';
+import type { CvvAnswer } from '../../protocol/wire';
 import type { TokenizeResult } from '../../tokenize/read';
 import type { TokenizeOptions } from '../core/types';
 
@@ -49,12 +50,14 @@ export interface CardForm {
   tokenize(options?: TokenizeOptions): Promise<TokenizeResult>;
   /**
    * A form of the CVV field alone (`mountFields` with `fields: { cvv }`): validates, then the CVV frame
-   * POSTs `{ ...body, cvv }` as JSON to `url`, on this page's own origin, and answers the JSON the
-   * merchant's server sent back. The page's scripts never see the CVV. Bad options reject before
-   * anything is sent (`unsafe_url` for another origin); an incomplete CVV rejects `invalid_card`. A
-   * call while one runs answers the same promise.
+   * POSTs `{ ...body, cvv }` as JSON to `url`, on this page's own origin, and answers the payment's
+   * outcome the route sent back (a `CvvAnswer`, as `handlers.cvv()` answers it: nothing else of the
+   * route's answer reaches the page). The page's scripts never see the CVV. Bad options reject before
+   * anything is sent (`unsafe_url` for another origin); an incomplete CVV rejects `invalid_card`; a
+   * refusal rejects with its code and reason, without the route's text. A call while one runs answers
+   * the same promise.
    */
-  postCvv(options: PostCvvOptions): Promise<unknown>;
+  postCvv(options: PostCvvOptions): Promise<CvvAnswer>;
   /** Removes every frame, listener and class; safe to call twice. */
   destroy(): void;
 }

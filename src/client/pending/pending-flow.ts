@@ -4,31 +4,17 @@
  */
 import { foldDigits } from '../../card/digits';
 import { isLocale } from '../../protocol/names';
-import { readErrorAnswer, readOtpOutcome } from '../../protocol/answers';
+import { readErrorAnswer, readOtpOutcome, redirectOf } from '../../protocol/answers';
 import { type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
 import { type ErrorCode, PayframeError } from '../../shared/errors';
-import { isWebUrl } from '../../shared/url';
 import { type OtpFormState, renderOtpForm } from './otp-form';
 import type { HandlePendingOptions, PendingOutcome } from './types';
 
-const REDIRECT_PATH = /^\/v1\/redirect\/([0-9a-f]{32})$/i;
-
-/**
- * The URL to navigate to for `redirectUrl`, or `unsafe_url`: only `https:` (plain `http:` on loopback
- * hosts, as the client allows) on exactly the client's origin, path `/v1/redirect/<sessionId>` of this
- * very payment, no userinfo. The parsed form is returned, never the raw text.
- */
-export function redirectTarget(redirectUrl: unknown, origin: unknown, sessionId: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(redirectUrl as string);
-  } catch {
-    // not a URL: refused below
-  }
-  const safe = typeof redirectUrl === 'string' && url && url.origin === origin && isWebUrl(url)
-    && REDIRECT_PATH.exec(url.pathname)?.[1]?.toLowerCase() === sessionId.toLowerCase();
-  if (!safe) throw new PayframeError('unsafe_url', "redirectUrl is not this session's /v1/redirect/ page on the gateway");
-  return url!.href;
+/** The URL to navigate to for `redirectUrl` (its parsed form, never the raw text), or `unsafe_url`. */
+function redirectTarget(redirectUrl: unknown, origin: unknown, sessionId: string): string {
+  const url = redirectOf(redirectUrl, origin, sessionId);
+  if (!url) throw new PayframeError('unsafe_url', "redirectUrl is not this session's /v1/redirect/ page on the gateway");
+  return url.href;
 }
 
 const RETRY: ErrorCode[] = ['network', 'server_error', 'timeout', 'rate_limited'];
