@@ -15,7 +15,7 @@ export type {
 } from './client';
 export type { BrandInfo, FieldState, FieldStyles, FontSource, StyleState } from './protocol/messages';
 export type { CardField, FieldName, Locale } from './protocol/names';
-export type { OtpSubmission, PendingPayment } from './protocol/wire';
+export type { CvvAnswer, OtpSubmission, PendingPayment } from './protocol/wire';
 export type { CardInput } from './tokenize/card';
 export type { TokenizeResult } from './tokenize/read';
 export type { BrowserInfo } from './schemas';

@@ -1,5 +1,6 @@
-// The frame's built script, as the build (scripts/frame-bundle.mjs) hands it to the frame host.
-declare module 'payframe:frame-bundle' {
-  /** src/frame/main.ts minified: its file name (named by its content hash), text and Subresource Integrity. */
+// `payframe/frame-bundle`, as the build makes it (scripts/frame-bundle.mjs, dist/frame-bundle.mjs): declared
+// here for the type checker, which reads the sources before anything is built.
+declare module 'payframe/frame-bundle' {
+  /** The frame's built script: its file name (named by its content hash), text and Subresource Integrity. */
   export const frameScript: { name: string; code: string; integrity: string };
 }

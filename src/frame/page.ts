@@ -17,7 +17,7 @@ export interface FramePolicy {
    * the card out of them.
    */
   ancestors: string[];
-  /** A CVV-only form's page (`?form=cvv`): it posts the CVV to the merchant's own origin. */
+  /** A CVV-only form's page (`cvv/` under the frame base): it posts the CVV to the merchant's own origin. */
   cvvOnly: boolean;
 }
 
@@ -32,9 +32,10 @@ const escape = (text: string) => text.replace(/[&"<>]/g, (c) => `&#${c.charCodeA
 /**
  * The frame page: no inline script or style (its CSP forbids both), one script checked by its
  * integrity. A host that knows its gateway names it, so that a frame pointed at another one refuses to
- * start and says why (its CSP would block the request anyway).
+ * start and says why (its CSP would block the request anyway). A CVV-only form's page is one level
+ * down (`cvv/`), beside nothing: its script is the one above it.
  */
-export function framePage(script: FrameScript, gateway?: string): string {
+export function framePage(script: FrameScript, { gateway, cvvOnly = false }: { gateway?: string; cvvOnly?: boolean } = {}): string {
   const named = gateway === undefined ? '' : `\n<meta name="payframe-gateway" content="${escape(gateway)}">`;
   return `<!doctype html>
 <html lang="en">
@@ -43,7 +44,7 @@ export function framePage(script: FrameScript, gateway?: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">${named}
 <title>payframe</title>
-<script src="${escape(script.name)}" integrity="${script.integrity}" defer></script>
+<script src="${cvvOnly ? '../' : ''}${escape(script.name)}" integrity="${script.integrity}" defer></script>
 </head>
 <body></body>
 </html>

@@ -2,7 +2,7 @@
  * One field frame: the only code that ever holds a card number or CVV. It talks to the page named in
  * its URL (exact target origin; it checks `event.origin`, `event.source` and the channel of every
  * message) and to its sibling frames. The number frame also gathers the card and asks for the nonce.
- * The frame of a CVV-only form (`form=cvv` in its URL) has no siblings: it posts the CVV to the page's
+ * The frame of a CVV-only form (its page is `cvv/` under the frame base) has no siblings: it posts the CVV to the page's
  * own origin when the page asks.
  */
 import { table } from '../card/brands';

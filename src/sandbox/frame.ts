@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { frameHeaders, SCRIPT_HEADERS } from '../frame/page';
+import { CVV_PAGE } from '../protocol/address';
 import { LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
 import { param, type Reply, type Req, type Sandbox } from './context';
@@ -64,7 +65,7 @@ export function serveFrame(sb: Sandbox, req: Req): Reply {
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   // The page names its script by content hash, so the script may be cached for good; the page may not.
   const headers = type.startsWith('text/html')
-    ? frameHeadersFor(sb.merchants.get(req.query.get('merchant') ?? ''), req.query.get('form') === 'cvv')
+    ? frameHeadersFor(sb.merchants.get(req.query.get('merchant') ?? ''), rel.startsWith(CVV_PAGE))
     : /-[\w-]{8,}\.js$/.test(file) ? SCRIPT_HEADERS : {};
   return { file: readFileSync(file), type, headers };
 }

@@ -3,8 +3,9 @@
  * that does not serve them. A Fetch handler, so it runs on Node (`toNodeListener`), in a worker at the
  * edge, or anywhere else with `Request` and `Response`; the files come from this package, built in.
  */
-import { frameScript } from 'payframe:frame-bundle';
+import { frameScript } from 'payframe/frame-bundle';
 import { frameHeaders, framePage, SCRIPT_HEADERS } from '../frame/page';
+import { CVV_PAGE } from '../protocol/address';
 import { PayframeError } from '../shared/errors';
 import { isLoopback, isSafeScheme } from '../shared/url';
 import type { Handler } from './respond';
@@ -20,7 +21,7 @@ export interface FrameHostOptions {
 }
 
 /** One file the host serves: its path under the host's root, its body and its headers. */
-export interface FrameFile {
+interface FrameFile {
   path: string;
   body: string;
   headers: Record<string, string>;
@@ -53,7 +54,8 @@ function checkOrigins(origins: unknown): string[] {
     } catch {
       // refused below
     }
-    const exact = typeof origin === 'string' && url?.origin === origin && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
+    const exact = typeof origin === 'string' && url?.origin === origin && /^[\w.-]+$|^\[[\da-f:.]+\]$/i.test(url.hostname)
+      && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
     if (!exact) {
       throw refuse('merchantOrigins', `must be exact origins (https://host[:port], no path, no *; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`);
     }
@@ -62,18 +64,17 @@ function checkOrigins(origins: unknown): string[] {
 }
 
 /**
- * The files of a frame host at `hostOrigin` (undefined for a static export, whose origin is not known):
- * the page of a full card form (`index.html`), the page of a CVV-only form (served for `?form=cvv`),
- * and the script. The page never lists the host's own origin among its ancestors.
+ * The files of a frame host at `hostOrigin`: the page of a full card form (`index.html`), the page of a
+ * CVV-only form (`cvv/index.html`), and the script. The page never lists the host's own origin among
+ * its ancestors.
  */
-export function frameFiles(options: FrameHostOptions, hostOrigin?: string): { page: FrameFile; cvvPage: FrameFile; script: FrameFile } {
-  return filesOf(checkGateway(options?.gateway), checkOrigins(options?.merchantOrigins), hostOrigin);
-}
-
-function filesOf(gateway: URL, origins: string[], hostOrigin: string | undefined) {
+function filesOf(gateway: URL, origins: string[], hostOrigin: string): { page: FrameFile; cvvPage: FrameFile; script: FrameFile } {
   const ancestors = origins.filter((o) => o !== hostOrigin);
-  const body = framePage(frameScript, gateway.href);
-  const page = (cvvOnly: boolean): FrameFile => ({ path: '', body, headers: frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly }) });
+  const page = (cvvOnly: boolean): FrameFile => ({
+    path: cvvOnly ? CVV_PAGE : '',
+    body: framePage(frameScript, { gateway: gateway.href, cvvOnly }),
+    headers: frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly }),
+  });
   return { page: page(false), cvvPage: page(true), script: { path: frameScript.name, body: frameScript.code, headers: SCRIPT_HEADERS } };
 }
 
@@ -82,8 +83,9 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 
 /**
  * Serves the frame page at the root of wherever it is mounted (any path that ends in `/`: pass that URL
- * as `mountFields({ frameUrl })`) and its script beside it; `HEAD` as `GET`, 405 for other methods, 404
- * for any other path. Bad options throw `invalid_config` naming the option.
+ * as `mountFields({ frameUrl })`), a CVV-only form's page at `cvv/` under it, and the script beside
+ * them; `HEAD` as `GET`, 405 for other methods, 404 for any other path. Bad options throw
+ * `invalid_config` naming the option.
  */
 export function createFrameHost(options: FrameHostOptions): Handler {
   // Checked now, not at the first request.
@@ -95,7 +97,7 @@ export function createFrameHost(options: FrameHostOptions): Handler {
     // The origin this request reached the host on: never one of the page's ancestors.
     const files = filesOf(gateway, origins, url.origin);
     const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
-    const file = last === '' ? (url.searchParams.get('form') === 'cvv' ? files.cvvPage : files.page) : last === files.script.path ? files.script : undefined;
+    const file = last === '' ? (url.pathname.endsWith(`/${CVV_PAGE}`) ? files.cvvPage : files.page) : last === files.script.path ? files.script : undefined;
     if (!file) return text(404, 'not found\n');
     return new Response(request.method === 'HEAD' ? null : file.body, { status: 200, headers: file.headers });
   };

@@ -23,5 +23,5 @@ export { toNodeListener } from './node';
 export { createFrameHost, type FrameHostOptions } from './frame-host';
 export { isPayframeError, PayframeError } from '../shared/errors';
 export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
-export type { ErrorAnswer, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant } from '../protocol/wire';
+export type { CvvAnswer, ErrorAnswer, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant } from '../protocol/wire';
 export type { BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard } from '../schemas';

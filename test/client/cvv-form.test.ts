@@ -57,8 +57,8 @@ describe('a CVV-only form', () => {
     expect(document.querySelectorAll('iframe')).toHaveLength(1);
     const hash = Object.fromEntries(new URLSearchParams(frame().src.split('#')[1]));
     expect(hash).toEqual({ field: 'cvv', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin });
-    // In the query: the frame host gives this frame's page alone the merchant's origins in connect-src.
-    expect(new URL(frame().src).searchParams.get('form')).toBe('cvv');
+    // In the path: a frame host, a static one too, gives this frame's page alone the merchant's origins in connect-src.
+    expect(new URL(frame().src).pathname).toBe('/frame/cvv/');
     say({ t: 'hello' });
     expect(posted()[0]).toEqual([expect.objectContaining({ t: 'config', fields: ['cvv'], brand: 'american-express', label: 'Security code of the Visa ending in 1111' }), GATEWAY]);
   });

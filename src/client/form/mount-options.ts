@@ -3,6 +3,7 @@
  * `invalid_config` naming it, and the page is left as it was.
  */
 import type { BrandId } from '../../card/brands';
+import { CVV_PAGE } from '../../protocol/address';
 import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
 import { FIELD_NAMES, type FieldName, isLocale, type Locale } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
@@ -75,10 +76,13 @@ function frameBase(text: string): string {
   } catch {
     // refused below
   }
-  if (!url || !isWebUrl(url) || url.search || url.hash) throw refuse('frameUrl must be https (plain http only on localhost), with no query or fragment');
+  if (url && !url.pathname.endsWith('/')) url.pathname += '/';
+  if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
+    throw refuse(`frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`);
+  }
   // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
   if (url.origin === location.origin) throw refuse("frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin");
-  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+  return url.href;
 }
 
 function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
