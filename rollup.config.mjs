@@ -28,6 +28,9 @@ export default [
   {
     input: entries,
     external: isExternal,
+    // No module of ours has side effects (a house rule): a module that only re-exports leaves no bare
+    // `import '…'` behind, which a merchant's bundler would warn about.
+    treeshake: { moduleSideEffects: false },
     // The frame's script, for the frame host (the module `payframe:frame-bundle`) and as dist/frame/ (its
     // page and script, for the sandbox and static hosts): one build of src/frame/main.ts for both.
     plugins: [frameBundle({ emit: true }), ts()],

@@ -34,6 +34,16 @@ describe('redact', () => {
     expect(redact('pan=4111111111111111&x')).toBe('pan=****1111&x');
   });
 
+  it('masks a card number in any script and with any separator a paste brings, the same shape the sandbox masks', () => {
+    expect(redact('dotted 4111.1111.1111.1111, slashed 4111/1111/1111/1111')).toBe('dotted ****1111, slashed ****1111');
+    expect(redact('Arabic-Indic ٤١١١١١١١١١١١١١١١')).toBe('Arabic-Indic ****١١١١');
+  });
+
+  it('leaves the digits inside an id alone: a payment id may hold twelve of them in a row', () => {
+    expect(redact('PAY-123456789012345678AB is a capture record')).toBe('PAY-123456789012345678AB is a capture record');
+    expect(redact('act on its payment PAY-AB123456789012345678')).toBe('act on its payment PAY-AB123456789012345678');
+  });
+
   it('leaves a UUID whole, even when its last group is twelve digits', () => {
     expect(redact('nonce 0923f8b3-8828-4cf3-b207-459927110614 used')).toBe('nonce 0923f8b3-8828-4cf3-b207-459927110614 used');
     expect(redact('0923f8b3-8828-4cf3-b207-459927110614 4111111111111111')).toBe('0923f8b3-8828-4cf3-b207-459927110614 ****1111');

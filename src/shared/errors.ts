@@ -94,8 +94,11 @@ export function isPayframeError(value: unknown): value is PayframeError {
  * zero-width, bidi and format marks). Used with the `u` flag.
  */
 export const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/u.source;
-/** A UUID (a nonce, an event id), kept whole: its last group may be twelve digits, which is not a card number. */
-const UUID_OR_PAN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|${PAN}`, 'giu');
+/**
+ * A UUID (a nonce, an event id), kept whole: its last group may be twelve digits, which is not a card
+ * number; or a card number standing as a token of its own: digits inside an id (`PAY-0a12…`) are not one.
+ */
+const UUID_OR_PAN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|(?<![\\p{L}\\p{N}_])${PAN}(?![\\p{L}\\p{N}_])`, 'giu');
 
 /**
  * Masks anything that looks like a card number, keeping the last four digits, and the credential
