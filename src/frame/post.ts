@@ -48,7 +48,7 @@ export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPo
       mode: 'cors',
       referrerPolicy: 'no-referrer',
       redirect: 'error',
-      cache: 'no-store',
+      // No cache mode: a POST is never cached, and a `no-store` request skips the preflight cache.
       signal,
     });
   } catch (cause) {

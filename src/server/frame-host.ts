@@ -54,10 +54,11 @@ function checkOrigins(origins: unknown): string[] {
     } catch {
       // refused below
     }
-    const exact = typeof origin === 'string' && url?.origin === origin && /^[\w.-]+$|^\[[\da-f:.]+\]$/i.test(url.hostname)
+    // A host name or an IPv4 address: a Content-Security-Policy cannot name an IPv6 address.
+    const exact = typeof origin === 'string' && url?.origin === origin && /^[\w.-]+$/.test(url.hostname)
       && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
     if (!exact) {
-      throw refuse('merchantOrigins', `must be exact origins (https://host[:port], no path, no *; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`);
+      throw refuse('merchantOrigins', `must be exact origins (https://host[:port], no path, no *, no IPv6 address; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`);
     }
   }
   return [...new Set(origins as string[])];

@@ -32,7 +32,8 @@ export async function requestNonce({ base, merchantId, token, card, retries, sig
         body: JSON.stringify(card.body),
         signal,
         credentials: 'omit',
-        cache: 'no-store',
+        // No cache mode: a POST is never cached anyway, and Chromium skips its preflight cache for a
+        // `no-store` request, which would make every tokenisation two requests across origins.
         referrerPolicy: 'no-referrer',
         // The card goes to the gateway or nowhere: a redirect is the answer, never followed with the card.
         redirect: 'manual',

@@ -89,6 +89,8 @@ describe('createFrameHost', () => {
     ['an origin with a path', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example/checkout'] }, 'merchantOrigins'],
     ['a wildcard', { gateway: 'https://api.ompay.com', merchantOrigins: ['*'] }, 'merchantOrigins'],
     ['a wildcard host', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://*.shop.example'] }, 'merchantOrigins'],
+    // A Content-Security-Policy cannot name one: the frames would be framed by nobody, and nothing would say why.
+    ['an IPv6 address', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://[::1]:3000'] }, 'merchantOrigins'],
     ['a plain-http origin outside loopback', { gateway: 'https://api.ompay.com', merchantOrigins: ['http://shop.example'] }, 'merchantOrigins'],
     ['a list that is a string', { gateway: 'https://api.ompay.com', merchantOrigins: SHOP }, 'merchantOrigins'],
   ])('refuses %s with invalid_config naming the option', (_, bad, option) => {
