@@ -21,6 +21,8 @@ export interface Fault {
   status?: number;
   body?: string;
   type?: string;
+  /** A `reply`'s Location header: a redirect, which no client of payframe follows. */
+  location?: string;
 }
 export type { Recorded };
 
@@ -33,11 +35,12 @@ export const FaultSchema = v.strictObject({
   status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(599))),
   body: v.optional(v.string()),
   type: v.optional(v.string()),
+  location: v.optional(v.string()),
 });
 
 /** A `reply` fault's answer: the head at once, the body `ms` later. */
 async function replyWith(res: ServerResponse, fault: Fault): Promise<void> {
-  res.writeHead(fault.status ?? 200, { 'content-type': fault.type ?? 'application/json', 'cache-control': 'no-store' });
+  res.writeHead(fault.status ?? 200, { 'content-type': fault.type ?? 'application/json', 'cache-control': 'no-store', ...(fault.location ? { location: fault.location } : {}) });
   if (fault.ms) {
     res.flushHeaders();
     await new Promise((r) => setTimeout(r, fault.ms));
