@@ -90,6 +90,9 @@ async function snapshot(page: Page): Promise<Record<string, string>> {
  */
 const NOT_INPUT = /\bhttps?:\/\/[^\s"]*|\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|\b[\da-f]{8,}\b|\d{4}-\d\d-\d\dT[\d:.]+Z?|":\s*-?\d+(?:\.\d+)?(?=[,}\]])/gi;
 
+/** An ISO time: its milliseconds are three digits of their own, one time in a thousand a test's CVV. */
+const TIME = /\d{4}-\d\d-\d\dT[\d:.]+Z?/g;
+
 /** Whether `digits` appear in `stream` in order, with anything between them. */
 function inOrder(digits: string, stream: string): boolean {
   let at = 0;
@@ -100,7 +103,7 @@ function inOrder(digits: string, stream: string): boolean {
 /**
  * Where card data shows in what was recorded: the number whole with any separators, six or more of its
  * digits in a row (other than its first six, the BIN, which a page may show as a kept card's `bin`),
- * the CVV as a number of its own, and, in the lists of messages named by `streams`, the number's digits
+ * the CVV as a number of its own (not as an ISO time's milliseconds), and, in the lists of messages named by `streams`, the number's digits
  * in order across them (a few digits per message, even overlapping, as a frame sending each keystroke's
  * value would). Empty when nothing leaked.
  */
@@ -116,7 +119,7 @@ export function findCard(seen: Record<string, string | string[]>, card: Card, st
     if (digits && text.replace(/\D/g, '').includes(digits)) found.push(`${where}: the card number`);
     else if (pieces.some((p) => runs.some((run) => run.includes(p)))) found.push(`${where}: six digits of the card number in a row`);
     else if (digits && streams.includes(where) && inOrder(digits, text.replace(NOT_INPUT, '').replace(/\D/g, ''))) found.push(`${where}: the card number, over several messages`);
-    if (cvv && cvv.test(text)) found.push(`${where}: the CVV`);
+    if (cvv && cvv.test(text.replace(TIME, ''))) found.push(`${where}: the CVV`);
   }
   return found;
 }
