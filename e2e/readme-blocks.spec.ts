@@ -1,4 +1,4 @@
-// The README's browser blocks of the hosted form and of pending payments, run as written in Chromium on
+// The browser blocks of the hosted form and of pending payments (docs/hosted-form.md, docs/pending.md), run as written in Chromium on
 // the test merchant's page (https://localhost, strict CSP, the frames on the sandbox's origin): each is an
 // ES module of the page, imported by a small runner script that calls it.
 import { expect, test } from '@playwright/test';
