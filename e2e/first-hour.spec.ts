@@ -121,7 +121,7 @@ test('a production install brings payframe and valibot, and nothing else', async
   expect(Object.keys(manifest.dependencies)).toEqual(['valibot']);
 });
 
-test('the packed package has its LICENSE, builds before packing, and ships no source maps', async () => {
+test('the packed package has its LICENSE and the docs pages a merchant reads, builds before packing, and ships no source maps', async () => {
   const files = JSON.parse((await exec('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root })).stdout)[0].files as { path: string }[];
   const paths = files.map((file) => file.path);
   expect(paths).toContain('LICENSE');
