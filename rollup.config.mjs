@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
+import { FRAME_BUNDLE, frameBundle } from './scripts/frame-bundle.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -24,42 +24,16 @@ const sourcemap = process.env.SOURCEMAPS === 'true';
 const ts = () => esbuild({ target: 'es2022', sourceMap: sourcemap });
 const minify = () => terser({ format: { comments: false } });
 
-/**
- * dist/frame/index.html, the field frames' page: no inline script or style (its CSP forbids both),
- * one script whose name carries its content hash (so a frame host may cache it for good) and whose
- * Subresource Integrity hash the page checks.
- */
-function framePage() {
-  return {
-    name: 'frame-page',
-    generateBundle(_options, bundle) {
-      const entry = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
-      const integrity = `sha384-${createHash('sha384').update(entry.code).digest('base64')}`;
-      this.emitFile({
-        type: 'asset',
-        fileName: 'index.html',
-        source: `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>payframe</title>
-<script src="${entry.fileName}" integrity="${integrity}" defer></script>
-</head>
-<body></body>
-</html>
-`,
-      });
-    },
-  };
-}
-
 export default [
   {
     input: entries,
     external: isExternal,
-    plugins: [ts()],
+    // No module of ours has side effects (a house rule): a module that only re-exports leaves no bare
+    // `import '…'` behind, which a merchant's bundler would warn about.
+    treeshake: { moduleSideEffects: false },
+    // The frame's script, for the frame host (the module `payframe:frame-bundle`) and as dist/frame/ (its
+    // page and script, for the sandbox and static hosts): one build of src/frame/main.ts for both.
+    plugins: [frameBundle({ emit: true }), ts()],
     output: {
       dir: 'dist',
       format: 'es',
@@ -90,16 +64,8 @@ export default [
     ],
   })),
   {
-    // The hosted fields' frame: its own bundle, minified, no source map (a frame host serves it to
-    // every shopper; a map would only publish the source the package already ships).
-    input: 'src/frame/main.ts',
-    treeshake: { moduleSideEffects: false },
-    plugins: [resolve({ browser: true }), esbuild({ target: 'es2022' }), framePage()],
-    output: { dir: 'dist/frame', format: 'iife', entryFileNames: 'frame-[hash].js', plugins: [minify()] },
-  },
-  {
     input: entries,
-    external: isExternal,
+    external: (id) => id === FRAME_BUNDLE || isExternal(id),
     plugins: [dts()],
     output: { dir: 'dist', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
   },

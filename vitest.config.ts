@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
+// @ts-expect-error: a build script in plain JavaScript, without types
+import { frameBundle } from './scripts/frame-bundle.mjs';
 
 export default defineConfig({
+  // The frame host imports the frame's built script (`payframe:frame-bundle`), built here as the build makes it.
+  plugins: [frameBundle()],
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',

@@ -122,9 +122,14 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   expect(await (await post({ ticket, keptCardId, cvv: '123' })).json()).toEqual(refusal('not_found', 'This payment has expired or was already sent: press pay again.'));
   const fresh = (await (await ticketFor({ intent: 'auth', email, keptCardId })).json()).ticket;
   const paid = await post({ ticket: fresh, keptCardId, cvv: '123' });
+  // The CVV route answers the payment's outcome alone (what the frame passes to the page)...
   const answer = await paid.json();
-  expect(answer).toMatchObject({ status: 'approved', state: 'authorised', amount: { currency: 'OMR', total: '13.750' } });
+  expect(answer).toEqual({ status: 'approved', referenceId: expect.stringMatching(/^PAY-/), state: 'authorised', code: '0000' });
   expect(JSON.stringify(answer)).not.toMatch(/"cvv|\b123\b/);
+  // ...and the page asks its shop, with its cookie, for the rest; no other checkout may.
+  const shown = await (await payer.get(`${demo.shop}/api/payment/${answer.referenceId}`)).json();
+  expect(shown).toMatchObject({ status: 'approved', state: 'authorised', referenceId: answer.referenceId, amount: { currency: 'OMR', total: '13.750' } });
+  expect((await fetch(`${demo.shop}/api/payment/${answer.referenceId}`)).status).toBe(404);
   expect((await post({ ticket: fresh, keptCardId, cvv: '123' })).status).toBe(404);
   // The payment is this checkout's (the ticket's cookie): the back office sees the kept card paid.
   await asStaff(request, demo);

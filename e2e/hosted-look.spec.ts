@@ -16,6 +16,7 @@ test.afterAll(() => merchant?.close());
 const state = (page: import('@playwright/test').Page) => page.evaluate(() => (window as any).form.getState());
 
 test('axe-core finds no violation on the checkout, frames included, empty and in an invalid state', async ({ page }) => {
+  test.setTimeout(60_000); // axe-core over the page and four frames, twice
   await openCheckout(page, merchant);
   const empty = await new AxeBuilder({ page }).analyze();
   expect(empty.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -5,18 +5,18 @@
  * take the card on the page itself, and the card core are in dist/payframe.full.umd.min.js
  * (src/index.ts whole); here the first two answer `invalid_config` naming that file.
  */
-import type { AttachOptions } from './client/attach';
-import type { Client } from './client/client';
-import type { ClientOptions } from './client/config';
-import { clientWith } from './client/core';
-import type { CardForm } from './client/form';
-import { PayframeError } from './errors';
+import type { ClientOptions } from './client/core/config';
+import { clientWith } from './client/core/core';
+import type { Client } from './client/core/types';
+import type { AttachOptions } from './client/form/attach';
+import type { CardForm } from './client/form/types';
+import { PayframeError } from './shared/errors';
 
 // Module by module, not through the client/ index, so that the source graph is the bundle's (a test checks it).
 export { collectBrowserInfo } from './client/browser-info';
-export { mountFields } from './client/hosted';
-export { handlePending, readReturn } from './client/pending';
-export { isPayframeError, PayframeError } from './errors';
+export { mountFields } from './client/form/hosted';
+export { handlePending, readReturn } from './client/pending/pending';
+export { isPayframeError, PayframeError } from './shared/errors';
 
 const elsewhere = (what: string) => new PayframeError('invalid_config', `${what} is in payframe.full.umd.min.js, not in the hosted form's bundle`);
 

@@ -1,4 +1,4 @@
-// The house rules of design.md, checked on the source import graph.
+// The house rules of design.md and docs/architecture.md, checked on the source import graph.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,26 +6,36 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..');
 const src = join(root, 'src');
 
-/** Runtime imports of a file (type-only imports erase at build time and are skipped). */
-function importsOf(file: string): string[] {
+interface Import {
+  spec: string;
+  /** Erased at build time: `import type`, `export type`, or a clause whose every name is `type X`. */
+  typeOnly: boolean;
+}
+
+/** Every import of a file: static (`import`, `export ... from`) and dynamic (`import('...')`). */
+function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
-  const found: string[] = [];
-  const pattern = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/g;
-  for (const m of text.matchAll(pattern)) if (!m[1]) found.push(m[2]!);
-  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  const found: Import[] = [];
+  const pattern = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/g;
+  for (const m of text.matchAll(pattern)) {
+    const names = /\{([^}]*)\}/.exec(m[2] ?? '')?.[1];
+    const allTypes = !!names && /^\s*\{/.test(m[2]!) && names.split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '));
+    found.push({ spec: m[3]!, typeOnly: !!m[1] || allTypes });
+  }
+  for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ spec: m[1]!, typeOnly: false });
   return found;
 }
 
 function resolveLocal(from: string, spec: string): string | undefined {
   if (!spec.startsWith('.')) return undefined;
   const base = resolve(dirname(from), spec);
-  return [`${base}.ts`, join(base, 'index.ts')].find(existsSync);
+  return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find(existsSync);
 }
 
 function sourceFiles(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
   );
 }
 
@@ -36,7 +46,8 @@ function graph(entry: string) {
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    for (const spec of importsOf(file)) {
+    for (const { spec, typeOnly } of importsOf(file)) {
+      if (typeOnly) continue;
       const local = resolveLocal(file, spec);
       if (local) visit(local);
       else bare.add(spec);
@@ -48,38 +59,79 @@ function graph(entry: string) {
 
 const layer = (file: string) => relative(src, file).split('/')[0]!;
 
+/** The import circles of a graph (file -> the files it imports), each as the path that closes it. */
+function circlesOf(edges: Map<string, string[]>): string[][] {
+  const circles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (file: string, path: string[]) => {
+    state.set(file, 'open');
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), next]);
+      else if (!state.has(next)) walk(next, [...path, next]);
+    }
+    state.set(file, 'done');
+  };
+  for (const file of edges.keys()) if (!state.has(file)) walk(file, [file]);
+  return circles;
+}
+
 describe('architecture', () => {
-  it('keeps each layer to the imports design.md allows', () => {
-    // Runtime imports only: a type-only import erases at build time. tokenize/ (card details → nonce)
-    // and fields/ (a card field on an <input>) are shared by the page and the frames.
-    const forbidden: Record<string, string[]> = {
-      client: ['frame', 'server', 'sandbox', 'http.ts', 'schemas'],
-      frame: ['client', 'server', 'sandbox', 'http.ts', 'schemas'],
-      protocol: ['client', 'frame', 'server', 'sandbox', 'card', 'tokenize', 'schemas'],
-      tokenize: ['client', 'frame', 'protocol', 'fields', 'server', 'sandbox', 'http.ts', 'schemas'],
-      fields: ['client', 'frame', 'protocol', 'tokenize', 'server', 'sandbox', 'schemas', 'errors.ts'],
-      card: ['schemas', 'client', 'frame', 'protocol', 'tokenize', 'fields', 'server', 'sandbox', 'errors.ts'],
-      schemas: ['card', 'client', 'frame', 'protocol', 'tokenize', 'fields', 'server', 'sandbox', 'errors.ts'],
-      server: ['client', 'frame', 'protocol', 'tokenize', 'fields', 'sandbox'],
+  it('keeps each layer to the layers it may import at run time', () => {
+    // Type-only imports erase at build time and may cross (protocol's message types name the fields' states).
+    // shared/ is the middle layer every other stands on; protocol/ is what the page and the frames share.
+    const allowed: Record<string, string[]> = {
+      card: [],
+      schemas: [],
+      shared: [],
+      protocol: ['shared'],
+      fields: ['card', 'shared', 'protocol'],
+      tokenize: ['card', 'shared'],
+      client: ['card', 'shared', 'protocol', 'fields', 'tokenize'],
+      frame: ['card', 'shared', 'protocol', 'fields', 'tokenize'],
+      server: ['card', 'shared', 'protocol', 'schemas', 'frame/page.ts'],
+      sandbox: ['card', 'shared', 'schemas', 'frame/page.ts', 'protocol/address.ts'],
     };
     const broken: string[] = [];
     for (const file of sourceFiles(src)) {
-      for (const spec of importsOf(file)) {
+      const from = layer(file);
+      if (!(from in allowed)) continue;
+      for (const { spec, typeOnly } of importsOf(file)) {
         const target = resolveLocal(file, spec);
-        if (!target) continue;
-        const from = layer(file);
+        if (!target || typeOnly) continue;
         const to = layer(target);
-        if (from !== to && forbidden[from]?.includes(to)) broken.push(`${relative(src, file)} -> ${relative(src, target)}`);
+        // The frame page's HTML and headers (frame/page.ts) are every frame host's: the build's, the sandbox's, createFrameHost's.
+        if (from !== to && !allowed[from]!.includes(to) && !allowed[from]!.includes(relative(src, target))) broken.push(`${relative(src, file)} -> ${relative(src, target)}`);
       }
     }
     expect(broken).toEqual([]);
   });
 
+  it('has no import circle in src/: static and dynamic imports, types included', () => {
+    const edges = new Map(sourceFiles(src).map((f) => [f, importsOf(f).map((i) => resolveLocal(f, i.spec)).filter((t): t is string => !!t)]));
+    expect(circlesOf(edges).map((c) => c.map((f) => relative(src, f)).join(' -> '))).toEqual([]);
+  });
+
+  it('finds a circle when there is one, however long', () => {
+    expect(circlesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c', 'a']]);
+    expect(circlesOf(new Map([['a', ['a']]]))).toEqual([['a', 'a']]);
+    expect(circlesOf(new Map([['a', ['b']], ['b', []], ['c', ['a', 'b']]]))).toEqual([]);
+  });
+
+  it('keeps no loose module in src/ besides the entries', () => {
+    const loose = readdirSync(src, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    expect(loose.sort()).toEqual(['index.ts', 'script.ts']);
+  });
+
   it('lets the browser and server entries run on valibot alone, without node: modules', () => {
+    // payframe/frame-bundle is the frame's built script, a module of strings the build makes (scripts/frame-bundle.mjs).
     for (const entry of ['index.ts', 'server/index.ts']) {
       const { bare } = graph(entry);
-      expect(bare.filter((m) => m !== 'valibot'), entry).toEqual([]);
+      expect(bare.filter((m) => m !== 'valibot' && m !== 'payframe/frame-bundle'), entry).toEqual([]);
     }
+  });
+
+  it('keeps the frame page module free of the DOM and of node: modules, for every host', () => {
+    expect(importsOf(join(src, 'frame/page.ts'))).toEqual([]);
   });
 
   it('gives the sandbox nothing beyond node: modules and valibot (the package has no other dependency)', () => {
@@ -93,14 +145,14 @@ describe('architecture', () => {
     }
   });
 
-  it('keeps the card rules out of the hosted form\'s script-tag bundle (src/script.ts), save the digit folding of the OTP', () => {
+  it("keeps the card rules out of the hosted form's script-tag bundle (src/script.ts), save the digit folding of the OTP", () => {
     const files = graph('script.ts').files;
-    expect(files.filter((f) => (f.startsWith('card/') && f !== 'card/digits.ts') || f.startsWith('tokenize/') || f.startsWith('fields/') && f !== 'fields/state.ts')).toEqual([]);
-    expect(files).not.toContain('client/attach.ts');
+    expect(files.filter((f) => (f.startsWith('card/') && f !== 'card/digits.ts') || f.startsWith('tokenize/') || (f.startsWith('fields/') && f !== 'fields/state.ts'))).toEqual([]);
+    expect(files).not.toContain('client/form/attach.ts');
   });
 
   it('keeps the card core out of the hosted path: mounting fields needs no card rules on the page', () => {
-    expect(graph('client/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('tokenize/'))).toEqual([]);
+    expect(graph('client/form/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('tokenize/'))).toEqual([]);
   });
 
   it('keeps the sandbox out of the browser bundle', () => {
@@ -109,14 +161,14 @@ describe('architecture', () => {
     }
   });
 
-  it('keeps the demo a merchant\'s code: payframe by its package name, never our sources', () => {
+  it("keeps the demo a merchant's code: payframe by its package name, never our sources", () => {
     const demo = join(root, 'demo');
     const files = (dir: string, ext: RegExp): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
         e.isDirectory() ? files(join(dir, e.name), ext) : ext.test(e.name) ? [join(dir, e.name)] : []);
     const broken: string[] = [];
     const check = (file: string, allowed: RegExp, within: string) => {
-      for (const spec of importsOf(file)) {
+      for (const { spec } of importsOf(file)) {
         const local = spec.startsWith('.') && resolve(dirname(file), spec).startsWith(within);
         if (!local && !allowed.test(spec)) broken.push(`${relative(root, file)} -> ${spec}`);
       }

@@ -4,7 +4,7 @@
 import { runInNewContext } from 'node:vm';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, isPayframeError, PayframeError, redact } from '../src/errors';
+import { ERROR_CODES, isPayframeError, PayframeError, redact } from '../src/shared/errors';
 import { issueMessage, NonceRequestSchema, PaymentRequestSchema } from '../src/schemas';
 import { startSandbox, testCards } from '../src/sandbox';
 import { createGateway } from '../src/server';
@@ -32,6 +32,16 @@ describe('redact', () => {
   it('masks card numbers to their last four', () => {
     expect(redact('card 4111 1111 1111 1111 and 4111-1111-1111-1111')).toBe('card ****1111 and ****1111');
     expect(redact('pan=4111111111111111&x')).toBe('pan=****1111&x');
+  });
+
+  it('masks a card number in any script and with any separator a paste brings, the same shape the sandbox masks', () => {
+    expect(redact('dotted 4111.1111.1111.1111, slashed 4111/1111/1111/1111')).toBe('dotted ****1111, slashed ****1111');
+    expect(redact('Arabic-Indic ٤١١١١١١١١١١١١١١١')).toBe('Arabic-Indic ****١١١١');
+  });
+
+  it('leaves the digits inside an id alone: a payment id may hold twelve of them in a row', () => {
+    expect(redact('PAY-123456789012345678AB is a capture record')).toBe('PAY-123456789012345678AB is a capture record');
+    expect(redact('act on its payment PAY-AB123456789012345678')).toBe('act on its payment PAY-AB123456789012345678');
   });
 
   it('leaves a UUID whole, even when its last group is twelve digits', () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src';
-import { frameHeaders } from '../src/sandbox/frame';
+import { frameHeadersFor } from '../src/sandbox/frame';
 import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
 import { pageCsp } from '../e2e/support/merchant';
 import { readmeBlock } from './readme';
@@ -66,9 +66,9 @@ describe('README Content-Security-Policy blocks', () => {
     const policy = lines.filter((l) => !l.startsWith('Referrer-Policy')).join(' ');
     const block = directives(policy.replaceAll('<gateway origin>', "'self'").replaceAll("<the merchant's origins>", 'https://shop.example'));
     const shop = { id: 'shop', clientId: 'c', clientSecret: 's', origins: ['https://shop.example'] };
-    const served = frameHeaders(shop);
+    const served = frameHeadersFor(shop);
     // And the CVV-only form's, as the text under the block says.
-    expect(directives(frameHeaders(shop, true)['content-security-policy']!).get('connect-src')).toBe("'self' https://shop.example");
+    expect(directives(frameHeadersFor(shop, true)['content-security-policy']!).get('connect-src')).toBe("'self' https://shop.example");
     const actual = directives(served['content-security-policy']!);
     for (const [name, value] of block) {
       // The sandbox also admits loopback http fonts (its development mode).

@@ -25,8 +25,22 @@ export function checkoutRoutes(shop) {
   const tickets = createTickets();
 
   /**
-   * Creates the payment of the shop's order, keeps it in the ledger under the checkout that started it,
-   * and answers what the page shows (with what `handlePending` needs when the bank asks for an OTP).
+   * What the page is told of a payment of its checkout: the outcome, the order and its amount (with what
+   * `handlePending` needs when the bank asks for an OTP).
+   * @param {import('payframe/server').Payment} payment @param {Entry} entry
+   */
+  const answerOf = (payment, entry) => {
+    const outcome = readPayment(payment);
+    const { status, state, code, text, referenceId } = outcome;
+    return {
+      status, state, code, text, referenceId, orderId: entry.orderId, amount: entry.amount,
+      ...(outcome.status === 'pending' ? { pending: { referenceId, sessionId: outcome.sessionId, redirectUrl: outcome.redirectUrl } } : {}),
+    };
+  };
+
+  /**
+   * Creates the payment of the shop's order and keeps it in the ledger under the checkout that started
+   * it; answers the payment and what the page shows of it.
    * @param {PayInput} input @param {import('payframe/server').PaymentFunding} funding @param {string} owner @param {string | undefined} ip
    */
   const startPayment = async (input, funding, owner, ip) => {
@@ -50,11 +64,7 @@ export function checkoutRoutes(shop) {
       ...(outcome.status === 'pending' && outcome.sessionId ? { sessionId: outcome.sessionId } : {}),
     });
     learn(entry, payment);
-    const { status, state, code, text, referenceId } = outcome;
-    return {
-      status, state, code, text, referenceId, orderId, amount: entry.amount,
-      ...(outcome.status === 'pending' ? { pending: { referenceId, sessionId: outcome.sessionId, redirectUrl: outcome.redirectUrl } } : {}),
-    };
+    return { payment, answer: answerOf(payment, entry) };
   };
 
   /** The payment of this browser's checkout with this reference, or not_found. @param {unknown} referenceId @param {string | undefined} owner */
@@ -74,7 +84,7 @@ export function checkoutRoutes(shop) {
       const input = checkPay(await readJson(request));
       const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
       const owner = ctx.owner ?? newOwner();
-      const answer = await startPayment(input, { card, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) }, owner, ctx.ip);
+      const { answer } = await startPayment(input, { card, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) }, owner, ctx.ip);
       return json(200, answer, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
     }],
 
@@ -104,6 +114,15 @@ export function checkoutRoutes(shop) {
       const entry = ownPayment(body['referenceId'], ctx.owner);
       if (entry.sessionId === undefined || body['sessionId'] !== entry.sessionId) throw refuse('not_found', 'This payment has no such session.');
       return authenticate(new Request(request.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    }],
+
+    // A payment of this checkout by its reference: what the page shows after a kept card's CVV post,
+    // whose answer (through the CVV frame) is the payment's outcome alone.
+    ['GET', /^\/api\/payment\/([\w.-]{1,128})$/, async (_request, [referenceId], ctx) => {
+      const entry = ownPayment(referenceId, ctx.owner);
+      const payment = await gateway.payments.get(/** @type {string} */ (referenceId));
+      learn(entry, payment);
+      return json(200, answerOf(payment, entry));
     }],
 
     ['GET', /^\/api\/session\/([0-9a-fA-F]{32})$/, async (_request, [sessionId], ctx) => {
@@ -145,7 +164,7 @@ export async function keptCards(shop, email, owner) {
  * The CVV route of a kept card, as `payframe/server`'s `handlers.cvv()` makes it (OPTIONS for the
  * preflight, POST for the CVV).
  * @param {Shop} shop @param {ReturnType<typeof createTickets>} tickets
- * @param {(input: PayInput, funding: import('payframe/server').PaymentFunding, owner: string, ip: string | undefined) => Promise<object>} startPayment
+ * @param {(input: PayInput, funding: import('payframe/server').PaymentFunding, owner: string, ip: string | undefined) => Promise<{ payment: import('payframe/server').Payment }>} startPayment
  * @returns {[string, RegExp, import('./http.mjs').Route][]}
  */
 function keptCardPay(shop, tickets, startPayment) {
@@ -158,7 +177,8 @@ function keptCardPay(shop, tickets, startPayment) {
       if (body['keptCardId'] !== ticket.keptCardId) throw refuse('invalid_request', 'This ticket is for another saved card.');
       const { intent, email, locale, browserInfo } = ticket;
       const funding = { card: { vaultCardId: ticket.keptCardId, cvv }, storedCredential: /** @type {const} */ ({ kind: 'cardholder' }) };
-      return startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined);
+      // The payment itself: the handler answers its outcome alone, and the page asks the shop for the rest.
+      return (await startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined)).payment;
     },
   });
   const route = /^\/api\/kept-card\/pay$/;

@@ -43,8 +43,10 @@
       document.getElementById(`${name}-hint`).textContent = invalid ? text.hints[name] : '';
     }
   };
+  // A live checkout's frames come from the merchant's frame host; the sandbox's serve themselves.
+  const frameUrl = query.get('frameUrl') || undefined;
   window.mount = (extra = {}) => {
-    const form = Payframe.mountFields({ client, fields, locale, styles, ...extra });
+    const form = Payframe.mountFields({ client, fields, locale, styles, frameUrl, ...extra });
     for (const name of ['ready', 'focus', 'blur', 'change', 'brandChange', 'validityChange', 'submit', 'error']) {
       form.on(name, (state, field) => {
         recorded.events.push([name, field ?? null, name === 'error' ? state.code : (state.brand && state.brand.id) || null]);
@@ -67,6 +69,13 @@
       window.lastCard = card;
       const response = await fetch('/pay', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ nonce: card.nonce, name: card.name }) });
       const paid = await response.json();
+      if (paid.status === 'pending') {
+        // The bank asks for a one-time password: the page's own form, finished through the merchant's server.
+        const submitOtp = (body, { signal }) => fetch('/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal }).then((r) => r.json());
+        const done = await Payframe.handlePending(paid.pending, { client, mode: 'otp', container: '#otp', submitOtp, locale });
+        status.textContent = `Paid: ${done.state} ${card.brand} ${card.last4}`;
+        return;
+      }
       status.textContent = `Paid: ${paid.state} ${card.brand} ${card.last4}`;
     } catch (error) {
       status.textContent = `${error.code}: ${error.fields ? error.fields.join(', ') : error.message}`;

@@ -9,7 +9,8 @@
   });
   const brand = query.get('brand') || undefined;
   if (query.has('label')) document.getElementById('cvv-label').textContent = query.get('label');
-  const form = (window.form = Payframe.mountFields({ client, fields: { cvv: { container: '#kept-cvv' } }, brand }));
+  const frameUrl = query.get('frameUrl') || undefined;
+  const form = (window.form = Payframe.mountFields({ client, fields: { cvv: { container: '#kept-cvv' } }, brand, frameUrl }));
   const status = document.getElementById('status');
   form.on('error', (error) => (status.textContent = `${error.code}: ${error.message}`));
   document.getElementById('pay').addEventListener('submit', async (event) => {

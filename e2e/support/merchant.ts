@@ -1,13 +1,15 @@
 // A merchant for the browser tests: its own HTTPS origin (https://localhost:P2) serving a checkout
 // under a strict CSP with Trusted Types, the script-tag bundles, and three routes written with
-// payframe/server (a client token, a sale paid with a nonce, and a kept card paid again with the CVV
-// its frame posts). The sandbox (https://127.0.0.1:P1) is the gateway and serves the card frames.
+// payframe/server (a client token, a sale paid with a nonce, and a vault card paid again with the CVV
+// its frame posts). The sandbox (https://127.0.0.1:P1) is the gateway and serves the card frames; or,
+// as a live checkout is set up (`frameHost`), the frames come from a frame host of the merchant's, on a
+// third origin (https://127.0.0.2:P3), made with createFrameHost, and the sandbox stands for the live service.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox';
-import { createGateway, type Gateway, readPayment, toNodeListener } from '../../src/server';
+import { createFrameHost, createGateway, type Gateway, readPayment, toNodeListener, toPending } from '../../src/server';
 import { localhostTls } from './tls';
 
 const root = new URL('../../', import.meta.url);
@@ -31,15 +33,17 @@ export interface Merchant {
   received: { cvv: string; body: Record<string, unknown> }[];
   /** Extra files by path (fonts, pages of a test). */
   files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string> }>;
+  /** With `frameHost`: the URL the page passes as `frameUrl` (https://127.0.0.2:P3/), and every request the frame host received. */
+  frameHost?: { url: string; requests: { method: string; path: string }[] };
   close(): Promise<void>;
 }
 
-export function pageCsp(sandboxUrl: string): string {
+export function pageCsp(sandboxUrl: string, frameOrigin = sandboxUrl): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    `frame-src ${sandboxUrl}`,
+    `frame-src ${frameOrigin}`,
     `connect-src 'self' ${sandboxUrl}`,
     "require-trusted-types-for 'script'",
     'report-uri /csp-report',
@@ -56,27 +60,40 @@ async function body(req: IncomingMessage): Promise<string> {
 export interface MerchantOptions extends SandboxOptions {
   /** The sandbox's merchant allows exactly this page's origin (frame-ancestors and CORS), as a live merchant would configure it. */
   ownOriginOnly?: boolean;
+  /** The frames from a frame host of the merchant's (createFrameHost) on a third origin, as in production. */
+  frameHost?: boolean;
 }
 
-export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptions = {}): Promise<Merchant> {
-  // The page's origin is known first, so that the merchant can be configured with it.
+export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, ...options }: MerchantOptions = {}): Promise<Merchant> {
+  // The page's origin, and the frame host's, are known first, so that the merchant can be configured with them.
   const server: Server = createServer(await localhostTls(), (req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
   const url = `https://localhost:${(server.address() as AddressInfo).port}`;
-  const own = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret', origins: [url] };
-  const sandbox = await startSandbox(ownOriginOnly ? { ...options, merchants: [own] } : options);
+  const framesServer = withFrameHost ? createServer(await localhostTls(), (req, res) => void serveFrames(req, res)) : undefined;
+  // Another loopback address (a Content-Security-Policy cannot name an IPv6 one): a host of its own.
+  if (framesServer) await new Promise<void>((resolve) => framesServer.listen(0, '127.0.0.2', resolve));
+  const framesUrl = framesServer && `https://127.0.0.2:${(framesServer.address() as AddressInfo).port}/`;
+  const frameOrigin = framesUrl && new URL(framesUrl).origin;
+  // The nonce endpoint answers CORS for the origins the merchant names: the frame host's, when the frames come from it.
+  const own = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret', origins: [url, ...(frameOrigin ? [frameOrigin] : [])] };
+  const sandbox = await startSandbox(ownOriginOnly || framesServer ? { ...options, merchants: [own] } : options);
   const { id, clientId, clientSecret } = sandbox.merchant;
   const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const mintToken = toNodeListener(gateway.handlers.clientToken());
   const received: Merchant['received'] = [];
-  // The CVV-only form's route: CORS for the frames' origin (the sandbox's) only; a vault card paid again.
+  const frameHostRequests: { method: string; path: string }[] = [];
+  const frames = framesUrl ? toNodeListener(createFrameHost({ gateway: sandbox.url, merchantOrigins: [url] })) : undefined;
+  const serveFrames = (req: IncomingMessage, res: ServerResponse) => {
+    frameHostRequests.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
+    frames!(req, res);
+  };
+  // The CVV-only form's route: CORS for the frames' origin (the sandbox's, or the frame host's) only; a vault card paid again.
   const keptCard = toNodeListener(gateway.handlers.cvv({
+    ...(frameOrigin ? { frameOrigin } : {}),
     handle: async ({ cvv, body }) => {
       received.push({ cvv, body });
       const card = { vaultCardId: String(body['keptCardId']), cvv };
-      const payment = await gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '25.00' }, card, storedCredential: { kind: 'cardholder' } });
-      const { status, state, code } = readPayment(payment);
-      return { status, state, code };
+      return gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '25.00' }, card, storedCredential: { kind: 'cardholder' } });
     },
   }));
   const tls = await localhostTls();
@@ -106,9 +123,12 @@ export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptio
       keptCardRoutes = await keptCardModule(gateway, code);
     },
     files,
+    ...(framesUrl ? { frameHost: { url: framesUrl, requests: frameHostRequests } } : {}),
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      for (const s of [server, framesServer]) {
+        s?.closeAllConnections();
+        await new Promise((resolve) => (s ? s.close(resolve) : resolve(undefined)));
+      }
       await sandbox.close();
     },
   };
@@ -133,14 +153,15 @@ export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptio
         const { nonce, name } = JSON.parse(await body(req));
         const payment = await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '25.00' }, card: { nonce, name } });
         const { status, state, code } = readPayment(payment);
-        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status, state, code }));
+        const pending = status === 'pending' ? { pending: toPending(payment) } : {};
+        return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status, state, code, ...pending }));
       }
       const file = files.get(path);
       if (!file) return res.writeHead(404).end();
       res.writeHead(200, {
         'content-type': file.type,
         'cache-control': 'no-store',
-        ...(file.type.startsWith('text/html') ? { 'content-security-policy': pageCsp(sandbox.url), 'reporting-endpoints': 'csp="/csp-report"' } : {}),
+        ...(file.type.startsWith('text/html') ? { 'content-security-policy': pageCsp(sandbox.url, frameOrigin), 'reporting-endpoints': 'csp="/csp-report"' } : {}),
         ...file.headers,
       });
       res.end(file.body);
@@ -153,7 +174,8 @@ export async function startMerchant({ ownOriginOnly, ...options }: MerchantOptio
 
 /** The checkout's address: the gateway and merchant come in the query, as a server-rendered page would embed them. */
 export function checkoutUrl(merchant: Merchant, query: Record<string, string> = {}): string {
-  return `${merchant.url}/?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, ...query })}`;
+  const frames: Record<string, string> = merchant.frameHost ? { frameUrl: merchant.frameHost.url } : {};
+  return `${merchant.url}/?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, ...frames, ...query })}`;
 }
 
 /**

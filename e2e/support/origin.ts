@@ -10,6 +10,8 @@ export interface Origin {
   /** https://localhost:PORT */
   url: string;
   files: Map<string, { type: string; body: string | Buffer }>;
+  /** Every request it received: a test checks that nothing reached it. */
+  requests: { method: string; path: string }[];
   close(): Promise<void>;
 }
 
@@ -21,8 +23,10 @@ export async function startOrigin(): Promise<Origin> {
     ['/payframe.umd.min.js', await bundle('payframe.umd.min.js')],
     ['/payframe.full.umd.min.js', await bundle('payframe.full.umd.min.js')],
   ]);
+  const requests: Origin['requests'] = [];
   const server = createServer(await localhostTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    requests.push({ method: req.method ?? 'GET', path });
     const file = files.get(path) ?? { type: 'text/html; charset=utf-8', body: BLANK };
     res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
   });
@@ -30,6 +34,7 @@ export async function startOrigin(): Promise<Origin> {
   return {
     url: `https://localhost:${(server.address() as AddressInfo).port}`,
     files,
+    requests,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -51,12 +51,12 @@ export function digitsOnly(value: unknown): string {
   return value.replace(NON_DIGITS, '');
 }
 
-const EASTERN_DIGITS = /[\u0660-\u0669\u06f0-\u06f9]/g;
-
 /**
- * Arabic-Indic (U+0660-0669) and Extended Arabic-Indic, the Persian and Urdu forms (U+06F0-06F9),
- * digits as ASCII: a payer typing on an Arabic or Persian keyboard means the same number.
+ * Arabic-Indic (U+0660-0669), Extended Arabic-Indic, the Persian and Urdu forms (U+06F0-06F9), and
+ * fullwidth (U+FF10-FF19) digits as ASCII: a payer typing on an Arabic, Persian or Japanese keyboard
+ * means the same number. Each block starts at a multiple of 16. The one folding rule of the card
+ * fields and the OTP form.
  */
-export function toAsciiDigits(value: string): string {
-  return value.replace(EASTERN_DIGITS, (d) => String(d.charCodeAt(0) & 0xf));
+export function foldDigits(value: string): string {
+  return value.replace(/[\u0660-\u0669\u06f0-\u06f9\uff10-\uff19]/g, (d) => String(d.charCodeAt(0) & 15));
 }

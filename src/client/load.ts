@@ -1,4 +1,4 @@
-import { PayframeError } from '../errors';
+import { PayframeError } from '../shared/errors';
 
 /**
  * A chunk of the ESM build loaded at first use (inline in the script-tag bundles). One that does not

@@ -1,8 +1,7 @@
 import { type Brand, detectBrand } from '../card';
+import type { FieldEvent, FieldName } from '../protocol/names';
 import { ANY_CVV, applyEdit, checkField } from './rules';
-import type { FieldName, FieldState } from './state';
-
-export type FieldEvent = 'input' | 'focus' | 'blur' | 'submit';
+import type { FieldState } from '../protocol/messages';
 
 export interface BoundField {
   readonly name: FieldName;

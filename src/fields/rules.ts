@@ -4,7 +4,9 @@
  * validity. Shared by the hosted form's frames and by `attachForm` on the merchant's own inputs.
  */
 import { type Brand, formatInput, validateCvv, validateExpiry, validateNumber } from '../card';
-import type { BrandInfo, FieldName, FieldState } from './state';
+import { foldDigits } from '../card/digits';
+import type { FieldName } from '../protocol/names';
+import type { BrandInfo, FieldState } from '../protocol/messages';
 
 export interface Edit {
   value: string;
@@ -19,9 +21,6 @@ export interface Edit {
 export const ANY_CVV = [3, 4];
 
 export const cvvSizes = (b: BrandInfo | Brand | null | undefined) => (b ? [b.code.size] : ANY_CVV);
-
-/** Arabic-Indic (٠-٩), Persian (۰-۹) and fullwidth (０-９) digits as ASCII: each block starts at a multiple of 16. */
-export const foldDigits = (text: string) => text.replace(/[٠-٩۰-۹０-９]/g, (d) => String(d.charCodeAt(0) & 15));
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 const countDigits = (text: string) => digitsOf(text).length;

@@ -1,27 +1,9 @@
 /**
- * A card field's state and how it shows, without the card core: the page side of the hosted form
- * imports this file alone.
+ * How a card field's state shows, without the card core: the page side of the hosted form imports
+ * this file alone. The state itself is part of the frames' messages (src/protocol/messages.ts).
  */
-import type { Brand, BrandId } from '../card';
-
-export type FieldName = 'number' | 'expiry' | 'cvv' | 'name';
-
-export interface FieldState {
-  isEmpty: boolean;
-  /** Complete and correct. */
-  isValid: boolean;
-  /** What is typed can still become valid (`isValid` implies it). */
-  isPotentiallyValid: boolean;
-  isFocused: boolean;
-}
-
-/** What the page may know of the brand while the person types. */
-export interface BrandInfo {
-  id: BrandId;
-  name: string;
-  /** The security code's name on this brand (CVV, CVC, CID, ...) and its size. */
-  code: { name: string; size: number };
-}
+import type { Brand } from '../card';
+import type { BrandInfo, FieldState } from '../protocol/messages';
 
 export const brandInfo = (b: Brand | undefined): BrandInfo | null =>
   b ? { id: b.id, name: b.name, code: { name: b.code.name, size: b.code.size } } : null;
@@ -33,6 +15,3 @@ export const brandInfo = (b: Brand | undefined): BrandInfo | null =>
 export function showsInvalid(state: FieldState, touched: boolean): boolean {
   return !state.isPotentiallyValid || (!state.isValid && (touched || (!state.isFocused && !state.isEmpty)));
 }
-
-/** The form's field for each field `checkCard` names (its expiry month and year are the one `expiry`). */
-export const formFields = (fields: string[]) => [...new Set(fields.map((f) => (f.startsWith('expire') ? 'expiry' : f)))];

@@ -1,4 +1,4 @@
 // The entry of dist/frame/: the field frame page runs it once, when loaded.
-import { start } from './field';
+import { start } from './start';
 
 start();

@@ -1,35 +1,43 @@
 /**
- * The CVV of a kept card, posted by its frame straight to the merchant's own server: the service has no
- * CVV-only nonce, and the CVV reaches it only in the server's payment call. The page's scripts never see
- * it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page.
+ * The CVV of a vault card, posted by its frame straight to the merchant's own server: the service has
+ * no CVV-only nonce, and the CVV reaches it only in the server's payment call. The page's scripts never
+ * see it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page,
+ * and what of the answer the page gets: a `CvvAnswer` rebuilt from its known fields, or a refusal's
+ * code and identifiers; never the route's own text, which could carry the CVV in a form no check knows.
  */
-import { isErrorCode, PayframeError } from '../errors';
-import { MAX_POST_BODY, postTarget } from '../protocol';
-import { codeForStatus } from '../status';
+import { readCvvAnswer, readErrorAnswer } from '../protocol/answers';
+import { MAX_POST_BODY, postTarget } from '../protocol/post-target';
+import type { CvvAnswer } from '../protocol/wire';
+import { codeForStatus, readAnswer } from '../shared/answer';
+import { MAX_MERCHANT_ANSWER } from '../shared/body';
+import { PayframeError } from '../shared/errors';
 
 export interface CvvPost {
   url: string;
   /** The page's origin, from the frame's URL: the only place the CVV may go. */
   origin: string;
+  /** The gateway's origin: a pending payment's redirect must be on it. */
+  gateway: string;
   body: Record<string, unknown>;
   cvv: string;
   signal: AbortSignal;
 }
 
-/** The largest answer passed back to the page. */
-const MAX_ANSWER = 64 * 1024;
+/** The reason a refusal may carry to the page: an identifier of capitals (`SESSION_EXPIRED`), with no room for a digit. */
+const REASON = /^[A-Z][A-Z_]{0,63}$/;
 
 /**
- * POSTs `{ ...body, cvv }` as JSON, without cookies or referrer, and answers the server's JSON. The
- * request needs a CORS preflight (it is JSON), so only a route that allows the frame origin ever
+ * POSTs `{ ...body, cvv }` as JSON, without cookies or referrer, and answers the route's `CvvAnswer`.
+ * The request needs a CORS preflight (it is JSON), so only a route that allows the frame origin ever
  * receives it; a redirect is refused rather than followed with the CVV.
  */
-export async function postCvv({ url, origin, body, cvv, signal }: CvvPost): Promise<unknown> {
+export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPost): Promise<CvvAnswer> {
   const target = postTarget(url, origin);
   if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on the page's origin, ${origin}`);
   if ('cvv' in body || JSON.stringify(body).length > MAX_POST_BODY) {
     throw new PayframeError('invalid_request', `postCvv: body must be a JSON object of at most ${MAX_POST_BODY} characters, without a cvv`);
   }
+  const where = target.pathname;
   let response: Response;
   try {
     response = await fetch(target, {
@@ -40,49 +48,32 @@ export async function postCvv({ url, origin, body, cvv, signal }: CvvPost): Prom
       mode: 'cors',
       referrerPolicy: 'no-referrer',
       redirect: 'error',
-      cache: 'no-store',
+      // No cache mode: a POST is never cached, and a `no-store` request skips the preflight cache.
       signal,
     });
   } catch (cause) {
     if (signal.aborted) throw signal.reason;
-    throw new PayframeError('network', `postCvv: ${target.pathname} did not answer, or does not allow the card frames' origin (CORS)`, { cause });
+    throw new PayframeError('network', `postCvv: ${where} did not answer, redirected, or does not allow the card frames' origin (CORS)`, { cause });
   }
-  const { status } = response;
-  const text = await response.text().catch(() => {
+  const { status, ok } = response;
+  const { text } = await readAnswer(response, MAX_MERCHANT_ANSWER).catch(() => {
     if (signal.aborted) throw signal.reason;
-    throw new PayframeError('network', `postCvv: the answer of ${target.pathname} was cut off`, { status });
+    throw new PayframeError('network', `postCvv: the answer of ${where} was cut off`, { status });
   });
-  let answer: unknown;
+  let json: unknown;
   try {
-    if (text.length > MAX_ANSWER) throw new Error('too long');
-    answer = JSON.parse(text);
+    json = JSON.parse(text ?? ''); // over the cap: refused as not JSON
   } catch {
-    throw new PayframeError('invalid_response', `postCvv: ${target.pathname} answered HTTP ${status} without JSON of at most ${MAX_ANSWER} characters`, { status });
+    throw new PayframeError('invalid_response', `postCvv: ${where} answered HTTP ${status} without JSON of at most ${MAX_MERCHANT_ANSWER} bytes`, { status });
   }
-  // A route that echoes what it received would hand the CVV to the page: that answer goes nowhere.
-  if (holds(answer, cvv)) throw new PayframeError('invalid_response', `postCvv: ${target.pathname} answered with the security code; the answer is not passed on`, { status });
-  if (response.ok) return answer;
-  // A refusal in payframe's own shape (what the server companion's handlers answer) keeps its code.
-  const error = (answer as { error?: Record<string, unknown> } | null)?.error;
-  const short = (x: unknown) => (typeof x === 'string' ? x.slice(0, 500) : undefined);
-  if (isErrorCode(error?.code) && typeof error.message === 'string') {
-    throw new PayframeError(error.code, error.message.slice(0, 500), { status, reason: short(error.reason), resultCode: short(error.resultCode), body: answer });
+  if (ok) {
+    const answer = readCvvAnswer(json, new URL(gateway).origin);
+    if (!answer) throw new PayframeError('invalid_response', `postCvv: ${where} answered HTTP ${status} with something else than a payment's outcome (a CvvAnswer, as handlers.cvv() answers); nothing of it is passed on`, { status });
+    return answer;
   }
-  throw new PayframeError(codeForStatus(status), `postCvv: ${target.pathname} answered HTTP ${status}`, { status, body: answer });
-}
-
-/**
- * Whether the CVV stands alone anywhere in this JSON: a number that reads the same, or a key or string
- * where its digits are a token of their own ("737", "cvv 737 was refused", a quoted request body). Digits
- * inside a longer token (13.737, ORD-1737, PAY-a737b, a uuid) are not it: an answer of a payment made
- * must not be refused for an amount or an id.
- */
-function holds(value: unknown, cvv: string): boolean {
-  // A dot belongs to the token only between digits (13.737), not at a sentence's end ("code: 737.").
-  const token = new RegExp(`(?<![\\w-]|\\d\\.)${cvv}(?![\\w-]|\\.\\d)`);
-  const seen = (v: unknown): boolean =>
-    typeof v === 'number' ? String(v) === cvv
-    : typeof v === 'string' ? token.test(v)
-    : typeof v === 'object' && v !== null && Object.entries(v).some(([key, inner]) => token.test(key) || seen(inner));
-  return seen(value);
+  // A refusal in payframe's shape keeps its code and reason; its text, and anything with a digit, stays in the frame.
+  const error = readErrorAnswer(json, codeForStatus(status));
+  const code = error?.code ?? codeForStatus(status);
+  const reason = error?.reason !== undefined && REASON.test(error.reason) ? error.reason : undefined;
+  throw new PayframeError(code, `postCvv: ${where} refused the payment (HTTP ${status}, ${reason ?? code})`, { status, reason });
 }

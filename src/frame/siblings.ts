@@ -1,5 +1,5 @@
-import { PayframeError } from '../errors';
-import type { FieldName } from '../fields';
+import { PayframeError } from '../shared/errors';
+import type { FieldName } from '../protocol/names';
 import { readSibling, type Sibling } from '../protocol';
 
 export interface Siblings {

@@ -3,7 +3,8 @@
  * through the CSSOM (the frame's CSP has `style-src 'none'`), and web fonts through the FontFace API.
  * Everything the page sends is data checked here; anything outside the allowlist is dropped by name.
  */
-import { type FontSource, isWebUrl, type StyleState } from '../protocol';
+import type { FontSource, StyleState } from '../protocol/messages';
+import { isWebUrl } from '../shared/url';
 
 /** The CSS properties a merchant may set, in every state. Nothing here can load a resource. */
 export const ALLOWED = new Set([

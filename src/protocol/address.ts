@@ -1,14 +1,15 @@
-import type { FieldName } from '../fields';
-import { isWebUrl } from '../url';
-import { isFieldName } from './guards';
+import type { FieldName } from './names';
+import { isWebUrl } from '../shared/url';
+import { isFieldName } from './names';
 
-export { isWebUrl };
+
 
 /**
- * What a field frame's URL tells it: `<frame base>?merchant=…&gateway=…[&form=cvv]#field=…&channel=…&origin=…`.
- * The query is for the frame host (it picks `frame-ancestors` by merchant, and `connect-src` by form:
- * the gateway alone, or for a CVV-only form also the merchant's origins); the fragment never leaves
- * the browser, so the channel id is in no server log and no Referer.
+ * What a field frame's URL tells it: `<frame base>[cvv/]?merchant=…&gateway=…#field=…&channel=…&origin=…`.
+ * The path and query are for the frame host: a CVV-only form's page is `cvv/` under the base, so that
+ * even a static host gives it its own headers (its `connect-src` also admits the merchant's origins);
+ * the sandbox picks `frame-ancestors` by merchant. The fragment never leaves the browser, so the
+ * channel id is in no server log and no Referer.
  */
 export interface FrameAddress {
   merchant: string;
@@ -19,9 +20,10 @@ export interface FrameAddress {
   /** The merchant page's origin: the only window the frame talks to. */
   origin: string;
   /**
-   * `cvv`: a form of the CVV field alone (a kept card paid again), which may post the CVV to the page's
-   * own origin and nowhere else. Fixed in the URL, so that no message can turn a full form's CVV field
-   * into one. Absent: a field of a full card form, whose card only ever becomes a nonce.
+   * `cvv`: a form of the CVV field alone (a vault card paid again), which may post the CVV to the page's
+   * own origin and nowhere else. Fixed in the URL's path, so that no message can turn a full form's CVV
+   * field into one, and the page's headers follow it. Absent: a field of a full card form, whose card
+   * only ever becomes a nonce.
    */
   form?: 'cvv';
 }
@@ -40,9 +42,11 @@ export function newChannel(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** The path of a CVV-only form's page under the frame base. */
+export const CVV_PAGE = 'cvv/';
+
 export function frameSrc(base: string, { merchant, gateway, field, channel, origin, form }: FrameAddress): string {
-  const query = new URLSearchParams({ merchant, gateway, ...(form === 'cvv' ? { form } : {}) });
-  return `${base}?${query}#${new URLSearchParams({ field, channel, origin })}`;
+  return `${base}${form === 'cvv' ? CVV_PAGE : ''}?${new URLSearchParams({ merchant, gateway })}#${new URLSearchParams({ field, channel, origin })}`;
 }
 
 /** The address in a frame's URL, or undefined when any part is missing or unsafe. */
@@ -55,7 +59,7 @@ export function readFrameAddress(href: string): FrameAddress | undefined {
   const field = hash.get('field');
   const channel = hash.get('channel') ?? '';
   const origin = parse(hash.get('origin'));
-  const form = url.searchParams.get('form');
+  const form = url.pathname.endsWith(`/${CVV_PAGE}`) ? 'cvv' : null;
   const ok =
     merchant !== '' && gateway && !gateway.search && !gateway.hash && gateway.pathname.endsWith('/') && isFieldName(field) &&
     /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv')) &&

@@ -3,9 +3,9 @@
  * Each reader answers the typed message, or undefined for anything else: another channel, an unknown
  * type, a malformed payload. Receivers check `event.origin` and `event.source` before calling them.
  */
-import type { FieldName, FieldState } from '../fields';
-import { isTimeout } from '../options';
-import type { Sibling, ToFrame, ToPage } from './messages';
+import { isTimeout } from '../shared/call';
+import type { FieldState, Sibling, ToFrame, ToPage } from './messages';
+import { isFieldEvent, isFieldName, isLocale } from './names';
 
 type Data = Record<string, any>;
 
@@ -13,9 +13,6 @@ const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== null;
 const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && x.length <= max;
 const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
 const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
-const FIELDS: readonly unknown[] = ['number', 'expiry', 'cvv', 'name'];
-const EVENTS: readonly unknown[] = ['input', 'focus', 'blur', 'submit'];
-export const isFieldName = (x: unknown): x is FieldName => FIELDS.includes(x);
 const isFieldState = (s: unknown): s is FieldState =>
   isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean');
 const isBrand = (b: unknown) => b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
@@ -36,7 +33,7 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
   const ok =
     m.t === 'hello' ||
     (m.t === 'ready' && isStr(m.label, 200)) ||
-    (m.t === 'state' && isOpt(m.event, (e) => EVENTS.includes(e)) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
+    (m.t === 'state' && isOpt(m.event, isFieldEvent) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
     (m.t === 'resize' && isNum(m.height)) ||
     (m.t === 'result' && isNum(m.id) && isResult(m.result)) ||
     (m.t === 'posted' && isNum(m.id) && 'body' in m) ||
@@ -48,7 +45,7 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
 export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    (m.t === 'config' && (m.locale === 'en' || m.locale === 'ar') && isOpt(m.label, (l) => isStr(l, 200)) && isOpt(m.placeholder, (p) => isStr(p, 200)) &&
+    (m.t === 'config' && isLocale(m.locale) && isOpt(m.label, (l) => isStr(l, 200)) && isOpt(m.placeholder, (p) => isStr(p, 200)) &&
       Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40)) && isOpt(m.brand, (b) => isStr(b, 32))) ||
     m.t === 'focus' || m.t === 'clear' || m.t === 'touch' ||
     (m.t === 'placeholder' && isStr(m.text, 200)) ||

@@ -4,11 +4,29 @@
  * `event.source` and `ch` first, then the message's shape with the small hand-written guards of
  * guards.ts (no valibot: the page side must stay small); anything else is ignored.
  */
-import type { ErrorCode, PayframeErrorInit } from '../errors';
-import type { BrandInfo, FieldEvent, FieldName, FieldState } from '../fields';
-import type { TokenizeResult } from '../tokenize';
+import type { BrandId } from '../card/brands';
+import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
+import type { TokenizeResult } from '../tokenize/read';
+import type { FieldEvent, FieldName, Locale } from './names';
+import type { CvvAnswer } from './wire';
 
-export type Locale = 'en' | 'ar';
+/** A field's state, as its frame reports it and the form's events carry it. */
+export interface FieldState {
+  isEmpty: boolean;
+  /** Complete and correct. */
+  isValid: boolean;
+  /** What is typed can still become valid (`isValid` implies it). */
+  isPotentiallyValid: boolean;
+  isFocused: boolean;
+}
+
+/** What the page may know of the brand while the person types. */
+export interface BrandInfo {
+  id: BrandId;
+  name: string;
+  /** The security code's name on this brand (CVV, CVC, CID, ...) and its size. */
+  code: { name: string; size: number };
+}
 
 /** The states a merchant styles inside the frames. */
 export type StyleState = 'base' | 'focus' | 'valid' | 'invalid' | 'placeholder' | 'autofill';
@@ -27,11 +45,8 @@ export interface FontSource {
   style?: string;
 }
 
-/**
- * A PayframeError as data: it crosses the frame boundary by structured clone (`cause` stays behind). A
- * CVV post's refusal carries `body`, the merchant server's JSON answer (never one that holds the CVV).
- */
-export interface ErrorInfo extends Omit<PayframeErrorInit, 'cause'> {
+/** A PayframeError as data: it crosses the frame boundary by structured clone (`cause` and `body` stay behind). */
+export interface ErrorInfo extends Omit<PayframeErrorInit, 'cause' | 'body'> {
   code: ErrorCode;
   message: string;
 }
@@ -94,7 +109,7 @@ export type ToPage =
   | { ch: string; t: 'resize'; height: number }
   | { ch: string; t: 'result'; id: number; result: TokenizeResult }
   /** The merchant server's JSON answer to a CVV post. */
-  | { ch: string; t: 'posted'; id: number; body: unknown }
+  | { ch: string; t: 'posted'; id: number; body: CvvAnswer }
   /** `id` 0: the frame refused its config (an unknown `brand`), and the mount fails. */
   | { ch: string; t: 'failure'; id: number; error: ErrorInfo };
 

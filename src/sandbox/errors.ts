@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PayframeError } from '../errors';
-import { codeForStatus } from '../http';
+import { PayframeError } from '../shared/errors';
+import { codeForStatus } from '../shared/answer';
 
 /** The sandbox's refusals: HTTP status, service code and name, as README "Error statuses and codes" lists them. */
 export const CATALOGUE = {
@@ -16,6 +16,7 @@ export const CATALOGUE = {
   ORIGIN_NOT_ALLOWED: [403, '4031'],
   NOT_FOUND: [404, '4040'],
   METHOD_NOT_ALLOWED: [405, '4050'],
+  MISDIRECTED_REQUEST: [421, '4210'],
   REQUEST_TIMEOUT: [408, '4080'],
   ALREADY_CAPTURED: [409, '4091'],
   CAPTURE_EXCEEDS_AMOUNT: [409, '4092'],

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { frameHeaders, SCRIPT_HEADERS } from '../frame/page';
+import { CVV_PAGE } from '../protocol/address';
+import { LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
-import { param, type Reply, type Req, type Sandbox } from './request';
+import { param, type Reply, type Req, type Sandbox } from './context';
 import type { MerchantConfig } from './state';
 
 const TYPES: Record<string, string> = {
@@ -32,34 +35,17 @@ export function defaultFrameDir(): string | undefined {
 }
 
 /** Where a merchant without configured `origins` may embed the frames: any loopback origin (CSP has no IPv6 hosts). */
-const LOOPBACK_ANCESTORS = ['https://localhost:*', 'https://127.0.0.1:*', 'http://localhost:*', 'http://127.0.0.1:*'];
+const LOOPBACK_ANCESTORS = ['https', 'http'].flatMap((scheme) => LOOPBACK_HOSTS.filter((h) => !h.startsWith('[')).map((h) => `${scheme}://${h}:*`));
 const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
 
 /**
- * The frame page's own policy: its one script from this origin, styles only through the CSSOM, fonts
- * over https, and framed only by the merchant's origins (named by `?merchant=` in the frame's URL; an
- * unknown merchant's frame may be framed by nobody, and may post nowhere). A full card form's frames
- * connect to this origin (the gateway) alone; only a CVV-only form's frame (`?form=cvv`), which posts a
- * kept card's CVV to the merchant's server, may also reach the merchant's origins. So a page script
- * that points a full form's `gateway` at another origin gets no request out of it.
+ * The frame page's headers in the sandbox (src/frame/page.ts makes them): framed only by the merchant's
+ * origins (named by `?merchant=` in the frame's URL; an unknown merchant's frame may be framed by
+ * nobody, and may post nowhere), and the sandbox, which is the gateway, is the one place a card goes.
  */
-export function frameHeaders(merchant: MerchantConfig | undefined, cvvOnly = false): Record<string, string> {
+export function frameHeadersFor(merchant: MerchantConfig | undefined, cvvOnly = false): Record<string, string> {
   const ancestors = merchant ? (merchant.origins ?? LOOPBACK_ANCESTORS).filter((o) => ORIGIN.test(o)) : [];
-  return {
-    'content-security-policy': [
-      "default-src 'none'",
-      "script-src 'self'",
-      "style-src 'none'",
-      'font-src https: http://localhost:* http://127.0.0.1:*',
-      ['connect-src', "'self'", ...(cvvOnly ? ancestors : [])].join(' '),
-      "base-uri 'none'",
-      "form-action 'none'",
-      `frame-ancestors ${ancestors.join(' ') || "'none'"}`,
-      "require-trusted-types-for 'script'",
-      "trusted-types 'none'",
-    ].join('; '),
-    'referrer-policy': 'no-referrer',
-  };
+  return frameHeaders({ gateway: "'self'", ancestors, cvvOnly });
 }
 
 /** GET /frame/*: static files of the hosted fields, never outside the folder. */
@@ -79,7 +65,7 @@ export function serveFrame(sb: Sandbox, req: Req): Reply {
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   // The page names its script by content hash, so the script may be cached for good; the page may not.
   const headers = type.startsWith('text/html')
-    ? frameHeaders(sb.merchants.get(req.query.get('merchant') ?? ''), req.query.get('form') === 'cvv')
-    : /-[\w-]{8,}\.js$/.test(file) ? { 'cache-control': 'public, max-age=31536000, immutable' } : {};
+    ? frameHeadersFor(sb.merchants.get(req.query.get('merchant') ?? ''), rel.startsWith(CVV_PAGE))
+    : /-[\w-]{8,}\.js$/.test(file) ? SCRIPT_HEADERS : {};
   return { file: readFileSync(file), type, headers };
 }

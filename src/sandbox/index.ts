@@ -2,11 +2,14 @@ import { createServer as createHttp } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
 import * as v from 'valibot';
+import { MAX_REQUEST_BODY } from '../shared/body';
+import { PayframeError } from '../shared/errors';
+import { isLoopbackHost } from '../shared/url';
 import { makeCertificate } from './certificate';
 import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
 import { SandboxError } from './errors';
 import { defaultFrameDir } from './frame';
-import type { Sandbox } from './request';
+import type { Sandbox } from './context';
 import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './server';
 import { Clock, Store, type MerchantConfig } from './state';
 
@@ -34,6 +37,11 @@ export interface SandboxOptions {
   plainHttp?: boolean;
   /** Folder served at /frame/ (default: dist/frame of the package). */
   frameDir?: string;
+  /**
+   * Host names answered besides localhost, 127.0.0.1 and [::1], e.g. `['sandbox.tunnel.example']` for a
+   * tunnel: any other `Host` gets 421, so that a web page cannot drive the sandbox by DNS rebinding.
+   */
+  allowedHosts?: string[];
   tokenTtlMs?: number;
   nonceTtlMs?: number;
   /** Default 64 KiB. */
@@ -63,14 +71,13 @@ export interface SandboxHandle {
 }
 
 const DAY = 24 * 3600_000;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 const DEFAULT_MERCHANT: MerchantConfig = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 
 /** Starts the local simulation of the card payment service on one HTTPS port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = options.host ?? '127.0.0.1';
-  if (options.plainHttp && !LOOPBACK_HOSTS.has(host)) {
-    throw new Error(`plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
+  if (options.plainHttp && !isLoopbackHost(host)) {
+    throw new PayframeError('invalid_config', `plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
   }
   const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
   const tls = options.tls ?? makeCertificate();
@@ -85,9 +92,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     nonceTtlMs: options.nonceTtlMs ?? DAY,
     testMode: options.testMode ?? false,
     frameDir: options.frameDir ?? defaultFrameDir(),
+    allowedHosts: checkHosts(options.allowedHosts ?? []),
     addFault: (input) => injectFault(validateFault(input)),
   };
-  const http = dispatcher(sb, options.maxBodyBytes ?? 64 * 1024);
+  const http = dispatcher(sb, options.maxBodyBytes ?? MAX_REQUEST_BODY);
   const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
 
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
@@ -139,6 +147,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         for (const socket of sockets) socket.destroy();
       }),
   };
+}
+
+/** Host names, as a Host header carries them without its port. */
+function checkHosts(hosts: unknown): string[] {
+  const ok = Array.isArray(hosts) && hosts.every((h) => typeof h === 'string' && /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/i.test(h));
+  if (!ok) throw new PayframeError('invalid_config', 'allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
+  return (hosts as string[]).map((h) => h.toLowerCase());
 }
 
 function validateFault(input: unknown): Fault {

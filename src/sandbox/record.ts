@@ -3,7 +3,8 @@
  * size, so that a test can look at what arrived without the log ever holding card data or a
  * credential, or growing without bound. The README's "requests()" section lists these rules.
  */
-import { tooDeep } from './request';
+import { PAN } from '../shared/errors';
+import { tooDeep } from './context';
 
 export interface Recorded { method: string; path: string; headers: Record<string, string>; body: unknown; at: string }
 
@@ -14,12 +15,6 @@ export const MAX_RECORDED_TEXT = 4096;
 
 const HIDDEN = '[redacted]';
 
-/**
- * A card number's shape: 12 or more digits of any script, with up to three separators between two
- * digits (white space, dots, dashes, slashes, underscores, and the invisible characters a paste
- * brings: zero-width, bidi and format marks).
- */
-const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/u.source;
 /**
  * Ids the sandbox hands out, tried first and kept whole: a UUID (a nonce, an event id), `PAY-`, `PAYER-`
  * or `CARD-` and 24 hex digits, and a session id (32 hex digits, a letter among them). About one

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { AuthenticateRequestSchema } from '../schemas';
 import { completeOtp, paymentOfSession } from './actions';
 import { SandboxError } from './errors';
-import { mediaType, param, type Reply, type Req, type Sandbox } from './request';
+import { mediaType, param, type Reply, type Req, type Sandbox } from './context';
 import type { PaymentRecord } from './state';
 
 const escape = (text: string) =>
@@ -23,7 +23,8 @@ function returnUrl(p: PaymentRecord): URL | undefined {
 function headers(p: PaymentRecord | undefined): Record<string, string> {
   const back = p && returnUrl(p);
   return {
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'${back ? ` ${back.origin}` : ''}`,
+    // Framed by no one: the bank's page of a real service is not a page a merchant may wrap.
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'${back ? ` ${back.origin}` : ''}`,
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
   };

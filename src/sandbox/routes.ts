@@ -6,27 +6,27 @@ import {
 import { validateNumber } from '../card';
 import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from './actions';
 import { brandOf } from './cards';
+import { isLoopbackOrigin, LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
 import { serveFrame } from './frame';
 import { createPayment, findPayment, paymentView, type Ctx } from './payments';
 import { redirectPage } from './redirect-page';
-import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './request';
+import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
 import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from './vault';
 
-type Handler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;
-export interface Route { method: string; pattern: RegExp; handle: Handler; testOnly?: boolean }
+type RouteHandler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;
+export interface Route { method: string; pattern: RegExp; handle: RouteHandler; testOnly?: boolean }
 
-const M = '^/v1/merchants/([^/]+)';
-const json = (value: unknown): Reply => ({ json: value });
+/** The merchant's part of a path; its id is the route's first parameter. */
+const MERCHANT = '^/v1/merchants/([^/]+)';
+const reply = (value: unknown): Reply => ({ json: value });
 
 /** Basic auth for the merchant in the path; the context for its payments. */
-function server(sb: Sandbox, req: Req): Ctx {
+function merchantContext(sb: Sandbox, req: Req): Ctx {
   const merchant = merchantOf(sb, param(req, 0));
   requireBasic(req, merchant);
   return { store: sb.store, clock: sb.clock, url: req.base, merchantId: merchant.id };
 }
-
-const LOOPBACK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 
 /**
  * CORS for the nonce endpoint; the only endpoint a browser calls. A request from the sandbox's own
@@ -37,16 +37,25 @@ function cors(sb: Sandbox, req: Req): boolean {
   const merchant = sb.merchants.get(param(req, 0));
   req.replyHeaders['vary'] = 'Origin';
   if (!origin || !merchant) return false;
-  const own = origin === `${new URL(req.base).protocol}//${req.headers['host']}`;
-  const allowed = own || (merchant.origins ? merchant.origins.includes(origin) : LOOPBACK.test(origin));
+  // The frames the sandbox serves: its own origins, from the address it is bound to, never from the request's Host.
+  const own = ownOrigins(sb).includes(origin);
+  const allowed = own || (merchant.origins ? merchant.origins.includes(origin) : isLoopbackOrigin(origin));
   if (allowed) req.replyHeaders['access-control-allow-origin'] = origin;
   return allowed;
+}
+
+/** The origins the sandbox serves: each loopback name on its port, over https (and http in the development mode), and each allowed host. */
+function ownOrigins(sb: Sandbox): string[] {
+  const { port } = new URL(sb.url);
+  const schemes = sb.httpUrl ? ['https', 'http'] : ['https'];
+  const tunnels = sb.allowedHosts.map((h) => `https://${h}`);
+  return [...schemes.flatMap((s) => [...LOOPBACK_HOSTS, ...sb.allowedHosts].map((h) => `${s}://${h}:${port}`)), ...tunnels];
 }
 
 const GRANT = 'grant_type=client_credentials';
 
 function clientToken(sb: Sandbox, req: Req): Reply {
-  const ctx = server(sb, req);
+  const ctx = merchantContext(sb, req);
   const type = mediaType(req);
   if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') {
     fail('UNSUPPORTED_MEDIA_TYPE', 'The body must be application/json or form-encoded');
@@ -60,7 +69,7 @@ function clientToken(sb: Sandbox, req: Req): Reply {
   const now = sb.clock.nowMs();
   const accessToken = randomBytes(32).toString('base64url');
   sb.store.tokens.set(accessToken, { merchantId: ctx.merchantId, expiresAt: now + sb.tokenTtlMs });
-  return json({ accessToken, tokenType: 'Bearer', expiresOn: sb.clock.iso(now + sb.tokenTtlMs), issuedOn: sb.clock.iso(now) });
+  return reply({ accessToken, tokenType: 'Bearer', expiresOn: sb.clock.iso(now + sb.tokenTtlMs), issuedOn: sb.clock.iso(now) });
 }
 
 function nonce(sb: Sandbox, req: Req): Reply {
@@ -83,7 +92,7 @@ function nonce(sb: Sandbox, req: Req): Reply {
     used: false,
   });
   const brand = brandOf(card.number);
-  return json({
+  return reply({
     data: {
       brand_code: brand.code,
       credit_card_nonce: id,
@@ -116,9 +125,9 @@ function preflight(sb: Sandbox, req: Req): Reply {
 
 function authenticateRoute(sb: Sandbox, req: Req): Reply {
   const p = paymentOfSession(sb, param(req, 0));
-  const ctx = { ...server(sb, { ...req, params: [p.merchantId] }), merchantId: p.merchantId };
+  const ctx = { ...merchantContext(sb, { ...req, params: [p.merchantId] }), merchantId: p.merchantId };
   const input = body(req, AuthenticateRequestSchema);
-  return json(authenticate(ctx, p, input));
+  return reply(authenticate(ctx, p, input));
 }
 
 function findAny(ctx: Ctx, id: string) {
@@ -130,66 +139,66 @@ function findAny(ctx: Ctx, id: string) {
 const ClockSchema = v.strictObject({ advanceMs: v.pipe(v.number(), v.minValue(0)) });
 
 export const ROUTES: Route[] = [
-  { method: 'GET', pattern: /^\/$/, handle: () => json({ service: 'payframe sandbox' }) },
-  { method: 'POST', pattern: new RegExp(`${M}/client_token$`), handle: clientToken },
-  { method: 'POST', pattern: new RegExp(`${M}/credit-card-nonce$`), handle: nonce },
-  { method: 'OPTIONS', pattern: new RegExp(`${M}/credit-card-nonce$`), handle: preflight },
-  { method: 'POST', pattern: new RegExp(`${M}/payment$`), handle: (sb, req) => json(createPayment(server(sb, req), body(req, PaymentRequestSchema))) },
+  { method: 'GET', pattern: /^\/$/, handle: () => reply({ service: 'payframe sandbox' }) },
+  { method: 'POST', pattern: new RegExp(`${MERCHANT}/client_token$`), handle: clientToken },
+  { method: 'POST', pattern: new RegExp(`${MERCHANT}/credit-card-nonce$`), handle: nonce },
+  { method: 'OPTIONS', pattern: new RegExp(`${MERCHANT}/credit-card-nonce$`), handle: preflight },
+  { method: 'POST', pattern: new RegExp(`${MERCHANT}/payment$`), handle: (sb, req) => reply(createPayment(merchantContext(sb, req), body(req, PaymentRequestSchema))) },
   {
     method: 'GET',
-    pattern: new RegExp(`${M}/payment/session/([^/]+)$`),
+    pattern: new RegExp(`${MERCHANT}/payment/session/([^/]+)$`),
     handle: (sb, req) => {
-      const ctx = server(sb, req);
+      const ctx = merchantContext(sb, req);
       const p = paymentOfSession(sb, param(req, 1));
       if (p.merchantId !== ctx.merchantId) fail('NOT_FOUND', 'No payment session with this id');
-      return json(paymentView(ctx, p, 'retrieval'));
+      return reply(paymentView(ctx, p, 'retrieval'));
     },
   },
-  { method: 'GET', pattern: new RegExp(`${M}/payment/([^/]+)$`), handle: (sb, req) => json(findAny(server(sb, req), param(req, 1))) },
+  { method: 'GET', pattern: new RegExp(`${MERCHANT}/payment/([^/]+)$`), handle: (sb, req) => reply(findAny(merchantContext(sb, req), param(req, 1))) },
   {
     method: 'POST',
-    pattern: new RegExp(`${M}/payment/([^/]+)/capture$`),
-    handle: (sb, req) => json(capture(server(sb, req), param(req, 1), body(req, CaptureRequestSchema, {}))),
+    pattern: new RegExp(`${MERCHANT}/payment/([^/]+)/capture$`),
+    handle: (sb, req) => reply(capture(merchantContext(sb, req), param(req, 1), body(req, CaptureRequestSchema, {}))),
   },
   {
     method: 'POST',
-    pattern: new RegExp(`${M}/payment/([^/]+)/void$`),
-    handle: (sb, req) => json(voidPayment(server(sb, req), param(req, 1), body(req, VoidRequestSchema, {}))),
+    pattern: new RegExp(`${MERCHANT}/payment/([^/]+)/void$`),
+    handle: (sb, req) => reply(voidPayment(merchantContext(sb, req), param(req, 1), body(req, VoidRequestSchema, {}))),
   },
   {
     method: 'POST',
-    pattern: new RegExp(`${M}/payment/([^/]+)/refund$`),
-    handle: (sb, req) => json(refund(server(sb, req), param(req, 1), body(req, RefundRequestSchema, {}))),
+    pattern: new RegExp(`${MERCHANT}/payment/([^/]+)/refund$`),
+    handle: (sb, req) => reply(refund(merchantContext(sb, req), param(req, 1), body(req, RefundRequestSchema, {}))),
   },
   { method: 'POST', pattern: /^\/v1\/authenticate\/([^/]+)$/, handle: authenticateRoute },
   {
     method: 'GET',
-    pattern: new RegExp(`${M}/payer$`),
+    pattern: new RegExp(`${MERCHANT}/payer$`),
     handle: (sb, req) => {
-      const ctx = server(sb, req);
+      const ctx = merchantContext(sb, req);
       const email = req.query.get('email');
       if (!email) fail('INVALID_REQUEST', 'email is required');
-      return json(payerView(sb.store, payerByEmail(sb.store, ctx.merchantId, email!)));
+      return reply(payerView(sb.store, payerByEmail(sb.store, ctx.merchantId, email!)));
     },
   },
   {
     method: 'GET',
-    pattern: new RegExp(`${M}/payer/([^/]+)$`),
-    handle: (sb, req) => json(payerView(sb.store, payerById(sb.store, server(sb, req).merchantId, param(req, 1)))),
+    pattern: new RegExp(`${MERCHANT}/payer/([^/]+)$`),
+    handle: (sb, req) => reply(payerView(sb.store, payerById(sb.store, merchantContext(sb, req).merchantId, param(req, 1)))),
   },
   {
     method: 'GET',
-    pattern: new RegExp(`${M}/payer/([^/]+)/card$`),
-    handle: (sb, req) => json(cardListView(sb.store, payerById(sb.store, server(sb, req).merchantId, param(req, 1)))),
+    pattern: new RegExp(`${MERCHANT}/payer/([^/]+)/card$`),
+    handle: (sb, req) => reply(cardListView(sb.store, payerById(sb.store, merchantContext(sb, req).merchantId, param(req, 1)))),
   },
   {
     method: 'GET',
-    pattern: new RegExp(`${M}/payer/([^/]+)/card/([^/]+)$`),
+    pattern: new RegExp(`${MERCHANT}/payer/([^/]+)/card/([^/]+)$`),
     handle: (sb, req) => {
-      const payer = payerById(sb.store, server(sb, req).merchantId, param(req, 1));
+      const payer = payerById(sb.store, merchantContext(sb, req).merchantId, param(req, 1));
       const card = vaultCard(sb.store, payer.merchantId, param(req, 2));
       if (card.payerId !== payer.id) fail('NOT_FOUND', 'No card with this id for this payer');
-      return json(vaultCardView(card));
+      return reply(vaultCardView(card));
     },
   },
   { method: 'GET', pattern: /^\/v1\/redirect\/([^/]+)$/, handle: redirectPage },
@@ -203,7 +212,7 @@ export const ROUTES: Route[] = [
       const { advanceMs } = body(req, ClockSchema);
       if (!sb.clock.canAdvance(advanceMs)) fail('INVALID_REQUEST', 'advanceMs would move the clock past the last valid date');
       sb.clock.advance(advanceMs);
-      return json({ now: sb.clock.iso() });
+      return reply({ now: sb.clock.iso() });
     },
   },
   {
@@ -213,7 +222,7 @@ export const ROUTES: Route[] = [
     handle: (sb, req) => {
       const text = jsonText(req);
       sb.addFault(text === undefined ? undefined : parseJson(text));
-      return json({ ok: true });
+      return reply({ ok: true });
     },
   },
 ];

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
-import { readCapped } from '../body';
+import { readCapped } from '../shared/body';
+import { isLoopback } from '../shared/url';
 import { fail, SandboxError } from './errors';
 import { keep, maskBody, maskHeaders, maskPath, type Recorded } from './record';
-import type { Reply, Req, Sandbox } from './request';
+import type { Reply, Req, Sandbox } from './context';
 import { ROUTES } from './routes';
 
 /**
@@ -20,6 +21,8 @@ export interface Fault {
   status?: number;
   body?: string;
   type?: string;
+  /** A `reply`'s Location header: a redirect, which no client of payframe follows. */
+  location?: string;
 }
 export type { Recorded };
 
@@ -32,11 +35,12 @@ export const FaultSchema = v.strictObject({
   status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(599))),
   body: v.optional(v.string()),
   type: v.optional(v.string()),
+  location: v.optional(v.string()),
 });
 
 /** A `reply` fault's answer: the head at once, the body `ms` later. */
 async function replyWith(res: ServerResponse, fault: Fault): Promise<void> {
-  res.writeHead(fault.status ?? 200, { 'content-type': fault.type ?? 'application/json', 'cache-control': 'no-store' });
+  res.writeHead(fault.status ?? 200, { 'content-type': fault.type ?? 'application/json', 'cache-control': 'no-store', ...(fault.location ? { location: fault.location } : {}) });
   if (fault.ms) {
     res.flushHeaders();
     await new Promise((r) => setTimeout(r, fault.ms));
@@ -82,7 +86,6 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   return out;
 }
 
-const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
 
 /**
  * The origin the URLs handed out are written on: the request's Host when it is a loopback name on the
@@ -92,9 +95,26 @@ const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
  */
 function originOf(bound: string, host: string | undefined): string {
   const url = new URL(bound);
-  const m = LOOPBACK_HOST.exec(host ?? '');
-  if (!m || (m[2] ?? '') !== url.port) return bound;
-  return `${url.protocol}//${m[1]!.toLowerCase()}${url.port ? `:${url.port}` : ''}`;
+  let named: URL;
+  try {
+    named = new URL(`${url.protocol}//${host}`);
+  } catch {
+    return bound;
+  }
+  if (!isLoopback(named) || named.port !== url.port || named.host !== host?.toLowerCase()) return bound;
+  return named.origin;
+}
+
+/** Whether a Host header names the sandbox: a loopback name (with any port, or none), or one of `allowed`. */
+export function namesSandbox(host: string | undefined, allowed: string[]): boolean {
+  let url: URL;
+  try {
+    url = new URL(`http://${host ?? ''}`);
+  } catch {
+    return false;
+  }
+  if (!host || url.username || url.pathname !== '/') return false;
+  return isLoopback(url) || allowed.includes(url.hostname);
 }
 
 export interface Dispatcher {
@@ -141,6 +161,12 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
       } finally {
         const path = maskPath(raw.url ?? '/');
         keep(log, { method, path, headers: maskHeaders(headers), body: maskBody(req.body, headers['content-type']), at: sb.clock.iso() });
+      }
+      // A web page the developer visits could drive the sandbox through a name of its own that resolves to
+      // loopback (DNS rebinding): only the sandbox's own names are answered.
+      if (!namesSandbox(headers['host'], sb.allowedHosts)) {
+        res.setHeader('connection', 'close');
+        fail('MISDIRECTED_REQUEST', `Host ${JSON.stringify((headers['host'] ?? '').slice(0, 100))} is not this sandbox: it answers localhost, 127.0.0.1 and [::1] (and allowedHosts)`);
       }
       const fault = takeFault(method, url.pathname);
       if (fault?.kind === 'drop') return void raw.socket.destroy();

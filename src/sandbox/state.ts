@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentState } from '../schemas';
+import { PayframeError } from '../shared/errors';
 
 export interface MerchantConfig {
   id: string;
@@ -17,7 +18,7 @@ export class Clock {
     return Number.isFinite(ms) && ms >= 0 && Number.isFinite(new Date(this.nowMs() + ms).getTime());
   }
   advance(ms: number): void {
-    if (!this.canAdvance(ms)) throw new RangeError('advanceClock takes a finite number of milliseconds >= 0 that keeps the date valid');
+    if (!this.canAdvance(ms)) throw new PayframeError('invalid_request', 'advanceClock takes a finite number of milliseconds >= 0 that keeps the date valid');
     this.offset += ms;
   }
   nowMs(): number {
@@ -43,7 +44,7 @@ export interface ClientTokenRecord { merchantId: string; expiresAt: number }
 export interface NonceRecord { merchantId: string; card: CardData; expiresAt: number; used: boolean }
 
 export interface VaultCardRecord extends CardData { id: string; payerId: string; isDefault: boolean }
-export interface PayerRecord {
+export interface VaultPayerRecord {
   id: string;
   merchantId: string;
   email?: string;
@@ -109,6 +110,6 @@ export class Store {
   readonly children = new Map<string, ChildRecord>();
   /** session id -> payment id */
   readonly sessions = new Map<string, string>();
-  readonly payers = new Map<string, PayerRecord>();
+  readonly payers = new Map<string, VaultPayerRecord>();
   readonly cards = new Map<string, VaultCardRecord>();
 }

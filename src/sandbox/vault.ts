@@ -1,6 +1,6 @@
 import { cardView } from './cards';
 import { fail } from './errors';
-import { hex, type PayerRecord, type PaymentRecord, type Store, type VaultCardRecord } from './state';
+import { hex, type VaultPayerRecord, type PaymentRecord, type Store, type VaultCardRecord } from './state';
 
 /**
  * Keeps the card of an approved payment (never the CVV) under the payer with the same email, or
@@ -42,20 +42,20 @@ export function vaultCard(store: Store, merchantId: string, cardId: string): Vau
   return card;
 }
 
-export function payerById(store: Store, merchantId: string, payerId: string): PayerRecord {
+export function payerById(store: Store, merchantId: string, payerId: string): VaultPayerRecord {
   const payer = store.payers.get(payerId);
   if (payer?.merchantId !== merchantId) return fail('NOT_FOUND', 'No payer with this id');
   return payer;
 }
 
-export function payerByEmail(store: Store, merchantId: string, email: string): PayerRecord {
+export function payerByEmail(store: Store, merchantId: string, email: string): VaultPayerRecord {
   const wanted = email.toLowerCase();
   const payer = [...store.payers.values()].find((p) => p.merchantId === merchantId && p.email?.toLowerCase() === wanted);
   if (!payer) return fail('NOT_FOUND', 'No payer with this email');
   return payer;
 }
 
-export function payerInfoView(payer: PayerRecord | undefined, fallback?: PaymentRecord['payerInfo']) {
+export function payerInfoView(payer: VaultPayerRecord | undefined, fallback?: PaymentRecord['payerInfo']) {
   const source = payer ?? fallback ?? {};
   const address = (payer ? payer.billingAddress : fallback?.billing_address) as Record<string, unknown> | undefined;
   return {
@@ -76,18 +76,18 @@ export function vaultCardView(card: VaultCardRecord) {
   return { ...cardView(card, card.id), is_default: card.isDefault };
 }
 
-export function cardsOf(store: Store, payer: PayerRecord) {
+export function cardsOf(store: Store, payer: VaultPayerRecord) {
   return payer.cardIds.flatMap((id) => {
     const card = store.cards.get(id);
     return card ? [vaultCardView(card)] : [];
   });
 }
 
-export function payerView(store: Store, payer: PayerRecord) {
+export function payerView(store: Store, payer: VaultPayerRecord) {
   return { payer_info: payerInfoView(payer), funding_instrument: { credit_cards: cardsOf(store, payer) } };
 }
 
-export function cardListView(store: Store, payer: PayerRecord) {
+export function cardListView(store: Store, payer: VaultPayerRecord) {
   const credit_cards = cardsOf(store, payer);
   return { count: credit_cards.length, credit_cards };
 }

@@ -5,5 +5,4 @@ export * from './nonce';
 export * from './payer';
 export * from './payment';
 export * from './token';
-export * from './pending';
 export * from './issue';

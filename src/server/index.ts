@@ -7,23 +7,21 @@
  * stores or reads. Left out: the request builder, the schemas, the body cap and the gateway's inner
  * pieces; they may change in any release.
  */
-export { createGateway } from './gateway';
-export type {
-  AuthenticateInput, CaptureOptions, Gateway, GatewayOptions, RefundOptions, VoidOptions,
-} from './gateway';
+export { createGateway, type Gateway } from './gateway';
+export type { AuthenticateInput, CaptureOptions, GatewayCore, GatewayOptions, RefundOptions, VoidOptions } from './calls';
 export type { RequestOptions } from './transport';
-export type { CallOptions } from '../options';
+export type { CallOptions } from '../shared/call';
 export type {
   CardholderInitiated, FirstPayment, FullCard, MerchantInitiated, Money, NonceCard, PaymentCommon, PaymentFunding,
-  PaymentInput, StoredCredential, VaultCard as VaultCardInput,
+  PaymentInput, StoredCredential, VaultCardInput,
 } from './payment-input';
 export { isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
-export type { AuthenticateBody, AuthenticateOptions, CvvOptions, Handler, Handlers } from './handlers';
+export type { AuthenticateOptions, CvvOptions, Handlers } from './handlers';
+export type { Handler } from './respond';
 export { toNodeListener } from './node';
-export { isPayframeError, PayframeError } from '../errors';
-export type { ErrorCode, PayframeErrorInit } from '../errors';
-export type {
-  BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard,
-  PendingPayment,
-} from '../schemas';
+export { createFrameHost, type FrameHostOptions } from './frame-host';
+export { isPayframeError, PayframeError } from '../shared/errors';
+export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
+export type { CvvAnswer, ErrorAnswer, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant } from '../protocol/wire';
+export type { BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard } from '../schemas';

@@ -1,5 +1,5 @@
-import { type NodeStream, readCapped } from '../body';
-import { type Handler, json, MAX_BODY_BYTES } from './handlers';
+import { MAX_REQUEST_BODY, type NodeStream, readCapped } from '../shared/body';
+import { type Handler, methodNotAllowed, refusalResponse } from './respond';
 
 // The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the
 // server entry (and its .d.ts) needs no Node types on runtimes without them.
@@ -30,7 +30,7 @@ export function toNodeListener(handler: Handler) {
   return (req: NodeRequest, res: NodeResponse): void => {
     void listen(handler, req, res).catch(() => {
       if (res.headersSent) return void res.end();
-      void send(res, failure(500, 'server_error', 'internal error'));
+      void send(res, refusalResponse(500, { code: 'server_error', message: 'internal error' }));
     });
   };
 }
@@ -39,24 +39,22 @@ export function toNodeListener(handler: Handler) {
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const ALLOWED = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
-const failure = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  json(status, { error: { code, message } }, headers);
 
 async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   if (FORBIDDEN.has(method)) {
     req.resume();
-    return send(res, failure(405, 'invalid_request', `${method} is not served here`, { allow: ALLOWED, connection: 'close' }));
+    return send(res, methodNotAllowed(ALLOWED, `${method} is not served here`, { connection: 'close' }));
   }
   const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
   const url = urlOf(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
   if (!url) {
     req.resume();
-    return send(res, failure(400, 'invalid_request', 'the Host header or the request target is not valid', { connection: 'close' }));
+    return send(res, refusalResponse(400, { code: 'invalid_request', message: 'the Host header or the request target is not valid' }, { connection: 'close' }));
   }
   const body = await readBody(req);
   if (body === 'too-large') {
-    return send(res, failure(413, 'invalid_request', `the body is over ${MAX_BODY_BYTES} bytes`, { connection: 'close' }));
+    return send(res, refusalResponse(413, { code: 'invalid_request', message: `the body is over ${MAX_REQUEST_BODY} bytes` }, { connection: 'close' }));
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -82,7 +80,7 @@ function urlOf(target: string, base: string): URL | undefined {
 async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {
   // Express's body parsers consume the stream: re-serialise what they parsed.
   if (req.readableEnded && req.body !== undefined) return new TextEncoder().encode(JSON.stringify(req.body));
-  return (await readCapped(req, MAX_BODY_BYTES, String(req.headers['content-length'] ?? ''))) ?? 'too-large';
+  return (await readCapped(req, MAX_REQUEST_BODY, String(req.headers['content-length'] ?? ''))) ?? 'too-large';
 }
 
 async function send(res: NodeResponse, response: Response): Promise<void> {

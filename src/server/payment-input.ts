@@ -1,5 +1,5 @@
 import { readExpiryParts, validateNumber } from '../card';
-import { PayframeError } from '../errors';
+import { PayframeError } from '../shared/errors';
 import { checked } from './transport';
 import {
   amountProblem, amountRefusal, type BrowserInfo, type FundingInstrument, type Item, type PayerInfo, type PaymentRequest,
@@ -34,7 +34,7 @@ export interface FullCard {
   vaultCardId?: never;
 }
 /** A card kept in the service's vault: its id from an earlier payment or a payer lookup. */
-export interface VaultCard {
+export interface VaultCardInput {
   vaultCardId: string;
   cvv?: string;
   nonce?: never;
@@ -65,10 +65,10 @@ export type StoredCredential = FirstPayment | MerchantInitiated | CardholderInit
 /** Every combination of card and stored credential that the table of spec 4.3 allows, and no other. */
 export type PaymentFunding =
   | { card: NonceCard | FullCard; storedCredential?: FirstPayment }
-  | { card: FullCard | VaultCard; storedCredential: MerchantInitiated }
+  | { card: FullCard | VaultCardInput; storedCredential: MerchantInitiated }
   | { card: WithCvv<FullCard>; storedCredential: CardholderInitiated }
   /** A vault card without `storedCredential` is a cardholder-started payment. */
-  | { card: WithCvv<VaultCard>; storedCredential?: CardholderInitiated };
+  | { card: WithCvv<VaultCardInput>; storedCredential?: CardholderInitiated };
 
 type Transaction = PaymentRequest['transaction'];
 

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
-import { PayframeError } from '../errors';
-import { type Payment, type PaymentState, type PendingPayment, PendingPaymentSchema, type ReducedRecord } from '../schemas';
+import { PayframeError } from '../shared/errors';
+import type { PendingPayment } from '../protocol/wire';
+import type { Payment, PaymentState, ReducedRecord } from '../schemas';
+import { PendingPaymentSchema } from './wire';
 
 /**
  * What happened to a payment, in the terms a merchant acts on. `payments.create` returns a declined

@@ -1,8 +1,15 @@
+/**
+ * How the server companion calls the service: one transport per gateway on the runtime's own `fetch`,
+ * the request body checked against its wire schema before it is sent, the answer against its schema.
+ */
 import * as v from 'valibot';
-import { PayframeError } from '../errors';
-import { errorFromResponse, networkError, parseResponse, RETRY_STATUSES, retryDelayMs } from '../http';
 import { issueMessage } from '../schemas';
-import { isPathSegment } from '../url';
+import { type Answer, answerBody, readAnswer } from '../shared/answer';
+import { MAX_SERVICE_ANSWER } from '../shared/body';
+import { deadline } from '../shared/deadline';
+import { withRetries } from '../shared/retry';
+import { isPayframeError, PayframeError } from '../shared/errors';
+import { isPathSegment } from '../shared/url';
 
 /** Per call, on every gateway method. */
 export interface RequestOptions {
@@ -53,12 +60,43 @@ export function segment(name: string, value: unknown): string {
   return encodeURIComponent(value);
 }
 
+/** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
+const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
+
 /**
- * One transport per gateway, on the runtime's own `fetch`: a prefix, the credentials, JSON, one deadline
- * for the whole call (`timeoutMs`, retries included), the caller's `signal`, and retries of GET only.
- * The service has no idempotency key, so a POST that dropped may have been processed, and repeating it
- * could charge twice. (ky did this before, at about five times a bare fetch's cost per call: `npm run
- * bench`, part 5.)
+ * A connection that failed (fetch's TypeError, whose `cause` holds no request and is kept). When the
+ * cause is a certificate the runtime does not trust, the message says so and what to do: the local
+ * sandbox's certificate is self-signed.
+ */
+function networkError(what: string, error: unknown): PayframeError {
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && UNTRUSTED_CERTIFICATE.test(code)) {
+    const advice = 'for the local sandbox, use its development URL (plain http on loopback: `sandbox.httpUrl`, or the URL `npx payframe sandbox` prints) or trust its certificate (`sandbox.ca`, e.g. NODE_EXTRA_CA_CERTS=ca.pem)';
+    return new PayframeError('network', `${what}: the service's TLS certificate is not trusted (${code}); ${advice}`, { cause });
+  }
+  return new PayframeError('network', `${what}: the connection failed`, { cause });
+}
+
+/** A success checked against its schema; anything else is `invalid_response` keeping the raw body. */
+function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL): v.InferOutput<S> {
+  const body = answerBody(answer, what, MAX_SERVICE_ANSWER, url.href);
+  const { status } = answer;
+  if (typeof body === 'string') throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status, body });
+  const parsed = v.safeParse(schema, body);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = (issue && v.getDotPath(issue)) ?? '(root)';
+    throw new PayframeError('invalid_response', `${what}: the response does not match its schema at ${where}`, { status, body });
+  }
+  return parsed.output;
+}
+
+/**
+ * A prefix, the credentials, JSON, one deadline for the whole call (`timeoutMs`, retries included), the
+ * caller's `signal`, and retries of GET only. The service has no idempotency key, so a POST that dropped
+ * may have been processed, and repeating it could charge twice. (ky did this before, at about five times
+ * a bare fetch's cost per call: `npm run bench`, part 5.)
  */
 export function createTransport(options: TransportOptions): Call {
   const prefix = new URL('v1/', options.base).href;
@@ -68,58 +106,34 @@ export function createTransport(options: TransportOptions): Call {
     const what = `${method} /v1/${path}`;
     const { signal } = call;
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new PayframeError('invalid_request', 'signal must be an AbortSignal');
-    const deadline = AbortSignal.timeout(options.timeoutMs);
-    const both = signal ? AbortSignal.any([signal, deadline]) : deadline;
-    const stopped = () =>
-      signal?.aborted ? new PayframeError('aborted', `${what}: aborted by the caller`, { cause: signal.reason })
-        : deadline.aborted ? new PayframeError('timeout', `${what}: no answer within ${options.timeoutMs} ms`)
-        : undefined;
-
     const url = new URL(path, prefix);
     for (const [name, value] of Object.entries(call.searchParams ?? {})) url.searchParams.set(name, value);
     const headers: Record<string, string> = { authorization: options.authorization, accept: 'application/json' };
     const body = call.jsonText ?? (call.json === undefined ? undefined : JSON.stringify(call.json));
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const init: RequestInit = { method, headers, body, signal: both };
+    const d = deadline(options.timeoutMs, what, signal);
+    // Never `follow`: a redirect would carry the body (a card, an OTP) to wherever it points.
+    const init: RequestInit = { method, headers, body, signal: d.signal, redirect: 'manual' };
 
-    try {
-      for (let attempt = 1; ; attempt++) {
-        const again = method === 'GET' && attempt <= options.retries;
-        let response: Response;
-        try {
-          if (both.aborted) throw both.reason;
-          response = await send(url, init);
-        } catch (error) {
-          if (again && !both.aborted) {
-            await pause(retryDelayMs(attempt), both);
-            continue;
-          }
-          // Only the socket's own error rides along as `cause`, never the request and its credentials.
-          throw stopped() ?? networkError(what, error);
-        }
-        if (response.ok) return await parseResponse(response, schema, what);
-        if (again && RETRY_STATUSES.includes(response.status)) {
-          await response.body?.cancel().catch(() => undefined);
-          await pause(retryDelayMs(attempt), both);
-          continue;
-        }
-        throw await errorFromResponse(response, what);
+    const attempt = async (): Promise<Answer> => {
+      if (d.signal.aborted) throw d.signal.reason; // a request not yet sent is never sent
+      const response = await send(url, init);
+      try {
+        return await readAnswer(response, MAX_SERVICE_ANSWER);
+      } catch (error) {
+        // A refusal whose body broke off: its status is the answer.
+        if (!response.ok && !d.signal.aborted) return { status: response.status, ok: false, text: '' };
+        throw error;
       }
-    } catch (error) {
-      // A body cut off by the deadline or the caller is that, not a malformed answer.
-      throw stopped() ?? error;
+    };
+    try {
+      const answer = await withRetries(method === 'GET' ? options.retries : 0, d.signal, attempt).catch((error: unknown) => {
+        // Only the socket's own error rides along as `cause`, never the request and its credentials.
+        throw isPayframeError(error) ? error : networkError(what, error);
+      });
+      return parseAnswer(answer, schema, what, url);
+    } finally {
+      d.done();
     }
   };
 }
-
-/** Waits `ms`, or less when `signal` aborts (the loop then reports why). */
-const pause = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });

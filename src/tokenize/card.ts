@@ -1,5 +1,5 @@
 import { type BrandId, readExpiryParts, validateCvv, validateExpiry, validateNumber } from '../card';
-import { PayframeError } from '../errors';
+import { PayframeError, type PayframeErrorInit } from '../shared/errors';
 import type { NonceRequest } from '../schemas';
 
 export interface CardInput {
@@ -12,8 +12,6 @@ export interface CardInput {
   /** The cardholder's name. Not part of the nonce: it is handed back for the payment request. */
   name?: string;
 }
-
-export type CardField = 'number' | 'expireMonth' | 'expireYear' | 'cvv' | 'name';
 
 export interface CheckedCard {
   /** The nonce request body (the wire type NonceRequestSchema; test/tokenize checks every body against it). */
@@ -31,7 +29,7 @@ export function checkCard(card: CardInput): CheckedCard {
   if (card === null || typeof card !== 'object') {
     throw new PayframeError('invalid_card', 'the card is missing', { fields: ['number', 'expireMonth', 'expireYear', 'cvv'] });
   }
-  const fields: CardField[] = [];
+  const fields: NonNullable<PayframeErrorInit['fields']> = [];
   const rawNumber = typeof card.number === 'string' ? card.number : '';
   const number = validateNumber(rawNumber);
   if (!number.isValid) fields.push('number');

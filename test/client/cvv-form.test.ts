@@ -6,7 +6,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { type CardForm, createClient, mountFields } from '../../src';
 import { standInFrames } from './stand-in-frames';
 
-const GATEWAY = 'https://gw.example';
+const GATEWAY = 'https://127.0.0.1:8443'; // the sandbox on loopback: it serves the frames beside its API
 const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
 
 
@@ -15,7 +15,7 @@ let forms: CardForm[];
 
 // postCvv() loads its checks at its first call (lazy.test.ts tests that load): loaded here first, so
 // that one turn of the event loop (`settle`) sees the post in every test, the first one too.
-beforeAll(() => import('../../src/client/cvv-post'));
+beforeAll(() => import('../../src/client/form/cvv-post'));
 
 beforeEach(() => {
   document.body.innerHTML = `
@@ -57,8 +57,8 @@ describe('a CVV-only form', () => {
     expect(document.querySelectorAll('iframe')).toHaveLength(1);
     const hash = Object.fromEntries(new URLSearchParams(frame().src.split('#')[1]));
     expect(hash).toEqual({ field: 'cvv', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin });
-    // In the query: the frame host gives this frame's page alone the merchant's origins in connect-src.
-    expect(new URL(frame().src).searchParams.get('form')).toBe('cvv');
+    // In the path: a frame host, a static one too, gives this frame's page alone the merchant's origins in connect-src.
+    expect(new URL(frame().src).pathname).toBe('/frame/cvv/');
     say({ t: 'hello' });
     expect(posted()[0]).toEqual([expect.objectContaining({ t: 'config', fields: ['cvv'], brand: 'american-express', label: 'Security code of the Visa ending in 1111' }), GATEWAY]);
   });
@@ -80,13 +80,15 @@ describe('a CVV-only form', () => {
     await expect(again).resolves.toEqual({ status: 'approved', referenceId: 'PAY-1' });
   });
 
-  it('passes on a refusal as a typed error with the server’s answer', async () => {
+  it('passes on a refusal as a typed error with its code, status and reason, and no body whatever the frame sends', async () => {
     const form = await ready();
     const call = form.postCvv({ url: '/pay/kept-card' });
     await settle();
     const body = { error: { code: 'not_found', message: 'This ticket is used.' } };
-    say({ t: 'failure', id: 1, error: { code: 'not_found', message: 'This ticket is used.', status: 404, body } });
-    expect(await rejection(call)).toMatchObject({ name: 'PayframeError', code: 'not_found', status: 404, body });
+    say({ t: 'failure', id: 1, error: { code: 'not_found', message: 'postCvv: /pay/kept-card refused the payment (HTTP 404, TICKET)', status: 404, reason: 'TICKET', body } });
+    const error = await rejection(call);
+    expect(error).toMatchObject({ name: 'PayframeError', code: 'not_found', status: 404, reason: 'TICKET' });
+    expect(error.body).toBeUndefined();
   });
 
   it.each([

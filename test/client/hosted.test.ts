@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient, isPayframeError, mountFields, type CardForm, type FieldName } from '../../src';
 import { standInFrames } from './stand-in-frames';
 
-const GATEWAY = 'https://gw.example';
+const GATEWAY = 'https://127.0.0.1:8443'; // the sandbox on loopback: it serves the frames beside its API
 const FRAME_ORIGIN = GATEWAY;
 const FIELDS: FieldName[] = ['number', 'expiry', 'cvv', 'name'];
 const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
@@ -320,6 +320,39 @@ describe('mountFields', () => {
     expect(error).toMatchObject({ code: 'invalid_config' });
     expect(document.querySelectorAll('iframe')).toHaveLength(0);
     expect(document.querySelector('.payframe-field')).toBeNull();
+  });
+
+  it('refuses frames on the page\'s own origin: a script of the page could read the card out of them', () => {
+    let error: any;
+    try {
+      mount({ frameUrl: `${location.origin}/frames/` });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('frameUrl') });
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+  });
+
+  it('with a live gateway and no frameUrl, rejects ready at once naming frameUrl and createFrameHost, with no iframe', async () => {
+    vi.useFakeTimers(); // no timer runs: the refusal comes without waiting for the frames' timeout
+    client = createClient({ merchantId: 'shop-1', baseUrl: 'https://api.ompay.com', authorization });
+    const form = mount();
+    const errors: unknown[] = [];
+    form.on('error', (e) => errors.push(e));
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
+    const error = await rejection(form.ready);
+    expect(error).toMatchObject({ name: 'PayframeError', code: 'invalid_config' });
+    expect(error.message).toMatch(/frameUrl.*createFrameHost/);
+    expect(errors).toEqual([error]);
+    expect(authorization).not.toHaveBeenCalled();
+  });
+
+  it('with a live gateway and a frameUrl, puts the frames there', () => {
+    client = createClient({ merchantId: 'shop-1', baseUrl: 'https://api.ompay.com', authorization });
+    mount({ frameUrl: 'https://frames.shop.example/card' });
+    const url = new URL(iframe('number').src);
+    expect(`${url.origin}${url.pathname}`).toBe('https://frames.shop.example/card/');
+    expect(url.searchParams.get('gateway')).toBe('https://api.ompay.com/');
   });
 
   it('refuses a second form in containers in use, until the first is destroyed', () => {

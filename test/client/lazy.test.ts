@@ -4,19 +4,19 @@
 import { afterEach, expect, it, vi } from 'vitest';
 
 afterEach(() => {
-  vi.doUnmock('../../src/client/tokenize');
-  vi.doUnmock('../../src/client/pending-flow');
+  vi.doUnmock('../../src/client/core/tokenize');
+  vi.doUnmock('../../src/client/pending/pending-flow');
   vi.resetModules();
 });
 
 it('reports a chunk that did not load as network, and loads it again at the next call', async () => {
   vi.resetModules();
   let fail = true;
-  vi.doMock('../../src/client/tokenize', async (original) => {
+  vi.doMock('../../src/client/core/tokenize', async (original) => {
     if (fail) throw new TypeError('Failed to fetch dynamically imported module');
     return original();
   });
-  const { createClient } = await import('../../src/client/client');
+  const { createClient } = await import('../../src/client/core/client');
   const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
   const card = { number: '4111', expireMonth: 1, expireYear: 2030, cvv: '1' };
   await expect(client.tokenize(card)).rejects.toMatchObject({ code: 'network', message: 'tokenize: its code did not load' });
@@ -31,12 +31,12 @@ const pending = { referenceId: 'PAY-1', sessionId: SESSION, redirectUrl: `https:
 it('handlePending: a flow that did not load is network, shows nothing and navigates nowhere; the next call loads it', async () => {
   vi.resetModules();
   let fail = true;
-  vi.doMock('../../src/client/pending-flow', async (original) => {
+  vi.doMock('../../src/client/pending/pending-flow', async (original) => {
     if (fail) throw new TypeError('Failed to fetch dynamically imported module');
     return original();
   });
-  const { handlePending } = await import('../../src/client/pending');
-  const { createClient } = await import('../../src/client/client');
+  const { handlePending } = await import('../../src/client/pending/pending');
+  const { createClient } = await import('../../src/client/core/client');
   const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
   const container = document.createElement('div');
   container.append('kept');
@@ -57,21 +57,21 @@ it('handlePending: a flow that did not load is network, shows nothing and naviga
 it('postCvv: checks that did not load are network, and nothing is posted; the next call loads them and posts', async () => {
   vi.resetModules();
   let fail = true;
-  vi.doMock('../../src/client/cvv-post', async (original) => {
+  vi.doMock('../../src/client/form/cvv-post', async (original) => {
     if (fail) throw new TypeError('Failed to fetch dynamically imported module');
     return original();
   });
   const { standInFrames } = await import('./stand-in-frames');
-  const { createClient } = await import('../../src/client/client');
-  const { mountFields } = await import('../../src/client/hosted');
+  const { createClient } = await import('../../src/client/core/client');
+  const { mountFields } = await import('../../src/client/form/hosted');
   document.body.innerHTML = '<div id="kept"></div>';
   standInFrames();
   const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
-  const form = mountFields({ client, fields: { cvv: { container: '#kept' } } });
+  const form = mountFields({ client, fields: { cvv: { container: '#kept' } }, frameUrl: 'https://frames.example/' });
   const frame = document.querySelector('iframe')!;
   const win = frame.contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> };
   const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
-  const say = (data: object) => window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://gw.example', source: win as any }));
+  const say = (data: object) => window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://frames.example', source: win as any }));
   say({ t: 'hello' });
   say({ t: 'ready', label: 'CVV' });
   say({ t: 'state', event: 'input', state: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false } });

@@ -3,8 +3,8 @@
 // answer the merchant's server can give. The real flows run in Chromium (e2e/pending.spec.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient, handlePending, type HandlePendingOptions, readReturn } from '../../src';
-import { TEXTS } from '../../src/client/otp-form';
-import { PayframeError } from '../../src/errors';
+import { TEXTS } from '../../src/client/pending/otp-form';
+import { PayframeError } from '../../src/shared/errors';
 import { rejection } from './helpers';
 
 const GATEWAY = 'https://gw.test:8443';
@@ -186,6 +186,12 @@ describe('the OTP form', () => {
     const persian = await setup({ locale: 'ar' });
     await persian.submit('۱۲۳۴');
     expect(persian.submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '1234' }), expect.anything());
+  });
+
+  it('reads fullwidth digits (a Japanese or Chinese keyboard) as the card fields do', async () => {
+    const { submit, submitOtp } = await setup();
+    await submit('１２３４５６');
+    expect(submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '123456' }), expect.anything());
   });
 
   it('drops spaces and the direction marks of an OTP pasted from an Arabic SMS', async () => {

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
-import { tokenProvider } from '../../src/client/token';
+import { tokenProvider } from '../../src/client/core/token';
 import { createGateway } from '../../src/server';
 import { type SandboxHandle, startSandbox, testCards } from '../../src/sandbox';
 import { cardOf, mintToken, nonceRequests, rejection } from './helpers';

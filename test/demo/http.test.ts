@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the demo's server is plain JavaScript with JSDoc types
 import { errorAnswer } from '../../demo/server/http.mjs';
-import { PayframeError } from '../../src/errors';
+import { PayframeError } from '../../src/shared/errors';
 
 const answer = async (error: unknown) => {
   const response: Response = errorAnswer(error);

@@ -1,5 +1,6 @@
 // The CVV frame's post, against a real HTTP server on loopback: where it may go, what it sends, and
-// what it passes back to the page (never an answer that holds the CVV).
+// what it passes back to the page: a payment's outcome rebuilt from its known fields, or a refusal's
+// code and identifiers, never the route's own words, in which the CVV could ride in any rendering.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +11,10 @@ let server: Server;
 let origin: string;
 let seen: Seen[];
 let answer: (path: string) => { status: number; body: string; headers?: Record<string, string> };
+
+const GATEWAY = 'https://gateway.example/';
+const SESSION = 'c0ffeec0ffeec0ffeec0ffeec0ffee11';
+const approved = { status: 'approved', referenceId: 'PAY-1', state: 'captured', code: '0000' };
 
 beforeAll(async () => {
   server = createServer(async (req, res) => {
@@ -25,18 +30,20 @@ beforeAll(async () => {
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 beforeEach(() => {
   seen = [];
-  answer = () => ({ status: 200, body: JSON.stringify({ status: 'approved', referenceId: 'PAY-1' }) });
+  answer = () => ({ status: 200, body: JSON.stringify(approved) });
 });
 
 const post = (over: Partial<Parameters<typeof postCvv>[0]> = {}) =>
-  postCvv({ url: `${origin}/pay/kept-card`, origin, body: { ticket: 't-1' }, cvv: '737', signal: new AbortController().signal, ...over });
+  postCvv({ url: `${origin}/pay/kept-card`, origin, gateway: GATEWAY, body: { ticket: 't-1' }, cvv: '042', signal: new AbortController().signal, ...over });
 const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e) => e);
+/** Everything the page would get of an outcome or an error, as text. */
+const seenByPage = (x: any) => JSON.stringify(x instanceof Error ? { ...x, message: x.message } : x);
 
 describe('the CVV frame’s post', () => {
-  it('POSTs the body with the CVV as JSON to the page’s origin, and answers the server’s JSON', async () => {
-    await expect(post()).resolves.toEqual({ status: 'approved', referenceId: 'PAY-1' });
+  it('POSTs the body with the CVV as JSON to the page’s origin, and answers the payment’s outcome', async () => {
+    await expect(post()).resolves.toEqual(approved);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'POST', path: '/pay/kept-card', body: '{"ticket":"t-1","cvv":"737"}' });
+    expect(seen[0]).toMatchObject({ method: 'POST', path: '/pay/kept-card', body: '{"ticket":"t-1","cvv":"042"}' });
     expect(seen[0]!.headers['content-type']).toBe('application/json');
     expect(seen[0]!.headers.cookie).toBeUndefined();
     expect(seen[0]!.headers.referer).toBeUndefined();
@@ -62,46 +69,64 @@ describe('the CVV frame’s post', () => {
     expect(seen.map((s) => s.path)).toEqual(['/pay/kept-card']);
   });
 
-  it('passes a refusal in payframe’s shape on with its code, status and body', async () => {
-    const body = { error: { code: 'not_found', reason: 'TICKET', message: 'This ticket is used: start again.' } };
+  it('passes a pending payment on with what handlePending takes, its redirect on the gateway only', async () => {
+    const pending = { status: 'pending', referenceId: 'PAY-2', state: 'pending', code: '1007' };
+    const redirectUrl = `${GATEWAY}v1/redirect/${SESSION}`;
+    answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl } }) });
+    await expect(post()).resolves.toEqual({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl } });
+    for (const elsewhere of [`https://evil.example/v1/redirect/${SESSION}`, `${GATEWAY}v1/redirect/${'0'.repeat(32)}`, `${GATEWAY}log?x=1`]) {
+      answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl: elsewhere } }) });
+      expect(await rejection(post()), elsewhere).toMatchObject({ code: 'invalid_response' });
+    }
+  });
+
+  it('passes a refusal on with its code, status and reason, without the route’s words or any digit of its own', async () => {
+    const body = { error: { code: 'not_found', reason: 'TICKET_USED', resultCode: '4040', message: 'This ticket is used: start again.' } };
     answer = () => ({ status: 404, body: JSON.stringify(body) });
-    expect(await rejection(post())).toMatchObject({ code: 'not_found', status: 404, reason: 'TICKET', message: 'This ticket is used: start again.', body });
-  });
-
-  it('types any other refusal by its status', async () => {
-    answer = () => ({ status: 503, body: '{"down":true}' });
-    expect(await rejection(post())).toMatchObject({ code: 'server_error', status: 503, body: { down: true } });
-  });
-
-  it('refuses an answer that is not JSON, without passing its text on', async () => {
-    answer = () => ({ status: 200, body: '<html>cvv 737</html>' });
     const error = await rejection(post());
-    expect(error).toMatchObject({ code: 'invalid_response', status: 200, body: undefined });
-    expect(error.message).not.toContain('737');
+    expect(error).toMatchObject({ code: 'not_found', status: 404, reason: 'TICKET_USED', resultCode: undefined, body: undefined });
+    expect(error.message).toBe('postCvv: /pay/kept-card refused the payment (HTTP 404, TICKET_USED)');
   });
 
-  it.each([
-    ['echoed as a string', { received: { ticket: 't-1', cvv: '737' } }],
-    ['echoed as a number', { code: 737 }],
-    ['deep in an error', { error: { code: 'invalid_request', message: 'bad', details: ['737'] } }],
-    // What the review found: a refusal that quotes the request, or a message that names the code.
-    ['quoted in a refusal', { error: 'unexpected field in {"ticket":"t-1","cvv":"737"}' }],
-    ['in a message of payframe’s shape', { error: { code: 'invalid_request', message: 'cvv 737 was refused' } }],
-    ['at the end of a sentence', { error: { code: 'invalid_card', message: 'Wrong security code: 737.' } }],
-    ['before a comma or in brackets', { note: 'codes tried: 737, then (737)' }],
-    ['as a key', { '737': true }],
-    ['spelt with unicode escapes', '{"note":"cvv=\\u0037\\u0033\\u0037"}'],
-  ])('refuses an answer that holds the CVV (%s): the page never gets it', async (_, body) => {
-    answer = () => ({ status: 400, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  it('types any other refusal by its status, and passes nothing of it on', async () => {
+    answer = () => ({ status: 503, body: '{"down":true}' });
+    expect(await rejection(post())).toMatchObject({ code: 'server_error', status: 503, body: undefined });
+  });
+
+  it('refuses an answer that is not JSON, or not a payment’s outcome, without passing its text on', async () => {
+    answer = () => ({ status: 200, body: '<html>cvv 042</html>' });
+    expect(await rejection(post())).toMatchObject({ code: 'invalid_response', status: 200, body: undefined });
+    answer = () => ({ status: 200, body: '{"ok":true,"note":"cvv 042"}' });
     const error = await rejection(post());
     expect(error).toMatchObject({ code: 'invalid_response', body: undefined });
-    expect(JSON.stringify({ ...error, message: error.message })).not.toContain('737');
+    expect(seenByPage(error)).not.toMatch(/042|42/);
   });
 
-  it('passes on an answer whose digits merely contain the CVV\'s (an amount, an id, a uuid, a longer number)', async () => {
-    const body = { total: '13.737', rate: '737.5', referenceId: 'PAY-a737b', orderId: 'ORD-17370', eventId: '0737c1a2-1f0e-4b5d-9a7c-3e2d737f1a00', code: 7370 };
-    answer = () => ({ status: 200, body: JSON.stringify(body) });
-    await expect(post()).resolves.toEqual(body);
+  // What the review found: the frame refused the typed CVV as the same string only.
+  const renderings: [string, unknown][] = [
+    ['as a string', '042'],
+    ['as a number, its leading zero lost', 42],
+    ['glued to letters and underscores', 'cvv_042'],
+    ['glued to digits', '90421'],
+    ['glued to digits, four of them', '1042'],
+    ['split', '0-4-2'],
+    ['spaced out', '0 4 2'],
+    ['in hex', '0x2a'],
+    ['as a key', { '042': true }],
+  ];
+  it.each(renderings)('never passes the CVV on from a success, %s', async (_, rendering) => {
+    answer = () => ({ status: 200, body: JSON.stringify({ ...approved, echo: rendering, received: { cvv: rendering } }) });
+    const outcome = await post();
+    expect(outcome).toEqual(approved);
+    expect(seenByPage(outcome)).not.toMatch(/042|42|2a|0-4|0 4/);
+  });
+
+  it.each(renderings)('never passes the CVV on from a refusal, %s, nor in its message', async (_, rendering) => {
+    const text = typeof rendering === 'string' || typeof rendering === 'number' ? String(rendering) : JSON.stringify(rendering);
+    answer = () => ({ status: 400, body: JSON.stringify({ error: { code: 'invalid_card', reason: text, resultCode: text, message: `Wrong security code: ${text}.`, details: [rendering] } }) });
+    const error = await rejection(post());
+    expect(error).toMatchObject({ code: 'invalid_card', status: 400 });
+    expect(seenByPage(error)).not.toMatch(/042|42|2a|0-4|0 4/);
   });
 
   it('stops at once when its signal aborts', async () => {

@@ -153,11 +153,13 @@ describe('a CVV-only form', () => {
 
   it('is fixed in the frame URL: the field frame reads it back, and a full form has none', () => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', address))).toEqual(address);
-    // In the query, so that the frame host gives this frame's page, and no other, the merchant's origins in connect-src.
-    expect(new URL(frameSrc('https://gw.example/frame/', address)).searchParams.get('form')).toBe('cvv');
-    expect(readFrameAddress(frameSrc('https://gw.example/frame/', address).replace('form=cvv', 'form=card'))).toBeUndefined();
+    // In the path, so that a frame host, a static one too, gives this frame's page, and no other, the merchant's origins in connect-src.
+    expect(new URL(frameSrc('https://gw.example/frame/', address)).pathname).toBe('/frame/cvv/');
     const { form: _, ...full } = address;
-    expect(frameSrc('https://gw.example/frame/', full)).not.toContain('form=');
+    expect(new URL(frameSrc('https://gw.example/frame/', full)).pathname).toBe('/frame/');
+    expect(readFrameAddress(frameSrc('https://gw.example/frame/', full))).toEqual(full);
+    // A query asks for nothing: the page of a full form stays one.
+    expect(readFrameAddress(`${frameSrc('https://gw.example/frame/', full).replace('?', '?form=cvv&')}`)).toEqual(full);
   });
 
   it.each([

@@ -89,7 +89,7 @@ describe('the URLs handed out follow a loopback Host', () => {
   }
 
   /** A payment created with a Host header of the caller's choosing, over https with node's own client. */
-  function createWithHost(hostHeader: string): Promise<{ redirect_url?: string; authenticate_url?: string }> {
+  function createWithHost(hostHeader: string): Promise<{ status?: number; name?: string; redirect_url?: string; authenticate_url?: string }> {
     const sb = box.sb;
     const payload = JSON.stringify(paymentBody({ credit_card: cardOf(otpCard) }));
     return new Promise((resolve, reject) => {
@@ -98,21 +98,27 @@ describe('the URLs handed out follow a loopback Host', () => {
           headers: { host: hostHeader, authorization: basic(sb), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
         (res) => {
           let text = '';
-          res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve(JSON.parse(text).result ?? {}));
+          res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode, ...(JSON.parse(text).result ?? {}), name: JSON.parse(text).name }));
         },
       );
       req.on('error', reject).end(payload);
     });
   }
 
-  it('keeps its bound address for any Host that is not a loopback name on its own port', async () => {
+  it('keeps its bound address for a loopback name on another port, or without one', async () => {
     const own = `https://127.0.0.1:${box.sb.port}`;
-    for (const host of [`evil.example:${box.sb.port}`, `localhost:${box.sb.port + 1}`, 'localhost', `localhost.evil.example:${box.sb.port}`]) {
+    for (const host of [`localhost:${box.sb.port + 1}`, 'localhost']) {
       const result = await createWithHost(host);
       expect(result.authenticate_url?.startsWith(`${own}/v1/authenticate/`), host).toBe(true);
       expect(result.redirect_url?.startsWith(`${own}/v1/redirect/`), host).toBe(true);
     }
     const ipv6 = await createWithHost(`[::1]:${box.sb.port}`);
     expect(ipv6.redirect_url?.startsWith(`https://[::1]:${box.sb.port}/v1/redirect/`)).toBe(true);
+  });
+
+  it('answers no other Host at all (421): a web page cannot drive it by DNS rebinding', async () => {
+    for (const host of [`evil.example:${box.sb.port}`, `localhost.evil.example:${box.sb.port}`, 'rebind.evil.example']) {
+      expect(await createWithHost(host), host).toMatchObject({ status: 421, name: 'MISDIRECTED_REQUEST' });
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The sandbox serves the hosted fields' page with its own strict CSP, and lets only the merchant's
 // configured origins frame it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { useSandbox } from './helpers';
 
 const frameDir = mkdtempSync(join(tmpdir(), 'payframe-frame-csp-'));
 writeFileSync(join(frameDir, 'index.html'), '<!doctype html><title>frame</title>');
+mkdirSync(join(frameDir, 'cvv'));
+writeFileSync(join(frameDir, 'cvv', 'index.html'), '<!doctype html><title>frame of a CVV-only form</title>');
 writeFileSync(join(frameDir, 'frame-AbCd1234.js'), '');
 writeFileSync(join(frameDir, 'plain.js'), '');
 
@@ -43,7 +45,10 @@ describe('the frame page', () => {
       'trusted-types': "'none'",
     });
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    // Revalidated at every load, so that a new release's page names its new script at once; an agent cluster of its own.
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('origin-agent-cluster')).toBe('?1');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it("lets only the merchant's configured origins frame it, and drops an entry that is not an origin", async () => {
@@ -55,11 +60,13 @@ describe('the frame page', () => {
   // loopback origin, the default) gets no request out of its frames: the review sent a card that way.
   it("lets a CVV-only form's frame post to the merchant's origins, and a full form's frames reach the gateway alone", async () => {
     expect((await csp('?merchant=shop')).directives['connect-src']).toBe("'self'");
-    expect((await csp('?merchant=shop&form=cvv')).directives['connect-src']).toBe("'self' https://shop.example https://www.shop.example:8443");
-    expect((await csp('?merchant=loopback&form=cvv')).directives['connect-src'])
+    expect((await csp('cvv/?merchant=shop')).directives['connect-src']).toBe("'self' https://shop.example https://www.shop.example:8443");
+    expect((await csp('cvv/?merchant=loopback')).directives['connect-src'])
       .toBe("'self' https://localhost:* https://127.0.0.1:* http://localhost:* http://127.0.0.1:*");
     expect((await csp('?merchant=loopback&form=card')).directives['connect-src']).toBe("'self'");
-    expect((await csp('?merchant=nobody&form=cvv')).directives['connect-src']).toBe("'self'");
+    expect((await csp('cvv/?merchant=nobody')).directives['connect-src']).toBe("'self'");
+    // The query no longer picks the page: a full form's page asked with `form=cvv` stays a full form's.
+    expect((await csp('?merchant=shop&form=cvv')).directives['connect-src']).toBe("'self'");
   });
 
   it('may be framed by nobody for an unknown or missing merchant', async () => {

@@ -49,8 +49,8 @@ describe('connections that send nothing are closed', () => {
   });
 
   it('a request head that stalls, over HTTPS and over plain HTTP (408)', async () => {
-    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write('GET / HTTP/1.1\r\nHost: x\r\n'));
-    const plain = tcp(box.sb.port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: x\r\n'));
+    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write('GET / HTTP/1.1\r\nHost: localhost\r\n'));
+    const plain = tcp(box.sb.port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: localhost\r\n'));
     const [a, b] = await Promise.all([closed(secure as unknown as Socket), closed(plain)]);
     for (const { text } of [a, b]) {
       expect(text).toMatch(/^HTTP\/1\.1 408 /);
@@ -68,7 +68,7 @@ describe('connections that send nothing are closed', () => {
   });
 
   it('a chunk extension too large for the parser gets 413 with the JSON error body, as node would say 413', async () => {
-    const head = 'POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    const head = 'POST /v1/x HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
     const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write(`${head}1;${'e'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`));
     const { text } = await closed(secure as unknown as Socket);
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
@@ -86,7 +86,7 @@ describe('connections that send nothing are closed', () => {
 describe('requests() is capped', () => {
   it('keeps the last 1,000 requests, dropping the oldest first', async () => {
     // 1,041 requests pipelined on one connection: what a flood costs the sandbox, not the client.
-    const heads = Array.from({ length: 1041 }, (_, i) => `GET /nothing?i=${i} HTTP/1.1\r\nHost: x\r\n${i === 1040 ? 'Connection: close\r\n' : ''}\r\n`);
+    const heads = Array.from({ length: 1041 }, (_, i) => `GET /nothing?i=${i} HTTP/1.1\r\nHost: localhost\r\n${i === 1040 ? 'Connection: close\r\n' : ''}\r\n`);
     const socket = tls({ port: flooded.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write(heads.join('')));
     const { text } = await closed(socket as unknown as Socket);
     expect(text.match(/HTTP\/1\.1 404/g)).toHaveLength(1041);

@@ -120,6 +120,8 @@ describe('redirect page', () => {
     const csp = res.headers.get('content-security-policy')!;
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("form-action 'self' https://shop.example");
+    // The bank's page is framed by no site: a page around it could dress it up to take the payer's OTP.
+    expect(csp).toContain("frame-ancestors 'none'");
     expect(html).toContain(`<form method="post" action="/v1/redirect/${sessionOf(p)}">`);
     expect(html).not.toMatch(/<script|src=|href=/);
     expect(html).not.toContain(testCards.otp.number);

@@ -253,7 +253,7 @@ describe('test-mode control endpoints', () => {
       // a clock moved past what a Date can hold would break every later answer: refused, nothing moved
       const now = sb.now().getTime();
       expectRefusal(await call(sb, 'POST', '/__sandbox/clock', { advanceMs: 1e300 }, { auth: null }), 400, 'INVALID_REQUEST');
-      expect(() => sb.advanceClock(1e300)).toThrow(RangeError);
+      expect(() => sb.advanceClock(1e300)).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_request' }));
       expect(sb.now().getTime() - now).toBeLessThan(60_000);
       expect((await call(sb, 'GET', '/')).status).toBe(200);
     } finally {

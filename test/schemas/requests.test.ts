@@ -14,6 +14,11 @@ const issues = (schema: v.GenericSchema, value: unknown) => {
   const r = v.safeParse(schema, value);
   return r.success ? [] : r.issues.map((i) => i.message);
 };
+/** Where a value is refused: the dot path of each issue, so that a test says which field is at fault. */
+const refusedAt = (schema: v.GenericSchema, value: unknown) => {
+  const r = v.safeParse(schema, value);
+  return r.success ? [] : [...new Set(r.issues.map((i) => v.getDotPath(i)))];
+};
 
 describe('request schemas are strict', () => {
   it('accepts each of the three funding forms', () => {
@@ -26,9 +31,11 @@ describe('request schemas are strict', () => {
 
   it('refuses two funding forms at once, unknown fields and a wrong payment type', () => {
     const both = { credit_card_token: { credit_card_id: 'C' }, credit_card_nonce: { nonce: '3b241101-e2bb-4255-8caf-4136c566a962' } };
-    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, funding_instrument: both } })).not.toEqual([]);
-    expect(issues(PaymentRequestSchema, { ...base, surprise: 1 })).not.toEqual([]);
-    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, payment_type: 'PP' } })).not.toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, funding_instrument: both } })).toEqual([
+      'funding_instrument must hold exactly one of credit_card, credit_card_token, credit_card_nonce',
+    ]);
+    expect(refusedAt(PaymentRequestSchema, { ...base, surprise: 1 })).toEqual(['surprise']);
+    expect(refusedAt(PaymentRequestSchema, { ...base, payer: { ...base.payer, payment_type: 'PP' } })).toEqual(['payer.payment_type']);
   });
 
   it('checks the amount against the minor units of its currency', () => {
@@ -39,23 +46,24 @@ describe('request schemas are strict', () => {
     expect(issues(PaymentRequestSchema, withAmount('JPY', '10.5'))[0]).toMatch(/total has 1 decimal; JPY allows 0/);
     expect(issues(PaymentRequestSchema, withAmount('usd', '1.00')).join()).toMatch(/currency must be a three-letter upper-case ISO 4217 code/);
     expect(issues(PaymentRequestSchema, withAmount('usd', '1.00')).join()).not.toMatch(/total currency/);
-    for (const bad of ['-1.00', '', '1e3', '01.00', '0', '0.00', ' 1.00']) {
-      expect(issues(PaymentRequestSchema, withAmount('USD', bad)), bad).not.toEqual([]);
+    for (const bad of ['-1.00', '', '1e3', '01.00', ' 1.00']) {
+      expect(issues(PaymentRequestSchema, withAmount('USD', bad)), bad).toContain('total must be a positive decimal string such as "10.00"');
     }
+    for (const zero of ['0', '0.00']) expect(issues(PaymentRequestSchema, withAmount('USD', zero)), zero).toEqual(['total must be above zero']);
   });
 
   it('accepts browser_info and refuses a browser_info field it does not know', () => {
     const info = { color_depth: 24, java_enabled: false, javascript_enabled: true, language: 'en', screen_height: '800',
       screen_width: '1200', timezone_offset: -60, user_agent: 'UA', channel: 'Web' };
     expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: info } })).toEqual([]);
-    expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: { ...info, gpu: 'x' } } })).not.toEqual([]);
+    expect(refusedAt(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: { ...info, gpu: 'x' } } })).toEqual(['payer.browser_info.gpu']);
   });
 
   it('refuses an array where a free object goes, and numbers that are not finite', () => {
     expect(issues(PaymentRequestSchema, { ...base, custom: { order: 7 }, metadata: {} })).toEqual([]);
-    expect(issues(PaymentRequestSchema, { ...base, custom: [1, 2] })).not.toEqual([]);
-    expect(issues(PaymentRequestSchema, { ...base, metadata: [] })).not.toEqual([]);
-    expect(issues(PaymentRequestSchema, { ...base, capture_delay: Number.POSITIVE_INFINITY })).not.toEqual([]);
+    expect(issues(PaymentRequestSchema, { ...base, custom: [1, 2] })).toEqual(['must be an object, not an array']);
+    expect(refusedAt(PaymentRequestSchema, { ...base, metadata: [] })).toEqual(['metadata']);
+    expect(refusedAt(PaymentRequestSchema, { ...base, capture_delay: Number.POSITIVE_INFINITY })).toEqual(['capture_delay']);
     expect(issues(PaymentRequestSchema, { ...base, capture_delay: 24 })).toEqual([]);
   });
 
@@ -63,24 +71,24 @@ describe('request schemas are strict', () => {
     const withUrls = (return_url: string) => ({ ...base, transaction: { ...base.transaction, return_url, cancel_url: return_url } });
     expect(issues(PaymentRequestSchema, withUrls('https://shop.example/done?order=7'))).toEqual([]);
     for (const bad of ['javascript:alert(1)', 'data:text/html,hi', '/relative', 'ftp://shop.example/']) {
-      expect(issues(PaymentRequestSchema, withUrls(bad)), bad).not.toEqual([]);
+      expect(refusedAt(PaymentRequestSchema, withUrls(bad)), bad).toEqual(['transaction.return_url', 'transaction.cancel_url']);
     }
   });
 
   it('checks the nonce request fields', () => {
     const ok = { number: '4111111111111111', expire_month: 12, expire_year: 2034, cvv2: '123' };
     expect(issues(NonceRequestSchema, ok)).toEqual([]);
-    expect(issues(NonceRequestSchema, { ...ok, expire_month: 13 })).not.toEqual([]);
-    expect(issues(NonceRequestSchema, { ...ok, expire_year: 34 })).not.toEqual([]);
-    expect(issues(NonceRequestSchema, { ...ok, number: '4111 1111 1111 1111' })).not.toEqual([]);
-    expect(issues(NonceRequestSchema, { ...ok, cvv2: '12' })).not.toEqual([]);
+    expect(refusedAt(NonceRequestSchema, { ...ok, expire_month: 13 })).toEqual(['expire_month']);
+    expect(refusedAt(NonceRequestSchema, { ...ok, expire_year: 34 })).toEqual(['expire_year']);
+    expect(issues(NonceRequestSchema, { ...ok, number: '4111 1111 1111 1111' })).toEqual(['number must be 12 to 19 digits']);
+    expect(issues(NonceRequestSchema, { ...ok, cvv2: '12' })).toEqual(['cvv2 must be 3 or 4 digits']);
   });
 
   it('checks capture and authenticate bodies', () => {
     expect(issues(CaptureRequestSchema, {})).toEqual([]);
-    expect(issues(CaptureRequestSchema, { amount: 5 })).not.toEqual([]);
+    expect(refusedAt(CaptureRequestSchema, { amount: 5 })).toEqual(['amount']);
     expect(issues(AuthenticateRequestSchema, { reference_id: 'PAY-1', otp: '111111' })).toEqual([]);
-    expect(issues(AuthenticateRequestSchema, { reference_id: 'PAY-1', otp: 'abc' })).not.toEqual([]);
+    expect(issues(AuthenticateRequestSchema, { reference_id: 'PAY-1', otp: 'abc' })).toEqual(['otp must be 4 to 8 digits']);
   });
 });
 

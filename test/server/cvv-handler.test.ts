@@ -1,11 +1,19 @@
 // handlers.cvv(): the merchant's route a CVV-only hosted form posts to. CORS for the card frames' origin
-// only, the CVV's shape checked, and a kept card paid again with it on the real sandbox.
-import { describe, expect, it, vi } from 'vitest';
-import { PayframeError } from '../../src/errors';
-import { readKeptCard, readPayment } from '../../src/server';
+// only, the CVV's shape checked, a vault card paid again with it on the real sandbox, and an answer
+// that is the payment's outcome alone: no rendering of the CVV can reach the page.
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { type Payment, readKeptCard } from '../../src/server';
+import { rendersCvv } from '../../src/server/handlers';
+import { PayframeError } from '../../src/shared/errors';
 import { CVV, EUR, fullCard, testCards, useSandbox } from './helpers';
 
 const ctx = useSandbox();
+/** A payment made on the sandbox, what `handle` answers. */
+let sale: Payment;
+beforeAll(async () => {
+  sale = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('2.00'), card: fullCard(testCards.approved) });
+});
+const outcomeOf = (p: Payment) => ({ status: 'approved', referenceId: p.reference_id, state: p.state, code: '0000' });
 const FRAMES = 'https://frames.example';
 const request = (init: { method?: string; origin?: string | null; body?: unknown; headers?: Record<string, string> } = {}) => {
   const { method = 'POST', origin = FRAMES, body = { ticket: 't-1', cvv: CVV }, headers = {} } = init;
@@ -18,7 +26,7 @@ const request = (init: { method?: string; origin?: string | null; body?: unknown
 
 describe('handlers.cvv', () => {
   it('answers the preflight of the card frames’ origin, and of no other', async () => {
-    const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => ({}) });
+    const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => sale });
     const preflight = (origin: string, headers = 'content-type') =>
       handler(request({ method: 'OPTIONS', origin, headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': headers } }));
     const ok = await preflight(FRAMES);
@@ -32,14 +40,14 @@ describe('handlers.cvv', () => {
     }
   });
 
-  it('gives `handle` the CVV and the rest of the body, and answers its value to the frames only', async () => {
-    const handle = vi.fn(() => ({ status: 'approved' }));
+  it('gives `handle` the CVV and the rest of the body, and answers the outcome of its payment to the frames only', async () => {
+    const handle = vi.fn(() => sale);
     const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle });
     const response = await handler(request());
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe(FRAMES);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(await response.json()).toEqual({ status: 'approved' });
+    expect(await response.json()).toEqual(outcomeOf(sale));
     expect(handle).toHaveBeenCalledWith({ cvv: CVV, body: { ticket: 't-1' }, request: expect.any(Request) });
 
     // The merchant's own page, another site, or a server without Origin: refused before `handle`.
@@ -52,7 +60,7 @@ describe('handlers.cvv', () => {
   });
 
   it('refuses a CVV that is not 3 or 4 digits, a body that is not JSON, and answers refusals with CORS so the frame reads them', async () => {
-    const handle = vi.fn(() => ({}));
+    const handle = vi.fn(() => sale);
     const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle });
     for (const body of [{ ticket: 't' }, { cvv: '12' }, { cvv: 737 }, { cvv: '12345' }, { cvv: '٧٣٧' }, ['737'], 'not json']) {
       const response = await handler(request({ body }));
@@ -113,7 +121,7 @@ describe('handlers.cvv', () => {
   });
 
   it('takes the gateway’s origin by default (the frames’ default home), and refuses a bad configuration', async () => {
-    const handler = ctx.gateway.handlers.cvv({ handle: () => null });
+    const handler = ctx.gateway.handlers.cvv({ handle: () => sale });
     expect((await handler(request({ origin: new URL(ctx.sandbox.url).origin }))).status).toBe(200);
     expect((await handler(request())).status).toBe(403);
     for (const options of [{}, { handle: 'pay' }, { handle: () => 1, frameOrigin: 'https://frames.example/' }, { handle: () => 1, frameOrigin: 'frames.example' }]) {
@@ -129,15 +137,62 @@ describe('handlers.cvv', () => {
     const { vaultCardId } = readKeptCard(first);
     const handler = ctx.gateway.handlers.cvv({
       frameOrigin: FRAMES,
-      handle: async ({ cvv }) => {
-        const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('4.00'), card: { vaultCardId: vaultCardId!, cvv }, storedCredential: { kind: 'cardholder' } });
-        const { status, state, code } = readPayment(payment);
-        return { status, state, code };
-      },
+      handle: ({ cvv }) =>
+        ctx.gateway.payments.create({ intent: 'auth', amount: EUR('4.00'), card: { vaultCardId: vaultCardId!, cvv }, storedCredential: { kind: 'cardholder' } }),
     });
     const response = await handler(request({ body: { cvv: '123' } }));
-    expect(await response.json()).toEqual({ status: 'approved', state: 'authorised', code: '0000' });
+    expect(await response.json()).toEqual({ status: 'approved', referenceId: expect.stringMatching(/^PAY-/), state: 'authorised', code: '0000' });
     const sent = ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1)!;
     expect((sent.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: vaultCardId, cvv2: '***' });
+  });
+
+  it('answers a pending payment with what handlePending takes, and nothing else of the record', async () => {
+    const handler = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: ({ cvv }) => ctx.gateway.payments.create({ intent: 'sale', amount: EUR('3.00'), card: { ...fullCard(testCards.otp), cvv } }),
+    });
+    const answer = await (await handler(request({ body: { cvv: testCards.otp.cvv } }))).json();
+    expect(answer).toEqual({
+      status: 'pending', referenceId: expect.stringMatching(/^PAY-/), state: 'pending', code: '1007',
+      pending: { referenceId: answer.referenceId, sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.stringContaining('/v1/redirect/') },
+    });
+  });
+
+  it('refuses a `handle` that answers anything but a payment: 500, and nothing of its value', async () => {
+    for (const value of [{ status: 'approved', cvv: CVV }, null, `paid with ${CVV}`]) {
+      const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => value as never });
+      const response = await handler(request());
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(JSON.parse(text).error).toEqual({ code: 'server_error', message: 'the server failed' });
+      expect(text).not.toContain(CVV);
+    }
+  });
+
+  // What the review found: the answer and the thrown messages went out as they were, though the handler knows the CVV.
+  const cvv = '042';
+  const renderings: [string, unknown][] = [
+    ['as a string', '042'], ['as a number, its leading zero lost', 42], ['glued to letters and underscores', 'cvv_042'], ['glued to digits', '90421'],
+    ['split', '0-4-2'], ['spaced out', '0 4 2'], ['in hex', '0x2a'],
+  ];
+  it.each(renderings)('never answers the CVV, %s, from the payment `handle` answers', async (_, rendering) => {
+    const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => ({ ...sale, echo: rendering, custom: { cvv: rendering } }) as Payment });
+    const response = await handler(request({ body: { cvv } }));
+    expect(await response.json()).toEqual(outcomeOf(sale));
+  });
+
+  it.each(renderings)('never answers the CVV, %s, in a refusal `handle` throws', async (_, rendering) => {
+    const handler = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: () => { throw new PayframeError('invalid_card', `Wrong security code: ${String(rendering)}.`, { reason: 'CVV_MISMATCH' }); },
+    });
+    const response = await handler(request({ body: { cvv } }));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: { code: 'invalid_card', message: 'the payment was refused', reason: 'CVV_MISMATCH' } });
+  });
+
+  it('finds the CVV in any rendering, and leaves prose and other numbers alone', () => {
+    for (const [, rendering] of renderings) expect(rendersCvv(`said: ${String(rendering)}`, cvv), String(rendering)).toBe(true);
+    for (const text of ['This ticket is used: start again.', 'order 7719 refused', 'amount 13.75']) expect(rendersCvv(text, cvv), text).toBe(false);
   });
 });

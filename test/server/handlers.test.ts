@@ -28,6 +28,8 @@ describe('handlers.clientToken', () => {
     const get = await handler(new Request('https://shop.example/client-token'));
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+    // The sandbox's reason for the same refusal: one name for it, whoever answers.
+    expect(await get.json()).toEqual({ error: { code: 'invalid_request', reason: 'METHOD_NOT_ALLOWED', message: 'use POST' } });
   });
 
   it('answers 502 without the merchant secret when the credentials are wrong', async () => {
@@ -281,7 +283,7 @@ describe('toNodeListener', () => {
     expect(answer.status).toBe(405);
     expect(answer.headers).toMatch(/\r\nallow: [a-z, ]*post/);
     expect(answer.headers).toContain('content-type: application/json');
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', message: 'TRACE is not served here' } });
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', reason: 'METHOD_NOT_ALLOWED', message: 'TRACE is not served here' } });
   });
 
   it.each(['shop test', '[bad', 'a:b:c', 'exa mple.com:443'])('answers a Host header %j that is not a host with a JSON 400', async (host) => {

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { PayframeError, type ErrorCode } from '../../src/errors';
+import { PayframeError, type ErrorCode } from '../../src/shared/errors';
 import { startSandbox, testCards } from '../../src/sandbox';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/server';
 

@@ -51,7 +51,9 @@ export async function pay(request: PayRequest): Promise<Outcome> {
       // The CVV frame posts to the shop without cookies: a one-time ticket tells the shop whose checkout it is.
       const body = { intent, email, keptCardId: keptCard.id, browserInfo, locale };
       const { ticket } = await api<{ ticket: string }>('/api/kept-card/ticket', { method: 'POST', body });
-      answer = (await form.postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } })) as PayAnswer;
+      // The CVV frame passes on the payment's outcome alone; the shop says the rest to this checkout.
+      const { referenceId } = await form.postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } });
+      answer = await api<PayAnswer>(`/api/payment/${encodeURIComponent(referenceId)}`);
     } else {
       const card = await form.tokenize();
       const body = { intent, ...(email ? { email } : {}), ...(card.name ? { name: card.name } : {}), saveCard, card: { nonce: card.nonce }, browserInfo, locale };
@@ -66,6 +68,8 @@ export async function pay(request: PayRequest): Promise<Outcome> {
     const { code, fields, message } = error as { code?: string; fields?: string[]; message: string };
     if (code === 'invalid_card' && fields) return { kind: 'correct', fields };
     if (code === 'network' || code === 'timeout') return { kind: 'failed', reason: t(locale, error instanceof ApiError ? 'network' : 'serviceDown') };
+    // The CVV frame passes on a refusal's code, never the route's words (they could quote the CVV).
+    if (keptCard && code === 'not_found' && !(error instanceof ApiError)) return { kind: 'failed', reason: t(locale, 'keptCardRefused') };
     return { kind: 'failed', reason: t(locale, 'payFailed', { reason: message }) };
   }
 }

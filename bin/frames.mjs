@@ -1,0 +1,130 @@
+// `payframe frames`: the card frames served for a live checkout, with createFrameHost of payframe/server
+// (the live service does not serve them); `payframe frames export DIR`: the same files and headers,
+// written for a static host.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer as createHttp } from 'node:http';
+import { createServer as createHttps } from 'node:https';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { built, fail, keptCertificate, portOf, whyNot } from './common.mjs';
+
+const usage = `Usage: payframe frames --gateway URL --merchant-origin ORIGIN [--merchant-origin ORIGIN ...] [--port 8444] [--host 127.0.0.1] [--cert-dir DIR]
+       payframe frames export DIR --gateway URL --merchant-origin ORIGIN [--merchant-origin ORIGIN ...]
+
+Serves the hosted card fields' frames on an origin of your own, for checkout pages that use a live
+gateway: pass the URL it prints to mountFields({ frameUrl }). \`export\` writes the same files, and their
+headers for a static host (_headers for Cloudflare Pages and Netlify, vercel.json for Vercel), to DIR.
+
+  --gateway URL             the payment service the frames send cards to, e.g. https://api.ompay.com
+  --merchant-origin ORIGIN  an origin of your checkout pages, e.g. https://shop.example (one each)
+  --port N                  port to listen on (0 picks a free one)          default 8444
+  --host H                  address to listen on                             default 127.0.0.1
+  --cert-dir DIR            serve https with DIR/cert.pem and DIR/key.pem (a self-signed pair is
+                            made there when missing); without it, plain http on a loopback host only
+  -h, --help                show this help`;
+
+export async function run(args) {
+  const usageFail = (message) => fail(`${message} (payframe frames --help says how)`, 2);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        gateway: { type: 'string' },
+        'merchant-origin': { type: 'string', multiple: true },
+        port: { type: 'string', default: '8444' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'cert-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    usageFail(error.message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const [action, dir, ...extra] = positionals;
+  if (extra.length > 0 || (action !== undefined && action !== 'export') || (action === 'export' && dir === undefined)) {
+    usageFail(action === 'export' ? 'export takes one folder' : `unknown argument "${action}"`);
+  }
+  const [{ createFrameHost, toNodeListener }, { makeCertificate }, { isLoopbackHost }] = await built('server.mjs', 'sandbox.mjs', 'lib/shared/url.mjs');
+  const options = { gateway: values.gateway, merchantOrigins: values['merchant-origin'] ?? [] };
+  let host;
+  try {
+    host = createFrameHost(options);
+  } catch (error) {
+    // createFrameHost's own sentence, which names the option.
+    usageFail(error.message.replace(/^createFrameHost: gateway/, '--gateway').replace(/^createFrameHost: merchantOrigins/, '--merchant-origin'));
+  }
+  if (action === 'export') return exportTo(resolve(dir), host);
+
+  const port = portOf(values.port, usageFail);
+  const certDir = values['cert-dir'];
+  if (certDir === undefined && !isLoopbackHost(values.host)) {
+    usageFail(`serving on ${values.host} needs https: give --cert-dir DIR, or serve createFrameHost behind your own TLS, or export the frames to a static host`);
+  }
+  const kept = certDir === undefined ? undefined : keptCertificate(resolve(certDir), makeCertificate);
+  const listener = toNodeListener(host);
+  const server = kept ? createHttps({ key: kept.tls.key, cert: kept.tls.cert }, listener) : createHttp(listener);
+  await new Promise((done) => {
+    server.once('error', (error) => fail(whyNot(error, 'frame host', values.host, port)));
+    server.listen(port, values.host, done);
+  });
+  const name = values.host === '0.0.0.0' || values.host === '::' ? '127.0.0.1' : values.host.includes(':') ? `[${values.host}]` : values.host;
+  const frameUrl = `${kept ? 'https' : 'http'}://${name}:${server.address().port}/`;
+  console.log(`payframe frames listening on ${frameUrl}
+
+  frameUrl          ${frameUrl}
+  gateway           ${options.gateway}
+  merchant origins  ${options.merchantOrigins.join(' ')}
+
+On those pages: mountFields({ client, fields, frameUrl: '${frameUrl}' }), and frame-src ${new URL(frameUrl).origin}
+in their Content-Security-Policy.${kept ? ` The certificate is kept in ${kept.files.cert}.` : ''} Ctrl-C stops it.`);
+  const stop = () => {
+    server.close();
+    server.closeAllConnections();
+    console.log('payframe frames stopped.');
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** A file as the frame host answers it, at `path` of an origin that is none of the merchant's. */
+async function answer(host, path) {
+  const response = await host(new Request(`https://frames.invalid${path}`));
+  return { body: await response.text(), headers: Object.fromEntries(response.headers) };
+}
+
+/** The files, and the headers the handler sends with each, as a static host reads them. */
+async function exportTo(dir, host) {
+  const page = await answer(host, '/');
+  const cvvPage = await answer(host, '/cvv/');
+  const scriptName = /<script src="([^"]+)"/.exec(page.body)[1];
+  const script = await answer(host, `/${scriptName}`);
+  // Each page answers at its folder and as its index.html; the script beside them.
+  const routes = [['/', page], ['/index.html', page], ['/cvv/', cvvPage], ['/cvv/index.html', cvvPage], [`/${scriptName}`, script]];
+  const title = (name) => name.replace(/(^|-)(\w)/g, (_, dash, c) => dash + c.toUpperCase());
+  const headersFile = routes.map(([path, file]) => [path, ...Object.entries(file.headers).map(([k, v]) => `  ${title(k)}: ${v}`)].join('\n')).join('\n\n');
+  const vercel = { headers: routes.map(([source, file]) => ({ source, headers: Object.entries(file.headers).map(([key, value]) => ({ key, value })) })) };
+  const files = [
+    ['index.html', page.body], ['cvv/index.html', cvvPage.body], [scriptName, script.body],
+    ['_headers', `${headersFile}\n`], ['vercel.json', `${JSON.stringify(vercel, null, 2)}\n`],
+  ];
+  try {
+    for (const [path, body] of files) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), body);
+    }
+  } catch (error) {
+    fail(`cannot write the frames to ${dir}: ${error.message}`);
+  }
+  console.log(`payframe frames: wrote ${files.map(([path]) => path).join(', ')} to ${dir}
+
+Serve the folder at the root of its own origin (not your checkout's), and pass that origin's URL
+to mountFields({ frameUrl }). The headers are the frames' guard: check that your host sends them.`);
+}

@@ -1,0 +1,133 @@
+// Issue 20, the third security review's four finds, each played as the attacker did, in Chromium over
+// real HTTPS against the sandbox: frames on the checkout's own origin, the CVV echoed back through its
+// route in every rendering, a redirect after the card, and a web page driving the developer's sandbox
+// through a name of its own (DNS rebinding).
+import { readdirSync, readFileSync } from 'node:fs';
+import { chromium, expect, test } from '@playwright/test';
+import { testCards } from '../src/sandbox';
+import { readKeptCard } from '../src/server';
+import { type Merchant, startMerchant } from './support/merchant';
+import { type Origin, startOrigin } from './support/origin';
+import { fillCard, openCheckout } from './support/page';
+import { expectNoCardData, recordMerchant } from './support/recorder';
+
+const FRAME_DIR = new URL('../dist/frame/', import.meta.url);
+const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
+
+let merchant: Merchant;
+let other: Origin;
+test.beforeAll(async () => {
+  [merchant, other] = await Promise.all([startMerchant(), startOrigin()]);
+});
+test.afterAll(async () => {
+  await Promise.all([merchant?.close(), other?.close()]);
+});
+
+test.describe('finding 1: frames on the checkout’s own origin', () => {
+  // The attack: dist/frame/ copied beside the checkout, served with no header at all (no CSP, nothing).
+  test.beforeAll(() => {
+    const script = readdirSync(FRAME_DIR).find((f) => f.endsWith('.js'))!;
+    other.files.set('/frame/', { type: 'text/html; charset=utf-8', body: readFileSync(new URL('index.html', FRAME_DIR)) });
+    other.files.set(`/frame/${script}`, { type: 'text/javascript', body: readFileSync(new URL(script, FRAME_DIR)) });
+    other.files.set('/shop', {
+      type: 'text/html; charset=utf-8',
+      body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head><body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>',
+    });
+  });
+
+  test('mountFields refuses a frameUrl on the page’s origin, and adds no frame', async ({ page }) => {
+    await page.goto(`${other.url}/shop`);
+    const answer = await page.evaluate(({ gateway, merchantId }) => {
+      const w = window as any;
+      const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
+      try {
+        w.Payframe.mountFields({ client, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } }, frameUrl: `${location.origin}/frame/` });
+        return 'mounted';
+      } catch (e: any) {
+        return `${e.code}: ${e.message}`;
+      }
+    }, { gateway: merchant.sandbox.url, merchantId: merchant.sandbox.merchant.id });
+    expect(answer).toMatch(/^invalid_config: mountFields: frameUrl must be on another origin than this page's/);
+    expect(await page.locator('iframe').count()).toBe(0);
+  });
+
+  test('a frame put on the page’s own origin by hand shows no input: nothing for a script of the page to read', async ({ page }) => {
+    await page.goto(`${other.url}/shop`);
+    const read = await page.evaluate(async ({ gateway }) => {
+      const failures: unknown[] = [];
+      addEventListener('message', (e) => e.data?.t === 'failure' && failures.push(e.data.error));
+      const iframe = document.createElement('iframe');
+      const channel = 'a'.repeat(32);
+      iframe.src = `/frame/?merchant=m&gateway=${encodeURIComponent(`${gateway}/`)}#field=number&channel=${channel}&origin=${encodeURIComponent(location.origin)}`;
+      document.body.append(iframe);
+      await new Promise((r) => iframe.addEventListener('load', r));
+      await new Promise((r) => setTimeout(r, 500)); // the frame's deferred script has run
+      return { inputs: iframe.contentDocument!.querySelectorAll('input').length, failures };
+    }, { gateway: merchant.sandbox.url });
+    expect(read.inputs).toBe(0);
+    expect(read.failures).toEqual([{ code: 'invalid_config', message: "the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)" }]);
+  });
+});
+
+test('finding 2: a CVV route that echoes the CVV, in any rendering, gets none of it to the page', async ({ page }) => {
+  const first = await merchant.gateway.payments.create({
+    intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' },
+    card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
+  });
+  const card = readKeptCard(first).vaultCardId!;
+  // A merchant route that pays, then answers with the payment and whatever its framework echoed.
+  await merchant.useKeptCardRoutes(`
+export const issueTicket = () => ({ ticket: 't' });
+export const payKeptCard = (gateway) => async (request) => {
+  const origin = request.headers.get('origin');
+  const cors = { 'access-control-allow-origin': origin, 'access-control-allow-headers': 'content-type', 'content-type': 'application/json' };
+  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
+  const { cvv, cardId } = await request.json();
+  const payment = await gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '5.00' }, card: { vaultCardId: cardId, cvv }, storedCredential: { kind: 'cardholder' } });
+  const n = Number(cvv);
+  const echo = { cvv: n, ref: 'cvv_' + cvv, glued: '9' + cvv + '1', split: cvv.split('').join('-'), hex: '0x' + n.toString(16), note: 'cvv ' + cvv + ' ok', [cvv]: true };
+  return new Response(JSON.stringify({ status: 'approved', referenceId: payment.reference_id, state: payment.state, code: payment.result.code, ...echo }), { headers: cors });
+};`);
+  const recorder = await recordMerchant(page);
+  const query = new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card });
+  await page.goto(`${merchant.url}/kept-card?${query}`);
+  await page.frameLocator('#kept-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
+  await page.keyboard.type('042');
+  const answer = await page.evaluate(() => (window as any).form.postCvv({ url: '/kept-card/pay', body: { cardId: new URLSearchParams(location.search).get('card') } }));
+  expect(answer).toEqual({ status: 'approved', referenceId: expect.stringMatching(/^PAY-/), state: 'authorised', code: '0000' });
+  expect(JSON.stringify(answer)).not.toMatch(/042|42|2a|0-4/);
+  await expectNoCardData(recorder, { cvv: '042' });
+});
+
+test('finding 3: a redirect answered to the frame’s nonce request is an error, and the card goes nowhere else', async ({ page }) => {
+  await openCheckout(page, merchant);
+  await fillCard(page, CARD);
+  const nonce = `/v1/merchants/${merchant.sandbox.merchant.id}/credit-card-nonce`;
+  merchant.sandbox.injectFault({ method: 'POST', path: nonce, kind: 'reply', status: 307, location: `${other.url}/steal` });
+  const before = other.requests.length;
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.locator('#status')).toHaveText(/^invalid_response: POST \/v1\/merchants\/[\w-]+\/credit-card-nonce: the service answered a redirect/, { timeout: 15_000 });
+  expect(other.requests.slice(before).filter((r) => r.path === '/steal')).toEqual([]);
+});
+
+test('finding 4: a web page reaching the sandbox through a name of its own (DNS rebinding) gets 421, not a client token', async () => {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--host-resolver-rules=MAP rebind.evil.example 127.0.0.1`],
+  });
+  try {
+    const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+    const port = new URL(merchant.sandbox.url).port;
+    const evil = `https://rebind.evil.example:${port}`;
+    await page.goto(`${evil}/`); // the attacker's page, now on the sandbox's address
+    const answers = await page.evaluate(async (merchantId) => {
+      const basic = `Basic ${btoa('sandbox-client:sandbox-secret')}`; // the credentials the sandbox prints
+      const token = await fetch(`/v1/merchants/${merchantId}/client_token`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: '{"grant_type":"client_credentials"}' });
+      const clock = await fetch('/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advanceMs":1}' });
+      return [token.status, (await token.json()).name, clock.status];
+    }, merchant.sandbox.merchant.id);
+    expect(answers).toEqual([421, 'MISDIRECTED_REQUEST', 421]);
+  } finally {
+    await browser.close();
+  }
+});

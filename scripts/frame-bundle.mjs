@@ -1,0 +1,66 @@
+// The frame's script, built once per process, and the plugin that hands it to the rest of the build
+// (rollup) and to the unit tests (vitest, through vite's plugin API): the module `payframe/frame-bundle`
+// (dist/frame-bundle.mjs, which the frame host imports by the package's own name, so that it resolves
+// on every runtime and in every bundler) holds the script's text, file name and integrity; dist/frame/
+// gets the same script and its pages. One build, so that the pages, the files and the host cannot disagree.
+import { createHash } from 'node:crypto';
+import resolve from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+import { build } from 'esbuild';
+import { rollup } from 'rollup';
+import esbuild from 'rollup-plugin-esbuild';
+
+const ROOT = new URL('..', import.meta.url);
+export const FRAME_BUNDLE = 'payframe/frame-bundle';
+
+let built;
+
+/** `{ name, code, integrity }` of src/frame/main.ts, minified: the file is named by its content hash. */
+export function buildFrame() {
+  built ??= (async () => {
+    const bundle = await rollup({
+      input: new URL('src/frame/main.ts', ROOT).pathname,
+      treeshake: { moduleSideEffects: false },
+      plugins: [resolve({ browser: true }), esbuild({ target: 'es2022' })],
+    });
+    const { output } = await bundle.generate({ format: 'iife', plugins: [terser({ format: { comments: false } })] });
+    await bundle.close();
+    const { code } = output[0];
+    const hash = createHash('sha256').update(code).digest('base64url').slice(0, 10);
+    return { name: `frame-${hash}.js`, code, integrity: `sha384-${createHash('sha384').update(code).digest('base64')}` };
+  })();
+  return built;
+}
+
+/** src/frame/page.ts, run here as the build runs it nowhere else. */
+async function pageModule() {
+  const { outputFiles } = await build({ entryPoints: [new URL('src/frame/page.ts', ROOT).pathname], bundle: true, format: 'esm', write: false, platform: 'neutral' });
+  return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
+}
+
+const moduleText = ({ name, code, integrity }) => `export const frameScript = ${JSON.stringify({ name, code, integrity })};\n`;
+
+/**
+ * `emit` (the build): write dist/frame-bundle.mjs (the module) and dist/frame/ (the pages and their
+ * script, for the sandbox and static hosts), and leave `payframe/frame-bundle` to the package's own
+ * name. Else (the unit tests): resolve `payframe/frame-bundle` to a fresh build of the frame.
+ */
+export function frameBundle({ emit = false } = {}) {
+  return {
+    name: 'frame-bundle',
+    resolveId: (id) => (id !== FRAME_BUNDLE ? null : emit ? { id, external: true } : `\0${FRAME_BUNDLE}`),
+    async load(id) {
+      return id === `\0${FRAME_BUNDLE}` ? moduleText(await buildFrame()) : null;
+    },
+    async generateBundle() {
+      if (!emit) return;
+      const script = await buildFrame();
+      const { framePage } = await pageModule();
+      this.emitFile({ type: 'asset', fileName: 'frame-bundle.mjs', source: moduleText(script) });
+      this.emitFile({ type: 'asset', fileName: 'frame-bundle.d.ts', source: '/** The frame\'s built script: its file name (named by its content hash), text and Subresource Integrity. */\nexport declare const frameScript: { name: string; code: string; integrity: string };\n' });
+      this.emitFile({ type: 'asset', fileName: `frame/${script.name}`, source: script.code });
+      this.emitFile({ type: 'asset', fileName: 'frame/index.html', source: framePage(script) });
+      this.emitFile({ type: 'asset', fileName: 'frame/cvv/index.html', source: framePage(script, { cvvOnly: true }) });
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { readErrorAnswer } from '../../protocol/answers';
+import { PayframeError } from '../../shared/errors';
+import { type Authorization, isTokenText } from './config';
+
+/** A token this close to its expiry is not used any more: a request must not die in flight. */
+const EXPIRY_MARGIN_MS = 60_000;
+/** A fetch older than this is not joined: the client's default timeout, after which its first caller has given up. */
+const DEFAULT_STALE_AFTER_MS = 15_000;
+
+export interface TokenProvider {
+  /**
+   * The current token; fetched on first use, and again when it is near its expiry. Callers at the same
+   * time share one fetch. `signal` ends this caller's wait (pass the call's deadline). A fetch every
+   * caller gave up on is dropped, and one older than `staleAfterMs` is not joined, so that a call of
+   * the merchant's function that never settles cannot block the calls after it: they ask again.
+   */
+  get(signal?: AbortSignal): Promise<string>;
+  /**
+   * Forget `token` after the service refused it. Answers whether a fresh one can be fetched: false
+   * for a fixed string token, which then stays refused.
+   */
+  invalidate(token: string): boolean;
+}
+
+export interface TokenProviderOptions {
+  now?: () => number;
+  /** Default 15 000 ms. */
+  staleAfterMs?: number;
+}
+
+interface Held {
+  token: string;
+  /** Epoch ms after which the token is fetched again; Infinity when the expiry is unknown. */
+  refreshAt: number;
+}
+
+interface Fetch {
+  promise: Promise<Held>;
+  startedAt: number;
+  /** Callers still waiting on it; at zero, before it settles, it is dropped. */
+  waiters: number;
+}
+
+export function tokenProvider(authorization: Authorization, options: TokenProviderOptions = {}): TokenProvider {
+  if (typeof authorization === 'string') {
+    return { get: () => Promise.resolve(authorization), invalidate: () => false };
+  }
+  const { now = Date.now, staleAfterMs = DEFAULT_STALE_AFTER_MS } = options;
+  let held: Held | undefined;
+  let inFlight: Fetch | undefined;
+
+  const start = (): Fetch => {
+    const run: Fetch = { waiters: 0, startedAt: now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
+    // Only the fetch still in flight may set the token: a late answer of a dropped one is ignored.
+    run.promise.then(
+      (fresh) => inFlight === run && (held = fresh),
+      () => undefined,
+    ).finally(() => inFlight === run && (inFlight = undefined));
+    return run;
+  };
+
+  const wait = (run: Fetch, signal: AbortSignal | undefined) =>
+    new Promise<string>((resolve, reject) => {
+      let done = false;
+      const leave = (settle: () => void) => {
+        if (done) return;
+        done = true;
+        signal?.removeEventListener('abort', onAbort);
+        if (--run.waiters === 0 && inFlight === run) inFlight = undefined;
+        settle();
+      };
+      const onAbort = () => leave(() => reject(signal!.reason));
+      run.waiters++;
+      signal?.addEventListener('abort', onAbort, { once: true });
+      run.promise.then(
+        (fresh) => leave(() => resolve(fresh.token)),
+        (error: unknown) => leave(() => reject(error)),
+      );
+    });
+
+  return {
+    async get(signal) {
+      if (held && now() < held.refreshAt) return held.token;
+      // A caller that has already given up starts nothing.
+      if (signal?.aborted) throw signal.reason;
+      if (!inFlight || now() - inFlight.startedAt >= staleAfterMs) inFlight = start();
+      return wait(inFlight, signal);
+    },
+    invalidate(token) {
+      if (held?.token === token) held = undefined;
+      return true;
+    },
+  };
+}
+
+function unauthorized(error: unknown): never {
+  if (error instanceof PayframeError) throw error;
+  throw new PayframeError('unauthorized', 'the authorization function failed to fetch a client token', { cause: error });
+}
+
+function readGrant(grant: unknown): Held {
+  // The merchant's server answered a handler's refusal (e.g. a 502 when its gateway failed) that
+  // `fetch(...).then((r) => r.json())` passed on: it is that error, not a bad configuration.
+  const error = readErrorAnswer(grant);
+  if (error) {
+    const detail = error.message === undefined ? '' : `: ${error.message}`;
+    throw new PayframeError(error.code, `the merchant's server answered an error instead of a client token${detail}`, { reason: error.reason });
+  }
+  const fields: Record<string, unknown> = typeof grant === 'object' && grant !== null ? { ...grant } : {};
+  const token = typeof grant === 'string' ? grant : (fields['clientToken'] ?? fields['accessToken']);
+  if (!isTokenText(token)) {
+    throw new PayframeError(
+      'invalid_config',
+      'the authorization function must resolve to a client token, { clientToken } or { accessToken }',
+    );
+  }
+  // `expiresAt` is payframe's name (handlers.clientToken()); `expiresOn` the service's (gateway.clientToken()).
+  const expiresAt = 'clientToken' in fields ? fields['expiresAt'] : fields['expiresOn'];
+  const expiry = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
+  return { token, refreshAt: Number.isNaN(expiry) ? Number.POSITIVE_INFINITY : expiry - EXPIRY_MARGIN_MS };
+}

@@ -1,0 +1,92 @@
+/**
+ * `attachForm`: the hosted form's formatting, validation, events and `tokenize()` on the merchant's
+ * own `<input>`s. Outside the iframe isolation: every script on the page can read these inputs, so
+ * the card data is in the merchant's PCI scope (see the README).
+ */
+import { type BoundField, bindField, brandInfo, cvvSizes } from '../../fields';
+import { formCard } from '../../fields/card';
+import { FIELD_NAMES, type FieldName } from '../../protocol/names';
+import { PayframeError } from '../../shared/errors';
+import { coreOf } from '../core/core';
+import type { Client } from '../core/types';
+import { loadChunk } from '../load';
+import { createForm } from './form';
+import type { CardForm } from './types';
+
+type InputRef = string | HTMLInputElement;
+
+export interface AttachOptions {
+  client: Client;
+  number: InputRef;
+  expiry: InputRef;
+  cvv: InputRef;
+  name?: InputRef;
+  /** Aborting it detaches the form. */
+  signal?: AbortSignal;
+}
+
+const refuse = (message: string) => new PayframeError('invalid_config', `attachForm: ${message}`);
+
+export function attachForm(options: AttachOptions): CardForm {
+  if (options === null || typeof options !== 'object') throw refuse('needs an options object');
+  const { client, signal } = options;
+  const core = coreOf(client);
+  if (!core) throw refuse('client must come from createClient');
+  const inputs = new Map<FieldName, HTMLInputElement>();
+  for (const name of FIELD_NAMES) {
+    const given = options[name];
+    if (given === undefined && name === 'name') continue;
+    let el: unknown;
+    try {
+      el = typeof given === 'string' ? document.querySelector(given) : given;
+    } catch {
+      // an invalid selector
+    }
+    if (!(el instanceof HTMLInputElement)) throw refuse(`${name} must be an <input> or the selector of one`);
+    inputs.set(name, el);
+  }
+
+  const bound = new Map<FieldName, BoundField>();
+  const value = (name: FieldName) => inputs.get(name)?.value ?? '';
+  const report = (name: FieldName, event?: 'input' | 'focus' | 'blur' | 'submit') => {
+    const field = bound.get(name)!;
+    if (name !== 'number') return control.update(name, event, field.state());
+    const brand = brandInfo(field.brand());
+    const cvv = bound.get('cvv')!;
+    cvv.setCvvSizes(cvvSizes(brand));
+    control.update(name, event, field.state(), brand);
+    control.update('cvv', undefined, cvv.state());
+  };
+  const onAbort = () => control.form.destroy();
+
+  const control = createForm(inputs, {
+    focus: (name) => inputs.get(name)!.focus(),
+    clear: (name) => bound.get(name)!.clear(),
+    placeholder: (name, text) => (inputs.get(name)!.placeholder = text),
+    locale: () => undefined,
+    touch: () => undefined,
+    // The merchant's own inputs say what the classes say (in the hosted form the frames do it inside).
+    painted: (name, invalid) => {
+      const input = inputs.get(name)!;
+      if (invalid === undefined) input.removeAttribute('aria-invalid');
+      else input.setAttribute('aria-invalid', String(invalid));
+    },
+    send(stop) {
+      const names = [...inputs.keys()];
+      const card = formCard(Object.fromEntries(names.map((n) => [n, value(n)])), names, cvvSizes(bound.get('number')!.brand()));
+      // The nonce call loads with client.tokenize's chunk, at the first tokenize().
+      return loadChunk(import('../core/tokenize'), 'tokenize').then((m) => m.tokenizeCard(core, card, stop));
+    },
+    teardown() {
+      bound.forEach((field) => field.unbind());
+      signal?.removeEventListener('abort', onAbort);
+    },
+  });
+
+  for (const [name, input] of inputs) bound.set(name, bindField(input, name, (event) => report(name, event)));
+  for (const name of inputs.keys()) report(name);
+  signal?.addEventListener('abort', onAbort);
+  if (signal?.aborted) onAbort();
+  queueMicrotask(() => control.ready());
+  return control.form;
+}

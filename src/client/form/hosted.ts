@@ -1,0 +1,99 @@
+/**
+ * `mountFields`: the card form whose inputs live in iframes on the frame origin. The page creates the
+ * frames, styles their containers, and sees only field states, the brand, and at the end the nonce.
+ * It never sees a card number or a CVV: the frames gather the card among themselves and call the
+ * nonce endpoint with the client token the page hands the number frame for that one call.
+ * A form of the CVV field alone (a vault card paid again) has no nonce to make: its frame posts the CVV
+ * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
+ */
+import type { FieldName } from '../../protocol/names';
+import type { TokenizeResult } from '../../tokenize/read';
+import { withToken } from '../core/with-token';
+import { loadChunk } from '../load';
+import { createForm, destroyedError } from './form';
+import { openFrames } from './frames';
+import { labelOf } from './labels';
+import { checkMount, type MountOptions } from './mount-options';
+import type { CardForm, PostCvvOptions } from './types';
+
+/** Mounts the hosted card fields. Returns at once; `ready` says when the person can type. Bad options throw `invalid_config`. */
+export function mountFields(options: MountOptions): CardForm {
+  const mount = checkMount(options);
+  const { core, specs, cvvOnly, brand, extras, signal } = mount;
+  const names = [...specs.keys()];
+  let { locale } = mount;
+
+  const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);
+  const focus = (name: FieldName) => {
+    frames.iframe(name)?.focus();
+    send(name, { t: 'focus' });
+  };
+  /** A click on a field's container, or on a `<label>` for it or around it, focuses the field. */
+  const onClick = (event: Event) => {
+    const target = event.target as Element;
+    const label = target.closest?.('label');
+    for (const [name, { container }] of specs) {
+      const labels = label && ((!!container.id && label.htmlFor === container.id) || label.contains(container));
+      if (labels || container.contains(target)) return focus(name);
+    }
+  };
+  const roots = new Set([...specs.values()].map((s) => s.container.getRootNode()));
+  const onAbort = () => control.fail(destroyedError());
+  const { timeoutMs, retries } = core.config;
+
+  const config = (name: FieldName) => ({
+    t: 'config' as const,
+    locale,
+    label: labelFor(name),
+    placeholder: specs.get(name)!.placeholder,
+    fields: names,
+    ...extras,
+    scheme: getComputedStyle(specs.get(name)!.container).colorScheme,
+    ...(brand === undefined ? {} : { brand }),
+  });
+  const frames = openFrames(mount, labelFor, {
+    config,
+    ready: () => control.ready(),
+    state(name, m) {
+      control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
+      // Enter in a field submits the page's form, as in any input of that form.
+      if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit?.();
+    },
+    failed: (error) => control.fail(error),
+  });
+  const { send, ask } = frames;
+
+  const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
+    focus,
+    clear: (name) => send(name, { t: 'clear' }),
+    placeholder(name, text) {
+      specs.get(name)!.placeholder = text;
+      send(name, { t: 'placeholder', text });
+    },
+    // The page's labels may have been translated too: the config is read again from them.
+    locale(next) {
+      locale = next;
+      for (const name of names) send(name, config(name));
+    },
+    touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
+    ...(cvvOnly
+      ? {
+          // Loaded at the first postCvv(): few checkouts pay a vault card again.
+          post: (options: PostCvvOptions) => loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, ask)),
+        }
+      : {
+          send: (stop: AbortSignal | undefined) =>
+            withToken(core, 'tokenize', stop, (token, d) => ask<TokenizeResult>({ t: 'tokenize', token, timeoutMs, retries }, d.signal)),
+        }),
+    teardown() {
+      frames.close();
+      roots.forEach((root) => root.removeEventListener('click', onClick));
+      signal?.removeEventListener('abort', onAbort);
+    },
+  });
+
+  roots.forEach((root) => root.addEventListener('click', onClick));
+  signal?.addEventListener('abort', onAbort);
+  if (signal?.aborted) onAbort();
+  return control.form;
+}

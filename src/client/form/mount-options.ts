@@ -1,0 +1,137 @@
+/**
+ * `mountFields`' options, every one checked before anything is created: a bad option throws
+ * `invalid_config` naming it, and the page is left as it was.
+ */
+import type { BrandId } from '../../card/brands';
+import { CVV_PAGE } from '../../protocol/address';
+import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
+import { FIELD_NAMES, type FieldName, isLocale, type Locale } from '../../protocol/names';
+import { isTimeout } from '../../shared/call';
+import { PayframeError } from '../../shared/errors';
+import { isLoopback, isWebUrl } from '../../shared/url';
+import type { Client } from '../core/types';
+import { coreOf } from '../core/core';
+import type { ClientCore } from '../core/types';
+
+export interface HostedField {
+  /** A selector or an element; the frame goes inside it. */
+  container: string | Element;
+  placeholder?: string;
+  /** The input's accessible name (and its frame's title); default: the text of the page's `<label>` for the container. */
+  label?: string;
+}
+
+export interface MountOptions {
+  client: Client;
+  /** The card's fields; or `{ cvv }` alone, for a vault card paid again with its CVV (see `postCvv`). */
+  fields: { number: HostedField; expiry: HostedField; cvv: HostedField; name?: HostedField } | { cvv: HostedField };
+  /** A CVV-only form: the vault card's brand, which sets the CVV's size (4 for American Express) and default label. */
+  brand?: BrandId;
+  styles?: FieldStyles;
+  fonts?: FontSource[];
+  /** Default 'en'; 'ar' lays the fields out right to left. */
+  locale?: Locale;
+  /** Aborting it destroys the form (while mounting: `ready` rejects `aborted`). */
+  signal?: AbortSignal;
+  /** How long the frames may take to load; default 30 000 ms. */
+  timeoutMs?: number;
+  /**
+   * Where the card frames are served (`createFrameHost`, `npx payframe frames`): on another origin than
+   * this page's. Default `${client.origin}/frame/`, which only the sandbox serves: with a live `baseUrl`
+   * it is required.
+   */
+  frameUrl?: string;
+}
+
+/** A field's checked options: its container found in the document. */
+export type Spec = HostedField & { container: Element };
+
+/** The checked options of one mount. */
+export interface Mount {
+  core: ClientCore;
+  specs: Map<FieldName, Spec>;
+  /** The frame page's URL, ending in a slash; undefined when the gateway does not serve the frames (a live `baseUrl` and no `frameUrl`). */
+  base: string | undefined;
+  locale: Locale;
+  /** A form of the CVV field alone: a vault card paid again. */
+  cvvOnly: boolean;
+  brand: BrandId | undefined;
+  /** The merchant's styles and fonts as plain data, checked again in the frames. */
+  extras: Pick<Config, 'styles' | 'fonts'>;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+/** Containers holding a live form: a second mount into one is refused until the first is destroyed. */
+export const inUse = new WeakSet<Element>();
+
+const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+/** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
+const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
+
+function frameBase(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    // refused below
+  }
+  if (url && !url.pathname.endsWith('/')) url.pathname += '/';
+  if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
+    throw refuse(`frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`);
+  }
+  // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
+  if (url.origin === location.origin) throw refuse("frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin");
+  return url.href;
+}
+
+function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
+  let el: Element | null = null;
+  try {
+    el = typeof given === 'string' ? document.querySelector(given) : given instanceof Element ? given : null;
+  } catch {
+    // an invalid selector
+  }
+  if (!el || !el.isConnected) throw refuse(`the ${name} container is not in the document`);
+  if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field`);
+  taken.add(el);
+  return el;
+}
+
+export function checkMount(options: MountOptions): Mount {
+  if (options === null || typeof options !== 'object') throw refuse('needs an options object');
+  const core = coreOf(options.client);
+  if (!core) throw refuse('client must come from createClient');
+  const { timeoutMs = 30_000, signal, locale = 'en', brand } = options;
+  if (!isLocale(locale)) throw refuse("locale must be 'en' or 'ar'");
+  if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
+  if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
+  const gateway = core.config.base;
+  // Only the sandbox (on loopback) serves the frames beside its API; the live service does not.
+  const base = options.frameUrl !== undefined || isLoopback(gateway) ? frameBase(options.frameUrl ?? `${gateway.origin}/frame/`) : undefined;
+  const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
+  const unknown = Object.keys(given).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
+  if (unknown.length > 0) throw refuse(`unknown field ${unknown.join(', ')}`);
+  const cvvOnly = Object.keys(given).join() === 'cvv';
+  if (brand !== undefined && !(cvvOnly && typeof brand === 'string' && /^[a-z][a-z-]{0,31}$/.test(brand))) {
+    throw refuse("brand is a brand id ('visa') for a form of the CVV alone");
+  }
+  const specs = new Map<FieldName, Spec>();
+  const taken = new Set<Element>();
+  for (const name of cvvOnly ? (['cvv'] as const) : FIELD_NAMES) {
+    const spec = given[name];
+    if (spec === undefined && name === 'name') continue;
+    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required (or cvv alone)`);
+    const { placeholder, label } = spec;
+    if (!isText(placeholder) || !isText(label)) throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
+    specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
+  }
+  let extras: Mount['extras'];
+  try {
+    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts }));
+  } catch {
+    throw refuse('styles and fonts must be plain data');
+  }
+  return { core, specs, base, locale, cvvOnly, brand, extras, timeoutMs, signal };
+}

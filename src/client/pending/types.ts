@@ -1,0 +1,34 @@
+/** The options and the outcome of `handlePending`. */
+import type { Locale } from '../../protocol/names';
+import type { OtpOutcome, OtpSubmission } from '../../protocol/wire';
+
+/**
+ * How a pending payment is finished: `otp` in the page's own form, `redirect` on the issuer's page,
+ * `auto` the form first and the redirect when the card's acquirer does not take the OTP call.
+ */
+export type PendingMode = 'otp' | 'redirect' | 'auto';
+
+export interface HandlePendingOptions {
+  /** From `createClient`: the redirect is followed only on `client.origin`. */
+  client: { readonly origin: string };
+  /** Default `auto`. */
+  mode?: PendingMode;
+  /** Where the OTP form renders (`otp` and `auto`); its content is replaced. A selector or an element. */
+  container?: string | Element;
+  /**
+   * Posts the OTP to the merchant's server (which calls `handlers.authenticate()`) and answers its
+   * JSON. Called once per submit, with the call's `signal`.
+   */
+  submitOtp?: (body: OtpSubmission, init: { signal?: AbortSignal }) => Promise<unknown>;
+  /** Default `en`; `ar` renders the form right to left. */
+  locale?: Locale;
+  /** Stops waiting: the form is removed and the call rejects with `aborted`. */
+  signal?: AbortSignal;
+  /** Default `url => window.location.assign(url)`. */
+  navigate?: (url: string) => void;
+}
+
+export type PendingOutcome =
+  | OtpOutcome
+  /** The page is navigating to the issuer's page; the outcome arrives on the return page. */
+  | { status: 'redirected'; referenceId: string; state: 'pending'; code: '1007'; text?: undefined };

@@ -1,0 +1,111 @@
+/**
+ * One field frame: the only code that ever holds a card number or CVV. It talks to the page named in
+ * its URL (exact target origin; it checks `event.origin`, `event.source` and the channel of every
+ * message) and to its sibling frames. The number frame also gathers the card and asks for the nonce.
+ * The frame of a CVV-only form (its page is `cvv/` under the frame base) has no siblings: it posts the CVV to the page's
+ * own origin when the page asks.
+ */
+import { table } from '../card/brands';
+import { brandInfo, cvvSizes } from '../fields';
+import { formCard } from '../fields/card';
+import { type Config, type Post, readFrameAddress, readToFrame, type ToPage, type Tokenize } from '../protocol';
+import type { FieldEvent, FieldName } from '../protocol/names';
+import { PayframeError } from '../shared/errors';
+import { requestNonce } from '../tokenize/nonce-call';
+import { createField } from './field';
+import { jobs } from './jobs';
+import { postCvv } from './post';
+import { siblings } from './siblings';
+
+type Out = ToPage extends infer M ? (M extends ToPage ? Omit<M, 'ch'> : never) : never;
+
+/** Whether this frame can read its parent's document: the parent is on the frame's own origin. */
+function readsParent(): boolean {
+  try {
+    return parent.document !== undefined;
+  } catch {
+    return false; // a cross-origin parent: what the frames need
+  }
+}
+
+export function start(): void {
+  const address = readFrameAddress(location.href);
+  const ancestors = location.ancestorOrigins;
+  // Framed by the page the URL names, or nothing at all: a frame opened alone or elsewhere stays blank.
+  if (!address || parent === window || (ancestors && ancestors[0] !== address.origin)) return;
+  const { merchant, gateway, field: name, channel: ch, origin, form } = address;
+  const toPage = (m: Out) => parent.postMessage({ ...m, ch }, origin);
+  const refuse = (message: string) => toPage({ t: 'failure', id: 0, error: { code: 'invalid_config', message } });
+  // Never on the page's own origin: a script of the page could read the card out of the frame. No input is shown.
+  if (origin === location.origin || readsParent()) return refuse("the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)");
+  // A host that names its gateway serves no frame that would send the card elsewhere (its CSP blocks that too).
+  const served = document.querySelector<HTMLMetaElement>('meta[name=payframe-gateway]')?.content;
+  if (served !== undefined && served !== gateway) return refuse(`this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`);
+  // Without ancestorOrigins (Firefox) the parent's origin is proven only by its first config, checked by
+  // origin and source: until then nothing can be typed, nor seen, in this frame.
+  document.body.hidden = document.body.inert = !ancestors;
+
+  /** The mounted fields, from the page's config: the number frame gathers the others' values. */
+  let fields: FieldName[] = [name];
+  const report = (event?: FieldEvent) => {
+    const state = field.render();
+    if (name !== 'number') return toPage({ t: 'state', ...(event && { event }), state });
+    const brand = brandInfo(field.bound.brand());
+    sibs?.sendSizes(cvvSizes(brand));
+    toPage({ t: 'state', ...(event && { event }), state, brand });
+  };
+  const field = createField(name, report);
+  const setSizes = (sizes: number[]) => {
+    field.bound.setCvvSizes(sizes);
+    report();
+  };
+  // A CVV-only form's frame joins no channel: nothing may ask it for its value.
+  const sibs = form === 'cvv' ? undefined : siblings(ch, name, { value: () => field.input.value, sizes: setSizes });
+  const work = jobs(toPage);
+
+  const configure = (m: Config) => {
+    // The vault card's brand sets a CVV-only form's size; a full form's CVV follows the number.
+    const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
+    if (m.brand !== undefined && !brand) {
+      const ids = table().map((e) => e.brand.id).join(', ');
+      return toPage({ t: 'failure', id: 0, error: { code: 'invalid_config', message: `mountFields: brand must be one of ${ids}, for a form of the CVV alone` } });
+    }
+    if (brand) setSizes(cvvSizes(brand));
+    document.body.hidden = document.body.inert = false;
+    fields = m.fields;
+    const { label, dropped } = field.configure(m, brand);
+    // The merchant's developer sees it in the console, in this frame's context.
+    if (dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${dropped.join(', ')}`);
+    toPage({ t: 'ready', label });
+    report();
+  };
+
+  const tokenize = (m: Tokenize) =>
+    work.run(m.id, m.timeoutMs, 'tokenize', async (signal, race) => {
+      const values = { ...(await race(sibs!.collect(fields.filter((f) => f !== 'number')))), number: field.input.value };
+      const card = formCard(values, fields, cvvSizes(field.bound.brand()));
+      const result = await requestNonce({ base: gateway, merchantId: merchant, token: m.token, card, retries: m.retries, signal });
+      return { t: 'result', id: m.id, result };
+    });
+
+  const post = (m: Post) =>
+    work.run(m.id, m.timeoutMs, 'postCvv', async (signal) => {
+      if (!field.bound.state().isValid) throw new PayframeError('invalid_card', 'invalid card details: cvv', { fields: ['cvv'] });
+      return { t: 'posted', id: m.id, body: await postCvv({ url: m.url, origin, gateway, body: m.body, cvv: field.input.value, signal }) };
+    });
+
+  addEventListener('message', (event) => {
+    if (event.origin !== origin || event.source !== parent) return;
+    const m = readToFrame(event.data, ch);
+    if (m?.t === 'config') configure(m);
+    else if (m?.t === 'focus') field.input.focus();
+    else if (m?.t === 'clear') field.bound.clear();
+    else if (m?.t === 'touch') field.touch();
+    else if (m?.t === 'placeholder') field.input.placeholder = m.text;
+    else if (m?.t === 'tokenize' && name === 'number') void tokenize(m);
+    else if (m?.t === 'post' && form === 'cvv') void post(m);
+    else if (m?.t === 'cancel') work.cancel(m.id);
+  });
+  new ResizeObserver(() => toPage({ t: 'resize', height: field.input.offsetHeight })).observe(field.input);
+  toPage({ t: 'hello' });
+}

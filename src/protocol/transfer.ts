@@ -1,0 +1,20 @@
+/**
+ * A PayframeError's crossing of the frame boundary, both ways: the frame posts it as data (structured
+ * clone: `cause` stays behind), the page makes it a PayframeError again with the same code and fields.
+ */
+import { PayframeError } from '../shared/errors';
+import type { ErrorInfo } from './messages';
+
+/**
+ * What a frame posts for an error it caught: its own when it is a PayframeError, else a generic
+ * `server_error` (a bug of the frame says nothing of the card). Never its `body`: what a service or
+ * the merchant's route answered stays in the frame.
+ */
+export function toErrorInfo(caught: unknown): ErrorInfo {
+  const e = caught instanceof PayframeError ? caught : new PayframeError('server_error', 'the card frame failed unexpectedly');
+  return { code: e.code, message: e.message, status: e.status, resultCode: e.resultCode, reason: e.reason, eventId: e.eventId, fields: e.fields };
+}
+
+/** The error a frame posted, as the page's PayframeError: its known fields alone. */
+export const fromErrorInfo = ({ code, message, status, resultCode, reason, eventId, fields }: ErrorInfo): PayframeError =>
+  new PayframeError(code, message, { status, resultCode, reason, eventId, fields });

@@ -1,0 +1,58 @@
+/**
+ * payframe's own wire: what the merchant's server (the handlers of `payframe/server`) answers the
+ * checkout page and its frames, and what the page sends it. Each shape is declared here once; the
+ * handlers build their answers with these types, the page reads them with the guards of answers.ts
+ * (hand-written, no valibot: they run on the merchant's page and in the frames). Types and patterns
+ * only, so that a page that reads a return URL loads none of the guards.
+ */
+import type { PaymentState } from '../schemas';
+import type { ErrorCode } from '../shared/errors';
+
+/** The payment session id of a pending payment (`redirect_url`, `authenticate_url`): 32 hex digits. */
+export const SESSION_ID = /^[0-9a-f]{32}$/i;
+/** A payment's `reference_id`, as the page may handle it. */
+export const REFERENCE_ID = /^[\w.-]{1,128}$/;
+
+/** `handlers.clientToken()`'s answer: the client token and when it expires (ISO 8601). */
+export interface TokenGrant {
+  clientToken: string;
+  expiresAt: string;
+}
+
+/** What the merchant's server hands its checkout page about a pending payment (`toPending`); no card data, no credentials. */
+export interface PendingPayment {
+  referenceId: string;
+  sessionId: string;
+  redirectUrl: string;
+}
+
+/** What the checkout page posts to the merchant's `handlers.authenticate()` route. */
+export interface OtpSubmission {
+  referenceId: string;
+  sessionId: string;
+  otp: string;
+}
+
+/** `handlers.authenticate()`'s answer: how the payment ended after its OTP. */
+export type OtpOutcome =
+  | { status: 'approved'; referenceId: string; state: Exclude<PaymentState, 'pending' | 'declined'>; code: string; text?: string }
+  | { status: 'declined'; referenceId: string; state: 'declined'; code: string; text?: string };
+
+/**
+ * A CVV route's answer, the only thing the CVV frame passes to the page from it: how the payment made
+ * with the CVV went, in fields whose values the service made (never free text, never the merchant's
+ * own fields), and for a pending payment what `handlePending` takes. `handlers.cvv()` answers it.
+ */
+export interface CvvAnswer {
+  status: 'approved' | 'declined' | 'pending';
+  referenceId: string;
+  state: PaymentState;
+  /** The service's four-digit result code. */
+  code: string;
+  pending?: PendingPayment;
+}
+
+/** Every handler's refusal, and a CVV route's in payframe's shape. */
+export interface ErrorAnswer {
+  error: { code: ErrorCode; message: string; reason?: string; resultCode?: string };
+}

@@ -1,0 +1,105 @@
+/**
+ * `createFrameHost`: the card frames served from the merchant's own infrastructure, for a live service
+ * that does not serve them. A Fetch handler, so it runs on Node (`toNodeListener`), in a worker at the
+ * edge, or anywhere else with `Request` and `Response`; the files come from this package, built in.
+ */
+import { frameScript } from 'payframe/frame-bundle';
+import { frameHeaders, framePage, SCRIPT_HEADERS } from '../frame/page';
+import { CVV_PAGE } from '../protocol/address';
+import { PayframeError } from '../shared/errors';
+import { isLoopback, isSafeScheme } from '../shared/url';
+import type { Handler } from './respond';
+
+export interface FrameHostOptions {
+  /** The service the frames send the card to, e.g. `https://api.ompay.com`: https (plain http only on a loopback host). */
+  gateway: string;
+  /**
+   * The exact origins of the merchant's checkout pages, e.g. `['https://shop.example']`: they alone may
+   * frame the fields, and receive the CVV a CVV-only form posts.
+   */
+  merchantOrigins: string[];
+}
+
+/** One file the host serves: its path under the host's root, its body and its headers. */
+interface FrameFile {
+  path: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+const refuse = (option: string, message: string) => new PayframeError('invalid_config', `createFrameHost: ${option} ${message}`);
+
+function checkGateway(gateway: unknown): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(String(gateway));
+  } catch {
+    // refused below
+  }
+  if (typeof gateway !== 'string' || !url) throw refuse('gateway', "is required: the service's base URL, e.g. https://api.ompay.com");
+  if (!isSafeScheme(url)) throw refuse('gateway', 'must use https (plain http only on localhost, 127.0.0.1 or [::1])');
+  if (url.username || url.password || url.search || url.hash) throw refuse('gateway', 'must not carry credentials, a query or a fragment');
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+function checkOrigins(origins: unknown): string[] {
+  if (!Array.isArray(origins) || origins.length === 0) {
+    throw refuse('merchantOrigins', "must list the checkout pages' origins, e.g. ['https://shop.example']");
+  }
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(String(origin));
+    } catch {
+      // refused below
+    }
+    // A host name or an IPv4 address: a Content-Security-Policy cannot name an IPv6 address.
+    const exact = typeof origin === 'string' && url?.origin === origin && /^[\w.-]+$/.test(url.hostname)
+      && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
+    if (!exact) {
+      throw refuse('merchantOrigins', `must be exact origins (https://host[:port], no path, no *, no IPv6 address; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`);
+    }
+  }
+  return [...new Set(origins as string[])];
+}
+
+/**
+ * The files of a frame host at `hostOrigin`: the page of a full card form (`index.html`), the page of a
+ * CVV-only form (`cvv/index.html`), and the script. The page never lists the host's own origin among
+ * its ancestors.
+ */
+function filesOf(gateway: URL, origins: string[], hostOrigin: string): { page: FrameFile; cvvPage: FrameFile; script: FrameFile } {
+  const ancestors = origins.filter((o) => o !== hostOrigin);
+  const page = (cvvOnly: boolean): FrameFile => ({
+    path: cvvOnly ? CVV_PAGE : '',
+    body: framePage(frameScript, { gateway: gateway.href, cvvOnly }),
+    headers: frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly }),
+  });
+  return { page: page(false), cvvPage: page(true), script: { path: frameScript.name, body: frameScript.code, headers: SCRIPT_HEADERS } };
+}
+
+const text = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers } });
+
+/**
+ * Serves the frame page at the root of wherever it is mounted (any path that ends in `/`: pass that URL
+ * as `mountFields({ frameUrl })`), a CVV-only form's page at `cvv/` under it, and the script beside
+ * them; `HEAD` as `GET`, 405 for other methods, 404 for any other path. Bad options throw
+ * `invalid_config` naming the option.
+ */
+export function createFrameHost(options: FrameHostOptions): Handler {
+  // Checked now, not at the first request.
+  const gateway = checkGateway(options?.gateway);
+  const origins = checkOrigins(options?.merchantOrigins);
+  return async (request) => {
+    const url = new URL(request.url);
+    if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'use GET or HEAD\n', { allow: 'GET, HEAD' });
+    // The origin this request reached the host on: never one of the page's ancestors.
+    const files = filesOf(gateway, origins, url.origin);
+    const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+    const file = last === '' ? (url.pathname.endsWith(`/${CVV_PAGE}`) ? files.cvvPage : files.page) : last === files.script.path ? files.script : undefined;
+    if (!file) return text(404, 'not found\n');
+    return new Response(request.method === 'HEAD' ? null : file.body, { status: 200, headers: file.headers });
+  };
+}

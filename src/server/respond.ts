@@ -1,0 +1,91 @@
+/**
+ * How the handlers answer: JSON never cached, payframe's refusal shape (`ErrorAnswer`), the body
+ * read with a cap, and which status each error means to the page.
+ */
+import type { ErrorAnswer } from '../protocol/wire';
+import { MAX_REQUEST_BODY, readCapped } from '../shared/body';
+import { type ErrorCode, PayframeError } from '../shared/errors';
+
+/** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
+export type Handler = (request: Request) => Promise<Response>;
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+  });
+}
+
+/** A refusal in payframe's shape. */
+export const refusalResponse = (status: number, error: ErrorAnswer['error'], headers: Record<string, string> = {}): Response =>
+  jsonResponse(status, { error } satisfies ErrorAnswer, headers);
+
+/** The answer to a method a route does not take: 405, with the reason the sandbox gives too, and the methods it takes in `Allow`. */
+export const methodNotAllowed = (allow: string, message = `use ${allow}`, headers: Record<string, string> = {}): Response =>
+  refusalResponse(405, { code: 'invalid_request', reason: 'METHOD_NOT_ALLOWED', message }, { allow, ...headers });
+
+/** Runs `run` for `method` only; a PayframeError it throws is the JSON refusal (with `headers`, e.g. CORS). */
+export function guarded(method: string, run: Handler, headers: Record<string, string> = {}): Handler {
+  return async (request) => {
+    if (request.method !== method) return methodNotAllowed(method, undefined, headers);
+    try {
+      return await run(request);
+    } catch (error) {
+      if (!(error instanceof PayframeError)) return refusalResponse(500, { code: 'server_error', message: 'internal error' }, headers);
+      const status = statusFor(error);
+      const { code, message, reason, resultCode } = error;
+      // The service's own reason (AUTHENTICATE_NOT_SUPPORTED, SESSION_EXPIRED, ...) tells the page what to
+      // do next; a failure between the merchant and the service (5xx) stays the merchant's business: its
+      // message (the service's text, a path of the merchant's) is not the page's.
+      return refusalResponse(status, status < 500 ? { code, message, reason, resultCode } : { code, message: messageOf5xx(error, status) }, headers);
+    }
+  };
+}
+
+const GENERIC: Record<number, string> = {
+  500: 'the server failed',
+  502: 'the payment service failed or refused this server',
+  504: 'the payment service did not answer in time',
+};
+
+/**
+ * A 5xx answer's message: generic, never the service's text nor the merchant's. A network failure is
+ * described by payframe's own words alone (why the connection failed: an untrusted sandbox
+ * certificate, with what to do), without the request line before them.
+ */
+function messageOf5xx(error: PayframeError, status: number): string {
+  const ownWords = error.code === 'network' ? /: (the (?:service's TLS certificate|connection) .*)$/s.exec(error.message)?.[1] : undefined;
+  return ownWords ?? GENERIC[status] ?? GENERIC[502]!;
+}
+
+/** What an error means to the page when it came from the service (it has a `status`). */
+const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504 };
+/** What an error made here means (the merchant's own code, in `handle` or `authorize`; no `status`). */
+const OWN: Partial<Record<ErrorCode, number>> = {
+  ...FROM_SERVICE, invalid_card: 400, unauthorized: 401, forbidden: 403, rate_limited: 429, server_error: 500, invalid_config: 500,
+};
+
+/**
+ * The browser sees the service's refusals that concern it (bad input, a spent session); a problem
+ * between the merchant and the service (credentials, outage) is the merchant's gateway failing (502).
+ * An error made on this server (no `status` from the service) answers its own meaning.
+ */
+function statusFor(error: PayframeError): number {
+  if (error.code === 'invalid_request' && (error.status === 413 || error.status === 415)) return error.status;
+  return (error.status === undefined ? OWN : FROM_SERVICE)[error.code] ?? 502;
+}
+
+/** The request's JSON body: 415 for another type, 413 past the cap, 400 for what is not JSON. */
+export async function readJson(request: Request): Promise<unknown> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new PayframeError('invalid_request', 'the body must be application/json', { status: 415 });
+  }
+  const bytes = await readCapped(request.body, MAX_REQUEST_BODY, request.headers.get('content-length'));
+  if (!bytes) throw new PayframeError('invalid_request', `the body is over ${MAX_REQUEST_BODY} bytes`, { status: 413 });
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new PayframeError('invalid_request', 'the body is not valid JSON');
+  }
+}

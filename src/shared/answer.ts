@@ -1,0 +1,82 @@
+/**
+ * Reading a service's answer, one way in the frames, the browser client and the server companion: the
+ * body read whole up to a cap, the HTTP status → error code mapping, and the service's error body
+ * `{ code, name, message, eventId }`. Without valibot, so that the page and frame bundles stay small:
+ * its wire type is `ErrorBodySchema` in src/schemas, and test/tokenize/read.test.ts checks that both agree.
+ */
+import type { ErrorBody } from '../schemas';
+import { readText } from './body';
+import { type ErrorCode, PayframeError } from './errors';
+
+/** An answer read whole: `text` is undefined when the body was over the cap (the rest was not read). */
+export interface Answer {
+  status: number;
+  ok: boolean;
+  text: string | undefined;
+  /** A redirect, never followed (requests go with `redirect: 'manual'`): where it pointed, when the runtime says. */
+  redirect?: string;
+}
+
+/**
+ * A request that carries a card, a credential or a token is never redirected anywhere: it goes with
+ * `redirect: 'manual'`, and a redirect is its answer (in a browser an opaque one, status 0).
+ */
+export const isRedirect = (response: Response): boolean => response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+
+export async function readAnswer(response: Response, max: number): Promise<Answer> {
+  if (isRedirect(response)) {
+    void response.body?.cancel().catch(() => undefined);
+    return { status: response.status, ok: false, text: '', redirect: response.headers.get('location') ?? '' };
+  }
+  return { status: response.status, ok: response.ok, text: await readText(response, max) };
+}
+
+/** Where a redirect pointed, without its query (which could carry anything): for the error's message. */
+function target(location: string, base: string): string {
+  try {
+    const url = new URL(location, base);
+    return `to ${url.origin}${url.pathname}`;
+  } catch {
+    return location ? 'to an address that is not a URL' : 'to an address the browser keeps hidden';
+  }
+}
+
+const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'timeout', 409: 'conflict', 429: 'rate_limited' };
+
+export function codeForStatus(status: number): ErrorCode {
+  return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');
+}
+
+export function isErrorBody(body: unknown): body is ErrorBody {
+  const b = body as Record<string, unknown> | null;
+  return typeof b === 'object' && b !== null && typeof b['code'] === 'string' && typeof b['name'] === 'string';
+}
+
+/** A refusal as a PayframeError; the service's details when the body has the error shape, else the body itself. */
+export function refusal(status: number, body: unknown, what: string): PayframeError {
+  const code = codeForStatus(status);
+  if (!isErrorBody(body)) return new PayframeError(code, `${what}: HTTP ${status}`, { status, body });
+  const { name, message, eventId } = body;
+  return new PayframeError(code, `${what}: ${name}${typeof message === 'string' ? `: ${message}` : ''}`, { status, resultCode: body.code, reason: name, eventId: typeof eventId === 'string' ? eventId : undefined });
+}
+
+/**
+ * The body of a successful answer: its JSON, else its text (an HTML error page is kept as what it is).
+ * A refusal, an answer over the cap `max`, or a redirect (named with `base`, the request's URL) is its PayframeError.
+ */
+export function answerBody({ status, ok, text, redirect }: Answer, what: string, max: number, base = 'https://invalid/'): unknown {
+  if (redirect !== undefined) {
+    throw new PayframeError('invalid_response', `${what}: the service answered a redirect (HTTP ${status} ${target(redirect, base)}); it was not followed, and nothing was sent there`, { status });
+  }
+  if (text === undefined) {
+    throw new PayframeError(ok ? 'invalid_response' : codeForStatus(status), `${what}: HTTP ${status}, an answer larger than ${max} bytes (not read)`, { status });
+  }
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // kept as text
+  }
+  if (!ok) throw refusal(status, body, what);
+  return body;
+}

@@ -1,0 +1,112 @@
+import type { CardField } from '../protocol/names';
+
+/**
+ * The one error class of payframe. Every entry (client, frame, server) throws it, so a merchant
+ * catches one type and switches on a stable `code`. Messages are built by us, never copied from
+ * user input, and pass through `redact` so that a card number cannot ride along.
+ */
+export const ERROR_CODES = [
+  /** Refused before any request (bad amount, impossible combination), or the service answered 400. */
+  'invalid_request',
+  /** Card fields failed local validation; `fields` names them. No request was sent. */
+  'invalid_card',
+  /** Bad options: a base URL that is not https, a missing merchant id. */
+  'invalid_config',
+  /** A URL from a response or a caller is not https on the configured gateway origin. */
+  'unsafe_url',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  /** The service's state machine refused (void after capture, refund above the original, ...). */
+  'conflict',
+  'rate_limited',
+  'server_error',
+  'network',
+  'timeout',
+  /** The caller's `signal` aborted the call. */
+  'aborted',
+  /** A response did not match its schema; `body` keeps what arrived. */
+  'invalid_response',
+] as const;
+
+/** The stable codes of `PayframeError` (README "Errors in the library"). */
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const isErrorCode = (value: unknown): value is ErrorCode => (ERROR_CODES as readonly unknown[]).includes(value);
+
+export interface PayframeErrorInit {
+  status?: number;
+  /** The service's code: the error body's `code`. */
+  resultCode?: string;
+  /** The service's error body `name`, e.g. `REFUND_EXCEEDS_AMOUNT`. */
+  reason?: string;
+  eventId?: string;
+  /** The card fields at fault (`invalid_card`), or the form's fields that did not load (`timeout`). */
+  fields?: CardField[];
+  body?: unknown;
+  cause?: unknown;
+}
+
+export class PayframeError extends Error {
+  override readonly name = 'PayframeError';
+  // Set in the constructor, in this order; `declare` keeps the bundles free of a field list.
+  declare readonly code: ErrorCode;
+  declare readonly status: number | undefined;
+  declare readonly resultCode: string | undefined;
+  declare readonly reason: string | undefined;
+  declare readonly eventId: string | undefined;
+  declare readonly fields: CardField[] | undefined;
+  declare readonly body: unknown;
+
+  constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
+    // Error takes `cause` from `init` when it has one.
+    super(redact(message), init);
+    this.code = code;
+    this.status = init.status;
+    this.resultCode = init.resultCode;
+    this.reason = init.reason;
+    this.eventId = init.eventId;
+    this.fields = init.fields;
+    this.body = init.body;
+  }
+
+  toJSON() {
+    const { name, code, message, status, resultCode, reason, eventId, fields } = this;
+    return { name, code, message, status, resultCode, reason, eventId, fields };
+  }
+}
+
+/**
+ * Whether `value` is a PayframeError, also one made by another copy of payframe (a second bundle on
+ * the page, a frame, a worker), where `instanceof` cannot tell: checked by name and code.
+ */
+export function isPayframeError(value: unknown): value is PayframeError {
+  if (value instanceof PayframeError) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const { name, code } = value as { name?: unknown; code?: unknown };
+  return name === 'PayframeError' && isErrorCode(code);
+}
+
+/**
+ * A card number's shape, the one payframe masks wherever it hides one (error messages, the sandbox's
+ * record of requests): 12 or more digits of any script, with up to three separators between two
+ * digits (white space, dots, dashes, slashes, underscores, and the invisible characters a paste brings:
+ * zero-width, bidi and format marks). Used with the `u` flag.
+ */
+export const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/u.source;
+/**
+ * A UUID (a nonce, an event id), kept whole: its last group may be twelve digits, which is not a card
+ * number; or a card number standing as a token of its own: digits inside an id (`PAY-0a12…`) are not one.
+ */
+const UUID_OR_PAN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|(?<![\\p{L}\\p{N}_])${PAN}(?![\\p{L}\\p{N}_])`, 'giu');
+
+/**
+ * Masks anything that looks like a card number, keeping the last four digits, and the credential
+ * after "Basic " or "Bearer ". A UUID stays whole, and an ordinary lower-case word after the scheme
+ * ("Basic credentials") is prose, not a credential.
+ */
+export function redact(text: string): string {
+  return text
+    .replace(UUID_OR_PAN, (match, uuid?: string) => uuid ?? `****${match.replace(/\P{Nd}/gu, '').slice(-4)}`)
+    .replace(/\b((?:Basic|Bearer)\s+)([\w.~+/=-]+)/gi, (all, scheme: string, value: string) => (/^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}[redacted]`));
+}

@@ -1,0 +1,56 @@
+/**
+ * The one rule for a service base URL, shared by the browser client and the server companion: `https:`,
+ * or plain `http:` only on a loopback host (the sandbox's development mode). Nothing else is ever sent
+ * card data or credentials.
+ */
+import { PayframeError } from './errors';
+
+/** The loopback hosts, as a URL's `hostname` writes them: the one list every loopback rule of payframe reads. */
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+export const isLoopback = (url: URL): boolean => LOOPBACK_HOSTS.includes(url.hostname);
+
+/** Whether a host name or address is loopback, as a URL, a Host header or a bind address writes it (`::1` too). */
+export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.includes(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
+
+/** Whether `text` is exactly an origin (`http(s)://host[:port]`, nothing more) on a loopback host. */
+export function isLoopbackOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.origin === text && isLoopback(url);
+  } catch {
+    return false;
+  }
+}
+
+/** `https:`, or `http:` on a loopback host. */
+export const isSafeScheme = (url: URL): boolean => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
+
+/** A safe scheme and no credentials: where the page, the frames and a redirect may be. */
+export const isWebUrl = (url: URL): boolean => isSafeScheme(url) && !url.username && !url.password;
+
+/** The checked base URL with a trailing slash (so relative paths resolve under it), or `invalid_config`. */
+export function checkBaseUrl(baseUrl: unknown): URL {
+  let base: URL;
+  try {
+    base = new URL(String(baseUrl));
+  } catch {
+    throw new PayframeError('invalid_config', 'baseUrl is not a valid URL');
+  }
+  if (!isSafeScheme(base)) {
+    throw new PayframeError('invalid_config', 'baseUrl must use https (plain http only on localhost, 127.0.0.1 or [::1])');
+  }
+  if (base.username || base.password || base.search || base.hash) {
+    throw new PayframeError('invalid_config', 'baseUrl must not carry credentials, a query or a fragment');
+  }
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return base;
+}
+
+/**
+ * An id that goes into a URL path as one segment (a merchant id, a payment id): a string that is not
+ * blank, and not `.` or `..`, which URL resolution would turn into another path of the service.
+ * Callers still encode it with `encodeURIComponent`.
+ */
+export const isPathSegment = (value: unknown): value is string =>
+  typeof value === 'string' && value.trim() !== '' && value !== '.' && value !== '..';

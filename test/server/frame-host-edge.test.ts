@@ -1,0 +1,58 @@
+// createFrameHost at the edge: the same handler, unchanged, bundled as a merchant's worker is (esbuild,
+// from the package's build) and run in Cloudflare's workerd through miniflare, on this machine, without
+// an account or a network. Its answers are the Node handler's, byte for byte and header for header.
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFrameHost } from '../../src/server';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+/** The worker a merchant writes: docs/going-live.md shows these lines. */
+export const WORKER = `import { createFrameHost } from 'payframe/server';
+
+const frames = createFrameHost({ gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example'] });
+
+export default { fetch: (request) => frames(request) };
+`;
+
+let mf: Miniflare;
+const node = createFrameHost({ gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example'] });
+
+beforeAll(async () => {
+  // As wrangler would: one module, `payframe/server` resolved from the installed package (here, this checkout's build).
+  const { outputFiles } = await build({
+    stdin: { contents: WORKER, resolveDir: ROOT, sourcefile: 'worker.mjs', loader: 'js' },
+    bundle: true, format: 'esm', platform: 'neutral', write: false, conditions: ['worker', 'browser'],
+  });
+  mf = new Miniflare({ modules: true, script: outputFiles[0]!.text, compatibilityDate: '2026-01-01' });
+}, 60_000);
+afterAll(() => mf?.dispose());
+
+/** What workerd adds or leaves out on its own (the transfer encoding), beside what the handler answers. */
+const TRANSPORT = new Set(['content-length', 'transfer-encoding', 'mf-content-encoding']);
+const headersOf = (r: { headers: Headers | Iterable<[string, string]> }) =>
+  Object.fromEntries([...(r.headers as Iterable<[string, string]>)].filter(([k]) => !TRANSPORT.has(k)));
+
+describe('createFrameHost in workerd', () => {
+  it('answers every path and method as on Node', async () => {
+    const page = await (await node(new Request('https://frames.shop.example/'))).text();
+    const script = /<script src="([^"]+)"/.exec(page)![1]!;
+    const asked: [string, string][] = [
+      ['GET', '/'], ['GET', '/frames/?merchant=m&gateway=https%3A%2F%2Fapi.ompay.com%2F'], ['GET', '/cvv/'], ['HEAD', '/'], ['GET', `/${script}`],
+      ['GET', '/nope.js'], ['GET', '/..%2Fserver.mjs'], ['POST', '/'], ['DELETE', `/${script}`],
+    ];
+    for (const [method, path] of asked) {
+      const url = `https://frames.shop.example${path}`;
+      const edge = await mf.dispatchFetch(url, { method });
+      const here = await node(new Request(url, { method }));
+      expect(edge.status, `${method} ${path}`).toBe(here.status);
+      expect(headersOf(edge), `${method} ${path}`).toEqual(headersOf(here));
+      expect(Buffer.from(await edge.arrayBuffer()).equals(Buffer.from(await here.arrayBuffer())), `${method} ${path}`).toBe(true);
+    }
+  });
+
+  it('never lists its own origin among the ancestors, there as here', async () => {
+    const edge = await mf.dispatchFetch('https://shop.example/frames/');
+    expect(edge.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+});

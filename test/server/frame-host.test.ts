@@ -1,0 +1,128 @@
+// createFrameHost: the card frames served from the merchant's own origin, on any runtime with fetch. Its
+// answers as the Fetch handler gives them, and as node:http serves them through toNodeListener.
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFrameHost, toNodeListener } from '../../src/server';
+
+const HOST = 'https://frames.shop.example';
+const SHOP = 'https://shop.example';
+const options = { gateway: 'https://api.ompay.com', merchantOrigins: [SHOP, 'https://www.shop.example:8443'] };
+const host = createFrameHost(options);
+const get = (path: string, method = 'GET') => host(new Request(`${HOST}${path}`, { method }));
+const directives = (csp: string | null) => Object.fromEntries((csp ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+const scriptOf = (html: string) => /<script src="([^"]+)" integrity="([^"]+)" defer><\/script>/.exec(html)!;
+
+describe('createFrameHost', () => {
+  it('serves the frame page at the root of wherever it is mounted, with the strict policy of the frames', async () => {
+    for (const path of ['/', '/frames/', '/a/b/', '/?merchant=m&gateway=https%3A%2F%2Fapi.ompay.com%2F']) {
+      const page = await get(path);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await page.text()).toContain('<meta name="payframe-gateway" content="https://api.ompay.com/">');
+    }
+    const page = await get('/');
+    expect(directives(page.headers.get('content-security-policy'))).toEqual({
+      'default-src': "'none'",
+      'script-src': "'self'",
+      'style-src': "'none'",
+      'font-src': 'https: http://localhost:* http://127.0.0.1:*',
+      'connect-src': 'https://api.ompay.com',
+      'base-uri': "'none'",
+      'form-action': "'none'",
+      'frame-ancestors': 'https://shop.example https://www.shop.example:8443',
+      'require-trusted-types-for': "'script'",
+      'trusted-types': "'none'",
+    });
+    expect(Object.fromEntries(page.headers)).toMatchObject({
+      'cache-control': 'no-cache', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'origin-agent-cluster': '?1',
+    });
+  });
+
+  it("admits the merchant's origins as a CVV-only form's post target, and never its own origin as an ancestor", async () => {
+    expect(directives((await get('/cvv/')).headers.get('content-security-policy'))['connect-src'])
+      .toBe('https://api.ompay.com https://shop.example https://www.shop.example:8443');
+    // Mounted on one of the merchant's origins by mistake: that origin is no ancestor of its own frames.
+    const onShop = await createFrameHost(options)(new Request(`${SHOP}/frames/`));
+    expect(directives(onShop.headers.get('content-security-policy'))['frame-ancestors']).toBe('https://www.shop.example:8443');
+    const alone = await createFrameHost({ ...options, merchantOrigins: [SHOP] })(new Request(`${SHOP}/frames/`));
+    expect(directives(alone.headers.get('content-security-policy'))['frame-ancestors']).toBe("'none'");
+  });
+
+  it('serves the script the page names, with the integrity it names, cached for good, to its own page only', async () => {
+    const [, name, integrity] = scriptOf(await (await get('/')).text());
+    const script = await get(`/frames/${name}`);
+    expect(script.status).toBe(200);
+    const body = Buffer.from(await script.arrayBuffer());
+    expect(`sha384-${createHash('sha384').update(body).digest('base64')}`).toBe(integrity);
+    expect(Object.fromEntries(script.headers)).toMatchObject({
+      'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff', 'cross-origin-resource-policy': 'same-origin',
+    });
+  });
+
+  it('answers HEAD as GET without a body, 405 to other methods, 404 to any other path, and never a file outside the bundle', async () => {
+    const [head, getPage] = [await get('/', 'HEAD'), await get('/')];
+    expect(head.status).toBe(200);
+    expect(Object.fromEntries(head.headers)).toEqual(Object.fromEntries(getPage.headers));
+    expect(await head.text()).toBe('');
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const refused = await get('/', method);
+      expect(refused.status, method).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, HEAD');
+    }
+    const [, name] = scriptOf(await getPage.text());
+    for (const path of ['/index.html', '/frame.js', `/${name}x`, '/package.json', '/..%2Fpackage.json', '/%2e%2e/server.mjs', '/etc/passwd', `/x/../${name}.map`]) {
+      expect((await get(path)).status, path).toBe(404);
+    }
+  });
+
+  it.each([
+    ['no options', undefined, 'gateway'],
+    ['no gateway', { merchantOrigins: [SHOP] }, 'gateway'],
+    ['a gateway that is not a URL', { gateway: 'api.ompay.com', merchantOrigins: [SHOP] }, 'gateway'],
+    ['a plain-http gateway outside loopback', { gateway: 'http://api.ompay.com', merchantOrigins: [SHOP] }, 'gateway'],
+    ['a gateway with a query', { gateway: 'https://api.ompay.com/?x=1', merchantOrigins: [SHOP] }, 'gateway'],
+    ['no merchant origins', { gateway: 'https://api.ompay.com' }, 'merchantOrigins'],
+    ['an empty list', { gateway: 'https://api.ompay.com', merchantOrigins: [] }, 'merchantOrigins'],
+    ['an origin with a path', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example/checkout'] }, 'merchantOrigins'],
+    ['a wildcard', { gateway: 'https://api.ompay.com', merchantOrigins: ['*'] }, 'merchantOrigins'],
+    ['a wildcard host', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://*.shop.example'] }, 'merchantOrigins'],
+    // A Content-Security-Policy cannot name one: the frames would be framed by nobody, and nothing would say why.
+    ['an IPv6 address', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://[::1]:3000'] }, 'merchantOrigins'],
+    ['a plain-http origin outside loopback', { gateway: 'https://api.ompay.com', merchantOrigins: ['http://shop.example'] }, 'merchantOrigins'],
+    ['a list that is a string', { gateway: 'https://api.ompay.com', merchantOrigins: SHOP }, 'merchantOrigins'],
+  ])('refuses %s with invalid_config naming the option', (_, bad, option) => {
+    expect(() => createFrameHost(bad as never)).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_config', message: expect.stringContaining(option) }));
+  });
+
+  it('takes a loopback gateway and loopback page origins over plain http (development)', async () => {
+    const dev = createFrameHost({ gateway: 'http://127.0.0.1:8443', merchantOrigins: ['http://localhost:3000'] });
+    const page = await dev(new Request('http://localhost:4000/'));
+    expect(directives(page.headers.get('content-security-policy'))).toMatchObject({ 'connect-src': 'http://127.0.0.1:8443', 'frame-ancestors': 'http://localhost:3000' });
+  });
+});
+
+describe('createFrameHost on node:http (toNodeListener)', () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer(toNodeListener(host));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  it('answers over the wire what the handler answers', async () => {
+    const [, name] = scriptOf(await (await get('/')).text());
+    for (const [path, method] of [['/', 'GET'], ['/cvv/', 'GET'], ['/', 'HEAD'], [`/${name}`, 'GET'], ['/nope', 'GET'], ['/', 'POST']] as const) {
+      const wire = await fetch(`${base}${path}`, { method });
+      const direct = await host(new Request(`${base}${path}`, { method }));
+      expect(wire.status, path).toBe(direct.status);
+      const headers = (r: Response) => Object.fromEntries([...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)));
+      expect(headers(wire), path).toEqual(headers(direct));
+      expect(await wire.text(), path).toBe(await direct.text());
+    }
+  });
+});
