@@ -122,7 +122,7 @@ test('a whole checkout under a hostile script: the page sees a nonce, the brand,
     card: JSON.stringify(card),
     merchantServer: JSON.stringify(merchant.requests),
   };
-  expect(Object.keys(seen)).toHaveLength(14); // the places the README's table counts
+  expect(Object.keys(seen)).toHaveLength(14); // the places docs/security.md's table counts
   expect(findCard(seen, CARD, ['messages', 'ownFrames'])).toEqual([]);
 
   // Every way in was tried, and found shut.

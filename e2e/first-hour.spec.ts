@@ -2,7 +2,7 @@
 // empty app with production dependencies only, the README's quick start run as written against
 // `npx payframe sandbox` and against startSandbox({ plainHttp: true }) with TLS verification on, and
 // paid by a person in Chromium; the HTTPS way with the sandbox's certificate trusted; CommonJS; and the
-// README's five-minute integration (the hosted card form), bundled as an ES module and by script tag.
+// five-minute integration of docs/integration.md (the hosted card form), bundled as an ES module and by script tag.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import resolve from '@rollup/plugin-node-resolve';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { rollup } from 'rollup';
 import { makeCertificate, startSandbox } from '../src/sandbox';
-import { readmeBlock } from '../test/readme';
+import { docPages, readmeBlock } from '../test/readme';
 
 const exec = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -73,7 +73,7 @@ async function pay(browser: Browser, url: string, screenshot?: string) {
   await expect(page.getByRole('status')).toHaveText('Not paid: Do not honor');
   await page.getByLabel('Card number').fill('4644 2605 8166 1836'); // the bank asks for a one-time password
   await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
-  await expect(page.getByRole('status')).toHaveText('Your bank asks for a one-time password: the five-minute integration below finishes it');
+  await expect(page.getByRole('status')).toHaveText('Your bank asks for a one-time password: the five-minute integration finishes it');
   await page.getByLabel('Card number').fill('4111 1111 1111 1112');
   await page.getByRole('button', { name: 'Pay 10.00 USD' }).click();
   await expect(page.getByRole('status')).toHaveText('Check the card number');
@@ -121,13 +121,17 @@ test('a production install brings payframe and valibot, and nothing else', async
   expect(Object.keys(manifest.dependencies)).toEqual(['valibot']);
 });
 
-test('the packed package has its LICENSE, builds before packing, and ships no source maps', async () => {
+test('the packed package has its LICENSE and the docs pages a merchant reads, builds before packing, and ships no source maps', async () => {
   const files = JSON.parse((await exec('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root })).stdout)[0].files as { path: string }[];
   const paths = files.map((file) => file.path);
   expect(paths).toContain('LICENSE');
   expect(paths).toContain('dist/payframe.umd.min.js');
   expect(paths).toContain('dist/payframe.full.umd.min.js');
   expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
+  // The pages a merchant reads ship beside the README; the screenshots, the benchmark report and the source layout do not.
+  expect(paths.filter((path) => path.startsWith('docs/') || path.startsWith('bench/')).sort()).toEqual(
+    docPages().filter((page) => page.startsWith('docs/') && page !== 'docs/architecture.md').sort(),
+  );
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   expect(manifest.scripts.prepack).toBe('npm run build');
   expect(await readFile(join(app, 'node_modules/payframe/LICENSE'), 'utf8')).toMatch(new RegExp(`^${manifest.license} License`));
@@ -190,7 +194,7 @@ test('CommonJS: require() loads every entry on this Node, and the README block r
   expect(all.stdout.trim().split('\n')).toEqual(['payframe true', 'payframe/server true', 'payframe/sandbox true']);
 });
 
-/** The guide's page script as a merchant ships it: as written for the script tag, or with its first line as the README says for a bundler, bundled. */
+/** The guide's page script as a merchant ships it: as written for the script tag, or with its first line as docs/integration.md says for a bundler, bundled. */
 async function guideScript(kind: 'bundle' | 'script-tag'): Promise<string> {
   const source = join(app, 'guide/checkout.src.js');
   const code = await readFile(source, 'utf8');
@@ -237,7 +241,7 @@ async function payHosted(browser: Browser, url: string) {
   await context.close();
 }
 
-test("the README's five-minute integration runs as written: bundled as an ES module, and by script tag", async ({ browser }) => {
+test("the five-minute integration (docs/integration.md) runs as written: bundled as an ES module, and by script tag", async ({ browser }) => {
   test.setTimeout(120_000);
   const sandbox = await startSandbox({ plainHttp: true });
   try {

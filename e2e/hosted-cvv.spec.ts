@@ -20,7 +20,7 @@ test.beforeAll(async () => {
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
   keptCardId = readKeptCard(first).vaultCardId!;
-  // The README's page for a kept card: its form carries what the merchant's server knows of the card.
+  // The page for a kept card of docs/kept-card.md: its form carries what the merchant's server knows of the card.
   const html = (await readFile(new URL('support/kept-card.html', import.meta.url), 'utf8'))
     .replace('<form id="pay" novalidate>', `<form id="pay" novalidate data-card-id="${keptCardId}" data-brand="visa" data-merchant-id="${merchant.sandbox.merchant.id}" data-gateway-url="${merchant.sandbox.url}">`)
     .replace('/kept-card.js', '/readme/kept-card.js');
@@ -134,7 +134,7 @@ test('a full form’s CVV field never posts, whatever the page asks', async ({ p
   await expectNoCardData(recorder, { cvv: CVV });
 });
 
-test('the README’s kept card, page and routes as written: a ticket, the CVV from its frame, a payment', async ({ page }) => {
+test('the kept card of docs/kept-card.md, page and routes as written: a ticket, the CVV from its frame, a payment', async ({ page }) => {
   const recorder = await recordMerchant(page);
   await page.goto(`${merchant.url}/readme/kept-card`);
   const input = cvvInput(page);

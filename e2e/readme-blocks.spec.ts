@@ -1,4 +1,4 @@
-// The README's browser blocks of the hosted form and of pending payments, run as written in Chromium on
+// The browser blocks of the hosted form and of pending payments (docs/hosted-form.md, docs/pending.md), run as written in Chromium on
 // the test merchant's page (https://localhost, strict CSP, the frames on the sandbox's origin): each is an
 // ES module of the page, imported by a small runner script that calls it.
 import { expect, test } from '@playwright/test';
@@ -54,7 +54,7 @@ test('pending/page.mjs renders pending/otp-form.html, and the right OTP approves
   const outcome = page.evaluate((pending) => (window as any).finish(pending), toPending(payment));
   const otp = page.getByLabel('One-time password');
   await expect(otp).toBeFocused({ timeout: 15_000 });
-  // The markup the README shows, as rendered (whitespace between tags, attribute order and `=""` aside).
+  // The markup docs/pending.md shows, as rendered (whitespace between tags, attribute order and `=""` aside).
   const rendered = await page.locator('#otp').innerHTML();
   expect(normalise(rendered)).toBe(normalise(readmeBlock('pending/otp-form.html')));
   await page.keyboard.type(card.otp);

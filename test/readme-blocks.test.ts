@@ -1,4 +1,4 @@
-// The README's blocks that run on a server or a shell, run (or, for commands and headers, checked) as
+// The blocks of the README and the docs that run on a server or a shell, run (or, for commands and headers, checked) as
 // written. A block that names the sandbox's default development URL (http://127.0.0.1:8443) is pointed
 // at a sandbox of the test's own. Browser blocks run in Chromium (e2e/readme-blocks.spec.ts, first-hour).
 import { execFileSync } from 'node:child_process';

@@ -1,8 +1,9 @@
-// The mechanism that runs the README's code blocks: every marked block is well formed and run by a test.
+// The mechanism that runs the code blocks of the README and the docs: every marked block is well formed
+// and run by a test.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readmeBlocks } from './readme';
+import { docPages, readmeBlocks, readPage } from './readme';
 
 const root = new URL('..', import.meta.url).pathname;
 const testSources = ['test', 'e2e'].flatMap((dir) =>
@@ -11,10 +12,16 @@ const testSources = ['test', 'e2e'].flatMap((dir) =>
     .map((file) => readFileSync(join(root, dir, file), 'utf8')),
 );
 
-describe('README code blocks run by tests', () => {
-  it('finds the marked blocks, each followed by its fence', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const markers = readme.match(/^<!-- readme-test: .*-->$/gm) ?? [];
+describe('README and docs code blocks run by tests', () => {
+  it('reads the README, every docs page and the benchmark report', () => {
+    const pages = docPages();
+    expect(pages).toContain('README.md');
+    expect(pages).toContain('bench/README.md');
+    expect(pages.filter((page) => page.startsWith('docs/')).length).toBeGreaterThan(0);
+  });
+
+  it('finds the marked blocks of every page, each followed by its fence', () => {
+    const markers = docPages().flatMap((page) => readPage(page).match(/^<!-- readme-test: .*-->$/gm) ?? []);
     expect(readmeBlocks().size).toBe(markers.length);
     expect(readmeBlocks().size).toBeGreaterThan(0);
   });
@@ -24,9 +31,10 @@ describe('README code blocks run by tests', () => {
     expect(unused).toEqual([]);
   });
 
-  it('reads a block as written, and refuses a name marked twice', () => {
+  it('reads a block as written, and refuses a name marked twice, on one page or on two', () => {
     const text = '<!-- readme-test: a -->\n```js\nconsole.log(1);\n```\n';
-    expect(readmeBlocks(text).get('a')).toBe('console.log(1);\n');
-    expect(() => readmeBlocks(text + text)).toThrow(/two blocks "a"/);
+    expect(readmeBlocks([['README.md', text]]).get('a')).toBe('console.log(1);\n');
+    expect(() => readmeBlocks([['README.md', text + text]])).toThrow('two blocks are marked "a": both in README.md');
+    expect(() => readmeBlocks([['README.md', text], ['docs/x.md', text]])).toThrow('two blocks are marked "a": in README.md and in docs/x.md');
   });
 });

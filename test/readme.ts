@@ -1,25 +1,43 @@
-// README code blocks that tests run as written. Mark a fenced block with an HTML comment on the line
-// before it, `<!-- readme-test: NAME -->` (invisible on GitHub and npm), then run `readmeBlock('NAME')`
-// in a test, with the name written out (test/readme.test.ts checks that every marked block is run by
-// some test, by looking for that call).
-import { readFileSync } from 'node:fs';
+// Code blocks of the README and the docs that tests run as written. Mark a fenced block with an HTML
+// comment on the line before it, `<!-- readme-test: NAME -->` (invisible on GitHub and npm), then run
+// `readmeBlock('NAME')` in a test, with the name written out (test/readme.test.ts checks that every
+// marked block is run by some test, by looking for that call). A name is unique across every page.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-const README = new URL('../README.md', import.meta.url);
+const root = new URL('..', import.meta.url).pathname;
 const MARKED = /<!-- readme-test: ([\w./-]+) -->\r?\n```[\w-]*\r?\n([\s\S]*?)\r?\n```/g;
 
-/** Every marked block, by name, in README order. */
-export function readmeBlocks(text = readFileSync(README, 'utf8')): Map<string, string> {
+/** The pages whose blocks are run and whose links are checked: README.md, every docs/**\/*.md, bench/README.md. */
+export function docPages(): string[] {
+  const docs = readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file.split('\\').join('/')}`)
+    .sort();
+  return ['README.md', ...docs, 'bench/README.md'];
+}
+
+/** The text of a page, by its path from the repository's root. */
+export const readPage = (page: string): string => readFileSync(join(root, page), 'utf8');
+
+/** Every marked block, by name, in page order, of `pages` (`[path, text]`; every page of `docPages()` by default). */
+export function readmeBlocks(pages: [string, string][] = docPages().map((page) => [page, readPage(page)])): Map<string, string> {
   const blocks = new Map<string, string>();
-  for (const [, name, code] of text.matchAll(MARKED)) {
-    if (blocks.has(name!)) throw new Error(`README marks two blocks "${name}"`);
-    blocks.set(name!, `${code}\n`);
+  const where = new Map<string, string>();
+  for (const [page, text] of pages) {
+    for (const [, name, code] of text.matchAll(MARKED)) {
+      const first = where.get(name!);
+      if (first !== undefined) throw new Error(`two blocks are marked "${name}": ${first === page ? `both in ${page}` : `in ${first} and in ${page}`}`);
+      blocks.set(name!, `${code}\n`);
+      where.set(name!, page);
+    }
   }
   return blocks;
 }
 
-/** The code of one marked block, as the README shows it. */
+/** The code of one marked block, as its page shows it. */
 export function readmeBlock(name: string): string {
   const code = readmeBlocks().get(name);
-  if (code === undefined) throw new Error(`README has no block marked <!-- readme-test: ${name} -->`);
+  if (code === undefined) throw new Error(`no page (${docPages().join(', ')}) has a block marked <!-- readme-test: ${name} -->`);
   return code;
 }

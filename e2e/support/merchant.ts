@@ -27,7 +27,7 @@ export interface Merchant {
   /** How many client tokens the page asked for; set `refuseTokens` to make the route answer 502. */
   tokenRequests: number;
   refuseTokens: boolean;
-  /** Mounts `/kept-card/ticket` and `/kept-card/pay` from a module's code (the README's `hosted/kept-card.mjs`). */
+  /** Mounts `/kept-card/ticket` and `/kept-card/pay` from a module's code (docs/kept-card.md's `hosted/kept-card.mjs`). */
   useKeptCardRoutes(code: string): Promise<void>;
   /** What the kept-card route received from the CVV frame. */
   received: { cvv: string; body: Record<string, unknown> }[];
@@ -179,7 +179,7 @@ export function checkoutUrl(merchant: Merchant, query: Record<string, string> = 
 }
 
 /**
- * Kept-card routes from a module's code (the README's), run as written: the module is written where
+ * Kept-card routes from a module's code (docs/kept-card.md's), run as written: the module is written where
  * `payframe/server` resolves to this package, and mounted with toNodeListener. A ticket is for 25.00 USD.
  */
 async function keptCardModule(gateway: Gateway, code: string) {

@@ -1,5 +1,5 @@
 /**
- * The misses against the peers that issue 7 lists, each decided (README, "Card core"): what a
+ * The misses against the peers that issue 7 lists, each decided (docs/card-core.md): what a
  * person or a merchant's code gets in each case.
  */
 import { describe, expect, test } from 'vitest';

@@ -103,7 +103,7 @@ test(`${COUNT} fuzzed strings pasted, typed and deleted in every field: nothing 
   }
   expect(failures).toEqual([]);
   // The paths that matter were reached: valid cards, refused pastes, separator deletions.
-  expect(seen.edits).toBe(507_632); // the README's Security table counts these
+  expect(seen.edits).toBe(507_632); // docs/security.md's table counts these
   expect(seen.valid).toBeGreaterThan(1000);
   expect(seen.refused).toBeGreaterThan(100);
   expect(seen.separatorDeletes).toBeGreaterThan(10);

@@ -111,7 +111,7 @@ describe('stored credentials', () => {
   const stored = { ...cardOf(testCards.approved, { stored: true }) };
   delete (stored as Record<string, unknown>)['cvv2'];
 
-  it('does not check previous_payment_id against the card paid (README: Where the service is silent)', async () => {
+  it('does not check previous_payment_id against the card paid (docs/service-decisions.md)', async () => {
     const first = await initial('one@example.com');
     const other = (await create(body({ credit_card: cardOf({ ...testCards.approved, number: '5555555555554444' }) }, 'two@example.com'))).body;
     const otherCard = other.payer.funding_instrument.credit_card.id;
