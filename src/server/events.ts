@@ -91,7 +91,8 @@ export function eventError(error: unknown): EventError {
 /** The error in a few words: its code, its message (without the request line, said already), the cause and the service's event id. */
 function describe(error: EventError, requestLine?: string): string {
   const text = requestLine && error.message.startsWith(`${requestLine}: `) ? error.message.slice(requestLine.length + 2) : error.message;
-  return `${error.code}: ${text}${error.causeCode ? ` (${error.causeCode})` : ''}${error.eventId ? ` (service event ${error.eventId})` : ''}`;
+  const cause = error.causeCode && !text.includes(error.causeCode) ? ` (${error.causeCode})` : ''; // a TLS message names it already
+  return `${error.code}: ${text}${cause}${error.eventId ? ` (service event ${error.eventId})` : ''}`;
 }
 
 export function callEvent(method: 'GET' | 'POST', path: string, status: number | undefined, durationMs: number, attempts: number, failure?: unknown): CallEvent {
