@@ -46,6 +46,7 @@ test('serves every page with the strict CSP, whose frame-src is the sandbox wher
 });
 
 test('the script-tag checkout: order, language switch to Arabic right to left, 360 px, no CSP or axe violation', async ({ page }, testInfo) => {
+  test.setTimeout(90_000); // axe runs and full-page screenshots: near 30 s on two cores shared with other test runs
   const violations = await watchCsp(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${demo.shop}/checkout`);
@@ -88,6 +89,7 @@ test('the script-tag checkout: order, language switch to Arabic right to left, 3
 });
 
 test('the React checkout in StrictMode: the same shell, in both languages, no CSP (Trusted Types) or axe violation', async ({ page }, testInfo) => {
+  test.setTimeout(90_000); // axe runs and full-page screenshots: near 30 s on two cores shared with other test runs
   const violations = await watchCsp(page);
   await page.goto(`${demo.shop}/spa/?lang=en`);
   await expect(page.getByRole('region', { name: 'Order summary' })).toContainText('OMR 13.750');
