@@ -77,7 +77,11 @@ Try: curl -u ${clientId}:${clientSecret} -H 'content-type: application/json' \\
        -d "'grant_type=client_credentials'" ${sandbox.httpUrl ?? sandbox.url}/v1/merchants/${id}/client_token${sandbox.httpUrl ? '' : ' -k'}
 ${trust} Ctrl-C stops the sandbox.`);
 
-  const stop = () => sandbox.close().then(() => process.exit(0));
+  const stop = () =>
+    sandbox.close().then(() => {
+      console.log('payframe sandbox stopped.');
+      process.exit(0);
+    });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

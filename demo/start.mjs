@@ -44,6 +44,7 @@ const portOf = (/** @type {'port' | 'sandbox-port'} */ name) => {
 };
 const shopPort = portOf('port');
 const sandboxPort = portOf('sandbox-port');
+if (shopPort !== 0 && shopPort === sandboxPort) fail(`--port and --sandbox-port must be two ports, not both ${shopPort}\n\n${usage}`, 2);
 
 // ---- build what is missing or older than its sources ----
 
@@ -148,30 +149,36 @@ function portProblem(error, port, flag) {
   return undefined;
 }
 
-let sandbox;
-try {
-  sandbox = await startSandbox({ port: sandboxPort, host: '127.0.0.1', plainHttp: true, testMode: options['test-mode'] });
-} catch (error) {
-  const line = portProblem(error, sandboxPort, '--sandbox-port');
-  if (!line) throw error;
-  fail(line);
-}
-const gatewayUrl = /** @type {string} */ (sandbox.httpUrl);
-const { id: merchantId, clientId, clientSecret } = sandbox.merchant;
-const gateway = createGateway({ merchantId, clientId, clientSecret, baseUrl: gatewayUrl });
-
+// Both at once, so that every busy port is named in one go (not one per attempt).
 const server = createServer();
-try {
-  await new Promise((resolve, reject) => {
+const [sandboxStart, shopStart] = await Promise.allSettled([
+  startSandbox({ port: sandboxPort, host: '127.0.0.1', plainHttp: true, testMode: options['test-mode'] }),
+  new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(shopPort, '127.0.0.1', () => resolve(undefined));
-  });
-} catch (error) {
-  await sandbox.close();
-  const line = portProblem(error, shopPort, '--port');
-  if (!line) throw error;
-  fail(line);
+  }),
+]);
+if (sandboxStart.status === 'rejected' || shopStart.status === 'rejected') {
+  if (sandboxStart.status === 'fulfilled') await sandboxStart.value.close();
+  if (shopStart.status === 'fulfilled') server.close();
+  const failures = /** @type {const} */ ([[shopStart, shopPort, '--port'], [sandboxStart, sandboxPort, '--sandbox-port']]);
+  const lines = [];
+  for (const [start, port, flag] of failures) {
+    if (start.status === 'fulfilled') continue;
+    const line = portProblem(start.reason, port, flag);
+    if (!line) throw start.reason;
+    lines.push(line);
+  }
+  fail(lines.join('\n'));
 }
+const sandbox = sandboxStart.value;
+const gatewayUrl = /** @type {string} */ (sandbox.httpUrl);
+const { id: merchantId, clientId, clientSecret } = sandbox.merchant;
+const gateway = createGateway({
+  merchantId, clientId, clientSecret, baseUrl: gatewayUrl,
+  onEvent: (event) => console.log(`payframe: ${event.message}`), // each call to the service, and the cause of a handler's 5xx
+});
+
 const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
 const shop = `http://localhost:${port}`;
 // The back office's key, printed in its address's fragment (never sent to the server, so never in a

@@ -56,6 +56,19 @@ test('prints a sandbox that answers with the credentials it printed, and stops o
 
   cli.child.kill('SIGTERM');
   expect(await cli.exited).toBe(0);
+  expect(cli.output()).toMatch(/Ctrl-C stops the sandbox\.\npayframe sandbox stopped\.\n$/);
+});
+
+test('says it stopped on Ctrl-C, and stops listening', async () => {
+  const cli = run(['sandbox', '--port', '0']);
+  running = cli.child;
+  const [, url] = await waitFor(cli.output, /development URL (http:\/\/127\.0\.0\.1:\d+)/);
+  expect((await fetch(`${url}/`)).status).toBe(200);
+  cli.child.kill('SIGINT');
+  expect(await cli.exited).toBe(0);
+  expect(cli.output().endsWith('\npayframe sandbox stopped.\n')).toBe(true);
+  expect(cli.errors()).toBe('');
+  await expect(fetch(`${url}/`)).rejects.toThrow();
 });
 
 test('refuses a bad port and an unknown command with usage', async () => {

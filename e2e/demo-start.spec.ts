@@ -11,7 +11,8 @@ test.use({ ignoreHTTPSErrors: false });
 const demo = useDemo();
 
 test('prints one short block: the pages, the test cards and the one-time password', async () => {
-  const block = demo.output().slice(demo.output().indexOf('payframe demo:'));
+  const end = 'Ctrl-C stops everything.';
+  const block = demo.output().slice(demo.output().indexOf('payframe demo:'), demo.output().indexOf(end) + end.length);
   const port = new URL(demo.shop).port;
   expect(block).toContain(`Checkout (script tag)   http://localhost:${port}/checkout`);
   expect(block).toContain(`Checkout (React)        http://localhost:${port}/spa/`);
@@ -45,7 +46,7 @@ test('serves every page with the strict CSP, whose frame-src is the sandbox wher
 });
 
 test('the script-tag checkout: order, language switch to Arabic right to left, 360 px, no CSP or axe violation', async ({ page }, testInfo) => {
-  test.setTimeout(60_000); // axe-core over the page and each frame, in two languages: about 20 s alone on two cores
+  test.setTimeout(90_000); // axe runs and full-page screenshots: near 30 s on two cores shared with other test runs
   const violations = await watchCsp(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${demo.shop}/checkout`);
@@ -88,7 +89,7 @@ test('the script-tag checkout: order, language switch to Arabic right to left, 3
 });
 
 test('the React checkout in StrictMode: the same shell, in both languages, no CSP (Trusted Types) or axe violation', async ({ page }, testInfo) => {
-  test.setTimeout(60_000); // axe-core over the page and each frame, in two languages
+  test.setTimeout(90_000); // axe runs and full-page screenshots: near 30 s on two cores shared with other test runs
   const violations = await watchCsp(page);
   await page.goto(`${demo.shop}/spa/?lang=en`);
   await expect(page.getByRole('region', { name: 'Order summary' })).toContainText('OMR 13.750');
@@ -173,6 +174,46 @@ test.describe('stopping and ports', () => {
     expect(await refused(`${own.sandbox}/`)).toBe(true);
   });
 
+  test('the shop server prints each call to the service, and why a route failed where the page reads a generic 502', async ({ request }) => {
+    test.setTimeout(60_000);
+    const own = await launch(['--test-mode']);
+    try {
+      await pay(request, own, { intent: 'sale' });
+      const lines = () => own.output().split('\n').filter((line) => line.startsWith('payframe: '));
+      await expect.poll(lines).toContainEqual(expect.stringMatching(/^payframe: POST \/v1\/merchants\/sandbox-merchant\/payment: 200 in \d+ ms$/));
+
+      const fault = await request.post(`${own.sandbox}/__sandbox/fault`, { data: { kind: 'error', method: 'POST', path: '/v1/merchants/sandbox-merchant/client_token' } });
+      expect(fault.status()).toBe(200);
+      const token = await request.post(`${own.shop}/api/client-token`);
+      expect(token.status()).toBe(502);
+      expect((await token.json()).error.message).toBe('the payment service failed or refused this server');
+      await expect.poll(lines).toContainEqual(expect.stringMatching(
+        /^payframe: handlers\.clientToken\(\) answered 502: server_error: POST \/v1\/merchants\/sandbox-merchant\/client_token: INTERNAL_ERROR: .+ \(service event [\da-f-]{36}\)$/,
+      ));
+      expect(own.errors()).toBe('');
+    } finally {
+      own.child.kill('SIGTERM');
+      await own.exited;
+    }
+  });
+
+  test('busy ports are named all at once, each with the flag that moves it', async () => {
+    test.setTimeout(60_000);
+    const blockers = [createServer(), createServer()];
+    try {
+      const ports = await Promise.all(blockers.map((b) => new Promise<string>((resolve) => b.listen(0, '127.0.0.1', () => resolve(String((b.address() as { port: number }).port))))));
+      const cli = run(['--port', ports[0]!, '--sandbox-port', ports[1]!]);
+      expect(await cli.exited).toBe(1);
+      expect(cli.errors().trim().split('\n')).toEqual([
+        `Port ${ports[0]} is already in use: stop what uses it, or choose another port with --port N.`,
+        `Port ${ports[1]} is already in use: stop what uses it, or choose another port with --sandbox-port N.`,
+      ]);
+      expect(cli.output()).toBe('');
+    } finally {
+      for (const blocker of blockers) blocker.close();
+    }
+  });
+
   test('a busy port is one clear line, for the shop and for the sandbox', async () => {
     test.setTimeout(60_000);
     blocker = createServer();
@@ -194,5 +235,8 @@ test.describe('stopping and ports', () => {
     const unknown = run(['--colour']);
     expect(await unknown.exited).toBe(2);
     expect(unknown.errors()).toContain('Usage: npm start --');
+    const same = run(['--port', '4321', '--sandbox-port', '4321']);
+    expect(await same.exited).toBe(2);
+    expect(same.errors()).toMatch(/^--port and --sandbox-port must be two ports, not both 4321\n\nUsage: npm start --/);
   });
 });

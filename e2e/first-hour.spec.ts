@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import resolve from '@rollup/plugin-node-resolve';
+import { createServer as createNetServer } from 'node:net';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { rollup } from 'rollup';
 import { makeCertificate, startSandbox } from '../src/sandbox';
@@ -34,6 +35,7 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv) {
   child.stdout!.on('data', (chunk) => (out += chunk));
   child.stderr!.on('data', (chunk) => (out += chunk));
   return {
+    output: () => out,
     printed: async (pattern: RegExp): Promise<string> => {
       for (let i = 0; i < 300; i++) {
         const match = out.match(pattern);
@@ -258,6 +260,69 @@ test("the five-minute integration (docs/integration.md) runs as written: bundled
     expect(new Set(nonces.map((r) => r.headers['origin']))).toEqual(new Set([new URL(sandbox.httpUrl!).origin]));
     const authenticated = sandbox.requests().filter((r) => r.path.startsWith('/v1/authenticate/'));
     expect(authenticated).toHaveLength(2);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+/** A port nothing listens on: one the system just gave out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test("the guide's server: HEAD as GET, and a 403 that names the missing shopper cookie", async () => {
+  const sandbox = await startSandbox({ plainHttp: true });
+  try {
+    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' }));
+    const url = await server.printed(/checkout on (http:\/\/\S+)/);
+    for (const path of ['/', '/payframe.js', '/config']) {
+      const [get, head] = [await fetch(new URL(path, url)), await fetch(new URL(path, url), { method: 'HEAD' })];
+      expect(head.status, path).toBe(200);
+      expect(head.headers.get('content-type'), path).toBe(get.headers.get('content-type'));
+      expect(await head.text(), path).toBe('');
+    }
+    expect((await fetch(new URL('/nothing', url), { method: 'HEAD' })).status).toBe(404);
+
+    // A page served by another server (a bundler's dev server) posts the OTP without the cookie of GET /.
+    const otp = { referenceId: 'PAY-1', sessionId: '0'.repeat(32), otp: '111111' };
+    const refused = await fetch(new URL('/authenticate', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(otp) });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: { code: 'forbidden', message: 'no shopper cookie: open the checkout from this server (GET / sets it)' } });
+    expect(sandbox.requests().filter((r) => r.path.startsWith('/v1/authenticate/'))).toEqual([]);
+
+    // Its console shows each call to the service, in one line.
+    expect((await fetch(new URL('/client-token', url), { method: 'POST' })).status).toBe(200);
+    await server.printed(/(payframe: POST \/v1\/merchants\/sandbox-merchant\/client_token: 200 in \d+ ms)\n/);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test("the guide's server says why a client token failed, where the page reads a generic 502: an unreachable service, a wrong secret", async () => {
+  const port = await closedPort();
+  const unreachable = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: `http://127.0.0.1:${port}`, PORT: '0' }));
+  const first = await unreachable.printed(/checkout on (http:\/\/\S+)/);
+  const answer = await fetch(new URL('/client-token', first), { method: 'POST' });
+  expect(answer.status).toBe(502);
+  expect(await answer.json()).toEqual({ error: { code: 'network', message: 'the connection failed' } });
+  const path = '/v1/merchants/sandbox-merchant/client_token';
+  await unreachable.printed(new RegExp(`(payframe: handlers\\.clientToken\\(\\) answered 502: network: POST ${path}: the connection failed \\(ECONNREFUSED\\))\n`));
+  expect(unreachable.output()).toMatch(new RegExp(`payframe: POST ${path}: no answer in \\d+ ms: network: the connection failed \\(ECONNREFUSED\\)\n`));
+
+  const sandbox = await startSandbox({ plainHttp: true });
+  try {
+    const wrong = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0', PAYFRAME_CLIENT_SECRET: 'not-the-secret' }));
+    const second = await wrong.printed(/checkout on (http:\/\/\S+)/);
+    const refused = await fetch(new URL('/client-token', second), { method: 'POST' });
+    expect(refused.status).toBe(502);
+    expect(await refused.json()).toEqual({ error: { code: 'unauthorized', message: 'the payment service failed or refused this server' } });
+    const line = await wrong.printed(/(payframe: handlers\.clientToken\(\) answered 502: unauthorized: .*)\n/);
+    expect(line).toMatch(new RegExp(`^payframe: handlers\\.clientToken\\(\\) answered 502: unauthorized: POST ${path}: UNAUTHORIZED: .+ \\(service event [\\da-f-]{36}\\)$`));
+    expect(wrong.output()).not.toContain('not-the-secret');
   } finally {
     await sandbox.close();
   }

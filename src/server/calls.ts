@@ -6,6 +6,7 @@ import {
   ReducedRecordSchema, VaultCardSchema, VoidRequestSchema,
   type CardList, type ClientToken, type PayerRecord, type Payment, type ReducedRecord, type VaultCard,
 } from '../schemas';
+import type { EventListener } from './events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
 
@@ -16,6 +17,13 @@ export interface GatewayOptions extends CallOptions {
   /** `https:`, e.g. `https://api.ompay.com` or the local sandbox's `url`; plain `http:` only on a loopback host (the sandbox's `httpUrl`). */
   baseUrl: string;
   fetch?: typeof globalThis.fetch;
+  /**
+   * Told what happened, for the merchant's log: an event for every call to the service (method, path,
+   * status, duration, the error) and for every 5xx a handler answers (the cause the page is not told).
+   * Events hold no card data, secret, token, nonce or OTP. A listener that throws is ignored.
+   * In one line: `onEvent: (event) => console.log('payframe:', event.message)`.
+   */
+  onEvent?: EventListener;
 }
 
 /**
@@ -82,12 +90,14 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
     if (typeof options?.[key] !== 'string' || options[key] === '') throw config(`${key} is required`);
   }
   if (!isPathSegment(options.merchantId)) throw config('merchantId must be a merchant id (not blank, not . or ..)');
+  if (options.onEvent !== undefined && typeof options.onEvent !== 'function') throw config('onEvent must be a function (event) => void');
   const base = checkBaseUrl(options.baseUrl);
   const call = createTransport({
     base,
     authorization: basic(options.clientId, options.clientSecret),
     ...checkCallOptions(options),
     fetch: options.fetch,
+    onEvent: options.onEvent,
   });
   const merchant = `merchants/${segment('merchantId', options.merchantId)}`;
   const payment = (referenceId: string) => `${merchant}/payment/${segment('referenceId', referenceId)}`;

@@ -9,5 +9,5 @@ export interface Gateway extends GatewayCore {
 /** The server companion's entry point: every call of the service, and the handlers built on them. Bad options throw `invalid_config`. */
 export function createGateway(options: GatewayOptions): Gateway {
   const { core, base } = createCalls(options);
-  return { ...core, handlers: createHandlers(core, base.origin) };
+  return { ...core, handlers: createHandlers(core, base.origin, options.onEvent) };
 }

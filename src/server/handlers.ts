@@ -7,6 +7,7 @@ import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
 import { PayframeError } from '../shared/errors';
 import type { GatewayCore } from './calls';
+import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
 import { readPayment, toPending } from './readers';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
 import { checked } from './transport';
@@ -94,13 +95,15 @@ function isOrigin(text: unknown): text is string {
   }
 }
 
-export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Handlers {
+export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEvent?: EventListener): Handlers {
+  /** The cause of a handler's 5xx, for the merchant's log. */
+  const reportAs = (handler: HandlerName) => (status: number, error: unknown) => emit(onEvent, () => handlerEvent(handler, status, error));
   return {
     clientToken: () =>
       guarded('POST', async () => {
         const token = await gateway.clientToken();
         return jsonResponse(200, { clientToken: token.accessToken, expiresAt: token.expiresOn } satisfies TokenGrant);
-      }),
+      }, reportAs('clientToken')),
     authenticate: ({ authorize } = {}) => {
       if (authorize !== undefined && typeof authorize !== 'function') {
         throw new PayframeError('invalid_config', 'authenticate: authorize must be a function (request, referenceId) => boolean');
@@ -120,7 +123,7 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Han
         if (outcome.status === 'pending') throw new PayframeError('invalid_response', 'the payment is still pending after its OTP');
         const { status, state, code, text } = outcome;
         return jsonResponse(200, { status, referenceId: payment.reference_id, state, code, text } as OtpOutcome);
-      });
+      }, reportAs('authenticate'));
     },
     cvv: ({ frameOrigin = gatewayOrigin, handle } = {} as CvvOptions) => {
       if (typeof handle !== 'function') throw new PayframeError('invalid_config', 'cvv: handle must be a function ({ cvv, body, request }) => answer');
@@ -150,7 +153,7 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string): Han
           throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
         }
         return jsonResponse(200, answer, cors);
-      }, cors);
+      }, reportAs('cvv'), cors);
       return async (request) => {
         // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).
         if (request.headers.get('origin') !== frameOrigin) return forbidden('only the card frames may post a security code here');

@@ -19,6 +19,7 @@ export { isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending
 export type { PaymentOutcome } from './readers';
 export type { AuthenticateOptions, CvvOptions, Handlers } from './handlers';
 export type { Handler } from './respond';
+export type { CallEvent, EventError, EventListener, GatewayEvent, HandlerEvent, HandlerName } from './events';
 export { toNodeListener } from './node';
 export { createFrameHost, type FrameHostOptions } from './frame-host';
 export { isPayframeError, PayframeError } from '../shared/errors';

@@ -24,15 +24,22 @@ export const refusalResponse = (status: number, error: ErrorAnswer['error'], hea
 export const methodNotAllowed = (allow: string, message = `use ${allow}`, headers: Record<string, string> = {}): Response =>
   refusalResponse(405, { code: 'invalid_request', reason: 'METHOD_NOT_ALLOWED', message }, { allow, ...headers });
 
-/** Runs `run` for `method` only; a PayframeError it throws is the JSON refusal (with `headers`, e.g. CORS). */
-export function guarded(method: string, run: Handler, headers: Record<string, string> = {}): Handler {
+/**
+ * Runs `run` for `method` only; a PayframeError it throws is the JSON refusal (with `headers`, e.g.
+ * CORS). A 5xx answer hides its cause from the page: `report` is told it (the gateway's `onEvent`).
+ */
+export function guarded(method: string, run: Handler, report: (status: number, error: unknown) => void, headers: Record<string, string> = {}): Handler {
   return async (request) => {
     if (request.method !== method) return methodNotAllowed(method, undefined, headers);
     try {
       return await run(request);
     } catch (error) {
-      if (!(error instanceof PayframeError)) return refusalResponse(500, { code: 'server_error', message: 'internal error' }, headers);
+      if (!(error instanceof PayframeError)) {
+        report(500, error);
+        return refusalResponse(500, { code: 'server_error', message: 'internal error' }, headers);
+      }
       const status = statusFor(error);
+      if (status >= 500) report(status, error);
       const { code, message, reason, resultCode } = error;
       // The service's own reason (AUTHENTICATE_NOT_SUPPORTED, SESSION_EXPIRED, ...) tells the page what to
       // do next; a failure between the merchant and the service (5xx) stays the merchant's business: its

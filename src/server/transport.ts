@@ -10,6 +10,7 @@ import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';
 import { isPayframeError, PayframeError } from '../shared/errors';
 import { isPathSegment } from '../shared/url';
+import { callEvent, emit, type EventListener } from './events';
 
 /** Per call, on every gateway method. */
 export interface RequestOptions {
@@ -24,6 +25,8 @@ export interface TransportOptions {
   timeoutMs: number;
   retries: number;
   fetch?: typeof globalThis.fetch;
+  /** Told of every call once it has ended (events.ts). */
+  onEvent?: EventListener | undefined;
 }
 
 export interface SendOptions extends RequestOptions {
@@ -114,10 +117,18 @@ export function createTransport(options: TransportOptions): Call {
     const d = deadline(options.timeoutMs, what, signal);
     // Never `follow`: a redirect would carry the body (a card, an OTP) to wherever it points.
     const init: RequestInit = { method, headers, body, signal: d.signal, redirect: 'manual' };
+    const started = performance.now();
+    let attempts = 0;
+    let status: number | undefined;
+    const report = (failure?: unknown) =>
+      emit(options.onEvent, () => callEvent(method, `/v1/${path}`, status, Math.round(performance.now() - started), attempts, failure));
 
     const attempt = async (): Promise<Answer> => {
       if (d.signal.aborted) throw d.signal.reason; // a request not yet sent is never sent
+      attempts += 1;
+      status = undefined;
       const response = await send(url, init);
+      status = response.status;
       try {
         return await readAnswer(response, MAX_SERVICE_ANSWER);
       } catch (error) {
@@ -131,7 +142,12 @@ export function createTransport(options: TransportOptions): Call {
         // Only the socket's own error rides along as `cause`, never the request and its credentials.
         throw isPayframeError(error) ? error : networkError(what, error);
       });
-      return parseAnswer(answer, schema, what, url);
+      const parsed = parseAnswer(answer, schema, what, url);
+      report();
+      return parsed;
+    } catch (error) {
+      report(error);
+      throw error;
     } finally {
       d.done();
     }

@@ -1,0 +1,132 @@
+/**
+ * What the gateway tells the merchant's server through `onEvent`: one event per call to the service,
+ * and one per handler answer whose cause the page is not told (a 5xx). Each event is built field by
+ * field from values payframe made itself (the method, the path it built from the ids, the answer's
+ * status, the clock, a PayframeError's own fields): never from a request, its headers or its body, nor
+ * from an answer's body. So no card number, CVV, secret, Basic credential, client token, nonce or OTP
+ * can ride along (test/server/events.test.ts records every call path and searches for each of them).
+ */
+import { type ErrorCode, isPayframeError } from '../shared/errors';
+
+/** A PayframeError as an event carries it: its own fields, nothing it holds (no `body`, no `cause` object). */
+export interface EventError {
+  code: ErrorCode;
+  message: string;
+  /** The service's HTTP status, when it answered. */
+  status?: number;
+  /** The service's error name, e.g. `UNAUTHORIZED`, `REFUND_EXCEEDS_AMOUNT`. */
+  reason?: string;
+  /** The service's error code, e.g. `4010`. */
+  resultCode?: string;
+  /** The service's id of this request (`eventId` of its error body): quote it to the service's support. */
+  eventId?: string;
+  /** Why a connection failed, as the runtime names it: `ECONNREFUSED`, `ENOTFOUND`, `DEPTH_ZERO_SELF_SIGNED_CERT`, ... */
+  causeCode?: string;
+}
+
+/** A call to the service has ended (after its retries): answered, refused, or failed. */
+export interface CallEvent {
+  type: 'call';
+  method: 'GET' | 'POST';
+  /**
+   * The path under the base URL, ids as sent (one encoded segment each), e.g.
+   * `/v1/merchants/m-1/payment/PAY-1/capture`. Never the query: its one use is `payers.byEmail`'s
+   * email, which is personal data.
+   */
+  path: string;
+  /** The HTTP status of the last answer; absent when none came (a failed connection, a timeout, an abort). */
+  status?: number;
+  durationMs: number;
+  /** Requests sent: more than 1 when a GET was retried; 0 when the call was aborted before any was sent. */
+  attempts: number;
+  /** Present when the call failed: what the gateway method threw. */
+  error?: EventError;
+  /** One line for a console: `POST /v1/merchants/m-1/client_token: 401 in 12 ms: unauthorized: ...`. */
+  message: string;
+}
+
+export type HandlerName = 'clientToken' | 'authenticate' | 'cvv';
+
+/**
+ * A handler answered a 5xx, whose message is generic on purpose (the page must not learn the cause):
+ * here is the cause.
+ */
+export interface HandlerEvent {
+  type: 'handler';
+  handler: HandlerName;
+  /** The status the page received: 500, 502 or 504. */
+  status: number;
+  error: EventError;
+  /**
+   * What the merchant's own code (`handle`, `authorize`) threw when it was not a PayframeError, as it
+   * was thrown, with its stack: payframe builds no text from it, but it is yours to log.
+   */
+  thrown?: unknown;
+  /** One line for a console: `handlers.clientToken() answered 502: network: POST /v1/...: the connection failed (ECONNREFUSED)`. */
+  message: string;
+}
+
+export type GatewayEvent = CallEvent | HandlerEvent;
+export type EventListener = (event: GatewayEvent) => void;
+
+/** Only a code's shape (letters, digits, underscores) is kept from a connection's error. */
+const CODE_SHAPE = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+/** The event's copy of an error: a PayframeError's own fields, or `server_error` for anything else. */
+export function eventError(error: unknown): EventError {
+  if (!isPayframeError(error)) return { code: 'server_error', message: 'something that is not a PayframeError was thrown' };
+  const { code, message, status, reason, resultCode, eventId } = error;
+  const causeCode = code === 'network' ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
+  return {
+    code,
+    message,
+    ...(status !== undefined && { status }),
+    ...(reason !== undefined && { reason }),
+    ...(resultCode !== undefined && { resultCode }),
+    ...(eventId !== undefined && { eventId }),
+    ...(typeof causeCode === 'string' && CODE_SHAPE.test(causeCode) && { causeCode }),
+  };
+}
+
+/** The error in a few words: its code, its message (without the request line, said already), the cause and the service's event id. */
+function describe(error: EventError, requestLine?: string): string {
+  const text = requestLine && error.message.startsWith(`${requestLine}: `) ? error.message.slice(requestLine.length + 2) : error.message;
+  const cause = error.causeCode && !text.includes(error.causeCode) ? ` (${error.causeCode})` : ''; // a TLS message names it already
+  return `${error.code}: ${text}${cause}${error.eventId ? ` (service event ${error.eventId})` : ''}`;
+}
+
+export function callEvent(method: 'GET' | 'POST', path: string, status: number | undefined, durationMs: number, attempts: number, failure?: unknown): CallEvent {
+  const error = failure === undefined ? undefined : eventError(failure);
+  const requestLine = `${method} ${path}`;
+  const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+  return {
+    type: 'call',
+    method,
+    path,
+    ...(status !== undefined && { status }),
+    durationMs,
+    attempts,
+    ...(error && { error }),
+    message: `${requestLine}: ${status ?? 'no answer'} in ${durationMs} ms${tries}${error ? `: ${describe(error, requestLine)}` : ''}`,
+  };
+}
+
+export function handlerEvent(handler: HandlerName, status: number, thrown: unknown): HandlerEvent {
+  const own = isPayframeError(thrown);
+  const error = own ? eventError(thrown) : {
+    code: 'server_error' as const,
+    message: 'something that is not a PayframeError was thrown (by `handle` or `authorize`, or a fault of payframe): see the event\'s `thrown`',
+  };
+  return { type: 'handler', handler, status, error, ...(!own && { thrown }), message: `handlers.${handler}() answered ${status}: ${describe(error)}` };
+}
+
+/** Calls the merchant's listener; one that throws (or rejects) is ignored: logging never changes a call's outcome. */
+export function emit(listener: EventListener | undefined, make: () => GatewayEvent): void {
+  if (!listener) return;
+  try {
+    const result: unknown = listener(make());
+    if (result instanceof Promise) result.catch(() => {});
+  } catch {
+    // ignored, as said
+  }
+}
