@@ -71,8 +71,6 @@ export default [
       preserveModules: true,
       preserveModulesRoot: 'src',
       entryFileNames: (chunk) => (chunk.isEntry && chunk.name in entries ? '[name].mjs' : 'lib/[name].mjs'),
-      // A React Server Component may import payframe/react: its components and hooks run on the client.
-      banner: (chunk) => (chunk.isEntry && chunk.name === 'react' ? "'use client';" : ''),
       sourcemap,
     },
   },

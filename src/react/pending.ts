@@ -7,8 +7,13 @@ import { flushSync } from 'react-dom';
 import { handlePending, type HandlePendingOptions, type PayframeError, type PendingOutcome, type PendingPayment } from '../index';
 import { useLatest } from './latest';
 
-/** `handlePending`'s options, read when `finish` is called; the container is `ref`'s element, the signal the hook's own. */
-export type PendingPaymentOptions = Omit<HandlePendingOptions, 'container' | 'signal'>;
+/**
+ * `handlePending`'s options, read when `finish` is called; the container is `ref`'s element, the signal
+ * the hook's own. The client may be missing until the page has one (`finish` then rejects `invalid_config`).
+ */
+export interface PendingPaymentOptions extends Omit<HandlePendingOptions, 'client' | 'container' | 'signal'> {
+  client: HandlePendingOptions['client'] | null | undefined;
+}
 
 export interface PendingPaymentState {
   /** The payment being finished (its OTP form is shown), until it has an outcome or an error. */
@@ -58,7 +63,7 @@ export function usePendingPayment(options: PendingPaymentOptions): PendingPaymen
           running = undefined;
           setState(next);
         };
-        const done = handlePending(pending, { ...latest.current, container: element ?? undefined, signal: mine.signal });
+        const done = handlePending(pending, { ...(latest.current as HandlePendingOptions), container: element ?? undefined, signal: mine.signal });
         done.then((outcome) => settle({ outcome }), (error: PayframeError) => settle({ error }));
         return done;
       },
