@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readmeBlocks } from './readme';
+import { documents, readmeBlocks } from './readme';
 
 const root = new URL('..', import.meta.url).pathname;
 const testSources = ['test', 'e2e'].flatMap((dir) =>
@@ -13,8 +13,7 @@ const testSources = ['test', 'e2e'].flatMap((dir) =>
 
 describe('README code blocks run by tests', () => {
   it('finds the marked blocks, each followed by its fence', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const markers = readme.match(/^<!-- readme-test: .*-->$/gm) ?? [];
+    const markers = documents().join('\n').match(/^<!-- readme-test: .*-->$/gm) ?? [];
     expect(readmeBlocks().size).toBe(markers.length);
     expect(readmeBlocks().size).toBeGreaterThan(0);
   });

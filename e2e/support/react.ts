@@ -20,8 +20,8 @@ const dist: Plugin = {
   },
 };
 
-/** `entry` (a path from the repository's root) bundled for the browser with the React of the run. */
-export async function bundle(entry: string, react: ReactVersion): Promise<string> {
+/** `entry` (a path from the repository's root, or absolute) bundled for the browser with the React of the run; `define` as esbuild's. */
+export async function bundle(entry: string, react: ReactVersion, define: Record<string, string> = {}): Promise<string> {
   const { outputFiles } = await build({
     entryPoints: [new URL(entry, root).pathname],
     bundle: true,
@@ -31,7 +31,7 @@ export async function bundle(entry: string, react: ReactVersion): Promise<string
     target: 'es2022',
     jsx: 'automatic',
     alias: aliases(react),
-    define: { 'process.env.NODE_ENV': '"development"' },
+    define: { 'process.env.NODE_ENV': '"development"', ...define },
     plugins: [dist],
     logLevel: 'silent',
   });
