@@ -40,7 +40,7 @@ export interface CardFormValue extends FormState {
   form: CardForm | undefined;
   /** Every field can be typed in. */
   ready: boolean;
-  /** Why there is no working form: bad options (`invalid_config`), frames that did not load (`timeout`). */
+  /** Why there is no working form (bad options `invalid_config`, frames that did not load `timeout`), or a change the form refused. */
   error: PayframeError | undefined;
   /** The current form's `tokenize()`; the same function at every render. */
   tokenize(options?: TokenizeOptions): Promise<TokenizeResult>;
