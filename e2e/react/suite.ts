@@ -15,6 +15,8 @@ type Field = keyof typeof LABELS;
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 export function reactSuite(react: ReactVersion): void {
+  // Each test is a dozen steps across frames of two origins: on a loaded 2-core machine one takes 40 s.
+  test.describe.configure({ timeout: 90_000 });
   let merchant: Merchant;
   let keptCards: string[];
   let server: { html: string; touched: string[] };

@@ -124,9 +124,10 @@ export function CardFields(props: CardFieldsProps) {
   });
 
   useEffect(() => {
-    if (!live.form || own.locale === locale) return;
+    if (own.locale === locale) return;
     own.locale = locale;
-    guard(() => live.form!.setLocale(locale ?? 'en'));
+    if (live.form) guard(() => live.form!.setLocale(locale ?? 'en'));
+    else if (live.error) regenerate(); // a mount refused (a locale it does not know, say): again, with this one
   }, [locale, live.form]);
 
   /** A setter's refusal (a locale it does not know, a placeholder too long) is the form's error, not a crash. */
