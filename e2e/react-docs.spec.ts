@@ -99,6 +99,7 @@ test('react/next/route.ts: a client token with the shopper’s cookie, a payment
 });
 
 test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, paid; a one-time password in the page’s own form', async ({ page }) => {
+  test.setTimeout(90_000); // two payments across frames: slow on a loaded machine
   const problems: string[] = [];
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
