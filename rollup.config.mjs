@@ -8,20 +8,22 @@ import { FRAME_BUNDLE, frameBundle } from './scripts/frame-bundle.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
-// The npm entries leave dependencies to the installer; the script-tag bundle carries everything.
-const external = [...Object.keys(pkg.dependencies ?? {}), ...builtinModules, /^node:/];
+// The npm entries leave dependencies (and payframe/react's optional peers) to the installer; the
+// script-tag bundle carries everything.
+const external = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), ...builtinModules, /^node:/];
 const isExternal = (id) => external.some((e) => (typeof e === 'string' ? id === e || id.startsWith(`${e}/`) : e.test(id)));
 
 const entries = {
   payframe: 'src/index.ts',
   server: 'src/server/index.ts',
   sandbox: 'src/sandbox/index.ts',
+  react: 'src/react/index.ts',
 };
 
 // No source maps in the package (README "The package"); `rollup -c --environment SOURCEMAPS` makes them for debugging.
 const sourcemap = process.env.SOURCEMAPS === 'true';
 
-const ts = () => esbuild({ target: 'es2022', sourceMap: sourcemap });
+const ts = () => esbuild({ target: 'es2022', sourceMap: sourcemap, jsx: 'automatic' });
 const minify = () => terser({ format: { comments: false } });
 
 export default [

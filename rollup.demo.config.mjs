@@ -7,11 +7,12 @@ import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 
-// The React app imports 'payframe' as a merchant's app does; inside this repository that is the
-// package's own built ESM entry.
+// The React app imports 'payframe' and 'payframe/react' as a merchant's app does; inside this
+// repository those are the package's own built ESM entries.
+const entries = { payframe: './dist/payframe.mjs', 'payframe/react': './dist/react.mjs' };
 const payframe = {
   name: 'payframe-self',
-  resolveId: (id) => (id === 'payframe' ? fileURLToPath(new URL('./dist/payframe.mjs', import.meta.url)) : null),
+  resolveId: (id) => (id in entries ? fileURLToPath(new URL(entries[id], import.meta.url)) : null),
 };
 
 const page = (name, input, format) => ({

@@ -21,21 +21,23 @@ const virtual = (source) => ({
   load: (id) => (id === '\0app' ? source : null),
 });
 
-/** `payframe` resolves to this checkout's dist/, as it would from node_modules. */
+/** `payframe` and `payframe/react` resolve to this checkout's dist/, as they would from node_modules. */
+const ENTRIES = { payframe: 'payframe', 'payframe/react': 'react' };
 const self = {
   name: 'payframe',
-  resolveId: (id) => (id === 'payframe' ? `${ROOT}dist/payframe.mjs` : null),
+  resolveId: (id) => (id in ENTRIES ? `${ROOT}dist/${ENTRIES[id]}.mjs` : null),
 };
 
 /**
  * Builds an app whose entry is `source` (ES module text). Answers the code that loads at once
  * (`eager`: the entry chunk and what it imports statically), the chunks loaded at first use of a
  * dynamic import (`lazy`: `{ name, code }` each, named by their module), and the entry chunk, with its source map when `map`
- * is asked for (for `analyse`).
+ * is asked for (for `analyse`). `external`: modules the app's page has already (React, for payframe/react).
  */
-export async function buildApp(source, { map = false } = {}) {
+export async function buildApp(source, { map = false, external } = {}) {
   const bundle = await rollup({
     input: '\0app',
+    external,
     onwarn: () => undefined, // the peers' circular imports and `this` at top level: not ours to fix
     plugins: [
       virtual(source),
@@ -49,7 +51,7 @@ export async function buildApp(source, { map = false } = {}) {
     const { output } = await bundle.generate({ format: 'es', sourcemap: map, plugins: [terser({ format: { comments: false } })] });
     const chunks = new Map(output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
     const eager = new Set();
-    const visit = (c) => !eager.has(c) && (eager.add(c), c.imports.forEach((f) => visit(chunks.get(f))));
+    const visit = (c) => !eager.has(c) && (eager.add(c), c.imports.forEach((f) => chunks.has(f) && visit(chunks.get(f)))); // externals are the page's own
     visit(output[0]);
     return {
       eager: [...eager].map((c) => c.code).join('\n'),

@@ -73,14 +73,14 @@ const BUILDS = [
   {
     what: 'payframe',
     // dist/frame/index.html is the card frames' page: the sandbox serves it, with its script beside it.
-    outputs: ['dist/payframe.mjs', 'dist/payframe.umd.min.js', 'dist/server.mjs', 'dist/sandbox.mjs', 'dist/frame/index.html'],
+    outputs: ['dist/payframe.mjs', 'dist/payframe.umd.min.js', 'dist/server.mjs', 'dist/sandbox.mjs', 'dist/react.mjs', 'dist/frame/index.html'],
     inputs: ['src', 'rollup.config.mjs'],
     config: 'rollup.config.mjs',
   },
   {
     what: 'the demo pages',
     outputs: ['demo/build/checkout.js', 'demo/build/spa.js', 'demo/build/back-office.js', 'demo/build/return.js'],
-    inputs: ['demo/web', 'rollup.demo.config.mjs', 'dist/payframe.mjs'],
+    inputs: ['demo/web', 'rollup.demo.config.mjs', 'dist/payframe.mjs', 'dist/react.mjs'],
     config: 'rollup.demo.config.mjs',
   },
 ];

@@ -155,6 +155,21 @@ describe('architecture', () => {
     expect(graph('client/form/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('tokenize/'))).toEqual([]);
   });
 
+  it('builds payframe/react on React and the public entry alone: internal paths are free to move', () => {
+    const broken: string[] = [];
+    for (const file of sourceFiles(join(src, 'react'))) {
+      for (const { spec } of importsOf(file)) {
+        const target = resolveLocal(file, spec);
+        const allowed = target ? target === join(src, 'index.ts') || layer(target) === 'react' : /^(react|react-dom|react\/jsx-runtime)$/.test(spec);
+        if (!allowed) broken.push(`${relative(src, file)} -> ${spec}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    // And nothing else imports it: the rest of payframe knows nothing of React.
+    const users = sourceFiles(src).filter((f) => layer(f) !== 'react' && importsOf(f).some(({ spec }) => resolveLocal(f, spec)?.startsWith(join(src, 'react'))));
+    expect(users).toEqual([]);
+  });
+
   it('keeps the sandbox out of the browser bundle', () => {
     for (const entry of ['index.ts', 'script.ts']) {
       expect(graph(entry).files.filter((f) => f.startsWith('sandbox/') || f.startsWith('server/')), entry).toEqual([]);
@@ -177,8 +192,8 @@ describe('architecture', () => {
     for (const file of [join(demo, 'start.mjs'), ...files(join(demo, 'server'), /\.mjs$/)]) {
       check(file, /^(node:|payframe\/server$|payframe\/sandbox$)/, demo);
     }
-    // The pages: payframe (the global's types, or the ES module) and React.
-    for (const file of files(join(demo, 'web'), /\.tsx?$/)) check(file, /^(payframe|react|react\/jsx-runtime|react-dom|react-dom\/client)$/, join(demo, 'web'));
+    // The pages: payframe (the global's types, or the ES module, and its React binding) and React.
+    for (const file of files(join(demo, 'web'), /\.tsx?$/)) check(file, /^(payframe|payframe\/react|react|react\/jsx-runtime|react-dom|react-dom\/client)$/, join(demo, 'web'));
     expect(broken).toEqual([]);
   });
 });

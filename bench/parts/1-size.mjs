@@ -1,5 +1,5 @@
-// Part 1: what a page downloads. payframe's script-tag bundles, the frame bundle, and ESM apps that
-// import a few names (tree-shaken), beside the peers built the same way in the same run (bench/bundle.mjs:
+// Part 1: what a page downloads. payframe's script-tag bundles, the frame bundle, ESM apps that
+// import a few names (tree-shaken), and what payframe/react adds beyond payframe, beside the peers built the same way in the same run (bench/bundle.mjs:
 // rollup + node-resolve + commonjs + terser, gzip -9, brotli). Then which module costs what, in the
 // script-tag bundle and in the hosted checkout's ESM app. Sizes are exact: one build is every run.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -54,6 +54,30 @@ async function braintreeScripts(names) {
   return total;
 }
 
+/** payframe/react as an app imports it; React is the app's own (external). */
+const REACT_NAMES = ['CardFields', 'CardNumber', 'CardExpiry', 'CardCvv', 'CardName', 'useCardForm', 'usePendingPayment'];
+const REACT = /^react(-dom)?(\/.*)?$/;
+
+/**
+ * What payframe/react adds to an app beyond what it imports from payframe: the gzip of an app of the
+ * binding, less that of an app of the payframe names the binding imports (read from its built modules:
+ * their imports from outside dist/lib/react/), both with React external.
+ */
+async function reactBinding() {
+  const dir = dist('lib/react/');
+  const imported = new Set();
+  for (const file of readdirSync(dir)) {
+    for (const m of readFileSync(new URL(file, dir), 'utf8').matchAll(/import \{([^}]+)\} from '\.\.\/[^']+'/g)) {
+      for (const name of m[1].split(',')) imported.add(name.trim().split(/\s+as\s+/)[0]);
+    }
+  }
+  const withBinding = await buildApp(appOf(REACT_NAMES, 'payframe/react'), { external: REACT });
+  const payframeAlone = await buildApp(appOf([...imported], 'payframe'), { external: REACT });
+  const app = sizes(withBinding.eager);
+  const base = sizes(payframeAlone.eager);
+  return { app, base, imported: [...imported], beyond: { bytes: app.bytes - base.bytes, gzip: app.gzip - base.gzip, brotli: app.brotli - base.brotli } };
+}
+
 const row = (what, s, extra = {}) => ({ what, 'min bytes': s.bytes, gzip: s.gzip, brotli: s.brotli, ...extra });
 const verdict = (value, goal) => `≤ ${goal / KB} KB: ${value <= goal ? 'met' : 'missed'}`;
 const short = (source) => source.replace(/^.*?(src|dist)\/(lib\/)?/, '').replace(/^.*node_modules\//, '').replace(/\.m?[jt]s$/, '');
@@ -88,6 +112,7 @@ export async function run() {
     const built = await buildApp(appOf(names), { map: name === 'mountFields + handlePending' });
     apps[name] = { ...sizes(built.eager), lazy: built.lazy.map((c) => ({ chunk: c.name, gzip: sizes(c.code).gzip })), built };
   }
+  const react = await reactBinding();
   const peers = {};
   for (const [name, source] of Object.entries(PEERS)) peers[name] = sizes((await buildApp(source)).eager);
   peers["braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)"] = await braintreeScripts(['client', 'hosted-fields']);
@@ -97,11 +122,15 @@ export async function run() {
     'dist/payframe.umd.min.js': 9 * KB,
     'dist/frame/frame-*.js': 14 * KB,
     'mountFields + handlePending': 5 * KB,
+    'payframe/react beyond payframe': 1.5 * KB,
   };
   const ownRows = [
     ...Object.entries(own).map(([what, s]) => row(what, s, { 'gzip at first use': '', goal: goals[what] ? verdict(s.gzip, goals[what]) : '' })),
     ...Object.entries(apps).map(([name, a]) =>
       row(`ESM app: ${name}`, a, { 'gzip at first use': a.lazy.map((c) => `${c.chunk} ${c.gzip}`).join(', '), goal: goals[name] ? verdict(a.gzip, goals[name]) : '' })),
+    row(`ESM app: payframe/react (${REACT_NAMES.length} names; React external)`, react.app, { 'gzip at first use': '', goal: '' }),
+    row(`ESM app: what payframe/react imports from payframe (${react.imported.join(', ')})`, react.base, { 'gzip at first use': '', goal: '' }),
+    row('payframe/react beyond payframe (the difference)', react.beyond, { 'gzip at first use': '', goal: verdict(react.beyond.gzip, goals['payframe/react beyond payframe']) }),
   ];
   const peerRows = Object.entries(peers).map(([what, s]) => row(what, s));
 
@@ -130,6 +159,8 @@ export async function run() {
 
   for (const [what, s] of Object.entries(own)) figures[what] = s;
   for (const [name, { built: _built, ...s }] of Object.entries(apps)) figures[`ESM app: ${name}`] = s;
+  figures['ESM app: payframe/react'] = react.app;
+  figures['payframe/react beyond payframe'] = react.beyond;
   for (const [name, s] of Object.entries(peers)) figures[name] = s;
   for (const r of ratios) figures[`${r.payframe} / ${r.peer} (gzip)`] = r['gzip ratio'];
   figures['modules of dist/payframe.umd.min.js'] = umdModules;

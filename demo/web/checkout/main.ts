@@ -2,7 +2,7 @@
 // `Payframe`; this file is the page's own script.
 import type * as PayframeModule from 'payframe';
 import { api, ApiError } from '../lib/api';
-import { mountCardForm, OTP_CONTAINER } from '../lib/card-form';
+import { mountCardForm, OTP_CONTAINER, submitOtp } from '../lib/card-form';
 import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
 import { byId, h, say } from '../lib/dom';
 import { applyLocale, count, initialLocale, isKey, type Locale, t } from '../lib/i18n';
@@ -152,15 +152,17 @@ async function submit(): Promise<void> {
   outcome = undefined;
   render();
   const otp = byId(OTP_CONTAINER.slice(1));
+  const payingWith = client;
   outcome = await pay({
-    payframe: window.Payframe, form, client, locale, keptCard: chosen,
+    form, browserInfo: window.Payframe.collectBrowserInfo(), locale, keptCard: chosen,
     intent: document.querySelector<HTMLInputElement>('input[name="intent"]:checked')?.value === 'auth' ? 'auth' : 'sale',
     email: byId<HTMLInputElement>('email').value.trim(),
     saveCard: !chosen && byId<HTMLInputElement>('save-card').checked,
-    onPending() {
+    finishPending(pending) {
       otp.hidden = false;
       progress = 'otpAsked';
       render();
+      return window.Payframe.handlePending(pending, { client: payingWith, mode: 'auto', container: OTP_CONTAINER, submitOtp, locale });
     },
   });
   // On the way to the bank's page: nothing more to do here. Otherwise the OTP form has done its part.

@@ -5,10 +5,10 @@ import type { BrandId, CardForm, Client } from 'payframe';
 import type { Locale } from './i18n';
 import type { SavedCard } from './types';
 
-/** What the pages take from payframe: the global `Payframe` of the script tag, or the ES module's imports. */
-export type PayframeLib = Pick<typeof Payframe, 'mountFields' | 'handlePending' | 'collectBrowserInfo'>;
+/** What `mountCardForm` takes from payframe: the script tag's global `Payframe` (the React page mounts with payframe/react). */
+export type PayframeLib = Pick<typeof Payframe, 'mountFields'>;
 
-/** The boxes the fields fill, each named by the page's `<label for>`. */
+/** The boxes the fields fill, each named by the page's `<label for>` (the script page's; the React page renders its own). */
 export const CARD_FIELDS = { number: '#card-number', expiry: '#card-expiry', cvv: '#card-cvv', name: '#card-name' } as const;
 /** The box of a kept card's security code. */
 export const KEPT_CARD_CVV = '#kept-card-cvv';
@@ -16,7 +16,7 @@ export const KEPT_CARD_CVV = '#kept-card-cvv';
 export const OTP_CONTAINER = '#otp';
 
 /** The inputs inside the frames, in the page's colours (the frames are transparent on the page's boxes). */
-const STYLES = {
+export const STYLES = {
   base: { color: '#1d2433', 'font-size': '16px', 'font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif' },
   placeholder: { color: '#6b7280' },
   invalid: { color: '#a51c12' },
@@ -27,7 +27,7 @@ const STYLES = {
  * brands (`visa`, `american-express`). No card rules on the page for it: the script-tag bundle of the
  * hosted form has none. A type the frames do not know fails the mount, which the page then says.
  */
-const brandOf = (card: SavedCard) => card.brand.trim().toLowerCase().replace(/\s+/g, '-') as BrandId;
+export const brandOf = (card: SavedCard) => card.brand.trim().toLowerCase().replace(/\s+/g, '-') as BrandId;
 
 /** Mounts the fields of a new card, or the security code of `keptCard`. Returns at once; `ready` says when. */
 export function mountCardForm(payframe: PayframeLib, client: Client, locale: Locale, keptCard: SavedCard | undefined): CardForm {

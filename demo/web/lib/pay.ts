@@ -1,9 +1,8 @@
 // The payment itself, shared by both checkouts: the hosted form gives a nonce (or posts a kept card's
 // security code to the shop), the shop's server creates the payment, the bank may ask for a one-time
 // password, and the payer is told how it ended.
-import type { CardForm, Client } from 'payframe';
+import type { BrowserInfo, CardForm, PendingOutcome, PendingPayment } from 'payframe';
 import { api, ApiError } from './api';
-import { OTP_CONTAINER, type PayframeLib, submitOtp } from './card-form';
 import { type Key, type Locale, t } from './i18n';
 import { formatMoney } from './money';
 import type { Money, SavedCard } from './types';
@@ -29,22 +28,22 @@ export type Outcome =
   | { kind: 'failed'; reason: string };
 
 export interface PayRequest {
-  payframe: PayframeLib;
-  form: CardForm;
-  client: Client;
+  /** The hosted form (the script page's `CardForm`, or the React page's `useCardForm()`). */
+  form: Pick<CardForm, 'tokenize' | 'postCvv'>;
+  /** `collectBrowserInfo()`, for the bank's checks. */
+  browserInfo: BrowserInfo;
   intent: 'auth' | 'sale';
   email: string;
   saveCard: boolean;
   /** A kept card, paid with its security code (the form is then the CVV alone). */
   keptCard: SavedCard | undefined;
   locale: Locale;
-  /** The bank asks for a one-time password: the page shows the OTP container. */
-  onPending(): void;
+  /** The bank asks for a one-time password: the page finishes the payment (`handlePending`, its OTP form shown) and answers how it ended. */
+  finishPending(pending: PendingPayment): Promise<PendingOutcome>;
 }
 
 export async function pay(request: PayRequest): Promise<Outcome> {
-  const { payframe, form, client, intent, email, saveCard, keptCard, locale } = request;
-  const browserInfo = payframe.collectBrowserInfo();
+  const { form, browserInfo, intent, email, saveCard, keptCard, locale } = request;
   try {
     let answer: PayAnswer;
     if (keptCard) {
@@ -60,8 +59,7 @@ export async function pay(request: PayRequest): Promise<Outcome> {
       answer = await api<PayAnswer>('/api/pay', { method: 'POST', body });
     }
     if (answer.status !== 'pending' || !answer.pending) return { kind: answer.status === 'approved' ? 'approved' : 'declined', answer };
-    request.onPending();
-    const done = await payframe.handlePending(answer.pending, { client, mode: 'auto', container: OTP_CONTAINER, submitOtp, locale });
+    const done = await request.finishPending(answer.pending);
     if (done.status === 'redirected') return { kind: 'redirecting' };
     return { kind: done.status, answer: { ...answer, status: done.status, state: done.state, code: done.code, text: done.text } };
   } catch (error) {

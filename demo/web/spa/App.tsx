@@ -1,30 +1,20 @@
-import { createClient } from 'payframe';
+import { type Client, collectBrowserInfo, createClient } from 'payframe';
+import { CardCvv, CardExpiry, CardFields, CardName, CardNumber, useCardForm, usePendingPayment } from 'payframe/react';
 import { type FormEvent, type Ref, useEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { api, ApiError } from '../lib/api';
-import { OTP_CONTAINER } from '../lib/card-form';
+import { brandOf, STYLES, submitOtp } from '../lib/card-form';
 import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
 import { applyLocale, count, initialLocale, type Key, type Locale, t } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
 import { describe, type Outcome, pay } from '../lib/pay';
 import type { CheckoutInfo, Order, SavedCard } from '../lib/types';
-import { PAYFRAME, useCardForm } from './card-form';
 
 export function App() {
   const [locale, setLocale] = useState<Locale>(initialLocale);
   const [info, setInfo] = useState<CheckoutInfo>();
   const [loadError, setLoadError] = useState<string>();
-  const [intent, setIntent] = useState<'sale' | 'auth'>('sale');
-  const [email, setEmail] = useState('');
-  const [lookup, setLookup] = useState<CardsLookup | 'searching'>();
   const [chosen, setChosen] = useState<SavedCard>();
-  const [saveCard, setSaveCard] = useState(false);
-  const [paying, setPaying] = useState(false);
-  /** What the payer is told while paying, before the outcome. */
-  const [progress, setProgress] = useState<'paying' | 'otpAsked'>();
-  const [outcome, setOutcome] = useState<Outcome>();
-  const [otpShown, setOtpShown] = useState(false);
-  const status = useRef<HTMLParagraphElement>(null);
   const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
 
   useEffect(() => {
@@ -52,7 +42,55 @@ export function App() {
     }),
     [info],
   );
-  const card = useCardForm(client, locale, chosen);
+
+  return (
+    <>
+      <header className="topbar">
+        <a className="brand" href="/spa/"><img className="brand-mark" src="/assets/favicon.svg" alt="" /><span>{say('shop')}</span></a>
+        <span className="badge">{say('sandbox')}</span>
+        <span className="spacer" />
+        <div className="lang" role="group" aria-label={say('language')}>
+          <button type="button" lang="en" aria-pressed={locale === 'en'} onClick={() => setLocale('en')}>English</button>
+          <button type="button" lang="ar" aria-pressed={locale === 'ar'} onClick={() => setLocale('ar')}>العربية</button>
+        </div>
+      </header>
+
+      <main className="checkout">
+        <h1>{say('checkoutTitle')}</h1>
+        {info && <OrderSummary order={info.order} locale={locale} />}
+
+        {/* The hosted card form: the fields of a new card, or the security code of the kept card chosen. */}
+        <CardFields client={client} locale={locale} styles={STYLES} keptCard={chosen && { id: chosen.id, brand: brandOf(chosen) }}>
+          <Payment info={info} client={client} locale={locale} loadError={loadError} chosen={chosen} setChosen={setChosen} />
+        </CardFields>
+      </main>
+
+      <footer className="page-footer">
+        <a href="/checkout">{say('navScript')}</a>
+        <a href="/back-office">{say('navBackOffice')}</a>
+      </footer>
+    </>
+  );
+}
+
+/** The pay form: the card fields of `<CardFields>`, the saved cards, the pay button and what the payer is told. */
+function Payment({ info, client, locale, loadError, chosen, setChosen }: {
+  info: CheckoutInfo | undefined; client: Client | undefined; locale: Locale; loadError: string | undefined;
+  chosen: SavedCard | undefined; setChosen: (card: SavedCard | undefined) => void;
+}) {
+  const card = useCardForm();
+  // A payment the bank asks to confirm: the OTP form in #otp, or the bank's page (`auto`).
+  const otp = usePendingPayment({ client, mode: 'auto', submitOtp, locale });
+  const [intent, setIntent] = useState<'sale' | 'auth'>('sale');
+  const [email, setEmail] = useState('');
+  const [lookup, setLookup] = useState<CardsLookup | 'searching'>();
+  const [saveCard, setSaveCard] = useState(false);
+  const [paying, setPaying] = useState(false);
+  /** What the payer is told while paying, before the outcome. */
+  const [progress, setProgress] = useState<'paying' | 'otpAsked'>();
+  const [outcome, setOutcome] = useState<Outcome>();
+  const status = useRef<HTMLParagraphElement>(null);
+  const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
 
   const findCards = async () => {
     setLookup('searching');
@@ -73,146 +111,121 @@ export function App() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!card.form || !client || paying || paid) return;
+    if (!card.form || paying || paid) return;
     setPaying(true);
     setProgress('paying');
     setOutcome(undefined);
     const result = await pay({
-      payframe: PAYFRAME, form: card.form, client, intent, email: email.trim(), saveCard: !chosen && saveCard, keptCard: chosen, locale,
-      onPending() {
-        // At once, not at the next render: the OTP form focuses its input as it appears.
-        flushSync(() => {
-          setOtpShown(true);
-          setProgress('otpAsked');
-        });
+      form: card, browserInfo: collectBrowserInfo(), intent, email: email.trim(), saveCard: !chosen && saveCard, keptCard: chosen, locale,
+      finishPending(pending) {
+        setProgress('otpAsked');
+        return otp.finish(pending);
       },
     });
     // On the way to the bank's page: nothing more to do here. Otherwise the OTP form has done its part.
     const leaving = result.kind === 'redirecting';
-    if (!leaving) document.querySelector(OTP_CONTAINER)?.replaceChildren();
+    if (!leaving) otp.reset();
     flushSync(() => {
       setPaying(leaving);
       setProgress(undefined);
-      setOtpShown(false);
       setOutcome(result);
     });
     if (!leaving) status.current?.focus(); // the outcome is read out; a keyboard user goes on from it
   };
   const told = outcome && describe(outcome, locale);
-  const formNote = card.note ? say(card.note.key, card.note.reason === undefined ? {} : { reason: card.note.reason }) : '';
+  // The form's own trouble, next to the pay button: still loading, or its frames did not load.
+  const formNote = !client ? '' : card.error ? say('cardFormFailed', { reason: card.error.message }) : card.ready ? '' : say('cardFormLoading');
 
   return (
-    <>
-      <header className="topbar">
-        <a className="brand" href="/spa/"><img className="brand-mark" src="/assets/favicon.svg" alt="" /><span>{say('shop')}</span></a>
-        <span className="badge">{say('sandbox')}</span>
-        <span className="spacer" />
-        <div className="lang" role="group" aria-label={say('language')}>
-          <button type="button" lang="en" aria-pressed={locale === 'en'} onClick={() => setLocale('en')}>English</button>
-          <button type="button" lang="ar" aria-pressed={locale === 'ar'} onClick={() => setLocale('ar')}>العربية</button>
+    <section className="pay panel" aria-labelledby="payment-title">
+      <h2 id="payment-title">{say('payment')}</h2>
+      <form className="pay-form" noValidate aria-labelledby="payment-title" aria-busy={paying} onSubmit={onSubmit}>
+        <fieldset>
+          <legend>{say('whenToCharge')}</legend>
+          <div className="choices">
+            {(['sale', 'auth'] as const).map((value) => (
+              <label className="choice" key={value}>
+                <input type="radio" name="intent" value={value} checked={intent === value} onChange={() => setIntent(value)} />
+                <span><strong>{say(value)}</strong><span className="hint">{say(value === 'sale' ? 'saleHint' : 'authHint')}</span></span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+
+        <div className="field">
+          <label htmlFor="email">{say('email')}</label>
+          <div className="inline">
+            <input id="email" type="email" autoComplete="email" spellCheck={false} aria-describedby="cards-note"
+              value={email} onChange={(event) => setEmail(event.target.value)} />
+            <button type="button" className="button" onClick={findCards}>{say('findCards')}</button>
+          </div>
+          <p className="hint" id="cards-note" aria-live="polite">{lookupNote}</p>
         </div>
-      </header>
 
-      <main className="checkout">
-        <h1>{say('checkoutTitle')}</h1>
-        {info && <OrderSummary order={info.order} locale={locale} />}
-
-        <section className="pay panel" aria-labelledby="payment-title">
-          <h2 id="payment-title">{say('payment')}</h2>
-          <form className="pay-form" noValidate aria-labelledby="payment-title" aria-busy={paying} onSubmit={onSubmit}>
-            <fieldset>
-              <legend>{say('whenToCharge')}</legend>
-              <div className="choices">
-                {(['sale', 'auth'] as const).map((value) => (
-                  <label className="choice" key={value}>
-                    <input type="radio" name="intent" value={value} checked={intent === value} onChange={() => setIntent(value)} />
-                    <span><strong>{say(value)}</strong><span className="hint">{say(value === 'sale' ? 'saleHint' : 'authHint')}</span></span>
-                  </label>
-                ))}
-              </div>
-            </fieldset>
-
-            <div className="field">
-              <label htmlFor="email">{say('email')}</label>
-              <div className="inline">
-                <input id="email" type="email" autoComplete="email" spellCheck={false} aria-describedby="cards-note"
-                  value={email} onChange={(event) => setEmail(event.target.value)} />
-                <button type="button" className="button" onClick={findCards}>{say('findCards')}</button>
-              </div>
-              <p className="hint" id="cards-note" aria-live="polite">{lookupNote}</p>
-            </div>
-
-            {cards.length > 0 && (
-              <fieldset>
-                <legend>{say('payWith')}</legend>
-                <div className="choices">
-                  {cards.map((kept) => (
-                    <label className="choice" key={kept.id}>
-                      <input type="radio" name="card-choice" value={kept.id} checked={chosen?.id === kept.id} onChange={() => choose(kept)} />
-                      <span><strong>{cardText(kept, locale).title}</strong><span className="hint">{cardText(kept, locale).expiry}</span></span>
-                    </label>
-                  ))}
-                  <label className="choice">
-                    <input type="radio" name="card-choice" value="new" checked={chosen === undefined} onChange={() => choose(undefined)} />
-                    <span><strong>{say('newCard')}</strong><span className="hint">{say('newCardHint')}</span></span>
-                  </label>
-                </div>
-              </fieldset>
-            )}
-
-            {chosen ? (
-              // A kept card is paid again with its security code: the hosted CVV field goes in this box.
-              <div className="field">
-                <label htmlFor="kept-card-cvv">{say('keptCvv', { brand: chosen.brand, last4: chosen.last4 })}</label>
-                <div id="kept-card-cvv" className="hosted-field" />
-              </div>
-            ) : (
-              // The hosted card fields: each box receives one iframe of the payment service.
-              <fieldset>
-                <legend>{say('cardDetails')}</legend>
-                <div className="field">
-                  <label htmlFor="card-number">{say('cardNumber')}</label>
-                  <div id="card-number" className="hosted-field" />
-                </div>
-                <div className="grid-2">
-                  <div className="field">
-                    <label htmlFor="card-expiry">{say('expiry')}</label>
-                    <div id="card-expiry" className="hosted-field" />
-                  </div>
-                  <div className="field">
-                    <label htmlFor="card-cvv">{say('cvv')}</label>
-                    <div id="card-cvv" className="hosted-field" />
-                  </div>
-                </div>
-                <div className="field">
-                  <label htmlFor="card-name">{say('cardName')}</label>
-                  <div id="card-name" className="hosted-field" />
-                </div>
-                <label className="check">
-                  <input type="checkbox" aria-describedby="save-card-hint" checked={saveCard} onChange={(event) => setSaveCard(event.target.checked)} />
-                  <span><span>{say('saveCard')}</span> <span className="hint" id="save-card-hint">{say('saveCardHint')}</span></span>
+        {cards.length > 0 && (
+          <fieldset>
+            <legend>{say('payWith')}</legend>
+            <div className="choices">
+              {cards.map((kept) => (
+                <label className="choice" key={kept.id}>
+                  <input type="radio" name="card-choice" value={kept.id} checked={chosen?.id === kept.id} onChange={() => choose(kept)} />
+                  <span><strong>{cardText(kept, locale).title}</strong><span className="hint">{cardText(kept, locale).expiry}</span></span>
                 </label>
-              </fieldset>
-            )}
+              ))}
+              <label className="choice">
+                <input type="radio" name="card-choice" value="new" checked={chosen === undefined} onChange={() => choose(undefined)} />
+                <span><strong>{say('newCard')}</strong><span className="hint">{say('newCardHint')}</span></span>
+              </label>
+            </div>
+          </fieldset>
+        )}
 
-            <p className="hint" id="card-form-note">{formNote}</p>
-            <button type="submit" className="primary" disabled={!card.complete || paying || paid} aria-describedby="card-form-note">
-              {paying ? say('paying') : paid ? say('paid') : say('pay', { amount: info ? money(info.order.total) : '' })}
-            </button>
-            <Status ref={status} loadError={loadError && say('loadFailed', { reason: loadError === 'network' ? say('network') : loadError })}
-              told={told} progress={progress && say(progress)} />
-          </form>
-          {/* A payment that asks for a one-time password shows its form here (forms do not nest). */}
-          <div id="otp" className="otp" hidden={!otpShown} />
-          <p className="hint secure">{say('secureNote')}</p>
-        </section>
-      </main>
+        {chosen ? (
+          // A kept card is paid again with its security code: the hosted CVV field goes in this box.
+          <div className="field">
+            <label htmlFor="kept-card-cvv">{say('keptCvv', { brand: chosen.brand, last4: chosen.last4 })}</label>
+            <CardCvv id="kept-card-cvv" className="hosted-field" />
+          </div>
+        ) : (
+          // The hosted card fields: each box receives one iframe of the payment service.
+          <fieldset>
+            <legend>{say('cardDetails')}</legend>
+            <div className="field">
+              <label htmlFor="card-number">{say('cardNumber')}</label>
+              <CardNumber id="card-number" className="hosted-field" placeholder="1234 1234 1234 1234" />
+            </div>
+            <div className="grid-2">
+              <div className="field">
+                <label htmlFor="card-expiry">{say('expiry')}</label>
+                <CardExpiry id="card-expiry" className="hosted-field" />
+              </div>
+              <div className="field">
+                <label htmlFor="card-cvv">{say('cvv')}</label>
+                <CardCvv id="card-cvv" className="hosted-field" />
+              </div>
+            </div>
+            <div className="field">
+              <label htmlFor="card-name">{say('cardName')}</label>
+              <CardName id="card-name" className="hosted-field" />
+            </div>
+            <label className="check">
+              <input type="checkbox" aria-describedby="save-card-hint" checked={saveCard} onChange={(event) => setSaveCard(event.target.checked)} />
+              <span><span>{say('saveCard')}</span> <span className="hint" id="save-card-hint">{say('saveCardHint')}</span></span>
+            </label>
+          </fieldset>
+        )}
 
-      <footer className="page-footer">
-        <a href="/checkout">{say('navScript')}</a>
-        <a href="/back-office">{say('navBackOffice')}</a>
-      </footer>
-    </>
+        <p className="hint" id="card-form-note">{formNote}</p>
+        <button type="submit" className="primary" disabled={!card.isValid || paying || paid} aria-describedby="card-form-note">
+          {paying ? say('paying') : paid ? say('paid') : say('pay', { amount: info ? money(info.order.total) : '' })}
+        </button>
+        <Status ref={status} loadError={loadError && say('loadFailed', { reason: loadError === 'network' ? say('network') : loadError })}
+          told={told} progress={progress && say(progress)} />
+      </form>
+      {/* A payment that asks for a one-time password shows its form here (forms do not nest). */}
+      <div id="otp" className="otp" hidden={!otp.pending} ref={otp.ref} />
+      <p className="hint secure">{say('secureNote')}</p>
+    </section>
   );
 }
 

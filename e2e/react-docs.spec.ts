@@ -1,0 +1,131 @@
+// docs/react.md's Next.js checkout, run as written without Next.js: the route handler with real
+// Requests and Responses against the sandbox; the page (a Server Component rendering the client
+// component) rendered by react-dom/server, then hydrated in Chromium (React 19, <StrictMode> aside: the
+// page is the docs'), on a shop of its own (https://localhost, strict CSP) whose routes are that handler.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { expect, type Page, test } from '@playwright/test';
+import { build } from 'esbuild';
+import { createClient } from '../src';
+import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
+import { toNodeListener } from '../src/server';
+import { readmeBlock } from '../test/readme';
+import { pageCsp } from './support/merchant';
+import { bundle, serverRender } from './support/react';
+import { localhostTls } from './support/tls';
+
+type Post = (request: Request, context: { params: Promise<{ action: string }> }) => Promise<Response>;
+
+let sandbox: SandboxHandle;
+let POST: Post;
+let shop: Server;
+let shopUrl: string;
+const dir = new URL(`../test-results/docs-react/${process.pid}/`, import.meta.url);
+
+test.beforeAll(async () => {
+  sandbox = await startSandbox();
+  const { id, clientId, clientSecret } = sandbox.merchant;
+  Object.assign(process.env, { PAYFRAME_MERCHANT_ID: id, PAYFRAME_CLIENT_ID: clientId, PAYFRAME_CLIENT_SECRET: clientSecret, PAYFRAME_URL: sandbox.url });
+  // The blocks as the docs lay them out; the route's TypeScript made JavaScript, inside the package
+  // (so that `payframe/server` resolves to this build).
+  await mkdir(new URL('app/checkout/', dir), { recursive: true });
+  await writeFile(new URL('app/checkout/checkout.tsx', dir), readmeBlock('react/next/checkout.tsx'));
+  await writeFile(new URL('app/checkout/page.tsx', dir), readmeBlock('react/next/page.tsx'));
+  const route = new URL('route.mjs', dir);
+  const { outputFiles } = await build({ stdin: { contents: readmeBlock('react/next/route.ts'), loader: 'ts' }, write: false, format: 'esm', platform: 'node' });
+  await writeFile(route, outputFiles[0]!.text);
+  ({ POST } = await import(route.href));
+
+  // The page, as Next.js would serve it: the server's render, then the browser's hydration of the same page.
+  await writeFile(new URL('server.tsx', dir), "import { renderToString } from 'react-dom/server';\nimport Page from './app/checkout/page';\nexport const render = () => renderToString(<Page />);\n");
+  await writeFile(new URL('client.tsx', dir), "import { hydrateRoot } from 'react-dom/client';\nimport Page from './app/checkout/page';\nhydrateRoot(document.getElementById('root')!, <Page />);\n");
+  const { html, touched } = await serverRender(new URL('server.tsx', dir).pathname, '19', {});
+  expect(touched).toEqual([]);
+  const env = (name: string) => JSON.stringify(process.env[name]);
+  const script = await bundle(new URL('client.tsx', dir).pathname, '19', {
+    'process.env.PAYFRAME_MERCHANT_ID': env('PAYFRAME_MERCHANT_ID'), 'process.env.PAYFRAME_URL': env('PAYFRAME_URL'),
+  });
+  const routes = toNodeListener((request) => POST(request, { params: Promise.resolve({ action: new URL(request.url).pathname.split('/').pop()! }) }));
+  shop = createServer(await localhostTls(), (req, res) => {
+    const path = new URL(req.url ?? '/', 'https://localhost').pathname;
+    if (path.startsWith('/api/payframe/') && req.method === 'POST') return void routes(req, res);
+    if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
+    if (path !== '/') return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': pageCsp(sandbox.url).replace(/; report-.*$/, '') });
+    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title>
+<script type="module" src="/app.js"></script></head><body><div id="root">${html}</div></body></html>`);
+  });
+  await new Promise<void>((resolve) => shop.listen(0, 'localhost', resolve));
+  shopUrl = `https://localhost:${(shop.address() as AddressInfo).port}`;
+});
+test.afterAll(async () => {
+  shop?.closeAllConnections();
+  await new Promise((resolve) => shop?.close(resolve));
+  await sandbox?.close();
+});
+
+/** A POST to the docs' route handler, as Next.js calls it. */
+const call = (action: string, body: unknown = {}, cookie?: string) =>
+  POST(new Request(`https://shop.example/api/payframe/${action}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body),
+  }), { params: Promise.resolve({ action }) });
+
+test('react/next/route.ts: a client token with the shopper’s cookie, a payment from a nonce, and its OTP by its own shopper only', async () => {
+  const token = await call('client-token');
+  expect(token.status).toBe(200);
+  const cookie = /^shopper=[\w-]+/.exec(token.headers.get('set-cookie') ?? '')?.[0];
+  expect(cookie).toBeDefined();
+  expect(await token.json()).toEqual({ clientToken: expect.any(String), expiresAt: expect.any(String) });
+  // Another call with the cookie keeps it.
+  expect((await call('client-token', {}, cookie)).headers.get('set-cookie')).toBeNull();
+
+  // The nonce as the frames get it: a client whose token comes from the route.
+  const client = createClient({ merchantId: sandbox.merchant.id, baseUrl: sandbox.url, authorization: async () => (await call('client-token', {}, cookie)).json() });
+  const nonce = async (card: { number: string; expireMonth: number; expireYear: number; cvv: string }) =>
+    (await client.tokenize({ number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv })).nonce;
+
+  expect(await (await call('pay', { nonce: await nonce(testCards.approved) }, cookie)).json()).toEqual({ status: 'approved', code: '0000', text: 'Approved' });
+  expect(await (await call('pay', { nonce: await nonce(testCards.declined) }, cookie)).json()).toMatchObject({ status: 'declined', code: '1005' });
+
+  const { pending } = await (await call('pay', { nonce: await nonce(testCards.otp) }, cookie)).json();
+  expect(pending).toEqual({ referenceId: expect.stringMatching(/^PAY-/), sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.any(String) });
+  const otp = { referenceId: pending.referenceId, sessionId: pending.sessionId, otp: testCards.otp.otp };
+  expect((await call('authenticate', otp)).status).toBe(403);
+  expect((await call('authenticate', otp, 'shopper=someone-else')).status).toBe(403);
+  expect(await (await call('authenticate', otp, cookie)).json()).toMatchObject({ status: 'approved', state: 'captured', referenceId: pending.referenceId });
+  expect((await call('refund')).status).toBe(404);
+});
+
+test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, paid; a one-time password in the page’s own form', async ({ page }) => {
+  test.setTimeout(90_000); // two payments across frames: slow on a loaded machine
+  const problems: string[] = [];
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(`${shopUrl}/`);
+  const pay = page.getByRole('button', { name: 'Pay' });
+  await expect(pay).toBeDisabled();
+  await payWith(page, testCards.approved.number, testCards.approved.cvv);
+  await expect(page.getByRole('status')).toHaveText('Paid', { timeout: 15_000 });
+  await page.screenshot({ path: 'test-results/react-docs-checkout.png' });
+
+  // Again, with a card whose bank asks for a one-time password.
+  await page.reload();
+  await payWith(page, testCards.otp.number, testCards.otp.cvv);
+  const otp = page.getByLabel('One-time password');
+  await expect(otp).toBeFocused({ timeout: 15_000 });
+  await page.keyboard.type(testCards.otp.otp);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').first()).toHaveText('Paid', { timeout: 15_000 });
+  expect(problems).toEqual([]);
+});
+
+async function payWith(page: Page, number: string, cvv: string): Promise<void> {
+  for (const [id, label, text] of [['card-number', 'Card number', number], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', cvv]]) {
+    const input = page.frameLocator(`#${id} iframe`).getByLabel(label!);
+    await input.click({ timeout: 15_000 });
+    await page.keyboard.type(text!);
+  }
+  await page.getByRole('button', { name: 'Pay' }).click();
+}
