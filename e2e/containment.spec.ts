@@ -67,19 +67,17 @@ function listenAndRead(page: Page) {
 function openOwnFrames(page: Page) {
   return page.evaluate(async () => {
     const live = document.querySelector<HTMLIFrameElement>('#card-number iframe')!.src;
-    const guessed = live.replace(/channel=[\da-f]{32}/, `channel=${'0f'.repeat(16)}`);
+    // The channel id is in the fragment twice: on its own, and in the config.
+    const guessed = live.replaceAll(new URLSearchParams(live.split('#')[1]).get('channel')!, '0f'.repeat(16));
     const { clientToken } = await (await fetch('/client-token', { method: 'POST' })).json();
     const heard: string[] = [];
     const open = (src: string) =>
       new Promise<HTMLIFrameElement>((resolve) => {
         const iframe = Object.assign(document.createElement('iframe'), { src, className: 'hostile' });
-        const ch = new URLSearchParams(src.split('#')[1]).get('channel');
         addEventListener('message', (e) => {
           if (e.source !== iframe.contentWindow) return;
           heard.push(JSON.stringify(e.data));
-          if (e.data.t !== 'hello') return;
-          iframe.contentWindow!.postMessage({ ch, t: 'config', locale: 'en', fields: ['number', 'expiry', 'cvv', 'name'] }, new URL(src).origin);
-          resolve(iframe);
+          if (e.data.t === 'ready') resolve(iframe); // with the config of its URL
         });
         document.body.append(iframe);
       });

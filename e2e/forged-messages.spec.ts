@@ -33,7 +33,7 @@ async function countArrivals(context: BrowserContext): Promise<(receiver: string
   await context.exposeBinding('__arrived', (_, key: string) => void counts.set(key, (counts.get(key) ?? 0) + 1));
   await context.addInitScript(() => {
     addEventListener('message', (e) => {
-      const field = new URLSearchParams(location.hash.slice(1)).get('field');
+      const field = new URLSearchParams(location.search).get('field');
       void (window as any).__arrived(`${window === top || !field ? location.origin : field} <- ${e.origin}`);
     }, true);
   });
@@ -61,7 +61,7 @@ function forge({ ch, to, target, malformedOnly = false }: { ch: string; to: stri
   const messages = {
     page: {
       valid: [
-        { ch, t: 'hello' }, { ch, t: 'ready', label: 'Forged' }, { ch, t: 'state', event: 'input', state, brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } },
+        { ch, t: 'ready', label: 'Forged' }, { ch, t: 'state', event: 'input', state, brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } },
         { ch, t: 'state', event: 'submit', state }, { ch, t: 'state', event: 'focus', state }, { ch, t: 'state', state }, { ch, t: 'resize', height: 999 },
         ...[1, 2, 3].map((id) => ({ ch, t: 'result', id, result })), { ch, t: 'failure', id: 1, error: { code: 'conflict', message: 'forged' } },
       ],
@@ -188,7 +188,7 @@ test('a page on another origin that opened the checkout posts every message to i
   const sent = await delivered(arrived, other.url, async () =>
     toEach(await page.evaluate(forge, { ch, to: 'page', target: 'popup' }), await page.evaluate(forge, { ch, to: 'frames', target: 'popup.frames' })));
   expect(await view(checkout)).toEqual(before);
-  expect([sent[merchant.url], sent['number']]).toEqual([45, 55]);
+  expect([sent[merchant.url], sent['number']]).toEqual([44, 55]);
   await paysAfter(checkout, before.nonces);
 });
 
@@ -205,7 +205,7 @@ test('fake field frames in the checkout, on another origin and on the frame orig
   for (const [fake, origin] of [[fakes[0]!, other.url], [fakes[1]!, merchant.sandbox.url]] as const) {
     const sent = await delivered(arrived, origin, async () =>
       toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), await fake.evaluate(forge, { ch, to: 'frames', target: 'parent.frames' })));
-    expect([sent[merchant.url], sent['number']]).toEqual([45, 55]);
+    expect([sent[merchant.url], sent['number']]).toEqual([44, 55]);
   }
   expect(await view(page)).toEqual(before);
   await paysAfter(page, before.nonces);
@@ -224,7 +224,7 @@ test('a forged result while the real tokenisation waits: the page keeps the real
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect.poll(nonceRequests).toBe(nonces + 1); // the real request is out, its answer held back
   const sent = await delivered(arrived, merchant.sandbox.url, async () => toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), undefined));
-  expect(sent[merchant.url]).toBe(45);
+  expect(sent[merchant.url]).toBe(44);
   await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
   expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', brand: 'visa' });
   expect(await page.evaluate(() => (window as any).lastCard.nonce)).not.toBe('00000000-0000-4000-8000-000000000000');
@@ -254,8 +254,9 @@ test('the real frame page with a copied or guessed channel id: blank outside the
   await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
   await fillCard(page, CARD);
   const live = await page.evaluate(() => document.querySelector<HTMLIFrameElement>('#card-number iframe')!.src);
-  const naming = (origin: string, src = live) => src.replace(/origin=[^&]+$/, `origin=${encodeURIComponent(origin)}`);
-  const guessed = live.replace(/channel=[\da-f]{32}/, `channel=${'5a'.repeat(16)}`);
+  const naming = (origin: string, src = live) => src.replace(/origin=[^&]+/, `origin=${encodeURIComponent(origin)}`);
+  // The channel id is in the fragment twice: on its own, and in the config.
+  const guessed = live.replaceAll(new URLSearchParams(live.split('#')[1]).get('channel')!, '5a'.repeat(16));
   const nonces = nonceRequests();
 
   // Opened on its own (a new tab), or framed by another site that keeps the merchant's origin in the URL: blank.
@@ -279,11 +280,15 @@ test('the real frame page with a copied or guessed channel id: blank outside the
       const iframe = Object.assign(document.createElement('iframe'), { src });
       const ch = new URLSearchParams(src.split('#')[1]).get('channel');
       const to = new URL(src).origin;
+      let asked = false;
       addEventListener('message', (e) => {
         if (e.source !== iframe.contentWindow) return;
         got.push(JSON.stringify(e.data));
-        if (e.data.t === 'hello') iframe.contentWindow!.postMessage({ ch, t: 'config', locale: 'en', fields: ['number', 'expiry', 'cvv', 'name'] }, to);
-        if (e.data.t === 'ready') iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id: i + 1, token, timeoutMs: 10_000, retries: 0 }, to);
+        // Ready with the config of its URL: asked at once (the config posted on load, as the page does, changes nothing).
+        if (e.data.t === 'ready' && !asked) {
+          asked = true;
+          iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id: i + 1, token, timeoutMs: 10_000, retries: 0 }, to);
+        }
         if (e.data.t === 'failure' || e.data.t === 'result') resolve();
       });
       document.body.append(iframe);

@@ -9,7 +9,8 @@ import { localhostTls } from './tls';
 export interface Origin {
   /** https://localhost:PORT */
   url: string;
-  files: Map<string, { type: string; body: string | Buffer }>;
+  /** A file by path; `headers` are added to its answer, which `delayMs` holds back (a slow host). */
+  files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string>; delayMs?: number }>;
   /** Every request it received: a test checks that nothing reached it. */
   requests: { method: string; path: string }[];
   close(): Promise<void>;
@@ -28,7 +29,9 @@ export async function startOrigin(): Promise<Origin> {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     requests.push({ method: req.method ?? 'GET', path });
     const file = files.get(path) ?? { type: 'text/html; charset=utf-8', body: BLANK };
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
+    const answer = () => res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', ...file.headers }).end(file.body);
+    if (file.delayMs) setTimeout(answer, file.delayMs);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
   return {

@@ -41,9 +41,10 @@ export function start(): void {
   // A host that names its gateway serves no frame that would send the card elsewhere (its CSP blocks that too).
   const served = document.querySelector<HTMLMetaElement>('meta[name=payframe-gateway]')?.content;
   if (served !== undefined && served !== gateway) return refuse(`this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`);
-  // Without ancestorOrigins (Firefox) the parent's origin is proven only by its first config, checked by
+  // Without ancestorOrigins (Firefox) the parent's origin is proven only by a config it posts, checked by
   // origin and source: until then nothing can be typed, nor seen, in this frame.
-  document.body.hidden = document.body.inert = !ancestors;
+  let proven = !!ancestors;
+  document.body.hidden = document.body.inert = !proven;
 
   /** The mounted fields, from the page's config: the number frame gathers the others' values. */
   let fields: FieldName[] = [name];
@@ -63,19 +64,30 @@ export function start(): void {
   const sibs = form === 'cvv' ? undefined : siblings(ch, name, { value: () => field.input.value, sizes: setSizes });
   const work = jobs(toPage);
 
+  /** The config applied (as JSON) and its label; whether the page was told the frame takes input with it. */
+  let applied = '';
+  let label = '';
+  let said = false;
+  /** Applies a config that changed (the URL's at start, then the page's), and says `ready` once the frame can take input with it. */
   const configure = (m: Config) => {
-    // The vault card's brand sets a CVV-only form's size; a full form's CVV follows the number.
-    const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
-    if (m.brand !== undefined && !brand) {
-      const ids = table().map((e) => e.brand.id).join(', ');
-      return toPage({ t: 'failure', id: 0, error: { code: 'invalid_config', message: `mountFields: brand must be one of ${ids}, for a form of the CVV alone` } });
+    const text = JSON.stringify(m);
+    if (text !== applied) {
+      // The vault card's brand sets a CVV-only form's size; a full form's CVV follows the number.
+      const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
+      if (m.brand !== undefined && !brand) {
+        const ids = table().map((e) => e.brand.id).join(', ');
+        return refuse(`mountFields: brand must be one of ${ids}, for a form of the CVV alone`);
+      }
+      if (brand) setSizes(cvvSizes(brand));
+      fields = m.fields;
+      const configured = field.configure(m, brand);
+      // The merchant's developer sees it in the console, in this frame's context.
+      if (configured.dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${configured.dropped.join(', ')}`);
+      [applied, label, said] = [text, configured.label, false];
     }
-    if (brand) setSizes(cvvSizes(brand));
+    if (!proven || said) return;
     document.body.hidden = document.body.inert = false;
-    fields = m.fields;
-    const { label, dropped } = field.configure(m, brand);
-    // The merchant's developer sees it in the console, in this frame's context.
-    if (dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${dropped.join(', ')}`);
+    said = true;
     toPage({ t: 'ready', label });
     report();
   };
@@ -97,8 +109,10 @@ export function start(): void {
   addEventListener('message', (event) => {
     if (event.origin !== origin || event.source !== parent) return;
     const m = readToFrame(event.data, ch);
-    if (m?.t === 'config') configure(m);
-    else if (m?.t === 'focus') field.input.focus();
+    if (m?.t === 'config') {
+      proven = true;
+      configure(m);
+    } else if (m?.t === 'focus') field.input.focus();
     else if (m?.t === 'clear') field.bound.clear();
     else if (m?.t === 'touch') field.touch();
     else if (m?.t === 'placeholder') field.input.placeholder = m.text;
@@ -107,5 +121,5 @@ export function start(): void {
     else if (m?.t === 'cancel') work.cancel(m.id);
   });
   new ResizeObserver(() => toPage({ t: 'resize', height: field.input.offsetHeight })).observe(field.input);
-  toPage({ t: 'hello' });
+  configure(address.config);
 }

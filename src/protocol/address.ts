@@ -1,15 +1,20 @@
 import type { FieldName } from './names';
 import { isWebUrl } from '../shared/url';
+import { readToFrame } from './guards';
+import type { Config } from './messages';
 import { isFieldName } from './names';
 
 
 
 /**
- * What a field frame's URL tells it: `<frame base>[cvv/]?merchant=…&gateway=…#field=…&channel=…&origin=…`.
+ * What a field frame's URL tells it: `<frame base>[cvv/]?merchant=…&gateway=…&field=…#channel=…&origin=…&config=…`.
  * The path and query are for the frame host: a CVV-only form's page is `cvv/` under the base, so that
  * even a static host gives it its own headers (its `connect-src` also admits the merchant's origins);
- * the sandbox picks `frame-ancestors` by merchant. The fragment never leaves the browser, so the
- * channel id is in no server log and no Referer.
+ * the sandbox picks `frame-ancestors` by merchant; the field makes each frame's URL its own, so that a
+ * browser loads the frames side by side (it loads requests for one URL one after another). Nothing
+ * secret or the payer's: the page is cacheable as any. The fragment never leaves the browser: the
+ * channel id is in no server log and no Referer, and the mount's config is there, so that the frame
+ * starts at once, without asking the page for it.
  */
 export interface FrameAddress {
   merchant: string;
@@ -19,6 +24,8 @@ export interface FrameAddress {
   channel: string;
   /** The merchant page's origin: the only window the frame talks to. */
   origin: string;
+  /** The mount's config, checked as a posted one is (`readToFrame`). */
+  config: Config;
   /**
    * `cvv`: a form of the CVV field alone (a vault card paid again), which may post the CVV to the page's
    * own origin and nowhere else. Fixed in the URL's path, so that no message can turn a full form's CVV
@@ -45,8 +52,18 @@ export function newChannel(): string {
 /** The path of a CVV-only form's page under the frame base. */
 export const CVV_PAGE = 'cvv/';
 
-export function frameSrc(base: string, { merchant, gateway, field, channel, origin, form }: FrameAddress): string {
-  return `${base}${form === 'cvv' ? CVV_PAGE : ''}?${new URLSearchParams({ merchant, gateway })}#${new URLSearchParams({ field, channel, origin })}`;
+export function frameSrc(base: string, { merchant, gateway, field, channel, origin, form, config }: FrameAddress): string {
+  const hash = new URLSearchParams({ channel, origin, config: JSON.stringify(config) });
+  return `${base}${form === 'cvv' ? CVV_PAGE : ''}?${new URLSearchParams({ merchant, gateway, field })}#${hash}`;
+}
+
+function configOf(text: string | null, ch: string): Config | undefined {
+  try {
+    const m = readToFrame(JSON.parse(text ?? ''), ch);
+    return m?.t === 'config' ? m : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The address in a frame's URL, or undefined when any part is missing or unsafe. */
@@ -56,15 +73,16 @@ export function readFrameAddress(href: string): FrameAddress | undefined {
   const hash = new URLSearchParams(url.hash.slice(1));
   const merchant = url.searchParams.get('merchant') ?? '';
   const gateway = parse(url.searchParams.get('gateway'));
-  const field = hash.get('field');
+  const field = url.searchParams.get('field');
   const channel = hash.get('channel') ?? '';
   const origin = parse(hash.get('origin'));
+  const config = configOf(hash.get('config'), channel);
   const form = url.pathname.endsWith(`/${CVV_PAGE}`) ? 'cvv' : null;
   const ok =
     merchant !== '' && gateway && !gateway.search && !gateway.hash && gateway.pathname.endsWith('/') && isFieldName(field) &&
-    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv')) &&
+    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv')) && config &&
     // The card goes to the gateway, never to the page's own origin: a CVV-only form's frame page admits the
     // merchant's origins in connect-src, and a full form's does not; this holds even on a host that admits both.
     gateway.origin !== origin.origin;
-  return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin, ...(form === 'cvv' ? { form } : {}) } : undefined;
+  return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin, config, ...(form === 'cvv' ? { form } : {}) } : undefined;
 }

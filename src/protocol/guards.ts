@@ -31,7 +31,6 @@ const isToken = (x: unknown) => isStr(x) && /^[\x21-\x7e]+$/.test(x);
 export function readToPage(m: unknown, ch: string): ToPage | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    m.t === 'hello' ||
     (m.t === 'ready' && isStr(m.label, 200)) ||
     (m.t === 'state' && isOpt(m.event, isFieldEvent) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
     (m.t === 'resize' && isNum(m.height)) ||

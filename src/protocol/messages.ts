@@ -101,7 +101,6 @@ export type ToFrame = Config | Command | Tokenize | Post | Cancel;
 
 // Field frame → page.
 export type ToPage =
-  | { ch: string; t: 'hello' }
   /** `label`: the input's accessible name, which also becomes the frame's title. */
   | { ch: string; t: 'ready'; label: string }
   /** `brand` from the number frame only (null while unknown); no `event` when only the validity moved. */

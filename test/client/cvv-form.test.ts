@@ -4,7 +4,7 @@
 // real merchant server on two origins is tested in e2e/hosted-cvv.spec.ts.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CardForm, createClient, mountFields } from '../../src';
-import { standInFrames } from './stand-in-frames';
+import { frameLoaded, standInFrames } from './stand-in-frames';
 
 const GATEWAY = 'https://127.0.0.1:8443'; // the sandbox on loopback: it serves the frames beside its API
 const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
@@ -44,7 +44,7 @@ const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error(
 /** A mounted form whose CVV is complete. */
 const ready = async (extra: Record<string, unknown> = {}) => {
   const form = mount(extra);
-  say({ t: 'hello' });
+  frameLoaded(frame());
   say({ t: 'ready', label: 'L' });
   await form.ready;
   say({ t: 'state', event: 'input', state: VALID });
@@ -56,10 +56,12 @@ describe('a CVV-only form', () => {
     mount({ brand: 'american-express' });
     expect(document.querySelectorAll('iframe')).toHaveLength(1);
     const hash = Object.fromEntries(new URLSearchParams(frame().src.split('#')[1]));
-    expect(hash).toEqual({ field: 'cvv', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin });
+    expect(hash).toEqual({ channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin, config: expect.any(String) });
+    expect(new URL(frame().src).searchParams.get('field')).toBe('cvv');
+    expect(JSON.parse(hash.config!)).toMatchObject({ t: 'config', fields: ['cvv'], brand: 'american-express' });
     // In the path: a frame host, a static one too, gives this frame's page alone the merchant's origins in connect-src.
     expect(new URL(frame().src).pathname).toBe('/frame/cvv/');
-    say({ t: 'hello' });
+    frameLoaded(frame());
     expect(posted()[0]).toEqual([expect.objectContaining({ t: 'config', fields: ['cvv'], brand: 'american-express', label: 'Security code of the Visa ending in 1111' }), GATEWAY]);
   });
 
@@ -156,7 +158,6 @@ describe('a CVV-only form', () => {
     const form = mount({ brand: 'visaa' });
     const onError = vi.fn();
     form.on('error', onError);
-    say({ t: 'hello' });
     say({ t: 'failure', id: 0, error: { code: 'invalid_config', message: 'mountFields: brand must be one of visa, …' } });
     expect(await rejection(form.ready)).toMatchObject({ code: 'invalid_config' });
     expect(onError).toHaveBeenCalled();

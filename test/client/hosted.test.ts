@@ -4,7 +4,8 @@
 // Real frames on a real second origin are tested in e2e/hosted-*.spec.ts.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient, isPayframeError, mountFields, type CardForm, type FieldName } from '../../src';
-import { standInFrames } from './stand-in-frames';
+import { SILENT_MS } from '../../src/client/form/load-watch';
+import { frameLoaded, standInFrames } from './stand-in-frames';
 
 const GATEWAY = 'https://127.0.0.1:8443'; // the sandbox on loopback: it serves the frames beside its API
 const FRAME_ORIGIN = GATEWAY;
@@ -57,8 +58,12 @@ const say = (field: FieldName, data: Record<string, unknown>, over: { origin?: s
   window.dispatchEvent(
     new MessageEvent('message', { data: { ch: over.ch ?? channel(), ...data }, origin: over.origin ?? FRAME_ORIGIN, source: ('source' in over ? over.source : win(field)) as any }),
   );
+/** A frame's page has loaded, as its iframe's `load` says. */
+const load = (field: FieldName) => frameLoaded(iframe(field));
+/** The config a frame's URL carries. */
+const urlConfig = (field: FieldName) => JSON.parse(new URLSearchParams(iframe(field).src.split('#')[1]).get('config')!);
 const boot = async (form: CardForm, fields = FIELDS) => {
-  for (const f of fields) say(f, { t: 'hello' });
+  for (const f of fields) load(f);
   for (const f of fields) say(f, { t: 'ready', label: 'L' });
   await form.ready;
 };
@@ -72,9 +77,11 @@ describe('mountFields', () => {
     expect(document.querySelectorAll('iframe')).toHaveLength(4);
     const url = new URL(iframe('number').src);
     expect(`${url.origin}${url.pathname}`).toBe(`${GATEWAY}/frame/`);
-    expect(Object.fromEntries(url.searchParams)).toEqual({ merchant: 'shop-1', gateway: `${GATEWAY}/api/` });
+    expect(Object.fromEntries(url.searchParams)).toEqual({ merchant: 'shop-1', gateway: `${GATEWAY}/api/`, field: 'number' });
     const hash = Object.fromEntries(new URLSearchParams(url.hash.slice(1)));
-    expect(hash).toEqual({ field: 'number', channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin });
+    expect(hash).toEqual({ channel: expect.stringMatching(/^[\da-f]{32}$/), origin: location.origin, config: expect.any(String) });
+    // Each frame's own URL (the field in the query): a browser loads one URL's requests one after another.
+    expect(new Set(FIELDS.map((f) => iframe(f).src.split('#')[0])).size).toBe(4);
     expect(iframe('number').title).toBe('Card number');
     expect(iframe('cvv').title).toBe('CVC'); // the text of the label around the container
     expect(iframe('name').title).toBe(''); // no label on the page: the frame names it when ready
@@ -83,14 +90,15 @@ describe('mountFields', () => {
     expect(form.ready).toBeInstanceOf(Promise);
   });
 
-  it('answers a hello with the config, to the exact frame origin, and is ready when every frame is', async () => {
+  it('gives each frame its config in its URL, posts it again on the frame\'s load to the exact frame origin, and is ready when every frame is', async () => {
     const form = mount({ locale: 'ar', styles: { base: { color: '#111' } } });
     const onReady = vi.fn();
     form.on('ready', onReady);
-    say('expiry', { t: 'hello' });
-    expect(posted('expiry')).toEqual([
-      [{ ch: channel(), t: 'config', locale: 'ar', label: 'Expiry', placeholder: undefined, fields: FIELDS, styles: { base: { color: '#111' } }, scheme: expect.any(String) }, FRAME_ORIGIN],
-    ]);
+    const config = { ch: channel(), t: 'config', locale: 'ar', label: 'Expiry', fields: FIELDS, styles: { base: { color: '#111' } }, scheme: expect.any(String) };
+    expect(urlConfig('expiry')).toEqual(config);
+    expect(posted('expiry')).toEqual([]);
+    load('expiry');
+    expect(posted('expiry')).toEqual([[{ ...config, placeholder: undefined }, FRAME_ORIGIN]]);
     for (const f of FIELDS.slice(0, 3)) say(f, { t: 'ready', label: 'L' });
     await settle();
     expect(onReady).not.toHaveBeenCalled();
@@ -215,7 +223,7 @@ describe('mountFields', () => {
     const form = mount({ timeoutMs: 5000 });
     const onError = vi.fn();
     form.on('error', onError);
-    say('number', { t: 'hello' });
+    load('number');
     say('number', { t: 'ready', label: 'L' });
     say('cvv', { t: 'ready', label: 'L' });
     vi.advanceTimersByTime(5000);
@@ -224,6 +232,63 @@ describe('mountFields', () => {
     expect(error.message).toContain('expiry, name');
     expect(onError).toHaveBeenCalledWith(error);
     expect(document.querySelectorAll('iframe')).toHaveLength(0);
+  });
+
+  describe('a form that cannot load says why as soon as the browser tells', () => {
+    const violation = (blockedURI: string, effectiveDirective = 'frame-src') =>
+      document.dispatchEvent(Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective }));
+
+    it("the page's CSP blocked the frames: invalid_config at once, naming frame-src and the frame origin", async () => {
+      const form = mount();
+      violation('https://elsewhere.example/pixel.png', 'img-src'); // another resource: not the form's business
+      violation('https://elsewhere.example/', 'frame-src');
+      violation(iframe('number').src.split('#')[0]!);
+      const error = await rejection(form.ready);
+      expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: FIELDS });
+      expect(error.message).toBe(`the page's Content Security Policy blocked the number, expiry, cvv, name fields (frame-src): add ${FRAME_ORIGIN} to its frame-src`);
+      expect(document.querySelectorAll('iframe')).toHaveLength(0);
+    });
+
+    it('a frame whose page arrived but never spoke: network, FRAME_NOT_ANSWERING, the candidates named, a few seconds after its load', async () => {
+      vi.useFakeTimers();
+      const form = mount({ timeoutMs: 60_000 });
+      const failed = rejection(form.ready);
+      for (const f of FIELDS) load(f);
+      for (const f of ['number', 'expiry', 'name'] as const) say(f, { t: 'ready', label: 'L' });
+      vi.advanceTimersByTime(SILENT_MS - 1);
+      expect(document.querySelectorAll('iframe')).toHaveLength(4);
+      vi.advanceTimersByTime(1);
+      const error = await failed;
+      expect(error).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['cvv'] });
+      expect(error.message).toContain(`the cvv field: the page arrived from ${FRAME_ORIGIN}, but no payframe frame spoke in it`);
+      for (const cause of ['is unreachable', `refuses this page's origin ${location.origin}`, 'merchantOrigins', 'some other page']) expect(error.message).toContain(cause);
+      expect(document.querySelectorAll('iframe')).toHaveLength(0);
+    });
+
+    it('a frame host that is merely slow: nothing fails before timeoutMs while a page has not arrived', async () => {
+      vi.useFakeTimers();
+      const form = mount({ timeoutMs: 20_000 });
+      vi.advanceTimersByTime(19_000);
+      for (const f of FIELDS) load(f);
+      for (const f of FIELDS) say(f, { t: 'ready', label: 'L' });
+      await form.ready;
+      vi.advanceTimersByTime(60_000);
+      expect(form.getState().fields.number).toBeDefined();
+      expect(document.querySelectorAll('iframe')).toHaveLength(4);
+    });
+
+    it('a frame that speaks another version of the protocol: invalid_config, FRAME_VERSION; once ready, an unknown message is ignored', async () => {
+      const form = mount();
+      say('number', { t: 'hello' }); // what a frame of an older payframe said first
+      const error = await rejection(form.ready);
+      expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_VERSION', fields: ['number'] });
+      expect(error.message).toContain('another version of payframe');
+
+      const next = mount();
+      await boot(next);
+      say('number', { t: 'hello' });
+      expect(document.querySelectorAll('iframe')).toHaveLength(4);
+    });
   });
 
   it('destroy removes frames, classes and listeners, rejects what waits with aborted, and can be called twice', async () => {
@@ -285,9 +350,12 @@ describe('mountFields', () => {
   it('takes another frame origin, and then only trusts that origin', async () => {
     const form = mount({ frameUrl: 'https://frames.example/pf' });
     expect(iframe('number').src.startsWith('https://frames.example/pf/?')).toBe(true);
-    say('number', { t: 'hello' }); // from the gateway's origin: not the frames' any more
-    expect(posted('number')).toEqual([]);
-    for (const f of FIELDS) say(f, { t: 'hello' }, { origin: 'https://frames.example' });
+    for (const f of FIELDS) say(f, { t: 'ready', label: 'L' }); // from the gateway's origin: not the frames' any more
+    let ready = false;
+    void form.ready.then(() => (ready = true));
+    await settle();
+    expect(ready).toBe(false);
+    for (const f of FIELDS) load(f);
     expect(posted('number')[0]![1]).toBe('https://frames.example');
     for (const f of FIELDS) say(f, { t: 'ready', label: 'L' }, { origin: 'https://frames.example' });
     await form.ready;
@@ -404,13 +472,13 @@ describe('mountFields', () => {
     expect(posted('number').at(-1)).toEqual([{ ch: channel(), t: 'placeholder', text: '0000' }, FRAME_ORIGIN]);
   });
 
-  it('posts nothing to a frame before it has loaded (its window is not on the frame origin yet): its config, at hello, has it all', () => {
+  it('posts nothing to a frame before it has loaded (its window is not on the frame origin yet): its config, at its load, has it all', () => {
     const form = mount();
     form.setLocale('ar');
     form.setPlaceholder('number', '0000 0000');
     form.focus('number');
     expect(posted('number')).toEqual([]);
-    say('number', { t: 'hello' });
+    load('number');
     expect(posted('number')).toEqual([[expect.objectContaining({ t: 'config', locale: 'ar', placeholder: '0000 0000' }), FRAME_ORIGIN]]);
   });
 });

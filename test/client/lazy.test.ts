@@ -61,7 +61,7 @@ it('postCvv: checks that did not load are network, and nothing is posted; the ne
     if (fail) throw new TypeError('Failed to fetch dynamically imported module');
     return original();
   });
-  const { standInFrames } = await import('./stand-in-frames');
+  const { frameLoaded, standInFrames } = await import('./stand-in-frames');
   const { createClient } = await import('../../src/client/core/client');
   const { mountFields } = await import('../../src/client/form/hosted');
   document.body.innerHTML = '<div id="kept"></div>';
@@ -72,7 +72,7 @@ it('postCvv: checks that did not load are network, and nothing is posted; the ne
   const win = frame.contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> };
   const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
   const say = (data: object) => window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://frames.example', source: win as any }));
-  say({ t: 'hello' });
+  frameLoaded(frame);
   say({ t: 'ready', label: 'CVV' });
   say({ t: 'state', event: 'input', state: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false } });
   const posts = () => win.postMessage.mock.calls.filter(([m]) => m.t === 'post');

@@ -4,13 +4,27 @@ import { vi } from 'vitest';
 
 export type StandIn = { postMessage: ReturnType<typeof vi.fn> };
 
+const loads = new WeakSet<Event>();
+
+/** The frame's page has loaded, as the browser's `load` on its iframe says. */
+export function frameLoaded(iframe: HTMLIFrameElement): void {
+  const event = new Event('load');
+  loads.add(event);
+  iframe.dispatchEvent(event);
+}
+
 /** Makes every connected iframe's `contentWindow` a recording stand-in (call in `beforeEach`). */
 export function standInFrames(): void {
   const windows = new WeakMap<HTMLIFrameElement, StandIn>();
-  // The frames' documents never load: happy-dom may make them, but not navigate them anywhere.
+  // The frames' documents never load: happy-dom may make them, but not navigate them anywhere. Its own
+  // `load` of an empty frame is dropped: a test says when a frame's page has loaded (`frameLoaded`).
   const settings = (window as any).happyDOM.settings;
   settings.enableIframePageLoading = true;
   settings.navigation.disableChildFrameNavigation = true;
+  const dispatch = HTMLIFrameElement.prototype.dispatchEvent;
+  HTMLIFrameElement.prototype.dispatchEvent = function (this: HTMLIFrameElement, event: Event) {
+    return event.type === 'load' && !loads.has(event) ? false : dispatch.call(this, event);
+  };
   Object.defineProperty(HTMLIFrameElement.prototype, 'contentWindow', {
     configurable: true,
     get(this: HTMLIFrameElement) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { frameSrc, newChannel, postTarget, readFrameAddress, readSibling, readToFrame, readToPage } from '../../src/protocol';
+import type { Config } from '../../src/protocol/messages';
+import type { FrameAddress } from '../../src/protocol/address';
 
 const ch = 'a'.repeat(32);
 const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
@@ -8,7 +10,6 @@ const result = { nonce: 'n', brand: 'visa', last4: '1111', expireMonth: 1, expir
 
 describe('readToPage (frame → page)', () => {
   it.each([
-    { t: 'hello' },
     { t: 'ready', label: 'Card number' },
     { t: 'state', event: 'input', state, brand },
     { t: 'state', event: 'focus', state, brand: null },
@@ -27,8 +28,9 @@ describe('readToPage (frame → page)', () => {
   });
 
   it.each([
-    ['another channel', { t: 'hello', ch: 'b'.repeat(32) }],
-    ['no channel', { t: 'hello' }],
+    ['another channel', { t: 'ready', label: 'L', ch: 'b'.repeat(32) }],
+    ['no channel', { t: 'ready', label: 'L' }],
+    ['hello, which frames of an older payframe said', { t: 'hello', ch }],
     ['an unknown type', { t: 'nonce', ch }],
     ['ready without a label', { t: 'ready', ch }],
     ['a prototype key as type', { t: '__proto__', ch }],
@@ -110,14 +112,21 @@ describe('readSibling (frame ↔ frame)', () => {
   });
 });
 
-describe('the frame address', () => {
-  const address = { merchant: 'shop/1 & co', gateway: 'https://gw.example/api/', field: 'number', channel: newChannel(), origin: 'https://shop.example:8443' } as const;
+/** A mount's config as the page puts it in a frame's URL. */
+const configOn = (ch: string): Config => ({ ch, t: 'config', locale: 'en', label: 'Card number', fields: ['number', 'expiry', 'cvv'], styles: { input: { color: '#123' } } });
 
-  it('goes into the URL and back; the channel and the page origin travel in the fragment', () => {
+describe('the frame address', () => {
+  const channel = newChannel();
+  const address = { merchant: 'shop/1 & co', gateway: 'https://gw.example/api/', field: 'number', channel, origin: 'https://shop.example:8443', config: configOn(channel) } as const;
+
+  it('goes into the URL and back; the field in the query, the channel, the page origin and the config in the fragment', () => {
     const src = frameSrc('https://gw.example/frame/', address);
     const url = new URL(src);
     expect(url.search).not.toContain(address.channel);
     expect(url.hash).toContain(address.channel);
+    // Each field's frame has a URL of its own: a browser loads one URL's requests one after another.
+    expect(url.searchParams.get('field')).toBe('number');
+    expect(new URL(frameSrc('https://gw.example/frame/', { ...address, field: 'cvv' })).search).not.toBe(url.search);
     expect(readFrameAddress(src)).toEqual(address);
     expect(newChannel()).toMatch(/^[\da-f]{32}$/);
     expect(newChannel()).not.toBe(newChannel());
@@ -135,6 +144,10 @@ describe('the frame address', () => {
     ['an unknown field', { field: 'pin' }],
     ['no merchant', { merchant: '' }],
     ['a CVV-only form on the number field', { form: 'cvv' }],
+    ['no config', { config: undefined }],
+    ['a config on another channel', { config: configOn(newChannel()) }],
+    ['a config that is another message', { config: { ch: channel, t: 'focus' } }],
+    ['a config with a field the form does not know', { config: { ...configOn(channel), fields: ['number', 'pin'] } }],
     // A hostile script on the page could point the card at the page's own origin, which a frame host may
     // admit in connect-src for a kept card's CVV: the card number goes to the gateway only.
     ['a gateway on the page origin', { gateway: 'https://shop.example:8443/' }],
@@ -149,7 +162,8 @@ describe('the frame address', () => {
 });
 
 describe('a CVV-only form', () => {
-  const address = { merchant: 'shop', gateway: 'https://gw.example/', field: 'cvv', channel: newChannel(), origin: 'https://shop.example', form: 'cvv' } as const;
+  const channel = newChannel();
+  const address: FrameAddress = { merchant: 'shop', gateway: 'https://gw.example/', field: 'cvv', channel, origin: 'https://shop.example', config: { ...configOn(channel), fields: ['cvv'] }, form: 'cvv' };
 
   it('is fixed in the frame URL: the field frame reads it back, and a full form has none', () => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', address))).toEqual(address);

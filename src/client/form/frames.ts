@@ -10,6 +10,7 @@ import type { FieldName } from '../../protocol/names';
 import { fromErrorInfo } from '../../protocol/transfer';
 import { PayframeError } from '../../shared/errors';
 import { destroyedError } from './form';
+import { watchLoad } from './load-watch';
 import { inUse, type Mount } from './mount-options';
 
 export type Out = ToFrame extends infer M ? (M extends ToFrame ? Omit<M, 'ch'> : never) : never;
@@ -18,12 +19,12 @@ type Answer = Extract<ToPage, { t: 'result' | 'posted' | 'failure' }>;
 export type Job = Omit<Tokenize, 'ch' | 'id'> | Omit<Post, 'ch' | 'id'>;
 
 export interface FrameEvents {
-  /** A frame's page has loaded and waits for its config. */
+  /** A frame's config now: in its URL when it is made, and posted again when its page has loaded. */
   config(name: FieldName): Omit<Config, 'ch'>;
   /** Every frame can take input. */
   ready(): void;
   state(name: FieldName, m: Extract<ToPage, { t: 'state' }>): void;
-  /** The mount failed: a frame refused its config, or a frame did not load in time. */
+  /** The mount failed: a frame refused its config, or could not load (see load-watch.ts). */
   failed(error: PayframeError): void;
 }
 
@@ -57,28 +58,27 @@ export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, tit
   const worker: FieldName = cvvOnly ? 'cvv' : 'number';
   const frames = new Map<FieldName, HTMLIFrameElement>();
   const byWindow = new Map<unknown, FieldName>();
-  /** Frames whose page has loaded (they said hello): before that, a frame's window is not on the frame origin yet. */
-  const greeted = new Set<FieldName>();
+  /** Frames that said they take input: before that, a frame's window may not be on the frame origin yet. */
   const loaded = new Set<FieldName>();
   const pending = new Map<number, (answer?: Answer) => void>();
   let asked = 0;
 
-  // A frame not loaded yet gets everything it needs in its config, when it says hello.
-  const send = (name: FieldName, m: Out) => greeted.has(name) && frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
+  const post = (name: FieldName, m: Out) => frames.get(name)?.contentWindow?.postMessage({ ...m, ch }, frameOrigin);
+  // A frame not ready yet gets what it needs in its config, on its page's load.
+  const send = (name: FieldName, m: Out) => loaded.has(name) && post(name, m);
 
   const onMessage = (event: MessageEvent) => {
     const name = byWindow.get(event.source);
     if (event.origin !== frameOrigin || !name) return;
     const m = readToPage(event.data, ch);
-    if (m?.t === 'hello') {
-      greeted.add(name);
-      send(name, events.config(name));
-    } else if (m?.t === 'ready') {
+    if (!m && !loaded.has(name) && (event.data as { ch?: unknown } | null)?.ch === ch) return watch.unreadable(name);
+    if (m?.t === 'ready') {
       // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
       frames.get(name)!.title = m.label;
+      if (loaded.has(name)) return; // ready again with a new config (a locale)
       loaded.add(name);
       if (loaded.size === specs.size) {
-        clearTimeout(timer);
+        watch.stop();
         events.ready();
       }
     } else if (m?.t === 'state') events.state(name, m);
@@ -88,18 +88,20 @@ export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, tit
   };
 
   addEventListener('message', onMessage);
-  const timer = setTimeout(() => {
-    const missing = [...specs.keys()].filter((n) => !loaded.has(n));
-    // The usual cause: this page's origin is not one of the merchant's, and the frame page's frame-ancestors refuses it.
-    events.failed(new PayframeError('timeout', `the ${missing.join(', ')} field did not load in ${timeoutMs} ms: check frameUrl, frame-src and the merchant's origins`, { fields: missing }));
-  }, timeoutMs);
-
+  const watch = watchLoad({ base, fields: [...specs.keys()], ready: loaded, timeoutMs, failed: events.failed });
   const allow = autofillPolicy();
   for (const [name, { container }] of specs) {
     const iframe = document.createElement('iframe');
     iframe.title = titles(name) ?? '';
     iframe.src = frameSrc(base, {
-      merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: pageOrigin, ...(cvvOnly ? { form: 'cvv' as const } : {}),
+      merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: pageOrigin, config: { ...events.config(name), ch },
+      ...(cvvOnly ? { form: 'cvv' as const } : {}),
+    });
+    // The frame starts with the config of its URL. Posted once more when its page has loaded: that brings
+    // it what changed since (a locale), and proves the page's origin where the browser cannot (Firefox).
+    iframe.addEventListener('load', () => {
+      post(name, events.config(name));
+      watch.loaded(name);
     });
     if (allow) iframe.allow = allow;
     // Through the CSSOM: a strict style-src allows it, as it does not allow a style attribute in markup.
@@ -135,7 +137,7 @@ export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, tit
       }),
     iframe: (name) => frames.get(name),
     close() {
-      clearTimeout(timer);
+      watch.stop();
       removeEventListener('message', onMessage);
       pending.forEach((done) => done());
       for (const [name, iframe] of frames) {

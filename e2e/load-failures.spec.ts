@@ -1,0 +1,94 @@
+// Issue 22 item 1: a card form that cannot load says why within seconds, each cause played for real in
+// Chromium: the page's CSP without the frames in frame-src, a frame host on a closed port, a frame URL that
+// answers some other page, a frame blocked by an extension; and a frame host that is merely slow still
+// loads. The mounts wait up to 60 s (timeoutMs): each failure below is said long before that.
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { expect, type Page, test } from '@playwright/test';
+import { type Merchant, startMerchant } from './support/merchant';
+import { type Origin, startOrigin } from './support/origin';
+
+const FRAME_DIR = new URL('../dist/frame/', import.meta.url);
+const SHOP = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>'
+  + '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
+
+let merchant: Merchant;
+/** The merchant's page, on its own origin. */
+let shop: Origin;
+/** A frame host that answers the real frame page, 4 s late. */
+let slow: Origin;
+test.beforeAll(async () => {
+  [merchant, shop, slow] = await Promise.all([startMerchant(), startOrigin(), startOrigin()]);
+  shop.files.set('/shop', { type: 'text/html; charset=utf-8', body: SHOP });
+  shop.files.set('/strict', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy': "frame-src 'self'" } });
+  const script = readdirSync(FRAME_DIR).find((f) => f.endsWith('.js'))!;
+  slow.files.set('/frame/', { type: 'text/html; charset=utf-8', body: readFileSync(new URL('index.html', FRAME_DIR)), delayMs: 4000 });
+  slow.files.set(`/frame/${script}`, { type: 'text/javascript', body: readFileSync(new URL(script, FRAME_DIR)) });
+});
+test.afterAll(async () => {
+  await Promise.all([merchant?.close(), shop?.close(), slow?.close()]);
+});
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Mounts on the page and answers how `ready` settled, after how long, and the `error` events heard. */
+function mount(page: Page, frameUrl?: string) {
+  return page.evaluate(
+    ({ gateway, merchantId, frameUrl }) => {
+      const w = window as any;
+      const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
+      const fields = { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } };
+      const started = performance.now();
+      const form = w.Payframe.mountFields({ client, fields, timeoutMs: 60_000, ...(frameUrl ? { frameUrl } : {}) });
+      const heard: string[] = [];
+      form.on('error', (e: any) => heard.push(e.code));
+      return form.ready.then(
+        () => ({ code: 'ready', ms: performance.now() - started, heard }),
+        (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started, heard }),
+      );
+    },
+    { gateway: merchant.sandbox.url, merchantId: merchant.sandbox.merchant.id, frameUrl },
+  );
+}
+
+test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCKED_BY_CSP, at once", async ({ page }) => {
+  await page.goto(`${shop.url}/strict`);
+  const error = await mount(page);
+  expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: ['number', 'expiry', 'cvv'], heard: ['invalid_config'] });
+  expect(error.message).toBe(`the page's Content Security Policy blocked the number, expiry, cvv fields (frame-src): add ${merchant.sandbox.url} to its frame-src`);
+  expect(error.ms).toBeLessThan(10_000);
+  await expect(page.locator('iframe')).toHaveCount(0);
+});
+
+test('a frame host on a closed port: network FRAME_NOT_ANSWERING within seconds, naming the causes', async ({ page }) => {
+  await page.goto(`${shop.url}/shop`);
+  const host = `https://127.0.0.1:${await closedPort()}`;
+  const error = await mount(page, `${host}/frames/`);
+  expect(error).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
+  expect(error.message).toContain(`the page arrived from ${host}, but no payframe frame spoke in it`);
+  expect(error.message).toContain(`open ${host}/frames/ in a tab: the browser shows the connection error`);
+  expect(error.ms).toBeLessThan(20_000);
+  await expect(page.locator('iframe')).toHaveCount(0);
+});
+
+test('a frame URL that answers some other page: network FRAME_NOT_ANSWERING within seconds', async ({ page }) => {
+  await page.goto(`${shop.url}/shop`);
+  const error = await mount(page, `${slow.url}/not-the-frames/`); // a blank page of another site
+  expect(error).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
+  expect(error.ms).toBeLessThan(20_000);
+});
+
+test('a frame host that is merely slow (4 s a page) still loads: nothing fails before timeoutMs', async ({ page }) => {
+  await page.goto(`${shop.url}/shop`);
+  const outcome = await mount(page, `${slow.url}/frame/`);
+  expect(outcome).toMatchObject({ code: 'ready', heard: [] });
+  expect(outcome.ms).toBeGreaterThan(4000);
+  await expect(page.locator('iframe')).toHaveCount(3);
+});
