@@ -3,9 +3,11 @@
 // `readmeBlock('NAME')` in a test, with the name written out (test/readme.test.ts checks that every
 // marked block is run by some test, by looking for that call). A name is unique across every page.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = new URL('..', import.meta.url).pathname;
+// Not `new URL('..', import.meta.url)`: under a DOM test environment Vite rewrites that form against the page's location.
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MARKED = /<!-- readme-test: ([\w./-]+) -->\r?\n```[\w-]*\r?\n([\s\S]*?)\r?\n```/g;
 
 /** The pages whose blocks are run and whose links are checked: README.md, every docs/**\/*.md, bench/README.md. */

@@ -6,7 +6,7 @@ export interface TestCard { number: string; expireMonth: number; expireYear: num
 /** The one OTP the sandbox's issuer accepts, on the endpoint and on the redirect page. */
 export const OTP = '111111';
 
-/** The README's "Test cards". */
+/** docs/sandbox.md's "Test cards". */
 export const testCards: {
   approved: TestCard;
   declined: TestCard;

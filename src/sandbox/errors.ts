@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PayframeError } from '../shared/errors';
 import { codeForStatus } from '../shared/answer';
 
-/** The sandbox's refusals: HTTP status, service code and name, as README "Error statuses and codes" lists them. */
+/** The sandbox's refusals: HTTP status, service code and name, as docs/service-decisions.md ("Error statuses and codes") lists them. */
 export const CATALOGUE = {
   INVALID_REQUEST: [400, '1000'],
   INVALID_AMOUNT: [400, '1013'],

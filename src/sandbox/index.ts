@@ -63,7 +63,7 @@ export interface SandboxHandle {
   ca: string;
   advanceClock(ms: number): void;
   now(): Date;
-  /** The last 1,000 requests, oldest first, masked and cut as the README's "requests()" says. */
+  /** The last 1,000 requests, oldest first, masked and cut as docs/sandbox.md ("What `requests()` keeps") says. */
   requests(): Recorded[];
   /** Make the next `times` (default 1) matching requests fail: dropped, answered 500, delayed by `ms`, or answered with a given `reply`. */
   injectFault(fault: Fault): void;

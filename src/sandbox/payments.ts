@@ -54,7 +54,7 @@ function fundingCard(ctx: Ctx, fi: FundingInstrument): { card: CardData; vaulted
   return { card, vaulted: false };
 }
 
-/** The stored-credential table of spec 4.3, as README decided its silent cells. */
+/** The stored-credential table of spec 4.3, as docs/server.md ("Stored credentials") decides its silent cells. */
 function checkStoredCredential(ctx: Ctx, body: PaymentRequest): void {
   const fi = body.payer.funding_instrument;
   const bad = (why: string) => fail('INVALID_STORED_CREDENTIAL', why);

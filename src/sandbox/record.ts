@@ -1,7 +1,7 @@
 /**
  * What `requests()` keeps of each request: masked by shape, not by known field names, and cut to
  * size, so that a test can look at what arrived without the log ever holding card data or a
- * credential, or growing without bound. The README's "requests()" section lists these rules.
+ * credential, or growing without bound. docs/sandbox.md ("What `requests()` keeps") lists these rules.
  */
 import { PAN } from '../shared/errors';
 import { tooDeep } from './context';

@@ -106,7 +106,7 @@ export const PaymentRequestSchema = v.strictObject({
 });
 export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;
 
-/** 4.6 and 4.8: `amount` optional (see the README: omitted means the whole remaining amount). */
+/** 4.6 and 4.8: `amount` optional (see docs/server.md: omitted means the whole remaining amount). */
 export const CaptureRequestSchema = v.strictObject({
   amount: v.optional(DecimalAmount),
   invoice_number: v.optional(text),

@@ -23,7 +23,7 @@ export const MAX_SERVICE_ANSWER = 1024 * 1024;
 export const MAX_NONCE_ANSWER = 64 * 1024;
 /** The merchant server's answer to a CVV post, read by the CVV frame and passed to the page. */
 export const MAX_MERCHANT_ANSWER = 64 * 1024;
-/** A request body taken by the server companion's handlers, and by default by the sandbox (the service's own cap, README). */
+/** A request body taken by the server companion's handlers, and by default by the sandbox (the service's own cap: docs/service-decisions.md, "Body size"). */
 export const MAX_REQUEST_BODY = 64 * 1024;
 
 const isWeb = (body: NonNullable<Body>): body is ReadableStream<Uint8Array> => 'getReader' in body;

@@ -1,19 +1,16 @@
 // createFrameHost at the edge: the same handler, unchanged, bundled as a merchant's worker is (esbuild,
 // from the package's build) and run in Cloudflare's workerd through miniflare, on this machine, without
-// an account or a network. Its answers are the Node handler's, byte for byte and header for header.
+// an account or a network. Its answers are the Node handler's, byte for byte and header for header. The
+// worker is docs/going-live.md's block, read from the page.
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFrameHost } from '../../src/server';
+import { readmeBlock } from '../readme';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-/** The worker a merchant writes: docs/going-live.md shows these lines. */
-export const WORKER = `import { createFrameHost } from 'payframe/server';
-
-const frames = createFrameHost({ gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example'] });
-
-export default { fetch: (request) => frames(request) };
-`;
+/** The worker a merchant writes, as docs/going-live.md shows it: the page's block is what runs here. */
+const WORKER = readmeBlock('going-live/worker.mjs');
 
 let mf: Miniflare;
 const node = createFrameHost({ gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example'] });

@@ -1,7 +1,7 @@
 /**
  * `attachForm`: the hosted form's formatting, validation, events and `tokenize()` on the merchant's
  * own `<input>`s. Outside the iframe isolation: every script on the page can read these inputs, so
- * the card data is in the merchant's PCI scope (see the README).
+ * the card data is in the merchant's PCI scope (see docs/client.md, "`attachForm`: your own inputs").
  */
 import { type BoundField, bindField, brandInfo, cvvSizes } from '../../fields';
 import { formCard } from '../../fields/card';

@@ -1,7 +1,7 @@
 /**
  * The OTP form of a pending payment, built with DOM calls only (no innerHTML, no inline style), so
  * it runs under a strict CSP with Trusted Types. The merchant styles it by its class names and the
- * form's `data-state` (README "Pending payments").
+ * form's `data-state` (docs/pending.md).
  */
 
 import type { Locale } from '../../protocol/names';

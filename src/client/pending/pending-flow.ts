@@ -23,7 +23,7 @@ function check(ok: unknown, what: string): asserts ok {
   if (!ok) throw new PayframeError('invalid_config', `handlePending: ${what}`);
 }
 
-/** `handlePending` (README "Pending payments"): every option is checked before anything is shown or navigated. */
+/** `handlePending` (docs/pending.md): every option is checked before anything is shown or navigated. */
 export async function finishPending(pending: PendingPayment, options: HandlePendingOptions): Promise<PendingOutcome> {
   const { client, mode = 'auto', container, submitOtp, locale = 'en', signal, navigate = (url: string) => location.assign(url) } =
     options ?? ({} as HandlePendingOptions);
