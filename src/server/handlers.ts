@@ -6,6 +6,7 @@
 import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
 import { PayframeError } from '../shared/errors';
+import { isLoopbackOrigin } from '../shared/url';
 import type { GatewayCore } from './calls';
 import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
 import { readPayment, toPending } from './readers';
@@ -125,8 +126,13 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEv
         return jsonResponse(200, { status, referenceId: payment.reference_id, state, code, text } as OtpOutcome);
       }, reportAs('authenticate'));
     },
-    cvv: ({ frameOrigin = gatewayOrigin, handle } = {} as CvvOptions) => {
+    cvv: ({ frameOrigin, handle } = {} as CvvOptions) => {
       if (typeof handle !== 'function') throw new PayframeError('invalid_config', 'cvv: handle must be a function ({ cvv, body, request }) => answer');
+      // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.
+      if (frameOrigin === undefined && !isLoopbackOrigin(gatewayOrigin)) {
+        throw new PayframeError('invalid_config', 'cvv: frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)');
+      }
+      frameOrigin ??= gatewayOrigin;
       if (!isOrigin(frameOrigin)) throw new PayframeError('invalid_config', 'cvv: frameOrigin must be an origin such as https://frames.example');
       const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
       const forbidden = (message: string) => refusalResponse(403, { code: 'forbidden', message }, { vary: 'origin' });

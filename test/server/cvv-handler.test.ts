@@ -2,7 +2,7 @@
 // only, the CVV's shape checked, a vault card paid again with it on the real sandbox, and an answer
 // that is the payment's outcome alone: no rendering of the CVV can reach the page.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Payment, readKeptCard } from '../../src/server';
+import { createGateway, type Payment, readKeptCard } from '../../src/server';
 import { rendersCvv } from '../../src/server/handlers';
 import { PayframeError } from '../../src/shared/errors';
 import { CVV, EUR, fullCard, testCards, useSandbox } from './helpers';
@@ -127,6 +127,14 @@ describe('handlers.cvv', () => {
     for (const options of [{}, { handle: 'pay' }, { handle: () => 1, frameOrigin: 'https://frames.example/' }, { handle: () => 1, frameOrigin: 'frames.example' }]) {
       expect(() => ctx.gateway.handlers.cvv(options as any), JSON.stringify(options)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
     }
+  });
+
+  it('asks for frameOrigin with a live gateway, which serves no frames: its origin would refuse every post', () => {
+    const live = createGateway({ ...ctx.options, baseUrl: 'https://api.ompay.com' });
+    expect(() => live.handlers.cvv({ handle: () => sale })).toThrow(expect.objectContaining({
+      code: 'invalid_config', message: 'cvv: frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
+    }));
+    expect(typeof live.handlers.cvv({ handle: () => sale, frameOrigin: 'https://frames.shop.example' })).toBe('function');
   });
 
   it('pays a kept card again with the CVV it received: the service gets it as cvv2, and it is required', async () => {

@@ -132,7 +132,7 @@ describe('going-live/cvv-route.mjs: a kept card’s CVV route with a frame host 
   const preflight = (origin: string) =>
     new Request('https://shop.example/kept-card/pay', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
 
-  it('answers CORS for the frame host, and refuses the gateway’s origin (the default, where the frames are not)', async () => {
+  it('answers CORS for the frame host and no other origin; without frameOrigin a live gateway refuses to make the route', async () => {
     const { payKeptCard } = await load(readmeBlock('going-live/cvv-route.mjs'));
     const seen: string[] = [];
     const route = payKeptCard(gateway, ({ cvv }: { cvv: string }) => {
@@ -148,8 +148,7 @@ describe('going-live/cvv-route.mjs: a kept card’s CVV route with a frame host 
     }));
     expect(post.status).toBe(404);
     expect(seen).toEqual(['123']);
-    // Without frameOrigin, the same post from the frame host is refused before `handle` runs.
-    const byDefault = gateway.handlers.cvv({ handle: () => { throw new Error('not reached'); } });
-    expect((await byDefault(preflight('https://frames.shop.example'))).status).toBe(403);
+    // Without frameOrigin, a live gateway's route is refused when it is made: its origin serves no frames.
+    expect(() => gateway.handlers.cvv({ handle: () => { throw new Error('not reached'); } })).toThrow(expect.objectContaining({ code: 'invalid_config' }));
   });
 });
