@@ -9,11 +9,14 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { makeCertificate, startSandbox } from '../dist/sandbox.mjs';
 import { createGateway, toNodeListener } from '../dist/server.mjs';
 
-const dist = (file) => new URL(`../dist/${file}`, import.meta.url);
+// PAYFRAME_BENCH_DIST: another build's page bundle and frames (an older checkout's dist/), served the same way, for a before/after.
+const distRoot = process.env.PAYFRAME_BENCH_DIST ? pathToFileURL(`${process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/')}`) : new URL('../dist/', import.meta.url);
+const dist = (file) => new URL(file, distRoot);
 
 // The merchant's server speaks TLS to the sandbox, whose certificate is self-signed and made at
 // start (as in the e2e tests and part 5); Node says so once per process: not a figure.
@@ -50,14 +53,17 @@ const SCRIPT = `(() => {
       return performance.now() - start;
     },
     unmount: () => form.destroy(),
-    /** Three iframes of an empty page from the frames' server, in three containers, sized as the card frames are. */
-    async blank(src) {
+    /**
+     * \`count\` iframes of an empty page from the frames' server, in as many containers, sized as the card
+     * frames are; each URL its own (a browser loads one URL's requests one after another).
+     */
+    async blank(src, count = 3) {
       const start = performance.now();
-      await Promise.all([1, 2, 3].map((n) => new Promise((resolve, reject) => {
+      await Promise.all([1, 2, 3].slice(0, count).map((n) => new Promise((resolve, reject) => {
         const frame = document.createElement('iframe');
         frame.onload = resolve;
         frame.onerror = reject;
-        frame.src = src;
+        frame.src = src + '&i=' + n;
         Object.assign(frame.style, { display: 'block', width: '100%', height: '2.75rem', border: '0' });
         document.getElementById('blank-' + n).append(frame);
         blanks.push(frame);
@@ -108,7 +114,9 @@ export async function startShop() {
     counts.other++;
     const file = { '/': ['text/html; charset=utf-8', PAGE], '/payframe.umd.min.js': ['text/javascript', bundle], '/bench.js': ['text/javascript', SCRIPT] }[path];
     if (!file) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store', ...(path === '/' ? { 'content-security-policy': csp(sandbox.url) } : {}) });
+    // The page's frame-src names the gateway it is given (part 6 puts a delaying proxy in front of the sandbox).
+    const gatewayOrigin = new URL(new URL(req.url ?? '/', 'https://localhost').searchParams.get('gateway') ?? sandbox.url).origin;
+    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store', ...(path === '/' ? { 'content-security-policy': csp(gatewayOrigin) } : {}) });
     res.end(file[1]);
   });
   await new Promise((resolve) => server.listen(0, 'localhost', resolve));
