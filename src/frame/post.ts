@@ -27,6 +27,17 @@ export interface CvvPost {
 const REASON = /^[A-Z][A-Z_]{0,63}$/;
 
 /**
+ * Whether the answer's free-form fields (its reference id, a pending payment's redirect path and query)
+ * hold the CVV as a token of its own, as an echo of the body would put it (`cvv_042`, `?cvv=042`). The
+ * result code is one of the service's four-digit codes, and ids glued to letters or digits are not
+ * echoes: an honest answer is never refused.
+ */
+function quotes({ referenceId, pending }: CvvAnswer, cvv: string): boolean {
+  const redirect = pending ? new URL(pending.redirectUrl) : undefined;
+  return new RegExp(`(?<![A-Za-z0-9])${cvv}(?![A-Za-z0-9])`).test(`${referenceId} ${redirect ? redirect.pathname + redirect.search + redirect.hash : ''}`);
+}
+
+/**
  * POSTs `{ ...body, cvv }` as JSON, without cookies or referrer, and answers the route's `CvvAnswer`.
  * The request needs a CORS preflight (it is JSON), so only a route that allows the frame origin ever
  * receives it; a redirect is refused rather than followed with the CVV.
@@ -69,6 +80,7 @@ export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPo
   if (ok) {
     const answer = readCvvAnswer(json, new URL(gateway).origin);
     if (!answer) throw new PayframeError('invalid_response', `postCvv: ${where} answered HTTP ${status} with something else than a payment's outcome (a CvvAnswer, as handlers.cvv() answers); nothing of it is passed on`, { status });
+    if (quotes(answer, cvv)) throw new PayframeError('invalid_response', `postCvv: ${where} answered HTTP ${status} with the security code in a reference or a redirect; nothing of it is passed on`, { status });
     return answer;
   }
   // A refusal in payframe's shape keeps its code and reason; its text, and anything with a digit, stays in the frame.

@@ -129,6 +129,27 @@ describe('the CVV frame’s post', () => {
     expect(seenByPage(error)).not.toMatch(/042|42|2a|0-4|0 4/);
   });
 
+  it.each([
+    ['a reference that quotes it', { ...approved, referenceId: 'cvv_042' }],
+    ['a reference that is it', { ...approved, referenceId: '042' }],
+    ['a redirect whose query quotes it', {
+      status: 'pending', referenceId: 'PAY-1', state: 'pending', code: '1100',
+      pending: { referenceId: 'PAY-1', sessionId: SESSION, redirectUrl: `${GATEWAY}v1/redirect/${SESSION}?cvv=042` },
+    }],
+  ])('refuses %s: invalid_response, and nothing of it reaches the page', async (_, body) => {
+    answer = () => ({ status: 200, body: JSON.stringify(body) });
+    const error = await rejection(post());
+    expect(error).toMatchObject({ code: 'invalid_response', status: 200 });
+    expect(seenByPage(error)).not.toMatch(/042|42|2a|0-4|0 4/);
+  });
+
+  it('passes on ids that hold the digits glued to others, and a result code equal to a four-digit code', async () => {
+    answer = () => ({ status: 200, body: JSON.stringify({ ...approved, referenceId: 'PAY-A042B9' }) });
+    await expect(post()).resolves.toEqual({ ...approved, referenceId: 'PAY-A042B9' });
+    answer = () => ({ status: 200, body: JSON.stringify(approved) });
+    await expect(post({ cvv: '0000' })).resolves.toEqual(approved);
+  });
+
   it('stops at once when its signal aborts', async () => {
     const stop = new AbortController();
     stop.abort(new Error('stopped'));
