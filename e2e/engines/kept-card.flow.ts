@@ -29,7 +29,7 @@ test('the CVV typed into its frame pays the kept card; the page never holds it',
   await driver.click({ label: LABEL, in: '#kept-cvv iframe' });
   await watchAll(driver);
   await driver.click({ text: LABEL });
-  await expect.poll(() => focused(driver, ['#kept-cvv iframe'])).toBe(LABEL);
+  await expect.poll(() => focused(driver)).toBe(LABEL);
   await driver.type(`${CVV}4`); // a Visa's CVV has three digits: the fourth is refused
   await driver.press('Enter');
   await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: authorised');

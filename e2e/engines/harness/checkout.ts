@@ -32,29 +32,28 @@ export async function typeInto(driver: Driver, name: Field, text: string): Promi
 
 /**
  * What has the keyboard, as a person sees the caret: the accessible name of the focused input in a
- * frame, or of the page's focused element (a button's text); null when nothing has it. The page's own
- * `document.activeElement` must agree (for a frame's input, its iframe, named by its title): when it
- * does not, both are answered: 'null (the page: Expiry date)'.
+ * frame, or of the page's focused element (a button's text); null when nothing has it. The page's
+ * `document.activeElement` names the iframe, whose own document must then have the focus on its input:
+ * when it does not, both are answered: 'null (the page: Expiry date)'. One frame is read, not all: in
+ * WebKit each read of a frame costs several WebDriver calls (see harness/webkit.ts).
  */
-export async function focused(driver: Driver, frames: string[] = Object.keys(LABELS).map((f) => `#card-${f} iframe`)): Promise<string | null> {
-  // The page first: in WebKit, reading a frame moves the focus for a moment (see harness/webkit.ts).
+export async function focused(driver: Driver): Promise<string | null> {
   const page = await driver.run(undefined, () => {
     const el = document.activeElement as HTMLInputElement | null;
     if (!document.hasFocus() || !el || el === document.body) return null;
-    const name = el.localName === 'iframe' ? el.title : (el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.textContent ?? '');
-    return { name: name.trim(), frame: el.localName === 'iframe' };
+    if (el.localName !== 'iframe') return { name: (el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), frame: null };
+    const path: string[] = [];
+    for (let node: Element = el; node !== document.documentElement; node = node.parentElement!) {
+      path.unshift(`${node.localName}:nth-child(${[...node.parentElement!.children].indexOf(node) + 1})`);
+    }
+    return { name: el.title.trim(), frame: `html > ${path.join(' > ')}` };
   });
-  const inFrames: string[] = [];
-  for (const frame of frames) {
-    if (!(await driver.run(undefined, (s: string) => !!document.querySelector(s), frame))) continue;
-    const name = await driver.run(frame, () => {
-      const el = document.activeElement as HTMLInputElement | null;
-      return document.hasFocus() && el?.localName === 'input' ? (el.labels?.[0]?.textContent ?? '').trim() : null;
-    });
-    if (name) inFrames.push(name);
-  }
-  const shown = inFrames.length > 0 ? inFrames.join(' and ') : page && !page.frame ? page.name : null;
-  return shown === (page?.name ?? null) ? shown : `${shown} (the page: ${page?.name ?? null})`;
+  if (!page?.frame) return page?.name ?? null;
+  const inFrame = await driver.run(page.frame, () => {
+    const el = document.activeElement as HTMLInputElement | null;
+    return document.hasFocus() && el?.localName === 'input' ? (el.labels?.[0]?.textContent ?? '').trim() : null;
+  });
+  return inFrame === page.name ? inFrame : `${inFrame} (the page: ${page.name})`;
 }
 
 /** At a flow's end: no CSP violation and no uncaught error anywhere, and no CSP report from the page. */
