@@ -1,9 +1,9 @@
 // The hosted card form as a person types into it: formatting, brand, validity, paste, deletion,
 // Arabic digits, the CVV's size, Enter, labels and the Tab order, in real Chromium with the frames on
 // another origin than the page.
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
-import { fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
+import { type Field, fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -213,4 +213,57 @@ test('Tab and Shift-Tab move through the fields in order and out to the page', a
     await page.keyboard.press('Shift+Tab');
     await expect(next).toBeFocused();
   }
+});
+
+// Issue 17: focus handed to a field by the page (its <label>, its container, form.focus()), then a
+// click into another field and the keyboard. The page once called iframe.focus() before asking the frame
+// to focus its input; Chromium kept that iframe as the page's focused element after the click into
+// another frame, so the next Tab "moved" to it and the key after was lost: 4, Tab, 2, Tab, 3 gave 4, (nothing), 3.
+// Each key waits until the focus shows where the last one took it, as a person sees the caret.
+type Step = [key: string, focusedBefore: Field | 'email'];
+async function keys(page: Page, steps: Step[]) {
+  for (const [key, before] of steps) {
+    await expect(before === 'email' ? page.locator('#email') : input(page, before)).toBeFocused();
+    await page.keyboard.press(key);
+  }
+}
+const values = (page: Page) => Promise.all((['number', 'expiry', 'cvv'] as const).map((f) => input(page, f).inputValue()));
+
+test("the expiry's label, then a click into the number: 4, Tab, 2, Tab, 3 land in three fields", async ({ page }) => {
+  await openCheckout(page, merchant);
+  await page.getByText('Expiry date', { exact: true }).click();
+  await expect(input(page, 'expiry')).toBeFocused();
+  await input(page, 'number').click();
+  await keys(page, [['4', 'number'], ['Tab', 'number'], ['2', 'expiry'], ['Tab', 'expiry'], ['3', 'cvv']]);
+  expect(await values(page)).toEqual(['4', '02 / ', '3']);
+});
+
+test("a field's label, then typing, Tab and Shift-Tab", async ({ page }) => {
+  await openCheckout(page, merchant);
+  await page.getByText('Card number', { exact: true }).click();
+  await keys(page, [['4', 'number'], ['Tab', 'number'], ['1', 'expiry'], ['2', 'expiry'], ['Tab', 'expiry'], ['3', 'cvv'], ['Shift+Tab', 'cvv'], ['Shift+Tab', 'expiry']]);
+  await expect(input(page, 'number')).toBeFocused();
+  expect(await values(page)).toEqual(['4', '12 / ', '3']);
+});
+
+test("a click on a field's container, typing, then a click into another field, Tab and Shift-Tab out to the page", async ({ page }) => {
+  await openCheckout(page, merchant);
+  await page.locator('#card-expiry').click({ position: { x: 2, y: 2 } });
+  await keys(page, [['1', 'expiry'], ['2', 'expiry']]);
+  await input(page, 'number').click();
+  // Tab selects the expiry's text: the 0 and 9 replace it.
+  await keys(page, [['4', 'number'], ['Tab', 'number'], ['0', 'expiry'], ['9', 'expiry'], ['Shift+Tab', 'expiry'], ['Shift+Tab', 'number']]);
+  await expect(page.locator('#email')).toBeFocused();
+  expect(await values(page)).toEqual(['4', '09 / ', '']);
+});
+
+test('form.focus() from a click of the page, typing, then a click into another field and Tab', async ({ page }) => {
+  await openCheckout(page, merchant);
+  // The merchant's page focuses a field when the person clicks something of its own (say, "Edit card").
+  await page.evaluate(() => document.getElementById('shop')!.addEventListener('click', () => (window as any).form.focus('expiry')));
+  await page.getByText('Corner Bookshop').click();
+  await keys(page, [['1', 'expiry'], ['2', 'expiry']]);
+  await input(page, 'number').click();
+  await keys(page, [['4', 'number'], ['Tab', 'number'], ['0', 'expiry'], ['9', 'expiry'], ['Tab', 'expiry'], ['3', 'cvv']]);
+  expect(await values(page)).toEqual(['4', '09 / ', '3']);
 });

@@ -59,27 +59,30 @@ export async function recordMerchant(page: Page): Promise<Recorder> {
   return recorder;
 }
 
+/** Runs in the page: what its scripts can read, by where (the DOM with shadow roots and input values, storage, URL, ...). */
+export async function pageView(): Promise<Record<string, string>> {
+  const dom: string[] = [];
+  const walk = (root: Document | ShadowRoot) => {
+    dom.push(root instanceof Document ? root.documentElement.outerHTML : root.innerHTML);
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) walk(el.shadowRoot);
+      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) dom.push(`${el.id}=${el.value}`);
+    }
+  };
+  walk(document);
+  const storage = (s: Storage) => Object.keys(s).map((k) => `${k}=${s.getItem(k)}`).join('\n');
+  const databases = (await indexedDB.databases?.()) ?? [];
+  return {
+    dom: dom.join('\n'),
+    storage: `${storage(localStorage)}\n${storage(sessionStorage)}\n${databases.map((d) => d.name).join('\n')}`,
+    url: `${location.href}\n${document.referrer}\n${window.name}\n${JSON.stringify(history.state)}\n${document.title}`,
+    resources: performance.getEntries().map((e) => e.name).join('\n'),
+    cookie: document.cookie,
+  };
+}
+
 async function snapshot(page: Page): Promise<Record<string, string>> {
-  const view = await page.evaluate(async () => {
-    const dom: string[] = [];
-    const walk = (root: Document | ShadowRoot) => {
-      dom.push(root instanceof Document ? root.documentElement.outerHTML : root.innerHTML);
-      for (const el of root.querySelectorAll('*')) {
-        if (el.shadowRoot) walk(el.shadowRoot);
-        if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) dom.push(`${el.id}=${el.value}`);
-      }
-    };
-    walk(document);
-    const storage = (s: Storage) => Object.keys(s).map((k) => `${k}=${s.getItem(k)}`).join('\n');
-    const databases = (await indexedDB.databases?.()) ?? [];
-    return {
-      dom: dom.join('\n'),
-      storage: `${storage(localStorage)}\n${storage(sessionStorage)}\n${databases.map((d) => d.name).join('\n')}`,
-      url: `${location.href}\n${document.referrer}\n${window.name}\n${JSON.stringify(history.state)}\n${document.title}`,
-      resources: performance.getEntries().map((e) => e.name).join('\n'),
-      cookie: document.cookie,
-    };
-  });
+  const view = await page.evaluate(pageView);
   // Every cookie the browser holds, the frames' origin's included.
   return { ...view, cookies: JSON.stringify(await page.context().cookies()) };
 }

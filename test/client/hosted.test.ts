@@ -322,13 +322,14 @@ describe('mountFields', () => {
     expect((await rejection(a.ready)).code).toBe('aborted');
   });
 
-  it('a page label, a label around the container, or a click in the container focuses the field', async () => {
+  it('a page label, a label around the container, or a click in the container asks the frame to focus its input', async () => {
     const form = mount();
     await boot(form);
     for (const [target, field] of [['label[for=n]', 'number'], ['label span', 'cvv'], ['#e', 'expiry']] as const) {
+      // Never iframe.focus() from the page: Chromium then loses the key after a Tab from another field (issue 17).
       const focus = vi.spyOn(iframe(field), 'focus');
       document.querySelector<HTMLElement>(target)!.click();
-      expect(focus).toHaveBeenCalled();
+      expect(focus).not.toHaveBeenCalled();
       expect(posted(field).at(-1)).toEqual([{ ch: channel(), t: 'focus' }, FRAME_ORIGIN]);
     }
   });
@@ -342,9 +343,14 @@ describe('mountFields', () => {
     forms.push(form);
     const frame = root.querySelector('iframe')!;
     expect(frame.title).toBe('Numéro');
-    const focus = vi.spyOn(frame, 'focus');
+    // The page posts to a frame that has said hello.
+    const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
+    window.dispatchEvent(new MessageEvent('message', { data: { ch, t: 'hello' }, origin: FRAME_ORIGIN, source: frame.contentWindow as any }));
+    const post = vi.spyOn(frame.contentWindow!, 'postMessage');
+    post.mockClear();
     root.querySelector('label')!.click();
-    expect(focus).toHaveBeenCalled();
+    // (happy-dom does not retarget the event for the document's listener: it asks twice.)
+    expect(new Set(post.mock.calls.map(([m]) => (m as { t: string }).t))).toEqual(new Set(['focus']));
   });
 
   it('takes another frame origin, and then only trusts that origin', async () => {

@@ -24,10 +24,10 @@ export function mountFields(options: MountOptions): CardForm {
   let { locale } = mount;
 
   const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);
-  const focus = (name: FieldName) => {
-    frames.iframe(name)?.focus();
-    send(name, { t: 'focus' });
-  };
+  // The frame focuses its own input. The page's iframe.focus() would make that iframe the page's focused
+  // element, and Chromium keeps it so when the person then clicks into another field's frame: a Tab from
+  // that field "moves" to the iframe already focused, and the next key is lost (issue 17).
+  const focus = (name: FieldName) => send(name, { t: 'focus' });
   /** A click on a field's container, or on a `<label>` for it or around it, focuses the field. */
   const onClick = (event: Event) => {
     const target = event.target as Element;

@@ -1,0 +1,52 @@
+// A payer types a card into the hosted form and pays: typed key by key, formatted, tokenised by the
+// frames, paid by the merchant's server; and the merchant's page never held the card.
+import { type Merchant, startMerchant } from '../support/merchant';
+import { expectNoCardData, expectNoProblems, focused, formState, openCheckout, recorded, textOf, typeInto, valueOf } from './harness/checkout';
+import { expect, test } from './harness/test';
+
+let merchant: Merchant;
+test.beforeAll(async () => {
+  merchant = await startMerchant();
+});
+test.afterAll(() => merchant?.close());
+
+const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
+
+test('a card typed into the hosted form is formatted, tokenised and paid; the page never holds it', async ({ driver }) => {
+  await openCheckout(driver, merchant);
+  await typeInto(driver, 'number', CARD.number);
+  await expect.poll(() => valueOf(driver, 'number')).toBe('4111 1111 1111 1111');
+  await typeInto(driver, 'expiry', CARD.expiry);
+  await expect.poll(() => valueOf(driver, 'expiry')).toBe('12 / 34');
+  await typeInto(driver, 'cvv', CARD.cvv);
+  await typeInto(driver, 'name', CARD.name);
+  await expect.poll(() => focused(driver)).toBe('Name on card');
+  await expect.poll(async () => (await formState(driver)).isValid).toBe(true);
+  expect((await formState(driver)).brand).toEqual({ id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } });
+
+  await driver.click({ role: 'button', name: 'Pay 25.00 USD' });
+  await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1111');
+  expect((await recorded(driver)).events.filter(([name]) => name === 'brandChange')).toEqual([['brandChange', 'number', 'visa']]);
+  await expectNoCardData(driver, CARD);
+  await expectNoProblems(driver, merchant);
+});
+
+test('Enter in the last field pays; an invalid card is refused first, its fields marked', async ({ driver }) => {
+  await openCheckout(driver, merchant);
+  await typeInto(driver, 'number', '4111111111111112');
+  await typeInto(driver, 'expiry', CARD.expiry);
+  await typeInto(driver, 'cvv', CARD.cvv);
+  await driver.press('Enter');
+  await expect.poll(() => textOf(driver, '#status')).toBe('invalid_card: number, name');
+  await expect.poll(() => textOf(driver, '#number-hint')).toBe('Check the card number.');
+
+  await driver.click({ label: 'Card number', in: '#card-number iframe' });
+  await driver.press('Backspace');
+  await driver.type('1');
+  await typeInto(driver, 'name', CARD.name);
+  await driver.press('Enter');
+  await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1111');
+  await expect.poll(() => textOf(driver, '#number-hint')).toBe('');
+  await expectNoCardData(driver, { ...CARD, number: '4111111111111112' });
+  await expectNoProblems(driver, merchant);
+});

@@ -1,0 +1,59 @@
+// A payment the bank holds for a one-time password: the OTP card typed into the hosted form, paid,
+// and finished in the page's OTP form (handlePending) by the keyboard; and the same in Arabic, right to
+// left, with Arabic-Indic digits typed in the frames and in the OTP form.
+import { testCards } from '../../src/sandbox';
+import { type Merchant, startMerchant } from '../support/merchant';
+import { expectNoCardData, expectNoProblems, field, focused, openCheckout, textOf, valueOf } from './harness/checkout';
+import type { Driver } from './harness/driver';
+import { expect, test } from './harness/test';
+
+let merchant: Merchant;
+test.beforeAll(async () => {
+  merchant = await startMerchant();
+});
+test.afterAll(() => merchant?.close());
+
+const CARD = testCards.otp;
+const toArabic = (digits: string) => digits.replace(/\d/g, (d) => '٠١٢٣٤٥٦٧٨٩'[Number(d)]!);
+const otpDir = (driver: Driver) => driver.run(undefined, () => document.querySelector('#otp form')?.getAttribute('dir') ?? null);
+
+test('a pending payment: the OTP form takes the focus, the code is typed and confirmed with the keyboard', async ({ driver }) => {
+  await openCheckout(driver, merchant);
+  for (const [name, text] of [['number', CARD.number], ['expiry', '1234'], ['cvv', CARD.cvv], ['name', 'Ada Lovelace']] as const) {
+    await driver.click(field(name));
+    await driver.type(text);
+  }
+  await driver.press('Enter');
+  await expect.poll(() => focused(driver), { timeout: 15_000 }).toBe('One-time password');
+  await driver.type(CARD.otp);
+  await driver.press('Tab');
+  await expect.poll(() => focused(driver)).toBe('Confirm');
+  await driver.press('Enter');
+  await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1836');
+  expect(await otpDir(driver)).toBe('ltr');
+  await expectNoCardData(driver, CARD);
+  await expectNoProblems(driver, merchant);
+});
+
+test('Arabic: the frames and the OTP form right to left, Arabic-Indic digits typed, paid', async ({ driver }) => {
+  await openCheckout(driver, merchant, { locale: 'ar' });
+  const labels = { number: 'رقم البطاقة', expiry: 'تاريخ الانتهاء', cvv: 'رمز الأمان', name: 'الاسم على البطاقة' };
+  for (const [name, text] of [['number', CARD.number], ['expiry', '1234'], ['cvv', CARD.cvv]] as const) {
+    await driver.click(field(name, labels[name]));
+    await driver.type(toArabic(text));
+  }
+  await driver.click(field('name', labels.name));
+  await driver.type('آدا');
+  await expect.poll(() => valueOf(driver, 'number')).toBe('4644 2605 8166 1836');
+  expect(await valueOf(driver, 'expiry')).toBe('12 / 34');
+  expect(await driver.run(field('number').in, () => [document.documentElement.dir, document.documentElement.lang])).toEqual(['rtl', 'ar']);
+
+  await driver.click({ role: 'button', name: 'ادفع 25.00 دولار' });
+  await expect.poll(() => focused(driver), { timeout: 15_000 }).toBe('رمز التحقق لمرة واحدة');
+  expect(await otpDir(driver)).toBe('rtl');
+  await driver.type(toArabic(CARD.otp));
+  await driver.click({ role: 'button', name: 'تأكيد' });
+  await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1836');
+  await expectNoCardData(driver, CARD);
+  await expectNoProblems(driver, merchant);
+});

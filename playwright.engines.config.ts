@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import baseConfig from './playwright.config';
+import type { Engine } from './e2e/engines/harness/driver';
+import { FIREFOX_PATH } from './e2e/engines/harness/firefox';
+import { MINIBROWSER, WEBKIT_DRIVER } from './e2e/engines/harness/webkit';
+
+// Debian's browsers and tools, never downloaded ones: a missing one fails the run at once, naming its package.
+const onPath = (name: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, name)));
+const missing = [
+  [existsSync(FIREFOX_PATH), 'firefox-esr'],
+  [existsSync(WEBKIT_DRIVER), 'webkit2gtk-driver'],
+  [existsSync(MINIBROWSER), 'libwebkit2gtk-4.1-0'],
+  [onPath('Xvfb'), 'xvfb'],
+  [onPath('xdotool'), 'xdotool'],
+].filter(([found]) => !found).map(([, pkg]) => pkg);
+if (missing.length > 0) {
+  throw new Error(`Firefox and WebKit tests need Debian's packages: apt-get update && apt-get install ${missing.join(' ')} (or set FIREFOX_PATH, WEBKIT_DRIVER_PATH, MINIBROWSER_PATH).`);
+}
+
+// The flows that matter to a payer, in Firefox (puppeteer-core over WebDriver BiDi) and WebKit
+// (selenium-webdriver with WebKitWebDriver): e2e/engines/*.flow.ts, run by `npm run test:engines`
+// (docs/browsers.md). Playwright is their runner only; the Chromium suite (playwright.config.ts) has
+// the same flows and more. The `chromium` project runs these flows in Chromium through the same
+// harness, to compare an engine's behaviour (`--project chromium`); npm test leaves it out.
+export default defineConfig<object, { engine: Engine }>({
+  testDir: 'e2e/engines',
+  testMatch: '*.flow.ts',
+  timeout: 45_000,
+  // One worker per engine: an engine's browser (and WebKit's display) is launched once per worker.
+  workers: 2,
+  reporter: [['list'], ['json', { outputFile: 'reports/engines.json' }]],
+  use: { launchOptions: baseConfig.use?.launchOptions ?? {} },
+  projects: (['firefox', 'webkit', 'chromium'] as const).map((engine) => ({ name: engine, use: { engine } })),
+});
