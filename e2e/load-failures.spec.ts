@@ -29,6 +29,9 @@ test.afterAll(async () => {
   await Promise.all([merchant?.close(), shop?.close(), slow?.close()]);
 });
 
+/** The time from mountFields to the outcome, in the report (issue 22's note: before, every cause took timeoutMs). */
+const said = (ms: number) => test.info().annotations.push({ type: 'ms to the outcome', description: ms.toFixed(0) });
+
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -64,6 +67,7 @@ test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCK
   expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: ['number', 'expiry', 'cvv'], heard: ['invalid_config'] });
   expect(error.message).toBe(`the page's Content Security Policy blocked the number, expiry, cvv fields (frame-src): add ${merchant.sandbox.url} to its frame-src`);
   expect(error.ms).toBeLessThan(10_000);
+  said(error.ms);
   await expect(page.locator('iframe')).toHaveCount(0);
 });
 
@@ -75,6 +79,7 @@ test('a frame host on a closed port: network FRAME_NOT_ANSWERING within seconds,
   expect(error.message).toContain(`the page arrived from ${host}, but no payframe frame spoke in it`);
   expect(error.message).toContain(`open ${host}/frames/ in a tab: the browser shows the connection error`);
   expect(error.ms).toBeLessThan(20_000);
+  said(error.ms);
   await expect(page.locator('iframe')).toHaveCount(0);
 });
 
@@ -83,6 +88,7 @@ test('a frame URL that answers some other page: network FRAME_NOT_ANSWERING with
   const error = await mount(page, `${slow.url}/not-the-frames/`); // a blank page of another site
   expect(error).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
   expect(error.ms).toBeLessThan(20_000);
+  said(error.ms);
 });
 
 test('a frame host that is merely slow (4 s a page) still loads: nothing fails before timeoutMs', async ({ page }) => {
@@ -90,5 +96,6 @@ test('a frame host that is merely slow (4 s a page) still loads: nothing fails b
   const outcome = await mount(page, `${slow.url}/frame/`);
   expect(outcome).toMatchObject({ code: 'ready', heard: [] });
   expect(outcome.ms).toBeGreaterThan(4000);
+  said(outcome.ms);
   await expect(page.locator('iframe')).toHaveCount(3);
 });
