@@ -343,9 +343,10 @@ describe('mountFields', () => {
     forms.push(form);
     const frame = root.querySelector('iframe')!;
     expect(frame.title).toBe('Numéro');
-    // The page posts to a frame that has said hello.
+    // The page posts to a frame that has said it is ready.
     const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
-    window.dispatchEvent(new MessageEvent('message', { data: { ch, t: 'hello' }, origin: FRAME_ORIGIN, source: frame.contentWindow as any }));
+    frameLoaded(frame);
+    window.dispatchEvent(new MessageEvent('message', { data: { ch, t: 'ready', label: 'Numéro' }, origin: FRAME_ORIGIN, source: frame.contentWindow as any }));
     const post = vi.spyOn(frame.contentWindow!, 'postMessage');
     post.mockClear();
     root.querySelector('label')!.click();
