@@ -148,6 +148,10 @@ export async function webkitBackend(server: WebKitServer): Promise<Backend> {
     return chain;
   };
   const restore = async (chain: string[]) => {
+    await top();
+    // The page moved the focus itself while we read (the OTP form focusing its input): it stays there.
+    // Giving it back to the frame noted before would steal it, and the person's next key would be lost.
+    if (chain.length > 0 && (await script<string | null>(ACTIVE_IFRAME)) === null) return;
     await enter(chain);
     // The page had the focus: window.focus() in the top document makes it the focused frame again.
     if (chain.length === 0) await driver.executeScript('window.focus()');
