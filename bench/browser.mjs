@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { makeCertificate, startSandbox } from '../dist/sandbox.mjs';
-import { createGateway, toNodeListener } from '../dist/server.mjs';
+import { createFrameHost, createGateway, toNodeListener } from '../dist/server.mjs';
 
 // PAYFRAME_BENCH_DIST: another build's page bundle and frames (an older checkout's dist/), served the same way, for a before/after.
 const distRoot = process.env.PAYFRAME_BENCH_DIST ? pathToFileURL(`${process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/')}`) : new URL('../dist/', import.meta.url);
@@ -48,7 +48,7 @@ const SCRIPT = `(() => {
   window.bench = {
     async mount() {
       const start = performance.now();
-      form = Payframe.mountFields({ client, fields });
+      form = Payframe.mountFields({ client, fields, ...(q.get('frames') ? { frameUrl: q.get('frames') } : {}) });
       await form.ready;
       return performance.now() - start;
     },
@@ -93,18 +93,17 @@ const csp = (gateway) =>
  * client-token requests. `spki` is the certificate's key hash, which Chromium is told to trust: with
  * a certificate error it would cache nothing, and the frame script is meant to be cached.
  */
-export async function startShop() {
+export async function startShop({ frameHost = false } = {}) {
   const frameDir = mkdtempSync(join(tmpdir(), 'payframe-bench-frame-'));
   cpSync(dist('frame'), frameDir, { recursive: true });
   writeFileSync(join(frameDir, 'blank.html'), '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>\n');
   const tls = makeCertificate();
   const spki = createHash('sha256').update(createPublicKey(tls.cert).export({ type: 'spki', format: 'der' })).digest('base64');
-  const sandbox = await startSandbox({ frameDir, tls });
-  const { id, clientId, clientSecret } = sandbox.merchant;
-  const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
-  const mintToken = toNodeListener(gateway.handlers.clientToken());
   const bundle = readFileSync(dist('payframe.umd.min.js'));
   const counts = { token: 0, other: 0 };
+  // The shop's server listens first (its origin configures the merchant), and answers once the sandbox runs.
+  let sandbox;
+  let mintToken;
   const server = createServer(tls, (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     if (path === '/client-token') {
@@ -114,13 +113,28 @@ export async function startShop() {
     counts.other++;
     const file = { '/': ['text/html; charset=utf-8', PAGE], '/payframe.umd.min.js': ['text/javascript', bundle], '/bench.js': ['text/javascript', SCRIPT] }[path];
     if (!file) return res.writeHead(404).end();
-    // The page's frame-src names the gateway it is given (part 6 puts a delaying proxy in front of the sandbox).
-    const gatewayOrigin = new URL(new URL(req.url ?? '/', 'https://localhost').searchParams.get('gateway') ?? sandbox.url).origin;
-    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store', ...(path === '/' ? { 'content-security-policy': csp(gatewayOrigin) } : {}) });
+    // The page's frame-src names where its frames come from: the gateway it is given (part 6 puts a
+    // delaying proxy in front of the sandbox), or the merchant's frame host.
+    const query = new URL(req.url ?? '/', 'https://localhost').searchParams;
+    const framesOrigin = new URL(query.get('frames') ?? query.get('gateway') ?? sandbox.url).origin;
+    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store', ...(path === '/' ? { 'content-security-policy': csp(framesOrigin) } : {}) });
     res.end(file[1]);
   });
   await new Promise((resolve) => server.listen(0, 'localhost', resolve));
-  const url = `https://localhost:${server.address().port}/?${new URLSearchParams({ merchant: id, gateway: sandbox.url })}`;
+  const shopOrigin = `https://localhost:${server.address().port}`;
+  // The production topology (issue 16): the frames on a third origin, the merchant's frame host
+  // (createFrameHost on 127.0.0.2), calling the gateway cross-origin; the merchant names both origins.
+  let host;
+  const frames = frameHost ? createServer(tls, (req, res) => host(req, res)) : undefined;
+  if (frames) await new Promise((resolve) => frames.listen(0, '127.0.0.2', resolve));
+  const framesUrl = frames && `https://127.0.0.2:${frames.address().port}/`;
+  const merchants = frames && [{ id: 'bench-merchant', clientId: 'bench-client', clientSecret: 'bench-secret', origins: [shopOrigin, new URL(framesUrl).origin] }];
+  sandbox = await startSandbox({ frameDir, tls, ...(merchants ? { merchants } : {}) });
+  const { id, clientId, clientSecret } = sandbox.merchant;
+  const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
+  mintToken = toNodeListener(gateway.handlers.clientToken());
+  if (frames) host = toNodeListener(createFrameHost({ gateway: sandbox.url, merchantOrigins: [shopOrigin] }));
+  const url = `${shopOrigin}/?${new URLSearchParams({ merchant: id, gateway: sandbox.url, ...(framesUrl ? { frames: framesUrl } : {}) })}`;
   return {
     sandbox,
     gateway,
@@ -129,8 +143,10 @@ export async function startShop() {
     spki,
     blankUrl: `${sandbox.url}/frame/blank.html?${new URLSearchParams({ merchant: id })}`,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      for (const s of [server, frames].filter(Boolean)) {
+        s.closeAllConnections();
+        await new Promise((resolve) => s.close(resolve));
+      }
       await sandbox.close();
       rmSync(frameDir, { recursive: true, force: true });
     },

@@ -1,5 +1,6 @@
 // Part 2: round trips of `form.tokenize()` through the hosted form, in Chromium against the sandbox
-// (bench/browser.mjs: the checkout on https://localhost, the gateway and frames on https://127.0.0.1).
+// (bench/browser.mjs: the checkout on https://localhost, the gateway and frames on https://127.0.0.1),
+// then again with the frames on a third origin (createFrameHost on https://127.0.0.2), as in production.
 // 1. Requests per call, counted where they arrive (the sandbox's request log, the merchant's server):
 //    nonce requests, CORS preflights (OPTIONS), client-token fetches; the first call and later ones.
 //    Goal: exactly one request per call after the first.
@@ -43,8 +44,8 @@ const bareFetch = (frame, request) =>
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body,
+      // As the frame sends it: no `cache: 'no-store'`, which would make Chromium skip its preflight cache.
       credentials: 'omit',
-      cache: 'no-store',
       referrerPolicy: 'no-referrer',
     });
     const json = await response.json();
@@ -90,8 +91,25 @@ const collectTrip = (frame, n = 21) =>
     return times.sort((a, b) => a - b)[n >> 1];
   }, n);
 
+const TOPOLOGIES = {
+  'two origins (the sandbox serves the frames)': {},
+  "three origins (the merchant's frame host, the gateway apart)": { frameHost: true },
+};
+
+/** Each part of the report, for the checkout as the tests run it and in the production topology (issue 16). */
 export async function run() {
-  const shop = await startShop();
+  const tables = [];
+  const figures = {};
+  for (const [name, options] of Object.entries(TOPOLOGIES)) {
+    const one = await measure(options);
+    tables.push(...one.tables.map((t) => ({ ...t, title: `${name}. ${t.title}` })));
+    for (const [key, value] of Object.entries(one.figures)) figures[`${name}: ${key}`] = value;
+  }
+  return { tables, figures };
+}
+
+async function measure(options) {
+  const shop = await startShop(options);
   const browser = await launch(shop);
   const counts = { first: [], later: [] };
   const perRun = { tokenize: [], fetch: [], ratio: [], extra: [], postMessage: [], collect: [], network: [] };
