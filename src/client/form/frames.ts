@@ -97,6 +97,7 @@ export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, tit
       merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: pageOrigin, config: { ...events.config(name), ch },
       ...(cvvOnly ? { form: 'cvv' as const } : {}),
     });
+    watch.made(name, iframe.src);
     // The frame starts with the config of its URL. Posted once more when its page has loaded: that brings
     // it what changed since (a locale), and proves the page's origin where the browser cannot (Firefox).
     iframe.addEventListener('load', () => {

@@ -13,6 +13,8 @@ import { PayframeError } from '../../shared/errors';
 export const SILENT_MS = 3000;
 
 export interface LoadWatch {
+  /** A frame's iframe is made with this `src`. */
+  made(name: FieldName, src: string): void;
   /** A frame's document arrived (its iframe's `load`). */
   loaded(name: FieldName): void;
   /** A frame spoke on the channel in words this page cannot read: another payframe version. */
@@ -67,8 +69,26 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
 
   /** Frames whose document arrived. */
   const arrived = new Set<FieldName>();
+  // Firefox fires no `load` for a frame whose host it cannot reach, but times the failed navigation: an
+  // iframe's resource entry says its document arrived, or failed to (WebKit gives neither: timeoutMs).
+  const bySrc = new Map<string, FieldName>();
+  const timing = typeof PerformanceObserver === 'function' ? new PerformanceObserver((entries) => {
+    for (const entry of entries.getEntries()) {
+      const name = (entry as PerformanceResourceTiming).initiatorType === 'iframe' ? bySrc.get(entry.name) : undefined;
+      if (name) watch.loaded(name);
+    }
+  }) : undefined;
+  try {
+    timing?.observe({ type: 'resource' });
+  } catch {
+    // An engine without resource timing: the frames' `load` alone.
+  }
   const watch: LoadWatch = {
+    made(name, src) {
+      bySrc.set(new URL(src).href, name);
+    },
     loaded(name) {
+      if (arrived.has(name)) return;
       arrived.add(name);
       later(SILENT_MS, () => {
         if (ready.has(name)) return;
@@ -91,6 +111,7 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
       over = true;
       timers.forEach(clearTimeout);
       timers.clear();
+      timing?.disconnect();
       document.removeEventListener('securitypolicyviolation', onViolation);
     },
   };
