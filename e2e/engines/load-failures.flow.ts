@@ -1,8 +1,10 @@
-// Issue 22 item 1 in every engine: a card form that cannot load says why within seconds (the Chromium
-// suite's e2e/load-failures.spec.ts plays more causes). The page's CSP without the frames in frame-src,
-// on a merchant page of its own origin; a frame host on a closed port, said within seconds where the
-// engine lets the page know (Chromium: the frame's load; Firefox: its resource timing entry), at
-// timeoutMs in WebKit, which tells the page nothing of a frame that never arrived.
+// Issue 22 item 1 in every engine: a card form that cannot load says why within seconds, each cause
+// played for real: the page's CSP without the frames in frame-src; a frame host on a closed port (said
+// where the engine lets the page know: Chromium fires the frame's load, Firefox adds a resource timing
+// entry; WebKit tells the page nothing, so there it is timeout at timeoutMs); a frame URL that answers
+// some other page; a frame host whose frame-ancestors refuses the page; and a host that is merely slow,
+// which still loads. Chromium's suite has the same and an extension's about:blank (load-failures.spec.ts).
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { type Merchant, startMerchant } from '../support/merchant';
 import { type Origin, startOrigin } from '../support/origin';
@@ -12,14 +14,23 @@ import { expect, test } from './harness/test';
 const SHOP = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>'
   + '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
 
+const FRAME_DIR = new URL('../../dist/frame/', import.meta.url);
+
 let merchant: Merchant;
+/** A merchant whose frames allow its own page only (frame-ancestors). */
+let ownOnly: Merchant;
 let shop: Origin;
+/** A frame host that answers the real frame page, 4 s late, and a blank page at any other path. */
+let slow: Origin;
 test.beforeAll(async () => {
-  [merchant, shop] = await Promise.all([startMerchant(), startOrigin()]);
+  [merchant, ownOnly, shop, slow] = await Promise.all([startMerchant(), startMerchant({ ownOriginOnly: true }), startOrigin(), startOrigin()]);
+  const script = readdirSync(FRAME_DIR).find((f) => f.endsWith('.js'))!;
+  slow.files.set('/frame/', { type: 'text/html; charset=utf-8', body: readFileSync(new URL('index.html', FRAME_DIR)), delayMs: 4000 });
+  slow.files.set(`/frame/${script}`, { type: 'text/javascript', body: readFileSync(new URL(script, FRAME_DIR)) });
   shop.files.set('/shop', { type: 'text/html; charset=utf-8', body: SHOP });
   shop.files.set('/strict', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy': "frame-src 'self'" } });
 });
-test.afterAll(() => Promise.all([merchant?.close(), shop?.close()]));
+test.afterAll(() => Promise.all([merchant?.close(), ownOnly?.close(), shop?.close(), slow?.close()]));
 
 async function closedPort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
@@ -30,7 +41,7 @@ async function closedPort(): Promise<number> {
 }
 
 /** Mounts with a 60 s timeout and answers how `ready` settled, and after how long on the page's clock. */
-function mount(driver: Driver, frameUrl?: string, timeoutMs = 60_000) {
+function mount(driver: Driver, frameUrl?: string, timeoutMs = 60_000, of: Merchant = merchant) {
   return driver.run(undefined, (gateway: string, merchantId: string, frames: string, timeoutMs: number) => {
     const w = window as any;
     const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
@@ -43,7 +54,7 @@ function mount(driver: Driver, frameUrl?: string, timeoutMs = 60_000) {
       () => ({ code: 'ready', reason: undefined, fields: undefined, ms: performance.now() - started }),
       (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started }),
     );
-  }, merchant.sandbox.url, merchant.sandbox.merchant.id, frameUrl ?? '', timeoutMs);
+  }, of.sandbox.url, of.sandbox.merchant.id, frameUrl ?? '', timeoutMs);
 }
 
 test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCKED_BY_CSP, at once", async ({ driver }) => {
@@ -70,4 +81,29 @@ test('a frame host on a closed port: network FRAME_NOT_ANSWERING within seconds 
     expect(outcome.message).toContain('is unreachable');
     expect(outcome.ms).toBeLessThan(10_000);
   }
+});
+
+test('a frame URL that answers some other page: network FRAME_NOT_ANSWERING within seconds', async ({ driver }) => {
+  await driver.goto(`${shop.url}/shop`);
+  const outcome = await mount(driver, `${slow.url}/not-the-frames/`); // a blank page of another site
+  test.info().annotations.push({ type: 'ms to the outcome', description: outcome.ms.toFixed(0) });
+  expect(outcome).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
+  expect(outcome.ms).toBeLessThan(10_000);
+});
+
+test("a frame host that refuses this page's origin (frame-ancestors): network FRAME_NOT_ANSWERING within seconds", async ({ driver }) => {
+  await driver.goto(`${shop.url}/shop`);
+  const outcome = await mount(driver, undefined, 20_000, ownOnly);
+  test.info().annotations.push({ type: 'ms to the outcome', description: outcome.ms.toFixed(0) });
+  expect(outcome).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
+  expect(outcome.message).toContain(`refuses this page's origin ${shop.url}`);
+  expect(outcome.ms).toBeLessThan(10_000);
+});
+
+test('a frame host that is merely slow (4 s a page) still loads: nothing fails before timeoutMs', async ({ driver }) => {
+  await driver.goto(`${shop.url}/shop`);
+  const outcome = await mount(driver, `${slow.url}/frame/`);
+  test.info().annotations.push({ type: 'ms to the outcome', description: outcome.ms.toFixed(0) });
+  expect(outcome).toMatchObject({ code: 'ready' });
+  expect(outcome.ms).toBeGreaterThan(4000);
 });
