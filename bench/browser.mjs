@@ -141,6 +141,8 @@ export async function startShop({ frameHost = false } = {}) {
     url,
     counts,
     spki,
+    tls,
+    origin: shopOrigin,
     blankUrl: `${sandbox.url}/frame/blank.html?${new URLSearchParams({ merchant: id })}`,
     async close() {
       for (const s of [server, frames].filter(Boolean)) {
