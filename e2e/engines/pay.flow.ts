@@ -1,7 +1,7 @@
 // A payer types a card into the hosted form and pays: typed key by key, formatted, tokenised by the
 // frames, paid by the merchant's server; and the merchant's page never held the card.
 import { type Merchant, startMerchant } from '../support/merchant';
-import { expectNoCardData, expectNoProblems, focused, formState, openCheckout, recorded, textOf, typeInto, valueOf } from './harness/checkout';
+import { expectNoCardData, expectNoProblems, field, focused, formState, openCheckout, recorded, textOf, typeInto, valueOf } from './harness/checkout';
 import { expect, test } from './harness/test';
 
 let merchant: Merchant;
@@ -49,4 +49,25 @@ test('Enter in the last field pays; an invalid card is refused first, its fields
   await expect.poll(() => textOf(driver, '#number-hint')).toBe('');
   await expectNoCardData(driver, { ...CARD, number: '4111111111111112' });
   await expectNoProblems(driver, merchant);
+});
+
+test("the CVV's last digit, then tokenize at once: the frames send the card with it (issue 21 item 4)", async ({ driver }) => {
+  await openCheckout(driver, merchant);
+  await typeInto(driver, 'number', CARD.number);
+  await typeInto(driver, 'expiry', CARD.expiry);
+  await typeInto(driver, 'cvv', CARD.cvv.slice(0, -1));
+  await typeInto(driver, 'name', CARD.name);
+  await driver.click(field('cvv')); // the caret after its two digits: the click is past their end
+  // The last key and the page's call, with nothing in between: the page has not heard the CVV complete
+  // yet (its state may lag the key), the number frame asks the CVV frame for its value at that moment.
+  await driver.type(CARD.cvv.slice(-1));
+  const { heard, outcome } = await driver.run(undefined, async () => {
+    const form = (window as any).form;
+    const heard = form.getState().fields.cvv.isValid as boolean;
+    const outcome = await form.tokenize().then((r: any) => ({ last4: r.last4 }), (e: any) => ({ code: e.code, fields: e.fields }));
+    return { heard, outcome };
+  });
+  test.info().annotations.push({ type: 'the page had heard the last digit when it called tokenize()', description: String(heard) });
+  expect(outcome).toEqual({ last4: '1111' });
+  await expectNoCardData(driver, CARD);
 });

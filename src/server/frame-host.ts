@@ -65,12 +65,13 @@ function checkOrigins(origins: unknown): string[] {
 }
 
 /**
- * The files of a frame host at `hostOrigin`: the page of a full card form (`index.html`), the page of a
- * CVV-only form (`cvv/index.html`), and the script. The page never lists the host's own origin among
- * its ancestors.
+ * The files of a frame host reached at `host` (its name and port): the page of a full card form
+ * (`index.html`), the page of a CVV-only form (`cvv/index.html`), and the script. The page never lists
+ * the host's own origin among its ancestors.
  */
-function filesOf(gateway: URL, origins: string[], hostOrigin: string): { page: FrameFile; cvvPage: FrameFile; script: FrameFile } {
-  const ancestors = origins.filter((o) => o !== hostOrigin);
+function filesOf(gateway: URL, origins: string[], host: string): { page: FrameFile; cvvPage: FrameFile; script: FrameFile } {
+  // By host, whatever the scheme: behind a proxy that ends TLS, the request reaches the host over http.
+  const ancestors = origins.filter((o) => new URL(o).host !== host);
   const page = (cvvOnly: boolean): FrameFile => ({
     path: cvvOnly ? CVV_PAGE : '',
     body: framePage(frameScript, { gateway: gateway.href, cvvOnly }),
@@ -96,7 +97,7 @@ export function createFrameHost(options: FrameHostOptions): Handler {
     const url = new URL(request.url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'use GET or HEAD\n', { allow: 'GET, HEAD' });
     // The origin this request reached the host on: never one of the page's ancestors.
-    const files = filesOf(gateway, origins, url.origin);
+    const files = filesOf(gateway, origins, url.host);
     const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
     const file = last === '' ? (url.pathname.endsWith(`/${CVV_PAGE}`) ? files.cvvPage : files.page) : last === files.script.path ? files.script : undefined;
     if (!file) return text(404, 'not found\n');

@@ -235,13 +235,20 @@ describe('mountFields', () => {
   });
 
   describe('a form that cannot load says why as soon as the browser tells', () => {
-    const violation = (blockedURI: string, effectiveDirective = 'frame-src') =>
-      document.dispatchEvent(Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective }));
+    const violation = (blockedURI: string, effectiveDirective = 'frame-src', disposition = 'enforce') =>
+      document.dispatchEvent(Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective, disposition }));
 
     it("the page's CSP blocked the frames: invalid_config at once, naming frame-src and the frame origin", async () => {
       const form = mount();
       violation('https://elsewhere.example/pixel.png', 'img-src'); // another resource: not the form's business
       violation('https://elsewhere.example/', 'frame-src');
+      // An origin that only begins as the frames' does: another host, or another port.
+      violation(`${FRAME_ORIGIN}.elsewhere.example/frame/`);
+      violation(`${FRAME_ORIGIN}1/frame/`);
+      // A report-only policy blocks nothing: the frames load.
+      violation(iframe('number').src.split('#')[0]!, 'frame-src', 'report');
+      await Promise.resolve();
+      expect(document.querySelectorAll('iframe')).toHaveLength(4);
       violation(iframe('number').src.split('#')[0]!);
       const error = await rejection(form.ready);
       expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: FIELDS });

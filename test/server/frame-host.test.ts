@@ -48,6 +48,9 @@ describe('createFrameHost', () => {
     expect(directives(onShop.headers.get('content-security-policy'))['frame-ancestors']).toBe('https://www.shop.example:8443');
     const alone = await createFrameHost({ ...options, merchantOrigins: [SHOP] })(new Request(`${SHOP}/frames/`));
     expect(directives(alone.headers.get('content-security-policy'))['frame-ancestors']).toBe("'none'");
+    // Behind a proxy that ends TLS, the request arrives over http: its own origin is still left out.
+    const proxied = await createFrameHost(options)(new Request(`${SHOP.replace('https:', 'http:')}/frames/`));
+    expect(directives(proxied.headers.get('content-security-policy'))['frame-ancestors']).toBe('https://www.shop.example:8443');
   });
 
   it('serves the script the page names, with the integrity it names, cached for good, to its own page only', async () => {

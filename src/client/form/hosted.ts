@@ -48,7 +48,9 @@ export function mountFields(options: MountOptions): CardForm {
     placeholder: specs.get(name)!.placeholder,
     fields: names,
     ...extras,
-    scheme: getComputedStyle(specs.get(name)!.container).colorScheme,
+    // The frame applies the few known schemes and refuses a config with one over 40 characters (custom
+    // idents can make it longer): cut, it is one the frame does not apply, not a frame left blank.
+    scheme: getComputedStyle(specs.get(name)!.container).colorScheme.slice(0, 40),
     ...(brand === undefined ? {} : { brand }),
   });
   const frames = openFrames(mount, labelFor, {

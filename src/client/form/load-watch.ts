@@ -51,8 +51,16 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
     timers.add(timer);
   };
 
+  const sameOrigin = (url: string) => {
+    try {
+      return new URL(url).origin === origin;
+    } catch {
+      return false; // 'inline', 'eval', or nothing: not a frame
+    }
+  };
   const onViolation = (event: SecurityPolicyViolationEvent) => {
-    if (!/^(frame|child|default)-src$/.test(event.effectiveDirective) || !event.blockedURI.startsWith(origin)) return;
+    // A report-only policy blocks nothing (merchants roll a CSP out that way first): the frames load.
+    if (event.disposition === 'report' || !/^(frame|child|default)-src$/.test(event.effectiveDirective) || !sameOrigin(event.blockedURI)) return;
     const names = waiting();
     fail(new PayframeError('invalid_config', `the page's Content Security Policy blocked ${list(names)} (${event.effectiveDirective}): add ${origin} to its frame-src`, {
       reason: 'FRAME_BLOCKED_BY_CSP', fields: names,
@@ -70,11 +78,12 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
   /** Frames whose document arrived. */
   const arrived = new Set<FieldName>();
   // Firefox fires no `load` for a frame whose host it cannot reach, but times the failed navigation: an
-  // iframe's resource entry says its document arrived, or failed to (WebKit gives neither: timeoutMs).
+  // iframe's resource entry of no duration (WebKit gives neither: timeoutMs). An entry with a duration
+  // is a page that arrived, whose script may still be on its way: its `load` starts the clock.
   const bySrc = new Map<string, FieldName>();
   const timing = typeof PerformanceObserver === 'function' ? new PerformanceObserver((entries) => {
     for (const entry of entries.getEntries()) {
-      const name = (entry as PerformanceResourceTiming).initiatorType === 'iframe' ? bySrc.get(entry.name) : undefined;
+      const name = (entry as PerformanceResourceTiming).initiatorType === 'iframe' && entry.duration === 0 ? bySrc.get(entry.name) : undefined;
       if (name) watch.loaded(name);
     }
   }) : undefined;
