@@ -90,6 +90,17 @@ describe('mountFields', () => {
     expect(form.ready).toBeInstanceOf(Promise);
   });
 
+  it("cuts a container's color-scheme to what a frame takes (40 characters): a long custom one leaves no frame blank", () => {
+    const scheme = `light dark ${'x'.repeat(60)}`;
+    const spy = vi.spyOn(window, 'getComputedStyle').mockImplementation(() => ({ colorScheme: scheme }) as CSSStyleDeclaration);
+    try {
+      mount();
+      expect(urlConfig('number').scheme).toBe(scheme.slice(0, 40));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('gives each frame its config in its URL, posts it again on the frame\'s load to the exact frame origin, and is ready when every frame is', async () => {
     const form = mount({ locale: 'ar', styles: { base: { color: '#111' } } });
     const onReady = vi.fn();
