@@ -48,7 +48,7 @@ export async function run(args) {
     process.exit(0);
   }
   const [action, dir, ...extra] = positionals;
-  if (extra.length > 0 || (action !== undefined && action !== 'export') || (action === 'export' && dir === undefined)) {
+  if (extra.length > 0 || (action !== undefined && action !== 'export') || (action === 'export' && !dir)) {
     usageFail(action === 'export' ? 'export takes one folder' : `unknown argument "${action}"`);
   }
   const [{ createFrameHost, toNodeListener }, { makeCertificate }, { isLoopbackHost }] = await built('server.mjs', 'sandbox.mjs', 'lib/shared/url.mjs');
@@ -106,11 +106,12 @@ async function exportTo(dir, host) {
   const cvvPage = await answer(host, '/cvv/');
   const scriptName = /<script src="([^"]+)"/.exec(page.body)[1];
   const script = await answer(host, `/${scriptName}`);
-  // Each page answers at its folder and as its index.html; the script beside them.
-  const routes = [['/', page], ['/index.html', page], ['/cvv/', cvvPage], ['/cvv/index.html', cvvPage], [`/${scriptName}`, script]];
+  // Each page answers at its folder and as its index.html, the CVV page also at `/cvv`, which static
+  // hosts serve or redirect without the slash (its headers must come with it); the script beside them.
+  const routes = [['/', page], ['/index.html', page], ['/cvv', cvvPage], ['/cvv/', cvvPage], ['/cvv/index.html', cvvPage], [`/${scriptName}`, script]];
   const title = (name) => name.replace(/(^|-)(\w)/g, (_, dash, c) => dash + c.toUpperCase());
   const headersFile = routes.map(([path, file]) => [path, ...Object.entries(file.headers).map(([k, v]) => `  ${title(k)}: ${v}`)].join('\n')).join('\n\n');
-  const vercel = { headers: routes.map(([source, file]) => ({ source, headers: Object.entries(file.headers).map(([key, value]) => ({ key, value })) })) };
+  const vercel = { trailingSlash: true, headers: routes.map(([source, file]) => ({ source, headers: Object.entries(file.headers).map(([key, value]) => ({ key, value })) })) };
   const files = [
     ['index.html', page.body], ['cvv/index.html', cvvPage.body], [scriptName, script.body],
     ['_headers', `${headersFile}\n`], ['vercel.json', `${JSON.stringify(vercel, null, 2)}\n`],

@@ -20,7 +20,8 @@ export interface GatewayOptions extends CallOptions {
   /**
    * Told what happened, for the merchant's log: an event for every call to the service (method, path,
    * status, duration, the error) and for every 5xx a handler answers (the cause the page is not told).
-   * Events hold no card data, secret, token, nonce or OTP. A listener that throws is ignored.
+   * Events hold no card data, secret, token, nonce or OTP (a handler event's `thrown` is your own code's
+   * exception, as thrown: what it holds is yours). A listener that throws is ignored.
    * In one line: `onEvent: (event) => console.log('payframe:', event.message)`.
    */
   onEvent?: EventListener;

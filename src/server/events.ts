@@ -2,8 +2,8 @@
  * What the gateway tells the merchant's server through `onEvent`: one event per call to the service,
  * and one per handler answer whose cause the page is not told (a 5xx). Each event is built field by
  * field from values payframe made itself (the method, the path it built from the ids, the answer's
- * status, the clock, a PayframeError's own fields): never from a request, its headers or its body, nor
- * from an answer's body. So no card number, CVV, secret, Basic credential, client token, nonce or OTP
+ * status, the clock, a PayframeError's own fields, a refusal's name, code and id in their shapes): never
+ * from a request, its headers or its body, nor from an answer's text. So no card number, CVV, secret, Basic credential, client token, nonce or OTP
  * can ride along (test/server/events.test.ts records every call path and searches for each of them).
  */
 import { type ErrorCode, isPayframeError } from '../shared/errors';
@@ -72,10 +72,25 @@ export type EventListener = (event: GatewayEvent) => void;
 /** Only a code's shape (letters, digits, underscores) is kept from a connection's error. */
 const CODE_SHAPE = /^[A-Z][A-Z0-9_]{1,63}$/;
 
-/** The event's copy of an error: a PayframeError's own fields, or `server_error` for anything else. */
+/** The shapes kept of what a refusal's body says: a name, a numeric code, an id. */
+const RESULT_SHAPE = /^\d{1,8}$/;
+const ID_SHAPE = /^[\w-]{1,64}$/;
+const shaped = (value: string | undefined, shape: RegExp) => (value !== undefined && shape.test(value) ? value : undefined);
+
+/**
+ * The event's copy of an error: a PayframeError's own fields, or `server_error` for anything else. Of a
+ * refusal, the service's own text is left out (it may echo the request: a CVV, an OTP, an email), and its
+ * name, code and event id are kept only in their shapes.
+ */
 export function eventError(error: unknown): EventError {
   if (!isPayframeError(error)) return { code: 'server_error', message: 'something that is not a PayframeError was thrown' };
-  const { code, message, status, reason, resultCode, eventId } = error;
+  const { code, status } = error;
+  const reason = shaped(error.reason, CODE_SHAPE);
+  const resultCode = shaped(error.resultCode, RESULT_SHAPE);
+  const eventId = shaped(error.eventId, ID_SHAPE);
+  // A refusal's message is `<request>: <NAME>: <the service's text>` (shared/answer.ts): cut after the name.
+  const named = status !== undefined && error.reason !== undefined ? error.message.indexOf(`: ${error.reason}`) : -1;
+  const message = named < 0 ? error.message : reason === undefined ? error.message.slice(0, named) : error.message.slice(0, named + reason.length + 2);
   const causeCode = code === 'network' ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
   return {
     code,

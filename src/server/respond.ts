@@ -5,6 +5,7 @@
 import type { ErrorAnswer } from '../protocol/wire';
 import { MAX_REQUEST_BODY, readCapped } from '../shared/body';
 import { type ErrorCode, PayframeError } from '../shared/errors';
+import { UNTRUSTED_ADVICE } from './transport';
 
 /** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
 export type Handler = (request: Request) => Promise<Response>;
@@ -61,9 +62,13 @@ const GENERIC: Record<number, string> = {
  * certificate, with what to do), without the request line before them.
  */
 function messageOf5xx(error: PayframeError, status: number): string {
-  const ownWords = error.code === 'network' ? /: (the (?:service's TLS certificate|connection) .*)$/s.exec(error.message)?.[1] : undefined;
+  // Exactly the words transport.ts writes: a message of the merchant's own (from `handle`) that merely
+  // looks like them is not passed on (it could name a database, a host, a credential).
+  const ownWords = error.code === 'network' ? OWN_NETWORK_WORDS.exec(error.message)?.[1] : undefined;
   return ownWords ?? GENERIC[status] ?? GENERIC[502]!;
 }
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const OWN_NETWORK_WORDS = new RegExp(`: (the connection failed|the service's TLS certificate is not trusted \\([A-Z0-9_]{1,64}\\); ${escaped(UNTRUSTED_ADVICE)})$`);
 
 /** What an error means to the page when it came from the service (it has a `status`). */
 const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504 };

@@ -63,6 +63,9 @@ export function segment(name: string, value: unknown): string {
   return encodeURIComponent(value);
 }
 
+/** What to do about a certificate the runtime does not trust (the page may read it: see respond.ts). */
+export const UNTRUSTED_ADVICE = 'for the local sandbox, use its development URL (plain http on loopback: `sandbox.httpUrl`, or the URL `npx payframe sandbox` prints) or trust its certificate (`sandbox.ca`, e.g. NODE_EXTRA_CA_CERTS=ca.pem)';
+
 /** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
 const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
 
@@ -75,8 +78,7 @@ function networkError(what: string, error: unknown): PayframeError {
   const cause = error instanceof Error ? (error.cause ?? error) : error;
   const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
   if (typeof code === 'string' && UNTRUSTED_CERTIFICATE.test(code)) {
-    const advice = 'for the local sandbox, use its development URL (plain http on loopback: `sandbox.httpUrl`, or the URL `npx payframe sandbox` prints) or trust its certificate (`sandbox.ca`, e.g. NODE_EXTRA_CA_CERTS=ca.pem)';
-    return new PayframeError('network', `${what}: the service's TLS certificate is not trusted (${code}); ${advice}`, { cause });
+    return new PayframeError('network', `${what}: the service's TLS certificate is not trusted (${code}); ${UNTRUSTED_ADVICE}`, { cause });
   }
   return new PayframeError('network', `${what}: the connection failed`, { cause });
 }

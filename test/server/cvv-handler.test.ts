@@ -99,6 +99,11 @@ describe('handlers.cvv', () => {
     const text = await failed.text();
     expect(JSON.parse(text)).toMatchObject({ error: { code: 'server_error' } });
     expect(text).not.toContain('/srv/shop');
+    // A network error of the merchant's own, worded as payframe words its own: generic all the same.
+    const ledger = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new PayframeError('network', 'ledger: the connection to postgres://app:hunter2@db.internal:5432 failed'); } });
+    const down = await ledger(request());
+    expect(down.status).toBe(502);
+    expect(await down.json()).toEqual({ error: { code: 'network', message: 'the payment service failed or refused this server' } });
   });
 
   it('answers a refusal of the service to the merchant’s credentials as 502, without the service’s text', async () => {

@@ -158,8 +158,32 @@ describe('onEvent: a call that fails', () => {
         code: 'conflict', status: 409, reason: expect.stringMatching(/^[A-Z_]+$/), resultCode: expect.stringMatching(/^\d{4}$/),
         eventId: expect.stringMatching(/^[\da-f-]{36}$/), message: expect.stringContaining(`POST ${merchantPath()}/payment/${payment.reference_id}/capture: `),
       },
-      message: expect.stringMatching(/: 409 in \d+ ms: conflict: [A-Z_]+: .+ \(service event [\da-f-]{36}\)$/),
+      message: expect.stringMatching(/: 409 in \d+ ms: conflict: [A-Z_]+ \(service event [\da-f-]{36}\)$/),
     });
+  });
+
+  it("a service whose refusals quote the request: its text stays out (a CVV, a nonce, an OTP, an email), its name, code and id only in their shapes", async () => {
+    const sent = { cvv: '737', otp: '482913', email: 'jane.doe@example.com', nonce: '0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b' };
+    // As the payment service's fetch: every refusal quotes what it was sent, in its message and its other fields.
+    const echoing = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const quoted = `${String(input)} ${typeof init?.body === 'string' ? init.body : ''}`;
+      const body = { code: `4000 ${quoted}`, name: 'INVALID_REQUEST', message: `cannot process ${quoted}`, eventId: `ev ${quoted}` };
+      return new Response(JSON.stringify(body), { status: 400, headers: { 'content-type': 'application/json' } });
+    }) as typeof fetch;
+    const { gateway, events } = recording({ fetch: echoing });
+    const amount = EUR('1.00');
+    await refusal(gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv: sent.cvv } } as never), 'invalid_request');
+    await refusal(gateway.payments.create({ intent: 'sale', amount, card: { nonce: sent.nonce } } as never), 'invalid_request');
+    await refusal(gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl('0123456789abcdef0123456789abcdef'), referenceId: 'PAY-1', otp: sent.otp }), 'invalid_request');
+    await refusal(gateway.payers.byEmail(sent.email), 'invalid_request');
+    expect(events()).toHaveLength(4);
+    for (const event of events()) {
+      expect(event.type === 'call' && event.error).toMatchObject({ code: 'invalid_request', status: 400, reason: 'INVALID_REQUEST' });
+      expect(event.type === 'call' && event.error).not.toHaveProperty('resultCode');
+      expect(event.type === 'call' && event.error).not.toHaveProperty('eventId');
+      expect(event.message).toMatch(/: 400 in \d+ ms: invalid_request: INVALID_REQUEST$/);
+      for (const value of Object.values(sent)) expect(JSON.stringify(event)).not.toContain(value);
+    }
   });
 
   it('wrong credentials: 401 unauthorized, with the secret nowhere', async () => {

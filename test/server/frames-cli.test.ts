@@ -37,6 +37,12 @@ describe('payframe frames', () => {
     expect(out).toContain('payframe frames stopped.');
   });
 
+  it('refuses an export to no folder (an empty name would be the current one)', async () => {
+    const { code, stderr } = await failure(['frames', 'export', '', ...OPTIONS]);
+    expect(code).toBe(2);
+    expect(stderr.trim()).toMatch(/^payframe: export takes one folder/);
+  });
+
   it('says a bad option, a missing one, or a busy port in one line', async () => {
     for (const args of [['--gateway', 'http://api.ompay.com', '--merchant-origin', 'https://shop.example'], ['--gateway', 'https://api.ompay.com'], [...OPTIONS, '--merchant-origin', '*']]) {
       const { code, stderr } = await failure(['frames', ...args]);
@@ -80,6 +86,10 @@ describe('payframe frames export', () => {
     const vercel = new Map((JSON.parse(readFileSync(join(dir, 'vercel.json'), 'utf8')).headers as { source: string; headers: { key: string; value: string }[] }[])
       .map(({ source, headers }) => [source, Object.fromEntries(headers.map((h) => [h.key, h.value]))]));
     const files: [string, string][] = [['/', 'index.html'], ['/index.html', 'index.html'], ['/cvv/', 'cvv/index.html'], ['/cvv/index.html', 'cvv/index.html'], [`/${script}`, script]];
+    // The CVV page without its slash, which static hosts serve or redirect: its headers too (Vercel redirects it).
+    const cvvPage = Object.fromEntries((await host(new Request('https://frames.shop.example/cvv/'))).headers);
+    expect([headersFile.get('/cvv'), vercel.get('/cvv')]).toEqual([cvvPage, cvvPage]);
+    expect(JSON.parse(readFileSync(join(dir, 'vercel.json'), 'utf8')).trailingSlash).toBe(true);
     for (const [path, file] of files) {
       // What a frame host on another origin than the merchant's answers at this path.
       const answer = await host(new Request(`https://frames.shop.example${path.replace(/index\.html$/, '')}`));
