@@ -40,7 +40,9 @@ export async function run(args) {
       },
     });
   } catch (error) {
-    usageFail(error.message);
+    // node:util's words for a missing value take three lines: one is enough.
+    const missing = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /^Option '(--[\w-]+)/.exec(error.message)?.[1];
+    usageFail(missing ? `${missing} needs a value` : error.message.split('\n')[0]);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -60,7 +62,12 @@ export async function run(args) {
     // createFrameHost's own sentence, which names the option.
     usageFail(error.message.replace(/^createFrameHost: gateway/, '--gateway').replace(/^createFrameHost: merchantOrigins/, '--merchant-origin'));
   }
-  if (action === 'export') return exportTo(resolve(dir), host);
+  if (action === 'export') {
+    // The serving options have nothing to do in an export: said, rather than silently ignored.
+    const serving = ['port', 'host', 'cert-dir'].filter((name) => args.some((a) => a === `--${name}` || a.startsWith(`--${name}=`)));
+    if (serving.length > 0) usageFail(`export takes no ${serving.map((n) => `--${n}`).join(', ')}: your static host serves the files`);
+    return exportTo(resolve(dir), host);
+  }
 
   const port = portOf(values.port, usageFail);
   const certDir = values['cert-dir'];

@@ -50,6 +50,15 @@ describe('payframe frames', () => {
       expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(stderr).toMatch(/^payframe: --(gateway|merchant-origin) /);
     }
+    const said = async (args: string[]) => {
+      const { code, stderr } = await failure(['frames', ...args]);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      return stderr.trim();
+    };
+    expect(await said(['--gateway', '--merchant-origin', 'https://shop.example'])).toMatch(/^payframe: --gateway needs a value /);
+    expect(await said([...OPTIONS, '--gateway'])).toMatch(/^payframe: --gateway needs a value /);
+    expect(await said(['export', tmpdir(), ...OPTIONS, '--port', '1', '--cert-dir=x'])).toMatch(/^payframe: export takes no --port, --cert-dir: your static host serves the files /);
     const { code, stderr } = await failure(['frames', ...OPTIONS, '--host', '0.0.0.0']);
     expect(code).toBe(2);
     expect(stderr).toContain('needs https: give --cert-dir DIR');
