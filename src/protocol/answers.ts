@@ -12,7 +12,8 @@ const text = (value: unknown, max: number) => (typeof value === 'string' ? value
  */
 export function readErrorAnswer(answer: unknown, fallback: ErrorCode = 'server_error'): Partial<ErrorAnswer['error']> & { code: ErrorCode } | undefined {
   const error = (answer as { error?: unknown } | null)?.error;
-  if (error === undefined) return undefined;
+  // `error: null` is a serializer's way of saying there is none (an approved answer may carry it).
+  if (error === undefined || error === null) return undefined;
   const { code, message, reason, resultCode } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
   return {
     code: isErrorCode(code) ? code : fallback,

@@ -194,6 +194,12 @@ describe('the OTP form', () => {
     expect(submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '123456' }), expect.anything());
   });
 
+  it('an approved answer that says `error: null` is approved (no error), not a refusal', async () => {
+    const { submit, call } = await setup({}, [{ ...approved, error: null }]);
+    await submit('123456');
+    expect(await call).toMatchObject({ status: 'approved', referenceId: 'PAY-1' });
+  });
+
   it('drops spaces and the direction marks of an OTP pasted from an Arabic SMS', async () => {
     const { submit, submitOtp } = await setup({ locale: 'ar' });
     await submit('\u200f١٢٣\u00a0٤٥٦\u200e\u061c');
@@ -362,6 +368,9 @@ describe('handlePending refuses bad input before anything happens', () => {
     ['no pending payment', () => [undefined, {}], 'invalid_request'],
     ['a reference id that is a path', () => [{ ...pending(), referenceId: '../PAY-1' }, {}], 'invalid_request'],
     ['a session id that is not one', () => [{ ...pending(), sessionId: 'abc' }, {}], 'invalid_request'],
+    ['no reference id (a regex would read "undefined")', () => [{ ...pending(), referenceId: undefined }, {}], 'invalid_request'],
+    ['a reference id that is a number', () => [{ ...pending(), referenceId: 42 }, {}], 'invalid_request'],
+    ['a session id in an array (JSON can make one)', () => [{ ...pending(), sessionId: [SESSION] }, {}], 'invalid_request'],
   ])('%s', async (_, make, code) => {
     const div = container();
     const navigate = vi.fn();

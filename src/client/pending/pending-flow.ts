@@ -32,7 +32,8 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
   check(isLocale(locale), "locale must be 'en' or 'ar'");
   check(typeof navigate === 'function', 'navigate must be a function');
   check(typeof client?.origin === 'string', 'client must come from createClient');
-  if (!REFERENCE_ID.test(referenceId) || !SESSION_ID.test(sessionId)) {
+  // Strings first: a regex test reads `undefined` or `['…']` as their text.
+  if (typeof referenceId !== 'string' || !REFERENCE_ID.test(referenceId) || typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) {
     throw new PayframeError('invalid_request', 'pending must carry its referenceId and sessionId');
   }
   const href = mode === 'otp' ? '' : redirectTarget(redirectUrl, client.origin, sessionId);
