@@ -8,7 +8,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { checkoutUrl, type Merchant, pageCsp, startMerchant } from './support/merchant';
 import { type Origin, startOrigin } from './support/origin';
-import { forge } from './support/forge';
+import { forge, formView } from './support/forge';
 import { fillCard, type Field, frameOf, LABELS, recorded } from './support/page';
 
 const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
@@ -43,18 +43,7 @@ async function countArrivals(context: BrowserContext): Promise<(receiver: string
 
 /** Everything the forgeries could have changed, as the page and the person see it. */
 async function view(page: Page) {
-  const onPage = await page.evaluate(() => {
-    const w = window as any;
-    return {
-      state: w.form.getState(),
-      events: w.recorded.events.length,
-      errors: w.recorded.errors,
-      status: document.querySelector('#status')!.textContent,
-      frames: [...document.querySelectorAll('.field iframe')].map((f) => [(f as HTMLIFrameElement).title, (f as HTMLIFrameElement).style.height]),
-      classes: [...document.querySelectorAll('.field')].map((f) => f.className),
-      active: document.activeElement?.id ?? document.activeElement?.tagName,
-    };
-  });
+  const onPage = await page.evaluate(formView, true);
   const fields = await Promise.all(
     FIELDS.map((field) =>
       frameOf(page, field).locator('input').evaluate((el: HTMLInputElement) => ({

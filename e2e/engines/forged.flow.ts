@@ -6,7 +6,7 @@
 // nonce is asked for, and a forged result never replaces the real one.
 import { checkoutUrl, type Merchant, pageCsp, startMerchant } from '../support/merchant';
 import { type Origin, startOrigin } from '../support/origin';
-import { forge } from '../support/forge';
+import { forge, formView } from '../support/forge';
 import { field, type Field, LABELS, recorded, textOf, typeInto } from './harness/checkout';
 import type { Driver, In } from './harness/driver';
 import { expect, test } from './harness/test';
@@ -51,17 +51,7 @@ const heardFrom = (driver: Driver, where: In, origin: string) => driver.run(wher
 
 /** Everything the forgeries could have changed, as the page and the person see it. */
 async function view(driver: Driver) {
-  const onPage = await driver.run(undefined, () => {
-    const w = window as any;
-    return {
-      state: w.form.getState(),
-      events: w.recorded.events.length,
-      errors: w.recorded.errors,
-      status: document.querySelector('#status')!.textContent,
-      frames: [...document.querySelectorAll('.field iframe')].map((f) => [(f as HTMLIFrameElement).title, (f as HTMLIFrameElement).style.height]),
-      classes: [...document.querySelectorAll('.field')].map((f) => f.className),
-    };
-  });
+  const onPage = await driver.run(undefined, formView, false);
   const fields = [];
   for (const name of FIELDS) {
     fields.push(await driver.run(field(name).in, () => {

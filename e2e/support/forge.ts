@@ -68,3 +68,20 @@ export function forge({ ch, to, target, malformedOnly = false }: { ch: string; t
   for (const win of windows[target]!()) for (const m of list) win.postMessage(m, '*');
   return list.length;
 }
+
+/**
+ * Runs in the checkout page: what the forgeries could change there, as the page and the person see it
+ * (`active`: the focused element too, where reading the frames moves no focus).
+ */
+export function formView(active: boolean) {
+  const w = window as any;
+  return {
+    state: w.form.getState(),
+    events: w.recorded.events.length,
+    errors: w.recorded.errors,
+    status: document.querySelector('#status')!.textContent,
+    frames: [...document.querySelectorAll('.field iframe')].map((f) => [(f as HTMLIFrameElement).title, (f as HTMLIFrameElement).style.height]),
+    classes: [...document.querySelectorAll('.field')].map((f) => f.className),
+    ...(active && { active: document.activeElement?.id ?? document.activeElement?.tagName }),
+  };
+}

@@ -14,7 +14,7 @@ export function readErrorAnswer(answer: unknown, fallback: ErrorCode = 'server_e
   const error = (answer as { error?: unknown } | null)?.error;
   // `error: null` is a serializer's way of saying there is none (an approved answer may carry it).
   if (error === undefined || error === null) return undefined;
-  const { code, message, reason, resultCode } = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const { code, message, reason, resultCode } = (typeof error === 'object' ? error : {}) as Record<string, unknown>;
   return {
     code: isErrorCode(code) ? code : fallback,
     message: text(message, 300),

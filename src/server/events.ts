@@ -3,8 +3,8 @@
  * and one per handler answer whose cause the page is not told (a 5xx). Each event is built field by
  * field from values payframe made itself (the method, the path it built from the ids, the answer's
  * status, the clock, a PayframeError's own fields, a refusal's name, code and id in their shapes): never
- * from a request, its headers or its body, nor from an answer's text. So no card number, CVV, secret, Basic credential, client token, nonce or OTP
- * can ride along (test/server/events.test.ts records every call path and searches for each of them).
+ * from a request, its headers or its body, nor from an answer's text. So no card number, CVV, secret,
+ * Basic credential, client token, nonce or OTP can ride along (test/server/events.test.ts records every call path and searches for each of them).
  */
 import { type ErrorCode, isPayframeError } from '../shared/errors';
 
