@@ -104,23 +104,23 @@ in their Content-Security-Policy.${kept ? ` The certificate is kept in ${kept.fi
 /** A file as the frame host answers it, at `path` of an origin that is none of the merchant's. */
 async function answer(host, path) {
   const response = await host(new Request(`https://frames.invalid${path}`));
-  return { body: await response.text(), headers: Object.fromEntries(response.headers) };
+  // A static host makes its own validator for the file it serves.
+  const { etag, ...headers } = Object.fromEntries(response.headers);
+  return { body: await response.text(), headers };
 }
 
 /** The files, and the headers the handler sends with each, as a static host reads them. */
 async function exportTo(dir, host) {
   const page = await answer(host, '/');
   const cvvPage = await answer(host, '/cvv/');
-  const scriptName = /<script src="([^"]+)"/.exec(page.body)[1];
-  const script = await answer(host, `/${scriptName}`);
   // Each page answers at its folder and as its index.html, the CVV page also at `/cvv`, which static
-  // hosts serve or redirect without the slash (its headers must come with it); the script beside them.
-  const routes = [['/', page], ['/index.html', page], ['/cvv', cvvPage], ['/cvv/', cvvPage], ['/cvv/index.html', cvvPage], [`/${scriptName}`, script]];
+  // hosts serve or redirect without the slash (its headers must come with it). The script is in the pages.
+  const routes = [['/', page], ['/index.html', page], ['/cvv', cvvPage], ['/cvv/', cvvPage], ['/cvv/index.html', cvvPage]];
   const title = (name) => name.replace(/(^|-)(\w)/g, (_, dash, c) => dash + c.toUpperCase());
   const headersFile = routes.map(([path, file]) => [path, ...Object.entries(file.headers).map(([k, v]) => `  ${title(k)}: ${v}`)].join('\n')).join('\n\n');
   const vercel = { trailingSlash: true, headers: routes.map(([source, file]) => ({ source, headers: Object.entries(file.headers).map(([key, value]) => ({ key, value })) })) };
   const files = [
-    ['index.html', page.body], ['cvv/index.html', cvvPage.body], [scriptName, script.body],
+    ['index.html', page.body], ['cvv/index.html', cvvPage.body],
     ['_headers', `${headersFile}\n`], ['vercel.json', `${JSON.stringify(vercel, null, 2)}\n`],
   ];
   try {

@@ -1,8 +1,8 @@
 // The frame's script, built once per process, and the plugin that hands it to the rest of the build
 // (rollup) and to the unit tests (vitest, through vite's plugin API): the module `payframe/frame-bundle`
 // (dist/frame-bundle.mjs, which the frame host imports by the package's own name, so that it resolves
-// on every runtime and in every bundler) holds the script's text, file name and integrity; dist/frame/
-// gets the same script and its pages. One build, so that the pages, the files and the host cannot disagree.
+// on every runtime and in every bundler) holds the script's text and its CSP hash; dist/frame/ gets the
+// pages with the same script inlined. One build, so that the pages, their hash and the host cannot disagree.
 import { createHash } from 'node:crypto';
 import resolve from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -15,7 +15,11 @@ export const FRAME_BUNDLE = 'payframe/frame-bundle';
 
 let built;
 
-/** `{ name, code, integrity }` of src/frame/main.ts, minified: the file is named by its content hash. */
+/**
+ * `{ code, hash }` of src/frame/main.ts, minified: the page carries it inline (one response instead of a
+ * page and then its script), allowed by its hash in `script-src`. The hash is over the text exactly as the
+ * HTML parser hands it to the script, so the text must be one the parser cannot cut short or change.
+ */
 export function buildFrame() {
   built ??= (async () => {
     const bundle = await rollup({
@@ -26,8 +30,10 @@ export function buildFrame() {
     const { output } = await bundle.generate({ format: 'iife', plugins: [terser({ format: { comments: false } })] });
     await bundle.close();
     const { code } = output[0];
-    const hash = createHash('sha256').update(code).digest('base64url').slice(0, 10);
-    return { name: `frame-${hash}.js`, code, integrity: `sha384-${createHash('sha384').update(code).digest('base64')}` };
+    // `</script` ends the element, `<!--` and `<script` change how the parser reads it, and a CR is
+    // read as LF: each would make the text the browser hashes differ from the one hashed here.
+    if (/<\/script|<!--|<script|\r/i.test(code)) throw new Error('the frame script cannot be inlined: it holds </script, <!--, <script or a CR');
+    return { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
   })();
   return built;
 }
@@ -38,11 +44,11 @@ async function pageModule() {
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 }
 
-const moduleText = ({ name, code, integrity }) => `export const frameScript = ${JSON.stringify({ name, code, integrity })};\n`;
+const moduleText = ({ code, hash }) => `export const frameScript = ${JSON.stringify({ code, hash })};\n`;
 
 /**
- * `emit` (the build): write dist/frame-bundle.mjs (the module) and dist/frame/ (the pages and their
- * script, for the sandbox and static hosts), and leave `payframe/frame-bundle` to the package's own
+ * `emit` (the build): write dist/frame-bundle.mjs (the module) and dist/frame/ (the pages, for the
+ * sandbox), and leave `payframe/frame-bundle` to the package's own
  * name. Else (the unit tests): resolve `payframe/frame-bundle` to a fresh build of the frame.
  */
 export function frameBundle({ emit = false } = {}) {
@@ -57,10 +63,9 @@ export function frameBundle({ emit = false } = {}) {
       const script = await buildFrame();
       const { framePage } = await pageModule();
       this.emitFile({ type: 'asset', fileName: 'frame-bundle.mjs', source: moduleText(script) });
-      this.emitFile({ type: 'asset', fileName: 'frame-bundle.d.ts', source: '/** The frame\'s built script: its file name (named by its content hash), text and Subresource Integrity. */\nexport declare const frameScript: { name: string; code: string; integrity: string };\n' });
-      this.emitFile({ type: 'asset', fileName: `frame/${script.name}`, source: script.code });
+      this.emitFile({ type: 'asset', fileName: 'frame-bundle.d.ts', source: '/** The frame\'s built script: its text, and its hash as `script-src` names it. */\nexport declare const frameScript: { code: string; hash: string };\n' });
       this.emitFile({ type: 'asset', fileName: 'frame/index.html', source: framePage(script) });
-      this.emitFile({ type: 'asset', fileName: 'frame/cvv/index.html', source: framePage(script, { cvvOnly: true }) });
+      this.emitFile({ type: 'asset', fileName: 'frame/cvv/index.html', source: framePage(script) });
     },
   };
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src';
+import { frameScript } from 'payframe/frame-bundle';
 import { frameHeadersFor } from '../src/sandbox/frame';
 import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
 import { pageCsp } from '../e2e/support/merchant';
@@ -64,7 +65,8 @@ describe('README Content-Security-Policy blocks', () => {
   it("the frame host's policy is the one the sandbox serves (it is the gateway: 'self')", () => {
     const lines = readmeBlock('csp/frame.txt').split('\n');
     const policy = lines.filter((l) => !l.startsWith('Referrer-Policy')).join(' ');
-    const block = directives(policy.replaceAll('<gateway origin>', "'self'").replaceAll("<the merchant's origins>", 'https://shop.example'));
+    const block = directives(policy.replaceAll('<gateway origin>', "'self'").replaceAll("<the merchant's origins>", 'https://shop.example')
+      .replace("'<the script's sha256->'", `'${frameScript.hash}'`));
     const shop = { id: 'shop', clientId: 'c', clientSecret: 's', origins: ['https://shop.example'] };
     const served = frameHeadersFor(shop);
     // And the CVV-only form's, as the text under the block says.

@@ -9,8 +9,11 @@ import { localhostTls } from './tls';
 export interface Origin {
   /** https://localhost:PORT */
   url: string;
-  /** A file by path; `headers` are added to its answer, which `delayMs` holds back (a slow host). */
-  files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string>; delayMs?: number }>;
+  /**
+   * A file by path; `headers` are added to its answer, which `delayMs` holds back (a slow host); with
+   * `lateFrom`, only the body from that offset is held back (the head and the first bytes go at once).
+   */
+  files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string>; delayMs?: number; lateFrom?: number }>;
   /** Every request it received: a test checks that nothing reached it. */
   requests: { method: string; path: string }[];
   close(): Promise<void>;
@@ -29,9 +32,12 @@ export async function startOrigin(): Promise<Origin> {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     requests.push({ method: req.method ?? 'GET', path });
     const file = files.get(path) ?? { type: 'text/html; charset=utf-8', body: BLANK };
-    const answer = () => res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', ...file.headers }).end(file.body);
-    if (file.delayMs) setTimeout(answer, file.delayMs);
-    else answer();
+    const head = () => res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store', ...file.headers });
+    if (file.lateFrom !== undefined) {
+      head().write(file.body.slice(0, file.lateFrom));
+      setTimeout(() => res.end(file.body.slice(file.lateFrom)), file.delayMs ?? 0);
+    } else if (file.delayMs) setTimeout(() => head().end(file.body), file.delayMs);
+    else head().end(file.body);
   });
   await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
   return {

@@ -19,23 +19,26 @@ export interface FramePolicy {
   ancestors: string[];
   /** A CVV-only form's page (`cvv/` under the frame base): it posts the CVV to the merchant's own origin. */
   cvvOnly: boolean;
+  /** The hash of the one script the page may run, its own inline one (`FrameScript.hash`). */
+  script: string;
 }
 
-/** The frame's script: its file name (it carries its content hash) and its Subresource Integrity. */
+/** The frame's script: its text, which the page carries inline, and its hash as `script-src` names it (`sha256-…`). */
 export interface FrameScript {
-  name: string;
-  integrity: string;
+  code: string;
+  hash: string;
 }
 
 const escape = (text: string) => text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * The frame page: no inline script or style (its CSP forbids both), one script checked by its
- * integrity. A host that knows its gateway names it, so that a frame pointed at another one refuses to
- * start and says why (its CSP would block the request anyway). A CVV-only form's page is one level
- * down (`cvv/`), beside nothing: its script is the one above it.
+ * The frame page, in one response: the script is inline (at the end of the body, where an inline script
+ * runs with the document parsed, as a deferred one would), allowed by its hash alone; no inline style. A
+ * host that knows its gateway names it, so that a frame pointed at another one refuses to start and says
+ * why (its CSP would block the request anyway). A CVV-only form's page (`cvv/`) is the same page under
+ * other headers.
  */
-export function framePage(script: FrameScript, { gateway, cvvOnly = false }: { gateway?: string; cvvOnly?: boolean } = {}): string {
+export function framePage(script: FrameScript, { gateway }: { gateway?: string } = {}): string {
   const named = gateway === undefined ? '' : `\n<meta name="payframe-gateway" content="${escape(gateway)}">`;
   return `<!doctype html>
 <html lang="en">
@@ -44,25 +47,24 @@ export function framePage(script: FrameScript, { gateway, cvvOnly = false }: { g
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">${named}
 <title>payframe</title>
-<script src="${cvvOnly ? '../' : ''}${escape(script.name)}" integrity="${script.integrity}" defer></script>
 </head>
-<body></body>
+<body><script>${script.code}</script></body>
 </html>
 `;
 }
 
 /**
- * The page's headers: its own script only, styles only through the CSSOM, fonts over https, requests to
+ * The page's headers: its own inline script only (by hash: never `'unsafe-inline'`), styles only through the CSSOM, fonts over https, requests to
  * the gateway alone (and a CVV-only form's to the merchant's origins), framed by the merchant's origins
  * alone (`'none'` when there is none), an agent cluster of its own, and no referrer. Revalidated at
  * every load (`no-cache`), so that a new release's page names the new script at once.
  */
-export function frameHeaders({ gateway, ancestors, cvvOnly }: FramePolicy): Record<string, string> {
+export function frameHeaders({ gateway, ancestors, cvvOnly, script }: FramePolicy): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': [
       "default-src 'none'",
-      "script-src 'self'",
+      `script-src '${script}'`,
       "style-src 'none'",
       'font-src https: http://localhost:* http://127.0.0.1:*',
       ['connect-src', gateway, ...(cvvOnly ? ancestors : [])].join(' '),
@@ -79,10 +81,19 @@ export function frameHeaders({ gateway, ancestors, cvvOnly }: FramePolicy): Reco
   };
 }
 
-/** The script's headers: it is named by its content hash, so it is kept for good, and only its own page loads it. */
-export const SCRIPT_HEADERS: Record<string, string> = {
-  'content-type': 'text/javascript; charset=utf-8',
-  'cache-control': 'public, max-age=31536000, immutable',
-  'x-content-type-options': 'nosniff',
-  'cross-origin-resource-policy': 'same-origin',
-};
+/**
+ * The page's validator: a digest of its body and headers (both change with a release, a gateway or the
+ * merchant's origins), so that a repeat visit revalidates three frames with three empty 304s.
+ */
+export async function pageTag(body: string, headers: Record<string, string>): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${JSON.stringify(headers)}\n${body}`));
+  return `"${btoa(String.fromCharCode(...new Uint8Array(digest).slice(0, 18)))}"`;
+}
+
+/** Whether a request's `If-None-Match` names `tag` (weak comparison, as RFC 9110 asks for this header). */
+export function isFresh(ifNoneMatch: string | null | undefined, tag: string): boolean {
+  return !!ifNoneMatch && ifNoneMatch.split(',').some((t) => {
+    const item = t.trim();
+    return item === '*' || item.replace(/^W\//, '') === tag;
+  });
+}

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { frameHeaders, SCRIPT_HEADERS } from '../frame/page';
+import { frameScript } from 'payframe/frame-bundle';
+import { frameHeaders, isFresh, pageTag } from '../frame/page';
 import { CVV_PAGE } from '../protocol/address';
 import { LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
@@ -45,11 +46,15 @@ const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
  */
 export function frameHeadersFor(merchant: MerchantConfig | undefined, cvvOnly = false): Record<string, string> {
   const ancestors = merchant ? (merchant.origins ?? LOOPBACK_ANCESTORS).filter((o) => ORIGIN.test(o)) : [];
-  return frameHeaders({ gateway: "'self'", ancestors, cvvOnly });
+  return frameHeaders({ gateway: "'self'", ancestors, cvvOnly, script: frameScript.hash });
 }
 
-/** GET /frame/*: static files of the hosted fields, never outside the folder. */
-export function serveFrame(sb: Sandbox, req: Req): Reply {
+/**
+ * GET /frame/*: static files of the hosted fields, never outside the folder. A page comes with the
+ * frame host's headers and validator: a repeat visit revalidates it to an empty 304, as from
+ * `createFrameHost`.
+ */
+export async function serveFrame(sb: Sandbox, req: Req): Promise<Reply> {
   const missing = () => fail('NOT_FOUND', 'No such file');
   if (!sb.frameDir) return missing();
   let rel: string;
@@ -63,9 +68,10 @@ export function serveFrame(sb: Sandbox, req: Req): Reply {
   const file = resolve(root, rel);
   if (rel.includes('\0') || !file.startsWith(root + sep) || !existsSync(file) || !statSync(file).isFile()) return missing();
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-  // The page names its script by content hash, so the script may be cached for good; the page may not.
-  const headers = type.startsWith('text/html')
-    ? frameHeadersFor(sb.merchants.get(req.query.get('merchant') ?? ''), rel.startsWith(CVV_PAGE))
-    : /-[\w-]{8,}\.js$/.test(file) ? SCRIPT_HEADERS : {};
-  return { file: readFileSync(file), type, headers };
+  const body = readFileSync(file);
+  if (!type.startsWith('text/html')) return { file: body, type };
+  const headers = frameHeadersFor(sb.merchants.get(req.query.get('merchant') ?? ''), rel.startsWith(CVV_PAGE));
+  headers.etag = await pageTag(body.toString('utf8'), headers);
+  if (isFresh(req.headers['if-none-match'], headers.etag)) return { status: 304, html: '', headers };
+  return { file: body, type, headers };
 }

@@ -4,7 +4,7 @@
  * edge, or anywhere else with `Request` and `Response`; the files come from this package, built in.
  */
 import { frameScript } from 'payframe/frame-bundle';
-import { frameHeaders, framePage, SCRIPT_HEADERS } from '../frame/page';
+import { frameHeaders, framePage, isFresh, pageTag } from '../frame/page';
 import { CVV_PAGE } from '../protocol/address';
 import { PayframeError } from '../shared/errors';
 import { isLoopback, isSafeScheme } from '../shared/url';
@@ -20,9 +20,8 @@ export interface FrameHostOptions {
   merchantOrigins: string[];
 }
 
-/** One file the host serves: its path under the host's root, its body and its headers. */
-interface FrameFile {
-  path: string;
+/** One page the host serves: its body and its headers. */
+interface FramePageFile {
   body: string;
   headers: Record<string, string>;
 }
@@ -65,19 +64,16 @@ function checkOrigins(origins: unknown): string[] {
 }
 
 /**
- * The files of a frame host reached at `host` (its name and port): the page of a full card form
- * (`index.html`), the page of a CVV-only form (`cvv/index.html`), and the script. The page never lists
- * the host's own origin among its ancestors.
+ * The page a frame host reached at `host` (its name and port) serves: a full card form's, or a CVV-only
+ * form's (`cvv/`). Its ancestors never include the host's own origin.
  */
-function filesOf(gateway: URL, origins: string[], host: string): { page: FrameFile; cvvPage: FrameFile; script: FrameFile } {
+function pageOf(gateway: URL, origins: string[], host: string, cvvOnly: boolean): FramePageFile {
   // By host, whatever the scheme: behind a proxy that ends TLS, the request reaches the host over http.
   const ancestors = origins.filter((o) => new URL(o).host !== host);
-  const page = (cvvOnly: boolean): FrameFile => ({
-    path: cvvOnly ? CVV_PAGE : '',
-    body: framePage(frameScript, { gateway: gateway.href, cvvOnly }),
-    headers: frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly }),
-  });
-  return { page: page(false), cvvPage: page(true), script: { path: frameScript.name, body: frameScript.code, headers: SCRIPT_HEADERS } };
+  return {
+    body: framePage(frameScript, { gateway: gateway.href }),
+    headers: frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly, script: frameScript.hash }),
+  };
 }
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
@@ -85,9 +81,10 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 
 /**
  * Serves the frame page at the root of wherever it is mounted (any path that ends in `/`: pass that URL
- * as `mountFields({ frameUrl })`), a CVV-only form's page at `cvv/` under it, and the script beside
- * them; `HEAD` as `GET`, 405 for other methods, 404 for any other path. Bad options throw
- * `invalid_config` naming the option.
+ * as `mountFields({ frameUrl })`) and a CVV-only form's page at `cvv/` under it, each in one response
+ * (the script is inline), with an `ETag` that a repeat visit revalidates to an empty 304; `HEAD` as
+ * `GET`, 405 for other methods, 404 for any other path. Bad options throw `invalid_config` naming the
+ * option.
  */
 export function createFrameHost(options: FrameHostOptions): Handler {
   // Checked now, not at the first request.
@@ -96,11 +93,11 @@ export function createFrameHost(options: FrameHostOptions): Handler {
   return async (request) => {
     const url = new URL(request.url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'use GET or HEAD\n', { allow: 'GET, HEAD' });
+    if (!url.pathname.endsWith('/')) return text(404, 'not found\n');
     // The origin this request reached the host on: never one of the page's ancestors.
-    const files = filesOf(gateway, origins, url.host);
-    const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
-    const file = last === '' ? (url.pathname.endsWith(`/${CVV_PAGE}`) ? files.cvvPage : files.page) : last === files.script.path ? files.script : undefined;
-    if (!file) return text(404, 'not found\n');
-    return new Response(request.method === 'HEAD' ? null : file.body, { status: 200, headers: file.headers });
+    const page = pageOf(gateway, origins, url.host, url.pathname.endsWith(`/${CVV_PAGE}`));
+    const headers = { ...page.headers, etag: await pageTag(page.body, page.headers) };
+    if (isFresh(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers });
+    return new Response(request.method === 'HEAD' ? null : page.body, { status: 200, headers });
   };
 }

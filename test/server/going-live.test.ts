@@ -1,5 +1,5 @@
 // docs/going-live.md's server-side blocks, run as written: the Node frame host started and fetched as a
-// browser would (page, CVV-only page, script, headers), the command and its export, the page's CSP, and
+// browser would (page, CVV-only page, headers), the command and its export, the page's CSP, and
 // the live CVV route's CORS. (Its worker block runs in workerd: test/server/frame-host-edge.test.ts; its
 // page block in test/client/going-live.test.ts.)
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
@@ -40,7 +40,7 @@ describe('going-live/frames.mjs: the frames on Node', () => {
   let server: Server | undefined;
   afterAll(() => new Promise((done) => (server ? server.close(done) : done(undefined))));
 
-  it('serves the page, the CVV-only page and the script as createFrameHost answers them, with the frames’ policy', async () => {
+  it('serves the page and the CVV-only page as createFrameHost answers them, with the frames’ policy', async () => {
     ({ server } = await load(readmeBlock('going-live/frames.mjs'), [['.listen(8444)', ".listen(0, '127.0.0.1')"]]));
     await new Promise((done) => (server!.listening ? done(undefined) : server!.once('listening', done)));
     const at = `http://127.0.0.1:${(server!.address() as AddressInfo).port}`;
@@ -61,16 +61,13 @@ describe('going-live/frames.mjs: the frames on Node', () => {
     expect(cvv.status).toBe(200);
     expect(directives(cvv.headers.get('content-security-policy')).get('connect-src')).toBe('https://api.ompay.com https://shop.example');
 
-    const name = /<script src="([^"]+)"/.exec(html)![1]!;
-    const script = await fetch(`${at}/${name}`);
-    expect(script.status).toBe(200);
-    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-
-    for (const [path, answer] of [['/', page], ['/cvv/', cvv], [`/${name}`, script]] as const) {
+    for (const [path, answer] of [['/', page], ['/cvv/', cvv]] as const) {
       const direct = await handler(new Request(`${at}${path}`));
       for (const [key, value] of direct.headers) expect(answer.headers.get(key), `${path} ${key}`).toBe(value);
     }
-    expect((await fetch(`${at}/${name}`)).headers.get('x-content-type-options')).toBe('nosniff');
+    // A repeat visit: an empty 304 over the wire too.
+    const again = await fetch(`${at}/`, { headers: { 'if-none-match': page.headers.get('etag')! } });
+    expect([again.status, await again.text()]).toEqual([304, '']);
     expect((await fetch(`${at}/package.json`)).status).toBe(404);
     expect((await fetch(`${at}/`, { method: 'POST' })).status).toBe(405);
   });
@@ -109,7 +106,7 @@ describe('going-live/cli.sh: the command and its export', () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'payframe-going-live-')), 'frames');
     await exec(process.execPath, [BIN, ...given.map((a, i) => (i === 2 ? dir : a))]);
     const files = readdirSync(dir).sort();
-    expect(files).toEqual(['_headers', 'cvv', files.find((f) => /^frame-[\w-]+\.js$/.test(f))!, 'index.html', 'vercel.json'].sort());
+    expect(files).toEqual(['_headers', 'cvv', 'index.html', 'vercel.json']);
     expect(readdirSync(join(dir, 'cvv'))).toEqual(['index.html']);
   });
 });
