@@ -11,12 +11,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
-import { makeCertificate, startSandbox } from '../dist/sandbox.mjs';
-import { createFrameHost, createGateway, toNodeListener } from '../dist/server.mjs';
 
-// PAYFRAME_BENCH_DIST: another build's page bundle and frames (an older checkout's dist/), served the same way, for a before/after.
+// PAYFRAME_BENCH_DIST: another build (an older checkout's dist/, with its node_modules), run whole: its
+// page bundle, frames, sandbox and frame host, for a before/after. Its frame page and the policy its
+// sandbox serves it with belong together (since issue 21 the policy names the page's inline script).
 const distRoot = process.env.PAYFRAME_BENCH_DIST ? pathToFileURL(`${process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/')}`) : new URL('../dist/', import.meta.url);
 const dist = (file) => new URL(file, distRoot);
+const { makeCertificate, startSandbox } = await import(dist('sandbox.mjs'));
+const { createFrameHost, createGateway, toNodeListener } = await import(dist('server.mjs'));
 
 // The merchant's server speaks TLS to the sandbox, whose certificate is self-signed and made at
 // start (as in the e2e tests and part 5); Node says so once per process: not a figure.
