@@ -8,7 +8,7 @@ import { PayframeError } from '../shared/errors';
 
 export type Values = Partial<Record<FieldName, string>>;
 
-/** How many jobs' early values are kept: the page runs one job at a time, so one would do. */
+/** How many jobs' early values are kept: the page runs one job at a time, so a few and never more. */
 export const KEEP = 4;
 /** How long a job waits for the values still missing; the frames are loaded, so they answer in milliseconds. */
 export const ANSWER_MS = 3000;
@@ -60,21 +60,23 @@ export function jobValues(): JobValues {
         const end = (error?: unknown) => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-          waiting.delete(id);
-          if (error) reject(error);
-          else resolve(got);
+          // A page that asked twice with one id: the later job's wait stays.
+          if (waiting.get(id) === arrive) waiting.delete(id);
+          if (error === undefined) resolve(got);
+          else reject(error);
         };
         const onAbort = () => end(signal.reason);
         const timer = setTimeout(() => {
           const missing = [...want];
           end(new PayframeError('timeout', `the ${missing.join(', ')} field did not answer`, { fields: missing }));
         }, ANSWER_MS);
-        signal.addEventListener('abort', onAbort);
-        waiting.set(id, (name, value) => {
+        const arrive = (name: FieldName, value: string) => {
           if (!want.delete(name)) return;
           got[name] = value;
           if (want.size === 0) end();
-        });
+        };
+        signal.addEventListener('abort', onAbort);
+        waiting.set(id, arrive);
       });
     },
   };

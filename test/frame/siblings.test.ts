@@ -109,6 +109,17 @@ describe('the number frame’s values by job', () => {
     await expect(values.take(2, ['cvv'], already.signal)).rejects.toThrow('gone');
   });
 
+  it('a page that asks twice with one id: the first job stopping leaves the second waiting', async () => {
+    const values = jobValues();
+    const stop = new AbortController();
+    const first = values.take(1, ['cvv'], stop.signal);
+    const second = values.take(1, ['cvv'], never());
+    stop.abort(new Error('cancelled by the page'));
+    await expect(first).rejects.toThrow('cancelled by the page');
+    values.put(1, 'cvv', '123');
+    await expect(second).resolves.toEqual({ cvv: '123' });
+  });
+
   it('answers at once when there is nothing to wait for', async () => {
     await expect(jobValues().take(1, [], never())).resolves.toEqual({});
   });
