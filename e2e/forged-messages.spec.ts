@@ -9,7 +9,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { checkoutUrl, type Merchant, pageCsp, startMerchant } from './support/merchant';
 import { type Origin, startOrigin } from './support/origin';
 import { forge, formView } from './support/forge';
-import { fillCard, type Field, frameOf, LABELS, recorded } from './support/page';
+import { fillCard, type Field, frameOf, input, LABELS, recorded } from './support/page';
 
 const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
 const FIELDS = Object.keys(LABELS) as Field[];
@@ -193,9 +193,9 @@ test('the real frame page with a copied or guessed channel id: blank outside the
   expect(await framed!.locator('input').count()).toBe(0);
 
   // Framed by another site that names itself: the frame runs, for that site. Asked to tokenise with a
-  // real client token, it gathers the checkout's other fields among the frames (the checkout is open
-  // in the first tab), has no number of its own, and answers a refusal; the one on a guessed channel
-  // finds no field to ask.
+  // real client token, it waits for the other fields' values and none comes, on the copied channel as
+  // on the guessed one: the checkout's fields (open in the first tab) share theirs only when their own
+  // page asks. It answers timeout, naming them.
   const { clientToken } = await (await fetch(`${merchant.url}/client-token`, { method: 'POST' })).json();
   const heard = await attacker.evaluate(async ({ srcs, token }) => {
     const got: string[] = [];
@@ -218,9 +218,63 @@ test('the real frame page with a copied or guessed channel id: blank outside the
     })));
     return got;
   }, { srcs: [naming(other.url), naming(other.url, guessed)], token: clientToken });
-  expect(heard.filter((m) => /"t":"(result|failure)"/.test(m)).map((m) => JSON.parse(m).error?.code).sort()).toEqual(['invalid_card', 'timeout']);
+  expect(heard.filter((m) => /"t":"(result|failure)"/.test(m)).map((m) => JSON.parse(m).error)).toEqual([
+    expect.objectContaining({ code: 'timeout', fields: ['expiry', 'cvv', 'name'] }),
+    expect.objectContaining({ code: 'timeout', fields: ['expiry', 'cvv', 'name'] }),
+  ]);
   expect(heard.join('\n')).not.toMatch(/4111|1111 1111|"123"|Ada/);
   expect(nonceRequests()).toBe(nonces);
   await attacker.close();
   await paysAfter(page, nonces);
+});
+
+test('a forged share (from another window of the page\'s origin or another origin, or on another channel) gets no value out, and the next real tokenize sends the values of its moment', async ({ page, context }) => {
+  const arrived = await countArrivals(context);
+  await page.goto(checkoutUrl(merchant).replace('/?', '/with-ads?'));
+  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, CARD);
+  const [fakeOther, fakeFrameOrigin] = await plantFrames(page, [`${other.url}/fake-field`, fakeOnFrameOrigin()]);
+  const ch = await channelOf(page);
+  // A document of the frame origin in this checkout joins the frames' channel (as only such a document
+  // can) and notes every value said there: which job and field, never the value.
+  await fakeFrameOrigin!.evaluate((ch) => {
+    const heard: unknown[] = ((window as any).heard = []);
+    new BroadcastChannel(`payframe:${ch}`).onmessage = (e) => e.data.t === 'value' && heard.push({ id: e.data.id, field: e.data.field });
+  }, ch);
+  const frameOrigin = new URL(merchant.sandbox.url).origin;
+  // Shares for the next real jobs (the page's first tokenize is job 1), to every frame of the checkout.
+  const shares = (ch: string) => [1, 2, 3].map((id) => ({ ch, t: 'share', id }));
+  const postAll = (sender: { evaluate: Page['evaluate'] }, frames: string, list: unknown[], to: string) =>
+    sender.evaluate(({ frames, list, to }) => {
+      const win = frames === 'opener' ? opener : frames === 'parent' ? parent : window;
+      for (let i = 0; i < win.frames.length; i++) for (const m of list) win.frames[i]!.postMessage(m, to);
+      return list.length;
+    }, { frames, list, to });
+
+  // A window of the page's own origin that is not the frames' parent: a popup the page's script opens.
+  const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate(() => void open('about:blank'))]);
+  await delivered(arrived, merchant.url, async () => toEach(undefined, await postAll(popup, 'opener', shares(ch), frameOrigin)));
+  // The page itself, on another channel and on none.
+  const otherCh = ch.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
+  await delivered(arrived, merchant.url, async () => toEach(undefined, await postAll(page, 'window', [...shares(otherCh), { t: 'share', id: 1 }], frameOrigin)));
+  // Frames planted in the page, on another origin and on the frame origin.
+  await delivered(arrived, other.url, async () => toEach(undefined, await postAll(fakeOther!, 'parent', shares(ch), '*')));
+  await delivered(arrived, merchant.sandbox.url, async () => toEach(undefined, await postAll(fakeFrameOrigin!, 'parent', shares(ch), '*')));
+  await popup.close();
+
+  // Then the person changes the expiry and pays: had a forgery made a frame share its value for job 1,
+  // the number frame would hold the old expiry for it.
+  await input(page, 'expiry').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('0530');
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+  expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', expireMonth: 5, expireYear: 2030 });
+  // On the channel: each field's value once, for the real job, the one the page asked with its tokenize.
+  const byField = (a: { field: string }, b: { field: string }) => a.field.localeCompare(b.field);
+  await expect.poll(async () => (await fakeFrameOrigin!.evaluate(() => (window as any).heard)).sort(byField)).toEqual([
+    { id: 1, field: 'cvv' }, { id: 1, field: 'expiry' }, { id: 1, field: 'name' },
+  ]);
+  // And no value, nor a share, ever reached the page.
+  expect((await recorded(page)).messages.filter((m) => /"t":"(value|share)"|4111/.test(m.data))).toEqual([]);
 });

@@ -59,7 +59,7 @@ test("the CVV's last digit, then tokenize at once: the frames send the card with
   await typeInto(driver, 'name', CARD.name);
   await driver.click(field('cvv')); // the caret after its two digits: the click is past their end
   // The last key and the page's call, with nothing in between: the page has not heard the CVV complete
-  // yet (its state may lag the key), the number frame asks the CVV frame for its value at that moment.
+  // yet (its state may lag the key); the page's tokenize asks the CVV frame to share its value as it is then.
   await driver.type(CARD.cvv.slice(-1));
   const { heard, outcome } = await driver.run(undefined, async () => {
     const form = (window as any).form;

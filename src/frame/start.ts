@@ -1,7 +1,8 @@
 /**
  * One field frame: the only code that ever holds a card number or CVV. It talks to the page named in
  * its URL (exact target origin; it checks `event.origin`, `event.source` and the channel of every
- * message) and to its sibling frames. The number frame also gathers the card and asks for the nonce.
+ * message) and to its sibling frames. The number frame also gathers the card and asks for the nonce:
+ * with its `tokenize`, the page asks each other frame to `share` its value for that job on the frames' channel.
  * The frame of a CVV-only form (its page is `cvv/` under the frame base) has no siblings: it posts the CVV to the page's
  * own origin when the page asks.
  */
@@ -94,7 +95,7 @@ export function start(): void {
 
   const tokenize = (m: Tokenize) =>
     work.run(m.id, m.timeoutMs, 'tokenize', async (signal, race) => {
-      const values = { ...(await race(sibs!.collect(fields.filter((f) => f !== 'number')))), number: field.input.value };
+      const values = { ...(await race(sibs!.values(m.id, fields.filter((f) => f !== 'number'), signal))), number: field.input.value };
       const card = formCard(values, fields, cvvSizes(field.bound.brand()));
       const result = await requestNonce({ base: gateway, merchantId: merchant, token: m.token, card, retries: m.retries, signal });
       return { t: 'result', id: m.id, result };
@@ -117,6 +118,8 @@ export function start(): void {
     else if (m?.t === 'touch') field.touch();
     else if (m?.t === 'placeholder') field.input.placeholder = m.text;
     else if (m?.t === 'tokenize' && name === 'number') void tokenize(m);
+    // Its value for the number frame's job, on the frames' channel: the page's message names no other place to send it.
+    else if (m?.t === 'share' && name !== 'number') sibs?.share(m.id);
     else if (m?.t === 'post' && form === 'cvv') void post(m);
     else if (m?.t === 'cancel') work.cancel(m.id);
   });

@@ -50,6 +50,7 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
     (m.t === 'placeholder' && isStr(m.text, 200)) ||
     (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isTimeout(m.timeoutMs) &&
       Number.isInteger(m.retries) && m.retries >= 0 && m.retries <= 10) ||
+    (m.t === 'share' && isNum(m.id)) ||
     (m.t === 'post' && isNum(m.id) && isStr(m.url, 2048) && isRecord(m.body) && isTimeout(m.timeoutMs)) ||
     (m.t === 'cancel' && isNum(m.id));
   return ok ? (m as ToFrame) : undefined;
@@ -59,8 +60,7 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
 export function readSibling(m: unknown, ch: string): Sibling | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    (m.t === 'collect' && isStr(m.id, 64)) ||
-    (m.t === 'value' && isStr(m.id, 64) && isFieldName(m.field) && isStr(m.value, 256)) ||
+    (m.t === 'value' && isNum(m.id) && isFieldName(m.field) && isStr(m.value, 256)) ||
     (m.t === 'sizes' && Array.isArray(m.sizes) && m.sizes.length > 0 && m.sizes.every((n) => Number.isInteger(n) && n > 0 && n < 9));
   return ok ? (m as Sibling) : undefined;
 }

@@ -1,7 +1,7 @@
 /** Every contract the browser reads: the frame messages and their guards, the frame's address, payframe's own wire, the shared names. */
 export { type FrameAddress, frameSrc, newChannel, readFrameAddress } from './address';
 export { readSibling, readToFrame, readToPage } from './guards';
-export type { Cancel, Command, Config, ErrorInfo, FieldStyles, FontSource, Post, Sibling, StyleState, ToFrame, ToPage, Tokenize } from './messages';
+export type { Cancel, Command, Config, ErrorInfo, FieldStyles, FontSource, Post, Share, Sibling, StyleState, ToFrame, ToPage, Tokenize } from './messages';
 export {
   type CardField, FIELD_EVENTS, FIELD_NAMES, type FieldEvent, type FieldName, FORM_EVENTS, isFieldEvent, isFieldName, isLocale, type Locale, LOCALES,
 } from './names';

@@ -92,12 +92,23 @@ export interface Post {
   body: Record<string, unknown>;
   timeoutMs: number;
 }
+/**
+ * To every frame of a full form but the number frame, with each `tokenize` and carrying its `id`: post
+ * your value as it is now for that job on the frames' channel (never to a window). The siblings read
+ * their values while the page's `tokenize` is on its way, and the number frame keeps those that come
+ * first.
+ */
+export interface Share {
+  ch: string;
+  t: 'share';
+  id: number;
+}
 export interface Cancel {
   ch: string;
   t: 'cancel';
   id: number;
 }
-export type ToFrame = Config | Command | Tokenize | Post | Cancel;
+export type ToFrame = Config | Command | Tokenize | Share | Post | Cancel;
 
 // Field frame → page.
 export type ToPage =
@@ -114,7 +125,7 @@ export type ToPage =
 
 // Field frame ↔ field frame, on the frame origin only (BroadcastChannel `payframe:<ch>`).
 export type Sibling =
-  | { ch: string; t: 'collect'; id: string }
-  | { ch: string; t: 'value'; id: string; field: FieldName; value: string }
+  /** A field's value, read when the page's `share` for the number frame's job `id` arrived. */
+  | { ch: string; t: 'value'; id: number; field: FieldName; value: string }
   /** The number's CVV sizes, for the CVV frame. */
   | { ch: string; t: 'sizes'; sizes: number[] };

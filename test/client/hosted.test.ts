@@ -192,7 +192,10 @@ describe('mountFields', () => {
     await settle();
     const asks = posted('number').filter(([m]) => m.t === 'tokenize');
     expect(asks).toEqual([[{ ch: channel(), t: 'tokenize', id: 1, token: 'token-1', timeoutMs: 15_000, retries: 2 }, FRAME_ORIGIN]]);
-    for (const f of ['expiry', 'cvv', 'name'] as const) expect(posted(f).filter(([m]) => m.t === 'tokenize')).toEqual([]);
+    // At the same moment each other frame is asked to share its value for that job (on the frames' own
+    // channel): the job id alone, no token, to the exact frame origin.
+    for (const f of ['expiry', 'cvv', 'name'] as const) expect(posted(f).filter(([m]) => m.t !== 'config')).toEqual([[{ ch: channel(), t: 'share', id: 1 }, FRAME_ORIGIN]]);
+    expect(posted('number').filter(([m]) => m.t === 'share')).toEqual([]);
     const result = { nonce: 'n-1', brand: 'visa', last4: '1111', expireMonth: 12, expireYear: 2034, expiresAt: '2034-01-01T00:00:00Z', name: 'A' };
     say('expiry', { t: 'result', id: 1, result: { ...result, nonce: 'forged' } }); // not the number frame
     say('number', { t: 'result', id: 1, result });
@@ -213,7 +216,9 @@ describe('mountFields', () => {
     const error = await rejection(call);
     expect(isPayframeError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'unauthorized', status: 401, reason: 'EXPIRED_CLIENT_TOKEN' });
-    expect(posted('number').filter(([m]) => m.t === 'tokenize').map(([m]) => m.token)).toEqual(['token-1', 'token-2']);
+    expect(posted('number').filter(([m]) => m.t === 'tokenize').map(([m]) => [m.id, m.token])).toEqual([[1, 'token-1'], [2, 'token-2']]);
+    // The retry is a job of its own: its values are shared again, under its id.
+    expect(posted('cvv').filter(([m]) => m.t === 'share').map(([m]) => m.id)).toEqual([1, 2]);
     expect(authorization).toHaveBeenCalledTimes(2);
   });
 

@@ -66,6 +66,7 @@ describe('readToFrame (page → frame)', () => {
     { t: 'placeholder', text: '1234' },
     { t: 'tokenize', id: 1, token: 'tok.en-_~+/=', timeoutMs: 15_000, retries: 2 },
     { t: 'cancel', id: 1 },
+    { t: 'share', id: 1 },
     { ...config, fields: ['cvv'], brand: 'american-express' },
     { t: 'post', id: 1, url: 'https://shop.example/pay', body: { ticket: 't' }, timeoutMs: 15_000 },
   ])('reads %j', (m) => {
@@ -85,6 +86,10 @@ describe('readToFrame (page → frame)', () => {
     ['endless retries', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 1e6 }],
     ['a placeholder that is not text', { t: 'placeholder', text: 5 }],
     ['a cancel without an id', { t: 'cancel' }],
+    ['a share without a job id', { t: 'share' }],
+    ['a share whose job id is text', { t: 'share', id: '1' }],
+    ['a share whose job id is negative', { t: 'share', id: -1 }],
+    ['a share whose job id is not a number', { t: 'share', id: NaN }],
     ['a brand that is not text', { ...config, brand: 7 }],
     ['a post body that is an array', { t: 'post', id: 1, url: 'https://shop.example/pay', body: [], timeoutMs: 1 }],
     ['a post body that is text', { t: 'post', id: 1, url: 'https://shop.example/pay', body: 'cvv', timeoutMs: 1 }],
@@ -98,17 +103,25 @@ describe('readToFrame (page → frame)', () => {
 });
 
 describe('readSibling (frame ↔ frame)', () => {
-  it.each([{ t: 'collect', id: '1' }, { t: 'value', id: '1', field: 'cvv', value: '123' }, { t: 'sizes', sizes: [3] }])('reads %j', (m) => {
+  it.each([{ t: 'value', id: 1, field: 'cvv', value: '123' }, { t: 'value', id: 7, field: 'expiry', value: '' }, { t: 'sizes', sizes: [3] }])('reads %j', (m) => {
     expect(readSibling({ ...m, ch }, ch)).toEqual({ ...m, ch });
   });
   it.each([
-    { t: 'value', id: '1', field: 'pin', value: '1' },
-    { t: 'value', id: '1', field: 'cvv', value: 'x'.repeat(257) },
+    { t: 'value', id: 1, field: 'pin', value: '1' },
+    { t: 'value', id: 1, field: 'cvv', value: 'x'.repeat(257) },
+    { t: 'value', id: '1', field: 'cvv', value: '123' },
+    { t: 'value', field: 'cvv', value: '123' },
+    { t: 'value', id: 1, field: 'cvv' },
     { t: 'sizes', sizes: [] },
     { t: 'sizes', sizes: [3.5] },
-    { t: 'collect' },
+    // The number frame no longer asks: a sibling shares its value only when its page asks it to.
+    { t: 'collect', id: '1' },
+    { t: 'share', id: 1 },
   ])('ignores %j', (m) => {
     expect(readSibling({ ...m, ch }, ch)).toBeUndefined();
+  });
+  it('ignores a value on another channel', () => {
+    expect(readSibling({ t: 'value', id: 1, field: 'cvv', value: '123', ch: 'b'.repeat(32) }, ch)).toBeUndefined();
   });
 });
 

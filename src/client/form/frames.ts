@@ -30,7 +30,7 @@ export interface FrameEvents {
 
 export interface Frames {
   send(name: FieldName, m: Out): void;
-  /** One round trip to the worker frame; `cancel` tells it when the page stops waiting. */
+  /** One round trip to the worker frame (a tokenize also asks the others to `share`); `cancel` tells it when the page stops waiting. */
   ask<T>(job: Job, stop: AbortSignal): Promise<T>;
   iframe(name: FieldName): HTMLIFrameElement | undefined;
   close(): void;
@@ -134,6 +134,9 @@ export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, tit
           else if (answer.t === 'failure') reject(fromErrorInfo(answer.error));
           else resolve((answer.t === 'result' ? answer.result : answer.body) as T);
         });
+        // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
+        // channel, while the number frame gets the token: one message leg per frame, run side by side.
+        if (job.t === 'tokenize') for (const name of frames.keys()) if (name !== worker) send(name, { t: 'share', id });
         send(worker, { ...job, id });
       }),
     iframe: (name) => frames.get(name),
