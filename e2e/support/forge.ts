@@ -41,6 +41,7 @@ export function forge({ ch, to, target, malformedOnly = false }: { ch: string; t
       valid: [
         { ch, t: 'config', locale: 'ar', label: 'Forged', fields: ['number', 'expiry', 'cvv', 'name'], styles: { base: { color: 'red' } } },
         { ch, t: 'focus' }, { ch, t: 'clear' }, { ch, t: 'touch' }, { ch, t: 'placeholder', text: 'forged' }, tokenize, { ch, t: 'cancel', id: 1 },
+        { ch, t: 'share', id: 1 },
       ],
       malformed: [
         ...anyWay, { ...config, locale: 'fr' }, { ...config, label: 'x'.repeat(201) }, { ...config, label: huge }, { ...config, fields: ['number', 'pin'] },
@@ -50,7 +51,8 @@ export function forge({ ch, to, target, malformedOnly = false }: { ch: string; t
         ...[0, -1, 2 ** 31, NaN, '5000'].map((timeoutMs) => ({ ...tokenize, timeoutMs })),
         ...[11, 1.5, -1, '1'].map((retries) => ({ ...tokenize, retries })),
         ...[-1, '1', NaN, null].map((id) => ({ ...tokenize, id })),
-        { ch, t: 'cancel', id: 'x' }, proto('{"ch":"CH","__proto__":{"t":"clear"}}'),
+        { ch, t: 'cancel', id: 'x' }, ...[-1, '1', NaN, null, undefined].map((id) => ({ ch, t: 'share', id })),
+        proto('{"ch":"CH","__proto__":{"t":"clear"}}'), proto('{"ch":"CH","t":"share","__proto__":{"id":1}}'),
         proto('{"ch":"CH","t":"tokenize","__proto__":{"id":1,"token":"tok","timeoutMs":5000,"retries":0}}'),
       ],
     },
