@@ -72,7 +72,7 @@ const stale = (outputs, inputs) => {
 const BUILDS = [
   {
     what: 'payframe',
-    // dist/frame/index.html is the card frames' page: the sandbox serves it, with its script beside it.
+    // dist/frame/index.html is the card frames' page: the sandbox serves it, its script inline.
     outputs: ['dist/payframe.mjs', 'dist/payframe.umd.min.js', 'dist/server.mjs', 'dist/sandbox.mjs', 'dist/react.mjs', 'dist/frame/index.html'],
     inputs: ['src', 'rollup.config.mjs'],
     config: 'rollup.config.mjs',

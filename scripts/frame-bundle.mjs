@@ -30,12 +30,21 @@ export function buildFrame() {
     const { output } = await bundle.generate({ format: 'iife', plugins: [terser({ format: { comments: false } })] });
     await bundle.close();
     const { code } = output[0];
-    // `</script` ends the element, `<!--` and `<script` change how the parser reads it, and a CR is
-    // read as LF: each would make the text the browser hashes differ from the one hashed here.
-    if (/<\/script|<!--|<script|\r/i.test(code)) throw new Error('the frame script cannot be inlined: it holds </script, <!--, <script or a CR');
+    checkInlineable(code);
     return { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
   })();
   return built;
+}
+
+/**
+ * Throws unless the HTML parser hands `code`, inside `<script>…</script>`, to the browser exactly as it
+ * is: `</script` ends the element, `<!--` and `<script` change how the parser reads it, a CR is read as
+ * LF and a NUL as U+FFFD. Each would make the text the browser hashes differ from the one hashed here
+ * (the frame would not run), or end the script early. Terser keeps such text in strings and regexes.
+ */
+export function checkInlineable(code) {
+  const found = /<\/script|<!--|<script|\r|\0/i.exec(code);
+  if (found) throw new Error(`the frame script cannot be inlined: it holds ${JSON.stringify(found[0])} at ${found.index}`);
 }
 
 /** src/frame/page.ts, run here as the build runs it nowhere else. */

@@ -3,7 +3,7 @@ import { readSibling, type Sibling } from '../protocol';
 import { jobValues, type Values } from './job-values';
 
 export interface Siblings {
-  /** A sibling, on the page's `share` for job `id`: posts its value as it is now, on the channel alone. */
+  /** A sibling, on the page's `share` for job `id`: posts its value as it is now, on the channel alone (the number frame: nothing). */
   share(id: number): void;
   /** The number frame's job `id` (the number frame only): the others' values shared for it, or `timeout` naming who did not answer (job-values.ts). */
   values(id: number, fields: FieldName[], signal: AbortSignal): Promise<Values>;
@@ -30,7 +30,8 @@ export function siblings(ch: string, field: FieldName, own: { value(): string; s
   };
 
   return {
-    share: (id) => post({ ch, t: 'value', id, field, value: own.value() }),
+    // The number frame never shares: its value goes to the gateway alone, whoever asks.
+    share: (id) => void (field !== 'number' && post({ ch, t: 'value', id, field, value: own.value() })),
     values: (id, fields, signal) => jobs!.take(id, fields, signal),
     sendSizes: (sizes) => post({ ch, t: 'sizes', sizes }),
   };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +71,12 @@ export async function serveFrame(sb: Sandbox, req: Req): Promise<Reply> {
   const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
   const body = readFileSync(file);
   if (!type.startsWith('text/html')) return { file: body, type };
+  // A page of another build (a stale or hand-made frameDir) would load with its script blocked by this
+  // build's policy, and the form would only time out: say so at once instead.
+  const inline = /<script>([^]*?)<\/script/.exec(body.toString('utf8'))?.[1];
+  if (inline !== undefined && `sha256-${createHash('sha256').update(inline).digest('base64')}` !== frameScript.hash) {
+    return fail('INTERNAL_ERROR', `the frame page ${rel} in frameDir is not this version's (its script is not the one this sandbox's policy allows): rebuild it (npm run build), or leave frameDir to its default`);
+  }
   const headers = frameHeadersFor(sb.merchants.get(req.query.get('merchant') ?? ''), rel.startsWith(CVV_PAGE));
   headers.etag = await pageTag(body.toString('utf8'), headers);
   if (isFresh(req.headers['if-none-match'], headers.etag)) return { status: 304, html: '', headers };

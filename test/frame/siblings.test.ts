@@ -120,6 +120,14 @@ describe('the number frame’s values by job', () => {
     await expect(second).resolves.toEqual({ cvv: '123' });
   });
 
+  it('forgets the values it kept for a job once that job took them', async () => {
+    const values = jobValues();
+    values.put(1, 'cvv', '123');
+    await expect(values.take(1, ['cvv'], never())).resolves.toEqual({ cvv: '123' });
+    // The same id again (a page that reuses one): what the first job took is gone, the job waits anew.
+    expect(await outcome(values.take(1, ['cvv'], never()))).toMatchObject({ error: { code: 'timeout', fields: ['cvv'] } });
+  });
+
   it('answers at once when there is nothing to wait for', async () => {
     await expect(jobValues().take(1, [], never())).resolves.toEqual({});
   });
@@ -166,6 +174,16 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     await vi.waitFor(() => expect(heard).toHaveLength(2));
     expect(heard).toEqual([{ ch, t: 'value', id: 5, field: 'cvv', value: '123' }, { ch, t: 'value', id: 5, field: 'expiry', value: '12 / 34' }]);
     expect(elsewhere).toEqual([]);
+  });
+
+  it('the number frame shares nothing, whoever asks: its value goes to the gateway alone', async () => {
+    const ch = 'a'.repeat(32);
+    const heard = listen(ch);
+    frame(ch, 'number', () => '4111111111111111').share(1);
+    frame(ch, 'cvv', () => '123').share(1);
+    await vi.waitFor(() => expect(heard).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toEqual([{ ch, t: 'value', id: 1, field: 'cvv', value: '123' }]);
   });
 
   it('values shared before the number frame’s job begins are used for it; another mount’s are not', async () => {

@@ -12,6 +12,8 @@ writeFileSync(join(frameDir, 'index.html'), '<!doctype html><title>frame</title>
 mkdirSync(join(frameDir, 'cvv'));
 writeFileSync(join(frameDir, 'cvv', 'index.html'), '<!doctype html><title>frame of a CVV-only form</title>');
 writeFileSync(join(frameDir, 'plain.js'), '');
+// A frame page of another build: its inline script is not the one this sandbox's policy allows.
+writeFileSync(join(frameDir, 'stale.html'), '<!doctype html><title>frame</title><body><script>start()</script></body>');
 
 const box = useSandbox({
   frameDir,
@@ -86,6 +88,9 @@ describe('the frame page', () => {
     for (const query of ['?merchant=nobody', 'cvv/?merchant=shop']) {
       expect((await fetch(`${box.sb.url}/frame/${query}`, { headers: { 'if-none-match': tag } })).status, query).toBe(200);
     }
+    const stale = await fetch(`${box.sb.url}/frame/stale.html?merchant=shop`);
+    expect(stale.status).toBe(500);
+    expect(await stale.text()).toContain("the frame page stale.html in frameDir is not this version's");
     const plain = await fetch(`${box.sb.url}/frame/plain.js`);
     expect(plain.headers.get('cache-control')).toBe('no-store');
     expect(plain.headers.get('etag')).toBeNull();
