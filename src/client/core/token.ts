@@ -22,12 +22,6 @@ export interface TokenProvider {
   invalidate(token: string): boolean;
 }
 
-export interface TokenProviderOptions {
-  now?: () => number;
-  /** Default 15 000 ms. */
-  staleAfterMs?: number;
-}
-
 interface Held {
   token: string;
   /** Epoch ms after which the token is fetched again; Infinity when the expiry is unknown. */
@@ -41,16 +35,16 @@ interface Fetch {
   waiters: number;
 }
 
-export function tokenProvider(authorization: Authorization, options: TokenProviderOptions = {}): TokenProvider {
+/** `staleAfterMs`: how old a fetch may be and still be joined (default 15 000 ms). */
+export function tokenProvider(authorization: Authorization, staleAfterMs = DEFAULT_STALE_AFTER_MS): TokenProvider {
   if (typeof authorization === 'string') {
     return { get: () => Promise.resolve(authorization), invalidate: () => false };
   }
-  const { now = Date.now, staleAfterMs = DEFAULT_STALE_AFTER_MS } = options;
   let held: Held | undefined;
   let inFlight: Fetch | undefined;
 
   const start = (): Fetch => {
-    const run: Fetch = { waiters: 0, startedAt: now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
+    const run: Fetch = { waiters: 0, startedAt: Date.now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
     // Only the fetch still in flight may set the token: a late answer of a dropped one is ignored.
     run.promise.then(
       (fresh) => inFlight === run && (held = fresh),
@@ -80,10 +74,10 @@ export function tokenProvider(authorization: Authorization, options: TokenProvid
 
   return {
     async get(signal) {
-      if (held && now() < held.refreshAt) return held.token;
+      if (held && Date.now() < held.refreshAt) return held.token;
       // A caller that has already given up starts nothing.
       if (signal?.aborted) throw signal.reason;
-      if (!inFlight || now() - inFlight.startedAt >= staleAfterMs) inFlight = start();
+      if (!inFlight || Date.now() - inFlight.startedAt >= staleAfterMs) inFlight = start();
       return wait(inFlight, signal);
     },
     invalidate(token) {
@@ -116,6 +110,6 @@ function readGrant(grant: unknown): Held {
   }
   // `expiresAt` is payframe's name (handlers.clientToken()); `expiresOn` the service's (gateway.clientToken()).
   const expiresAt = 'clientToken' in fields ? fields['expiresAt'] : fields['expiresOn'];
-  const expiry = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
-  return { token, refreshAt: Number.isNaN(expiry) ? Number.POSITIVE_INFINITY : expiry - EXPIRY_MARGIN_MS };
+  const expiry = typeof expiresAt === 'string' ? Date.parse(expiresAt) : NaN;
+  return { token, refreshAt: Number.isNaN(expiry) ? Infinity : expiry - EXPIRY_MARGIN_MS };
 }
