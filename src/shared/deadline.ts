@@ -9,6 +9,15 @@ export interface Deadline {
   done(): void;
 }
 
+/** Settles like `promise`, unless `signal` aborts first: then rejects with its reason. */
+export const raced = <T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const stop = () => reject(signal!.reason);
+    if (signal?.aborted) return stop();
+    signal?.addEventListener('abort', stop);
+    promise.then(resolve, reject).finally(() => signal?.removeEventListener('abort', stop));
+  });
+
 /**
  * One overall deadline for a call (token fetch, attempts and pauses included). It aborts with a
  * PayframeError, `timeout` or `aborted` (the caller's reason as its `cause`), so whatever the abort
@@ -23,13 +32,7 @@ export function deadline(timeoutMs: number, what: string, caller?: AbortSignal):
   else caller?.addEventListener('abort', onAbort);
   return {
     signal,
-    race: (promise) =>
-      new Promise((resolve, reject) => {
-        const stop = () => reject(signal.reason);
-        if (signal.aborted) return stop();
-        signal.addEventListener('abort', stop);
-        promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-      }),
+    race: (promise) => raced(promise, signal),
     done() {
       clearTimeout(timer);
       caller?.removeEventListener('abort', onAbort);

@@ -1,4 +1,5 @@
 import { readErrorAnswer } from '../../protocol/answers';
+import { raced } from '../../shared/deadline';
 import { PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';
 
@@ -53,24 +54,14 @@ export function tokenProvider(authorization: Authorization, staleAfterMs = DEFAU
     return run;
   };
 
-  const wait = (run: Fetch, signal: AbortSignal | undefined) =>
-    new Promise<string>((resolve, reject) => {
-      let done = false;
-      const leave = (settle: () => void) => {
-        if (done) return;
-        done = true;
-        signal?.removeEventListener('abort', onAbort);
-        if (--run.waiters === 0 && inFlight === run) inFlight = undefined;
-        settle();
-      };
-      const onAbort = () => leave(() => reject(signal!.reason));
-      run.waiters++;
-      signal?.addEventListener('abort', onAbort, { once: true });
-      run.promise.then(
-        (fresh) => leave(() => resolve(fresh.token)),
-        (error: unknown) => leave(() => reject(error)),
-      );
-    });
+  const wait = async (run: Fetch, signal: AbortSignal | undefined) => {
+    run.waiters++;
+    try {
+      return (await raced(run.promise, signal)).token;
+    } finally {
+      if (--run.waiters === 0 && inFlight === run) inFlight = undefined;
+    }
+  };
 
   return {
     async get(signal) {
