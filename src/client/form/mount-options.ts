@@ -8,7 +8,7 @@ import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
 import { FIELD_NAMES, type FieldName, isLocale, type Locale } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
 import { PayframeError } from '../../shared/errors';
-import { isLoopback, isWebUrl } from '../../shared/url';
+import { isLoopback, isWebUrl, urlOf } from '../../shared/url';
 import type { Client } from '../core/types';
 import { coreOf } from '../core/core';
 import type { ClientCore } from '../core/types';
@@ -70,12 +70,7 @@ const refuse = (message: string) => new PayframeError('invalid_config', `mountFi
 const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 
 function frameBase(text: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    // refused below
-  }
+  const url = urlOf(text);
   if (url && !url.pathname.endsWith('/')) url.pathname += '/';
   if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
     throw refuse(`frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`);
