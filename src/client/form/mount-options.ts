@@ -11,6 +11,7 @@ import { PayframeError } from '../../shared/errors';
 import { isLoopback, isWebUrl, urlOf } from '../../shared/url';
 import type { Client } from '../core/types';
 import { coreOf } from '../core/core';
+import { elementOf } from '../dom';
 import type { ClientCore } from '../core/types';
 
 export interface HostedField {
@@ -81,13 +82,8 @@ function frameBase(text: string): string {
 }
 
 function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
-  let el: Element | null = null;
-  try {
-    el = typeof given === 'string' ? document.querySelector(given) : given instanceof Element ? given : null;
-  } catch {
-    // an invalid selector
-  }
-  if (!el || !el.isConnected) throw refuse(`the ${name} container is not in the document`);
+  const el = elementOf(given);
+  if (!el?.isConnected) throw refuse(`the ${name} container is not in the document`);
   if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field`);
   taken.add(el);
   return el;
