@@ -66,7 +66,8 @@ export interface Mount {
 /** Containers holding a live form: a second mount into one is refused until the first is destroyed. */
 export const inUse = new WeakSet<Element>();
 
-const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+/** A mount's refusal: `invalid_config`, its message naming mountFields. */
+export const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
 /** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
 const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 
