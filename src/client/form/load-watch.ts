@@ -98,12 +98,12 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
         if (ready.has(name)) return;
         // Every frame silent so far: they come from one host, and usually fail alike.
         const names = waiting().filter((n) => arrived.has(n));
-        fail(new PayframeError('network', [
-          `${list(names)}: the page arrived from ${origin}, but no payframe frame spoke in it.`,
-          `Either ${origin} is unreachable (open ${base} in a tab: the browser shows the connection error),`,
-          `or its frame host refuses this page's origin ${location.origin} (add it to the host's merchantOrigins),`,
+        fail(new PayframeError('network',
+          `${list(names)}: the page arrived from ${origin}, but no payframe frame spoke in it. ` +
+          `Either ${origin} is unreachable (open ${base} in a tab: the browser shows the connection error), ` +
+          `or its frame host refuses this page's origin ${location.origin} (add it to the host's merchantOrigins), ` +
           `or ${base} serves some other page than payframe's frames.`,
-        ].join(' '), { reason: 'FRAME_NOT_ANSWERING', fields: names }));
+          { reason: 'FRAME_NOT_ANSWERING', fields: names }));
       });
     },
     unreadable(name) {
