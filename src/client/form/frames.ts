@@ -35,7 +35,7 @@ export interface Frames {
   close(): void;
 }
 
-const LIVE = 'frameUrl is required with a live baseUrl: the payment service does not serve the card frames. Host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`, and pass their URL as frameUrl';
+const LIVE = 'frameUrl is required with a live baseUrl, which serves no card frames: host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`';
 
 /** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
 function autofillPolicy(): string {

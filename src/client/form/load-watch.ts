@@ -107,7 +107,7 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
       });
     },
     unreadable(name) {
-      fail(new PayframeError('invalid_config', `${list([name])}'s frame from ${origin} speaks another version of payframe: serve the frames of this version (createFrameHost or npx payframe frames, from the same package)`, {
+      fail(new PayframeError('invalid_config', `${list([name])}'s frame from ${origin} speaks another version of payframe: serve the frames of this version`, {
         reason: 'FRAME_VERSION', fields: [name],
       }));
     },
