@@ -1,4 +1,5 @@
 import { PayframeError } from './errors';
+import { raced } from './race';
 
 export interface Deadline {
   /** Aborts at the deadline or when the caller's signal aborts; its `reason` is the typed error. */
@@ -8,15 +9,6 @@ export interface Deadline {
   /** Stops the timer and lets go of the caller's signal. */
   done(): void;
 }
-
-/** Settles like `promise`, unless `signal` aborts first: then rejects with its reason. */
-export const raced = <T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> =>
-  new Promise((resolve, reject) => {
-    const stop = () => reject(signal!.reason);
-    if (signal?.aborted) return stop();
-    signal?.addEventListener('abort', stop);
-    promise.then(resolve, reject).finally(() => signal?.removeEventListener('abort', stop));
-  });
 
 /**
  * One overall deadline for a call (token fetch, attempts and pauses included). It aborts with a

@@ -1,5 +1,5 @@
 import { readErrorAnswer } from '../../protocol/answers';
-import { raced } from '../../shared/deadline';
+import { raced } from '../../shared/race';
 import { PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';
 
