@@ -4,7 +4,8 @@
  * Everything the page sends is data checked here; anything outside the allowlist is dropped by name.
  */
 import type { FontSource, StyleState } from '../protocol/messages';
-import { isWebUrl, urlOf } from '../shared/url';
+import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 
 /** The CSS properties a merchant may set, in every state. Nothing here can load a resource. */
 export const ALLOWED = new Set([

@@ -1,5 +1,6 @@
 import type { FieldName } from './names';
-import { isWebUrl, urlOf } from '../shared/url';
+import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 import { readToFrame } from './guards';
 import type { Config } from './messages';
 import { isFieldName } from './names';

@@ -1,6 +1,7 @@
 /** The guards of payframe's own wire (wire.ts): what the page and the frames read of the merchant server's answers. */
 import { type ErrorCode, isErrorCode } from '../shared/errors';
-import { isWebUrl, urlOf } from '../shared/url';
+import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 import { type CvvAnswer, type ErrorAnswer, type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from './wire';
 
 const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : undefined);

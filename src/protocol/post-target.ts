@@ -2,7 +2,8 @@
  * Where a CVV-only form's frame may post the CVV, checked by the page before it asks and by the frame
  * before it sends. A module of its own so that the page's ESM build loads it with `postCvv()`, not at once.
  */
-import { isWebUrl, urlOf } from '../shared/url';
+import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 
 /** The largest body a page may add to a CVV post, serialised: a ticket and a few ids fit many times over. */
 export const MAX_POST_BODY = 16 * 1024;

@@ -7,7 +7,7 @@
 import type { ErrorBody } from '../schemas';
 import { readText } from './body';
 import { type ErrorCode, PayframeError } from './errors';
-import { urlOf } from './url';
+import { urlOf } from './url-of';
 
 /** An answer read whole: `text` is undefined when the body was over the cap (the rest was not read). */
 export interface Answer {

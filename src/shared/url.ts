@@ -4,18 +4,10 @@
  * card data or credentials.
  */
 import { PayframeError } from './errors';
+import { urlOf } from './url-of';
 
 /** The loopback hosts, as a URL's `hostname` writes them: the one list every loopback rule of payframe reads. */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
-
-/** `text` as a URL (resolved against `base`), or undefined when it is not one: the one way payframe parses an address it was given. */
-export function urlOf(text: unknown, base?: string): URL | undefined {
-  try {
-    return new URL(text as string, base);
-  } catch {
-    return undefined;
-  }
-}
 
 export const isLoopback = (url: URL): boolean => LOOPBACK_HOSTS.includes(url.hostname);
 

@@ -8,7 +8,7 @@
  */
 import type { FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
-import { urlOf } from '../../shared/url';
+import { urlOf } from '../../shared/url-of';
 
 /** From a frame's `load` to its `ready`: one message each way within the browser, never the network. */
 export const SILENT_MS = 3000;

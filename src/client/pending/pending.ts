@@ -1,6 +1,6 @@
 import { type PendingPayment, SESSION_ID } from '../../protocol/wire';
 import { PayframeError } from '../../shared/errors';
-import { urlOf } from '../../shared/url';
+import { urlOf } from '../../shared/url-of';
 import { loadChunk } from '../load';
 import type { HandlePendingOptions, PendingOutcome } from './types';
 
