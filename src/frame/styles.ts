@@ -5,6 +5,7 @@
  */
 import type { FontSource, StyleState } from '../protocol/messages';
 import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 
 /** The CSS properties a merchant may set, in every state. Nothing here can load a resource. */
 export const ALLOWED = new Set([
@@ -91,12 +92,7 @@ export function loadFonts(fonts: unknown, set: FontFaceSet): string[] {
   const dropped: string[] = [];
   for (const font of Array.isArray(fonts) ? fonts.slice(0, 8) : []) {
     const { family, src, weight, style } = (font ?? {}) as Partial<FontSource>;
-    let url: URL | undefined;
-    try {
-      url = new URL(String(src));
-    } catch {
-      url = undefined;
-    }
+    const url = urlOf(String(src));
     const safe =
       typeof family === 'string' && /^[\w -]{1,64}$/.test(family) && url !== undefined && url.pathname.endsWith('.woff2') && isWebUrl(url);
     if (!safe) {

@@ -1,5 +1,6 @@
 import type { FieldName } from './names';
 import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 import { readToFrame } from './guards';
 import type { Config } from './messages';
 import { isFieldName } from './names';
@@ -36,12 +37,8 @@ export interface FrameAddress {
 }
 
 function parse(text: string | null): URL | undefined {
-  try {
-    const url = new URL(text ?? '');
-    return isWebUrl(url) ? url : undefined;
-  } catch {
-    return undefined;
-  }
+  const url = urlOf(text ?? '');
+  return url && isWebUrl(url) ? url : undefined;
 }
 
 /** 128 random bits, as hex: one per mount. */

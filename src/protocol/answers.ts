@@ -1,6 +1,7 @@
 /** The guards of payframe's own wire (wire.ts): what the page and the frames read of the merchant server's answers. */
 import { type ErrorCode, isErrorCode } from '../shared/errors';
 import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 import { type CvvAnswer, type ErrorAnswer, type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from './wire';
 
 const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : undefined);
@@ -31,13 +32,8 @@ const REDIRECT_PATH = /^\/v1\/redirect\/([0-9a-f]{32})$/i;
  * `/v1/redirect/<sessionId>`, no userinfo. Undefined for anything else: it is never navigated to.
  */
 export function redirectOf(redirectUrl: unknown, origin: unknown, sessionId: string): URL | undefined {
-  let url: URL | undefined;
-  try {
-    url = new URL(redirectUrl as string);
-  } catch {
-    return undefined;
-  }
-  const ok = typeof redirectUrl === 'string' && url.origin === origin && isWebUrl(url) && REDIRECT_PATH.exec(url.pathname)?.[1]?.toLowerCase() === sessionId.toLowerCase();
+  const url = urlOf(redirectUrl);
+  const ok = typeof redirectUrl === 'string' && url !== undefined && url.origin === origin && isWebUrl(url) && REDIRECT_PATH.exec(url.pathname)?.[1]?.toLowerCase() === sessionId.toLowerCase();
   return ok ? url : undefined;
 }
 

@@ -3,6 +3,7 @@
  * before it sends. A module of its own so that the page's ESM build loads it with `postCvv()`, not at once.
  */
 import { isWebUrl } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 
 /** The largest body a page may add to a CVV post, serialised: a ticket and a few ids fit many times over. */
 export const MAX_POST_BODY = 16 * 1024;
@@ -13,12 +14,7 @@ export const MAX_POST_BODY = 16 * 1024;
  * exactly `origin`, the page's own. The fragment is dropped. Undefined for anything else.
  */
 export function postTarget(text: unknown, origin: string, base?: string): URL | undefined {
-  if (typeof text !== 'string' || text.length > 2048) return undefined;
-  try {
-    const url = new URL(text, base);
-    url.hash = '';
-    return isWebUrl(url) && url.origin === origin ? url : undefined;
-  } catch {
-    return undefined;
-  }
+  const url = typeof text === 'string' && text.length <= 2048 ? urlOf(text, base) : undefined;
+  if (url) url.hash = '';
+  return url && isWebUrl(url) && url.origin === origin ? url : undefined;
 }

@@ -2,7 +2,7 @@
  * A PayframeError's crossing of the frame boundary, both ways: the frame posts it as data (structured
  * clone: `cause` stays behind), the page makes it a PayframeError again with the same code and fields.
  */
-import { PayframeError } from '../shared/errors';
+import { ERROR_INFO, PayframeError, pick } from '../shared/errors';
 import type { ErrorInfo } from './messages';
 
 /**
@@ -12,9 +12,8 @@ import type { ErrorInfo } from './messages';
  */
 export function toErrorInfo(caught: unknown): ErrorInfo {
   const e = caught instanceof PayframeError ? caught : new PayframeError('server_error', 'the card frame failed unexpectedly');
-  return { code: e.code, message: e.message, status: e.status, resultCode: e.resultCode, reason: e.reason, eventId: e.eventId, fields: e.fields };
+  return pick(e, ['code', 'message', ...ERROR_INFO]) as unknown as ErrorInfo;
 }
 
 /** The error a frame posted, as the page's PayframeError: its known fields alone. */
-export const fromErrorInfo = ({ code, message, status, resultCode, reason, eventId, fields }: ErrorInfo): PayframeError =>
-  new PayframeError(code, message, { status, resultCode, reason, eventId, fields });
+export const fromErrorInfo = (info: ErrorInfo): PayframeError => new PayframeError(info.code, info.message, pick(info, ERROR_INFO));

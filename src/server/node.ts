@@ -1,4 +1,5 @@
 import { MAX_REQUEST_BODY, type NodeStream, readCapped } from '../shared/body';
+import { urlOf } from '../shared/url-of';
 import { type Handler, methodNotAllowed, refusalResponse } from './respond';
 
 // The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the
@@ -47,7 +48,7 @@ async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Pr
     return send(res, methodNotAllowed(ALLOWED, `${method} is not served here`, { connection: 'close' }));
   }
   const scheme = 'encrypted' in req.socket && req.socket.encrypted === true ? 'https' : 'http';
-  const url = urlOf(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
+  const url = requestUrl(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
   if (!url) {
     req.resume();
     return send(res, refusalResponse(400, { code: 'invalid_request', message: 'the Host header or the request target is not valid' }, { connection: 'close' }));
@@ -67,14 +68,11 @@ async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Pr
 }
 
 /** The request's URL, or undefined when the Host header (or the target) does not make one. */
-function urlOf(target: string, base: string): URL | undefined {
-  try {
-    const url = new URL(target, base);
-    // The WHATWG parser forgives what a Host header may not hold (spaces, a second colon): refuse those too.
-    return /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(new URL(base).host) ? url : undefined;
-  } catch {
-    return undefined;
-  }
+function requestUrl(target: string, base: string): URL | undefined {
+  // A URL made against `base` proves `base` one too.
+  const url = urlOf(target, base);
+  // The WHATWG parser forgives what a Host header may not hold (spaces, a second colon): refuse those too.
+  return url && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(new URL(base).host) ? url : undefined;
 }
 
 async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {

@@ -7,6 +7,7 @@
 import type { ErrorBody } from '../schemas';
 import { readText } from './body';
 import { type ErrorCode, PayframeError } from './errors';
+import { urlOf } from './url-of';
 
 /** An answer read whole: `text` is undefined when the body was over the cap (the rest was not read). */
 export interface Answer {
@@ -33,12 +34,9 @@ export async function readAnswer(response: Response, max: number): Promise<Answe
 
 /** Where a redirect pointed, without its query (which could carry anything): for the error's message. */
 function target(location: string, base: string): string {
-  try {
-    const url = new URL(location, base);
-    return `to ${url.origin}${url.pathname}`;
-  } catch {
-    return location ? 'to an address that is not a URL' : 'to an address the browser keeps hidden';
-  }
+  const url = urlOf(location, base);
+  if (url) return `to ${url.origin}${url.pathname}`;
+  return location ? 'to an address that is not a URL' : 'to an address the browser keeps hidden';
 }
 
 const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'timeout', 409: 'conflict', 429: 'rate_limited' };

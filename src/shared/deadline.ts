@@ -1,4 +1,5 @@
 import { PayframeError } from './errors';
+import { raced } from './race';
 
 export interface Deadline {
   /** Aborts at the deadline or when the caller's signal aborts; its `reason` is the typed error. */
@@ -23,13 +24,7 @@ export function deadline(timeoutMs: number, what: string, caller?: AbortSignal):
   else caller?.addEventListener('abort', onAbort);
   return {
     signal,
-    race: (promise) =>
-      new Promise((resolve, reject) => {
-        const stop = () => reject(signal.reason);
-        if (signal.aborted) return stop();
-        signal.addEventListener('abort', stop);
-        promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-      }),
+    race: (promise) => raced(promise, signal),
     done() {
       clearTimeout(timer);
       caller?.removeEventListener('abort', onAbort);

@@ -47,6 +47,16 @@ export interface PayframeErrorInit {
   cause?: unknown;
 }
 
+/**
+ * What a PayframeError tells beyond its code and message, in the order it sets them: what `toJSON`
+ * gives and what crosses the frame boundary (protocol/transfer.ts), never its `body` or `cause`.
+ */
+export const ERROR_INFO = ['status', 'resultCode', 'reason', 'eventId', 'fields'] as const;
+
+/** `keys` of `from`, each one present (undefined when `from` has none), in that order. */
+export const pick = (from: object, keys: readonly string[]): Record<string, unknown> =>
+  Object.fromEntries(keys.map((k) => [k, (from as Record<string, unknown>)[k]]));
+
 export class PayframeError extends Error {
   override readonly name = 'PayframeError';
   // Set in the constructor, in this order; `declare` keeps the bundles free of a field list.
@@ -61,18 +71,14 @@ export class PayframeError extends Error {
   constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
     // Error takes `cause` from `init` when it has one.
     super(redact(message), init);
-    this.code = code;
-    this.status = init.status;
-    this.resultCode = init.resultCode;
-    this.reason = init.reason;
-    this.eventId = init.eventId;
-    this.fields = init.fields;
-    this.body = init.body;
+    Object.assign(this, { code }, pick(init, [...ERROR_INFO, 'body']));
   }
 
-  toJSON() {
-    const { name, code, message, status, resultCode, reason, eventId, fields } = this;
-    return { name, code, message, status, resultCode, reason, eventId, fields };
+  toJSON(): {
+    name: string; code: ErrorCode; message: string;
+    status: number | undefined; resultCode: string | undefined; reason: string | undefined; eventId: string | undefined; fields: CardField[] | undefined;
+  } {
+    return pick(this, ['name', 'code', 'message', ...ERROR_INFO]) as ReturnType<PayframeError['toJSON']>;
   }
 }
 

@@ -4,6 +4,7 @@
  * card data or credentials.
  */
 import { PayframeError } from './errors';
+import { urlOf } from './url-of';
 
 /** The loopback hosts, as a URL's `hostname` writes them: the one list every loopback rule of payframe reads. */
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
@@ -15,12 +16,8 @@ export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.includes
 
 /** Whether `text` is exactly an origin (`http(s)://host[:port]`, nothing more) on a loopback host. */
 export function isLoopbackOrigin(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.origin === text && isLoopback(url);
-  } catch {
-    return false;
-  }
+  const url = urlOf(text);
+  return url?.origin === text && isLoopback(url);
 }
 
 /** `https:`, or `http:` on a loopback host. */
@@ -31,12 +28,8 @@ export const isWebUrl = (url: URL): boolean => isSafeScheme(url) && !url.usernam
 
 /** The checked base URL with a trailing slash (so relative paths resolve under it), or `invalid_config`. */
 export function checkBaseUrl(baseUrl: unknown): URL {
-  let base: URL;
-  try {
-    base = new URL(String(baseUrl));
-  } catch {
-    throw new PayframeError('invalid_config', 'baseUrl is not a valid URL');
-  }
+  const base = urlOf(String(baseUrl));
+  if (!base) throw new PayframeError('invalid_config', 'baseUrl is not a valid URL');
   if (!isSafeScheme(base)) {
     throw new PayframeError('invalid_config', 'baseUrl must use https (plain http only on localhost, 127.0.0.1 or [::1])');
   }

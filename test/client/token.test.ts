@@ -166,7 +166,7 @@ describe('a token fetch that never settles', () => {
 
   it('is not joined once older than staleAfterMs: a later caller asks again, even while a caller without a signal waits', async () => {
     const authorization = stallsOnce();
-    const tokens = tokenProvider(authorization, { staleAfterMs: 50 });
+    const tokens = tokenProvider(authorization, 50);
     let first: string | undefined;
     void tokens.get().then((token) => (first = token));
     await new Promise((resolve) => setTimeout(resolve, 60));

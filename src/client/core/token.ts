@@ -1,4 +1,5 @@
 import { readErrorAnswer } from '../../protocol/answers';
+import { raced } from '../../shared/race';
 import { PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';
 
@@ -22,12 +23,6 @@ export interface TokenProvider {
   invalidate(token: string): boolean;
 }
 
-export interface TokenProviderOptions {
-  now?: () => number;
-  /** Default 15 000 ms. */
-  staleAfterMs?: number;
-}
-
 interface Held {
   token: string;
   /** Epoch ms after which the token is fetched again; Infinity when the expiry is unknown. */
@@ -41,16 +36,16 @@ interface Fetch {
   waiters: number;
 }
 
-export function tokenProvider(authorization: Authorization, options: TokenProviderOptions = {}): TokenProvider {
+/** `staleAfterMs`: how old a fetch may be and still be joined (default 15 000 ms). */
+export function tokenProvider(authorization: Authorization, staleAfterMs = DEFAULT_STALE_AFTER_MS): TokenProvider {
   if (typeof authorization === 'string') {
     return { get: () => Promise.resolve(authorization), invalidate: () => false };
   }
-  const { now = Date.now, staleAfterMs = DEFAULT_STALE_AFTER_MS } = options;
   let held: Held | undefined;
   let inFlight: Fetch | undefined;
 
   const start = (): Fetch => {
-    const run: Fetch = { waiters: 0, startedAt: now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
+    const run: Fetch = { waiters: 0, startedAt: Date.now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
     // Only the fetch still in flight may set the token: a late answer of a dropped one is ignored.
     run.promise.then(
       (fresh) => inFlight === run && (held = fresh),
@@ -59,31 +54,21 @@ export function tokenProvider(authorization: Authorization, options: TokenProvid
     return run;
   };
 
-  const wait = (run: Fetch, signal: AbortSignal | undefined) =>
-    new Promise<string>((resolve, reject) => {
-      let done = false;
-      const leave = (settle: () => void) => {
-        if (done) return;
-        done = true;
-        signal?.removeEventListener('abort', onAbort);
-        if (--run.waiters === 0 && inFlight === run) inFlight = undefined;
-        settle();
-      };
-      const onAbort = () => leave(() => reject(signal!.reason));
-      run.waiters++;
-      signal?.addEventListener('abort', onAbort, { once: true });
-      run.promise.then(
-        (fresh) => leave(() => resolve(fresh.token)),
-        (error: unknown) => leave(() => reject(error)),
-      );
-    });
+  const wait = async (run: Fetch, signal: AbortSignal | undefined) => {
+    run.waiters++;
+    try {
+      return (await raced(run.promise, signal)).token;
+    } finally {
+      if (--run.waiters === 0 && inFlight === run) inFlight = undefined;
+    }
+  };
 
   return {
     async get(signal) {
-      if (held && now() < held.refreshAt) return held.token;
+      if (held && Date.now() < held.refreshAt) return held.token;
       // A caller that has already given up starts nothing.
       if (signal?.aborted) throw signal.reason;
-      if (!inFlight || now() - inFlight.startedAt >= staleAfterMs) inFlight = start();
+      if (!inFlight || Date.now() - inFlight.startedAt >= staleAfterMs) inFlight = start();
       return wait(inFlight, signal);
     },
     invalidate(token) {
@@ -116,6 +101,6 @@ function readGrant(grant: unknown): Held {
   }
   // `expiresAt` is payframe's name (handlers.clientToken()); `expiresOn` the service's (gateway.clientToken()).
   const expiresAt = 'clientToken' in fields ? fields['expiresAt'] : fields['expiresOn'];
-  const expiry = typeof expiresAt === 'string' ? Date.parse(expiresAt) : Number.NaN;
-  return { token, refreshAt: Number.isNaN(expiry) ? Number.POSITIVE_INFINITY : expiry - EXPIRY_MARGIN_MS };
+  const expiry = typeof expiresAt === 'string' ? Date.parse(expiresAt) : NaN;
+  return { token, refreshAt: Number.isNaN(expiry) ? Infinity : expiry - EXPIRY_MARGIN_MS };
 }

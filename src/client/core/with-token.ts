@@ -16,12 +16,13 @@ export async function withToken<T>(
 ): Promise<T> {
   const d = deadline(core.config.timeoutMs, what, signal);
   try {
-    const token = await d.race(core.tokens.get(d.signal));
+    // The token provider stops this wait when the deadline's signal aborts, with its typed error.
+    const token = await core.tokens.get(d.signal);
     try {
       return await send(token, d);
     } catch (error) {
       if (!(error instanceof PayframeError && error.status === 401 && core.tokens.invalidate(token))) throw error;
-      return await send(await d.race(core.tokens.get(d.signal)), d);
+      return await send(await core.tokens.get(d.signal), d);
     }
   } finally {
     d.done();

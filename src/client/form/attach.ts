@@ -9,6 +9,7 @@ import { FIELD_NAMES, type FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
 import { coreOf } from '../core/core';
 import type { Client } from '../core/types';
+import { elementOf } from '../dom';
 import { loadChunk } from '../load';
 import { createForm } from './form';
 import type { CardForm } from './types';
@@ -36,12 +37,7 @@ export function attachForm(options: AttachOptions): CardForm {
   for (const name of FIELD_NAMES) {
     const given = options[name];
     if (given === undefined && name === 'name') continue;
-    let el: unknown;
-    try {
-      el = typeof given === 'string' ? document.querySelector(given) : given;
-    } catch {
-      // an invalid selector
-    }
+    const el = elementOf(given);
     if (!(el instanceof HTMLInputElement)) throw refuse(`${name} must be an <input> or the selector of one`);
     inputs.set(name, el);
   }

@@ -7,17 +7,23 @@ type Handler = (...args: any[]) => void;
 
 export function createEvents() {
   const handlers = new Map<keyof FormEvents, Set<Handler>>();
-  /** Calls each handler; a handler that throws surfaces as the merchant's own bug, and the others still run. */
-  const call = (list: Handler[], args: unknown[]) => {
-    for (const handler of list) {
-      try {
-        handler(...args);
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+  /**
+   * The handlers of `event` now, as one function that calls each: a handler that throws surfaces as the
+   * merchant's own bug, and the others still run.
+   */
+  const taken = (event: keyof FormEvents) => {
+    const list = [...(handlers.get(event) ?? [])];
+    return (...args: unknown[]) => {
+      for (const handler of list) {
+        try {
+          handler(...args);
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
       }
-    }
+    };
   };
   return {
     on(event: keyof FormEvents, handler: Handler) {
@@ -28,12 +34,9 @@ export function createEvents() {
       handlers.get(event)!.add(handler);
     },
     off: (event: keyof FormEvents, handler: Handler) => void handlers.get(event)?.delete(handler),
-    emit: (event: keyof FormEvents, ...args: unknown[]) => call([...(handlers.get(event) ?? [])], args),
+    emit: (event: keyof FormEvents, ...args: unknown[]) => taken(event)(...args),
     /** The handlers of `event` now, to call after `clear()`. */
-    taken(event: keyof FormEvents) {
-      const list = [...(handlers.get(event) ?? [])];
-      return (...args: unknown[]) => call(list, args);
-    },
+    taken,
     clear: () => handlers.clear(),
   };
 }

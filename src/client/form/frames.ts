@@ -8,10 +8,10 @@ import { frameSrc, newChannel } from '../../protocol/address';
 import { readToPage } from '../../protocol/guards';
 import type { FieldName } from '../../protocol/names';
 import { fromErrorInfo } from '../../protocol/transfer';
-import { PayframeError } from '../../shared/errors';
+import type { PayframeError } from '../../shared/errors';
 import { destroyedError } from './form';
 import { watchLoad } from './load-watch';
-import { inUse, type Mount } from './mount-options';
+import { inUse, type Mount, refuse } from './mount-options';
 
 export type Out = ToFrame extends infer M ? (M extends ToFrame ? Omit<M, 'ch'> : never) : never;
 type Answer = Extract<ToPage, { t: 'result' | 'posted' | 'failure' }>;
@@ -32,11 +32,10 @@ export interface Frames {
   send(name: FieldName, m: Out): void;
   /** One round trip to the worker frame (a tokenize also asks the others to `share`); `cancel` tells it when the page stops waiting. */
   ask<T>(job: Job, stop: AbortSignal): Promise<T>;
-  iframe(name: FieldName): HTMLIFrameElement | undefined;
   close(): void;
 }
 
-const LIVE = 'mountFields: frameUrl is required with a live baseUrl: the payment service does not serve the card frames. Host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`, and pass their URL as frameUrl';
+const LIVE = 'frameUrl is required with a live baseUrl, which serves no card frames: host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`';
 
 /** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
 function autofillPolicy(): string {
@@ -47,8 +46,8 @@ function autofillPolicy(): string {
 export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, titles: (name: FieldName) => string | undefined, events: FrameEvents): Frames {
   if (base === undefined) {
     // A live gateway serves no frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made.
-    queueMicrotask(() => events.failed(new PayframeError('invalid_config', LIVE)));
-    return { send: () => undefined, ask: () => Promise.reject(destroyedError()), iframe: () => undefined, close: () => undefined };
+    queueMicrotask(() => events.failed(refuse(LIVE)));
+    return { send: () => undefined, ask: () => Promise.reject(destroyedError()), close: () => undefined };
   }
   const ch = newChannel();
   const frameOrigin = new URL(base).origin;
@@ -139,7 +138,6 @@ export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, tit
         if (job.t === 'tokenize') for (const name of frames.keys()) if (name !== worker) send(name, { t: 'share', id });
         send(worker, { ...job, id });
       }),
-    iframe: (name) => frames.get(name),
     close() {
       watch.stop();
       removeEventListener('message', onMessage);

@@ -8,6 +8,7 @@
  */
 import type { FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
+import { urlOf } from '../../shared/url-of';
 
 /** From a frame's `load` to its `ready`: one message each way within the browser, never the network. */
 export const SILENT_MS = 3000;
@@ -51,16 +52,10 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
     timers.add(timer);
   };
 
-  const sameOrigin = (url: string) => {
-    try {
-      return new URL(url).origin === origin;
-    } catch {
-      return false; // 'inline', 'eval', or nothing: not a frame
-    }
-  };
   const onViolation = (event: SecurityPolicyViolationEvent) => {
     // A report-only policy blocks nothing (merchants roll a CSP out that way first): the frames load.
-    if (event.disposition === 'report' || !/^(frame|child|default)-src$/.test(event.effectiveDirective) || !sameOrigin(event.blockedURI)) return;
+    // A blocked URI that is not a URL ('inline', 'eval', or nothing) is not a frame.
+    if (event.disposition === 'report' || !/^(frame|child|default)-src$/.test(event.effectiveDirective) || urlOf(event.blockedURI)?.origin !== origin) return;
     const names = waiting();
     fail(new PayframeError('invalid_config', `the page's Content Security Policy blocked ${list(names)} (${event.effectiveDirective}): add ${origin} to its frame-src`, {
       reason: 'FRAME_BLOCKED_BY_CSP', fields: names,
@@ -103,16 +98,16 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
         if (ready.has(name)) return;
         // Every frame silent so far: they come from one host, and usually fail alike.
         const names = waiting().filter((n) => arrived.has(n));
-        fail(new PayframeError('network', [
-          `${list(names)}: the page arrived from ${origin}, but no payframe frame spoke in it.`,
-          `Either ${origin} is unreachable (open ${base} in a tab: the browser shows the connection error),`,
-          `or its frame host refuses this page's origin ${location.origin} (add it to the host's merchantOrigins),`,
+        fail(new PayframeError('network',
+          `${list(names)}: the page arrived from ${origin}, but no payframe frame spoke in it. ` +
+          `Either ${origin} is unreachable (open ${base} in a tab: the browser shows the connection error), ` +
+          `or its frame host refuses this page's origin ${location.origin} (add it to the host's merchantOrigins), ` +
           `or ${base} serves some other page than payframe's frames.`,
-        ].join(' '), { reason: 'FRAME_NOT_ANSWERING', fields: names }));
+          { reason: 'FRAME_NOT_ANSWERING', fields: names }));
       });
     },
     unreadable(name) {
-      fail(new PayframeError('invalid_config', `${list([name])}'s frame from ${origin} speaks another version of payframe: serve the frames of this version (createFrameHost or npx payframe frames, from the same package)`, {
+      fail(new PayframeError('invalid_config', `${list([name])}'s frame from ${origin} speaks another version of payframe: serve the frames of this version`, {
         reason: 'FRAME_VERSION', fields: [name],
       }));
     },

@@ -9,8 +9,10 @@ import { FIELD_NAMES, type FieldName, isLocale, type Locale } from '../../protoc
 import { isTimeout } from '../../shared/call';
 import { PayframeError } from '../../shared/errors';
 import { isLoopback, isWebUrl } from '../../shared/url';
+import { urlOf } from '../../shared/url-of';
 import type { Client } from '../core/types';
 import { coreOf } from '../core/core';
+import { elementOf } from '../dom';
 import type { ClientCore } from '../core/types';
 
 export interface HostedField {
@@ -65,17 +67,13 @@ export interface Mount {
 /** Containers holding a live form: a second mount into one is refused until the first is destroyed. */
 export const inUse = new WeakSet<Element>();
 
-const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+/** A mount's refusal: `invalid_config`, its message naming mountFields. */
+export const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
 /** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
 const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 
 function frameBase(text: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    // refused below
-  }
+  const url = urlOf(text);
   if (url && !url.pathname.endsWith('/')) url.pathname += '/';
   if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
     throw refuse(`frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`);
@@ -86,13 +84,8 @@ function frameBase(text: string): string {
 }
 
 function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
-  let el: Element | null = null;
-  try {
-    el = typeof given === 'string' ? document.querySelector(given) : given instanceof Element ? given : null;
-  } catch {
-    // an invalid selector
-  }
-  if (!el || !el.isConnected) throw refuse(`the ${name} container is not in the document`);
+  const el = elementOf(given);
+  if (!el?.isConnected) throw refuse(`the ${name} container is not in the document`);
   if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field`);
   taken.add(el);
   return el;

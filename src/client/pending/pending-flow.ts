@@ -7,6 +7,7 @@ import { isLocale } from '../../protocol/names';
 import { readErrorAnswer, readOtpOutcome, redirectOf } from '../../protocol/answers';
 import { type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
 import { type ErrorCode, PayframeError } from '../../shared/errors';
+import { elementOf } from '../dom';
 import { type OtpFormState, renderOtpForm } from './otp-form';
 import type { HandlePendingOptions, PendingOutcome } from './types';
 
@@ -37,14 +38,10 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
     throw new PayframeError('invalid_request', 'pending must carry its referenceId and sessionId');
   }
   const href = mode === 'otp' ? '' : redirectTarget(redirectUrl, client.origin, sessionId);
-  let place: unknown;
+  let place: Element | undefined;
   if (mode !== 'redirect') {
-    try {
-      place = typeof container === 'string' ? document.querySelector(container) : container;
-    } catch {
-      // an invalid selector: refused below
-    }
-    check(place instanceof Element, 'container must be an element, or its selector');
+    place = elementOf(container);
+    check(place, 'container must be an element, or its selector');
     check(typeof submitOtp === 'function', 'submitOtp must be a function');
   }
   if (signal?.aborted) throw aborted();

@@ -1,5 +1,6 @@
 import { type PendingPayment, SESSION_ID } from '../../protocol/wire';
 import { PayframeError } from '../../shared/errors';
+import { urlOf } from '../../shared/url-of';
 import { loadChunk } from '../load';
 import type { HandlePendingOptions, PendingOutcome } from './types';
 
@@ -11,12 +12,8 @@ export type { HandlePendingOptions, PendingMode, PendingOutcome } from './types'
  * merchant's `return_url`); `invalid_request` for anything that is not exactly one session id.
  */
 export function readReturn(url: string | URL = location.href): { sessionId: string } {
-  let ids: string[] = [];
-  try {
-    ids = new URL(String(url)).searchParams.getAll('payment-session-id');
-  } catch {
-    // not a URL: refused below
-  }
+  // Not a URL: no ids, refused below.
+  const ids = urlOf(String(url))?.searchParams.getAll('payment-session-id') ?? [];
   if (ids.length !== 1 || !SESSION_ID.test(ids[0]!)) throw new PayframeError('invalid_request', 'the return URL carries no payment session id');
   return { sessionId: ids[0]! };
 }
