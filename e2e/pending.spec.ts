@@ -162,8 +162,10 @@ test('the redirect-only card in auto mode falls back to the redirect', async ({ 
 test('the redirect flow: the sandbox page, the OTP, back on the return page, the session read on the server', async ({ page }) => {
   await checkout(page, { card: 'redirectOnly', intent: 'sale', mode: 'redirect' });
   await page.getByRole('button', { name: 'Pay' }).click();
+  // The payment exists once the page has left for the bank's: read it then, not at the click.
+  await page.waitForURL((url) => url.href.startsWith(`${sandbox.url}/v1/redirect/`));
   const { sessionId } = shop.payments.get(lastPayment())!;
-  await page.waitForURL(`${sandbox.url}/v1/redirect/${sessionId}`);
+  expect(page.url()).toBe(`${sandbox.url}/v1/redirect/${sessionId}`);
 
   // A malformed OTP on the issuer's page is refused and leaves the session usable.
   await page.getByLabel('One-time password').fill('11111l');
