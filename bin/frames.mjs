@@ -83,14 +83,7 @@ export async function run(args) {
   });
   const name = values.host === '0.0.0.0' || values.host === '::' ? '127.0.0.1' : values.host.includes(':') ? `[${values.host}]` : values.host;
   const frameUrl = `${kept ? 'https' : 'http'}://${name}:${server.address().port}/`;
-  console.log(`payframe frames listening on ${frameUrl}
-
-  frameUrl          ${frameUrl}
-  gateway           ${options.gateway}
-  merchant origins  ${options.merchantOrigins.join(' ')}
-
-On those pages: mountFields({ client, fields, frameUrl: '${frameUrl}' }), and frame-src ${new URL(frameUrl).origin}
-in their Content-Security-Policy.${kept ? ` The certificate is kept in ${kept.files.cert}.` : ''} Ctrl-C stops it.`);
+  // Before the block says Ctrl-C stops it: a signal that follows the block at once must find the handler.
   const stop = () => {
     server.close();
     server.closeAllConnections();
@@ -99,6 +92,14 @@ in their Content-Security-Policy.${kept ? ` The certificate is kept in ${kept.fi
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  console.log(`payframe frames listening on ${frameUrl}
+
+  frameUrl          ${frameUrl}
+  gateway           ${options.gateway}
+  merchant origins  ${options.merchantOrigins.join(' ')}
+
+On those pages: mountFields({ client, fields, frameUrl: '${frameUrl}' }), and frame-src ${new URL(frameUrl).origin}
+in their Content-Security-Policy.${kept ? ` The certificate is kept in ${kept.files.cert}.` : ''} Ctrl-C stops it.`);
 }
 
 /** A file as the frame host answers it, at `path` of an origin that is none of the merchant's. */

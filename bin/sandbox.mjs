@@ -59,6 +59,14 @@ export async function run(args) {
   const trust = kept
     ? `The https certificate is self-signed and kept in ${kept.files.cert}: trust it with NODE_EXTRA_CA_CERTS=${kept.files.cert}`
     : 'The https certificate is self-signed and new at every start (--cert-dir keeps one to trust).';
+  // Before the block says Ctrl-C stops it: a signal that follows the block at once must find the handler.
+  const stop = () =>
+    sandbox.close().then(() => {
+      console.log('payframe sandbox stopped.');
+      process.exit(0);
+    });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   console.log(`payframe sandbox listening on ${sandbox.url}${values['test-mode'] ? '  (test mode)' : ''}${dev}
 
   merchant id     ${id}
@@ -77,11 +85,4 @@ Try: curl -u ${clientId}:${clientSecret} -H 'content-type: application/json' \\
        -d "'grant_type=client_credentials'" ${sandbox.httpUrl ?? sandbox.url}/v1/merchants/${id}/client_token${sandbox.httpUrl ? '' : ' -k'}
 ${trust} Ctrl-C stops the sandbox.`);
 
-  const stop = () =>
-    sandbox.close().then(() => {
-      console.log('payframe sandbox stopped.');
-      process.exit(0);
-    });
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }

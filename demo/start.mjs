@@ -186,6 +186,21 @@ const shop = `http://localhost:${port}`;
 const staffKey = newStaffKey();
 server.on('request', createMerchantServer({ gateway, merchantId, gatewayUrl, frameOrigin: new URL(gatewayUrl).origin, publicOrigin: shop, staffKey }));
 
+// Before the block below says Ctrl-C stops everything: a Ctrl-C (or a test's SIGINT) that follows it at
+// once must find the handler, or the default action kills the process mid-way.
+let stopping = false;
+const stop = async () => {
+  if (stopping) process.exit(1); // a second Ctrl-C does not wait
+  stopping = true;
+  server.close();
+  server.closeAllConnections();
+  await sandbox.close();
+  console.log('payframe demo stopped.');
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
 const group = (/** @type {string} */ n) => n.replace(/(\d{4})(?=\d)/g, '$1 ');
 console.log(`
 payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-mode'] ? ' (test mode)' : ''}
@@ -203,15 +218,3 @@ payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-
 
 Plain HTTP on loopback only: no certificate to trust. Ctrl-C stops everything.`);
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) process.exit(1); // a second Ctrl-C does not wait
-  stopping = true;
-  server.close();
-  server.closeAllConnections();
-  await sandbox.close();
-  console.log('payframe demo stopped.');
-  process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
