@@ -8,6 +8,7 @@ import { frameHeaders, framePage, isFresh, pageTag } from '../frame/page';
 import { CVV_PAGE } from '../protocol/address';
 import { PayframeError } from '../shared/errors';
 import { isLoopback, isSafeScheme } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 import type { Handler } from './respond';
 
 export interface FrameHostOptions {
@@ -20,21 +21,10 @@ export interface FrameHostOptions {
   merchantOrigins: string[];
 }
 
-/** One page the host serves: its body and its headers. */
-interface FramePageFile {
-  body: string;
-  headers: Record<string, string>;
-}
-
 const refuse = (option: string, message: string) => new PayframeError('invalid_config', `createFrameHost: ${option} ${message}`);
 
 function checkGateway(gateway: unknown): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(String(gateway));
-  } catch {
-    // refused below
-  }
+  const url = urlOf(gateway);
   if (typeof gateway !== 'string' || !url) throw refuse('gateway', "is required: the service's base URL, e.g. https://api.ompay.com");
   if (!isSafeScheme(url)) throw refuse('gateway', 'must use https (plain http only on localhost, 127.0.0.1 or [::1])');
   if (url.username || url.password || url.search || url.hash) throw refuse('gateway', 'must not carry credentials, a query or a fragment');
@@ -47,12 +37,7 @@ function checkOrigins(origins: unknown): string[] {
     throw refuse('merchantOrigins', "must list the checkout pages' origins, e.g. ['https://shop.example']");
   }
   for (const origin of origins) {
-    let url: URL | undefined;
-    try {
-      url = new URL(String(origin));
-    } catch {
-      // refused below
-    }
+    const url = urlOf(origin);
     // A host name or an IPv4 address: a Content-Security-Policy cannot name an IPv6 address.
     const exact = typeof origin === 'string' && url?.origin === origin && /^[\w.-]+$/.test(url.hostname)
       && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
@@ -61,19 +46,6 @@ function checkOrigins(origins: unknown): string[] {
     }
   }
   return [...new Set(origins as string[])];
-}
-
-/**
- * The page a frame host reached at `host` (its name and port) serves: a full card form's, or a CVV-only
- * form's (`cvv/`). Its ancestors never include the host's own origin.
- */
-function pageOf(gateway: URL, origins: string[], host: string, cvvOnly: boolean): FramePageFile {
-  // By host, whatever the scheme: behind a proxy that ends TLS, the request reaches the host over http.
-  const ancestors = origins.filter((o) => new URL(o).host !== host);
-  return {
-    body: framePage(frameScript, { gateway: gateway.href }),
-    headers: frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly, script: frameScript.hash }),
-  };
 }
 
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
@@ -89,15 +61,19 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 export function createFrameHost(options: FrameHostOptions): Handler {
   // Checked now, not at the first request.
   const gateway = checkGateway(options?.gateway);
-  const origins = checkOrigins(options?.merchantOrigins);
+  const origins = checkOrigins(options?.merchantOrigins).map((origin) => ({ origin, host: new URL(origin).host }));
+  // The same for every request: the headers alone depend on where the request reached the host.
+  const body = framePage(frameScript, { gateway: gateway.href });
   return async (request) => {
     const url = new URL(request.url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'use GET or HEAD\n', { allow: 'GET, HEAD' });
     if (!url.pathname.endsWith('/')) return text(404, 'not found\n');
-    // The origin this request reached the host on: never one of the page's ancestors.
-    const page = pageOf(gateway, origins, url.host, url.pathname.endsWith(`/${CVV_PAGE}`));
-    const headers = { ...page.headers, etag: await pageTag(page.body, page.headers) };
+    // The origin this request reached the host on is never one of the page's ancestors: by host, whatever
+    // the scheme (behind a proxy that ends TLS, the request reaches the host over http).
+    const ancestors = origins.filter((o) => o.host !== url.host).map((o) => o.origin);
+    const policy = frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly: url.pathname.endsWith(`/${CVV_PAGE}`), script: frameScript.hash });
+    const headers = { ...policy, etag: await pageTag(body, policy) };
     if (isFresh(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers });
-    return new Response(request.method === 'HEAD' ? null : page.body, { status: 200, headers });
+    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
   };
 }

@@ -7,6 +7,7 @@ import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
 import { PayframeError } from '../shared/errors';
 import { isLoopbackOrigin } from '../shared/url';
+import { urlOf } from '../shared/url-of';
 import type { GatewayCore } from './calls';
 import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
 import { readPayment, toPending } from './readers';
@@ -89,11 +90,7 @@ function cvvAnswer(payment: Payment): CvvAnswer {
 
 /** `https://host[:port]` (or http), and nothing more: what an Origin header holds. */
 function isOrigin(text: unknown): text is string {
-  try {
-    return typeof text === 'string' && new URL(text).origin === text && /^https?:/.test(text);
-  } catch {
-    return false;
-  }
+  return typeof text === 'string' && urlOf(text)?.origin === text && /^https?:/.test(text);
 }
 
 export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEvent?: EventListener): Handlers {
