@@ -59,6 +59,14 @@ async function view(page: Page) {
   return { ...onPage, fields, nonces: nonceRequests(), pays: merchant.requests.filter((r) => r.path === '/pay').length };
 }
 
+/** Types the card, then waits until the page has heard every keystroke (one `change` each), so that a
+ *  late event of the typing is not taken for an effect of the forgeries. */
+async function typeCard(page: Page) {
+  await fillCard(page, CARD);
+  const keys = Object.values(CARD).join('').length;
+  await expect.poll(async () => (await recorded(page)).events.filter(([name]) => name === 'change').length, { timeout: 15_000 }).toBe(keys);
+}
+
 /** The real frame page with no address: blank, but a document of the frame origin that a test drives. */
 const fakeOnFrameOrigin = () => `${merchant.sandbox.url}/frame/?merchant=${merchant.sandbox.merchant.id}&fake=1`;
 
@@ -104,7 +112,7 @@ test('a page on another origin that opened the checkout posts every message to i
   const [checkout] = await Promise.all([page.waitForEvent('popup'), page.evaluate((url) => ((window as any).popup = open(url)), checkoutUrl(merchant))]);
   await checkout.waitForLoadState();
   await expect.poll(async () => (await recorded(checkout))?.events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(checkout, CARD);
+  await typeCard(checkout);
   const before = await view(checkout);
   const ch = await channelOf(checkout);
 
@@ -120,7 +128,7 @@ test('fake field frames in the checkout, on another origin and on the frame orig
   // A checkout whose CSP also lets an ad slot on another origin in (the strict one would refuse it).
   await page.goto(checkoutUrl(merchant).replace('/?', '/with-ads?'));
   await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(page, CARD);
+  await typeCard(page);
   const fakes = await plantFrames(page, [`${other.url}/fake-field`, fakeOnFrameOrigin()]);
   const before = await view(page);
   const ch = await channelOf(page);
@@ -157,7 +165,7 @@ test('malformed messages from the real senders (the page to its frames, a frame 
   const arrived = await countArrivals(context);
   await page.goto(checkoutUrl(merchant));
   await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(page, CARD);
+  await typeCard(page);
   const before = await view(page);
   const ch = await channelOf(page);
 
