@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import baseConfig from './playwright.config';
+import { chromiumLaunch } from './playwright.config';
 import type { Engine } from './e2e/engines/harness/driver';
 import { FIREFOX_PATH } from './e2e/engines/harness/firefox';
 import { MINIBROWSER, WEBKIT_DRIVER } from './e2e/engines/harness/webkit';
@@ -31,6 +31,6 @@ export default defineConfig<object, { engine: Engine }>({
   // One worker per engine: an engine's browser (and WebKit's display) is launched once per worker.
   workers: 2,
   reporter: [['list'], ['json', { outputFile: 'reports/engines.json' }]],
-  use: { launchOptions: baseConfig.use?.launchOptions ?? {} },
+  use: { launchOptions: chromiumLaunch },
   projects: (['firefox', 'webkit', 'chromium'] as const).map((engine) => ({ name: engine, use: { engine } })),
 });

@@ -31,7 +31,7 @@ async function pay(page: Page, card = CARD, expected = 'Paid: captured visa 1111
   await expect(page.locator('#status')).toHaveText(expected, { timeout: 15_000 });
 }
 
-test('a card typed in the frames of the merchant’s frame host pays a sale; the frames call the gateway cross-origin, one request per tokenize after the first', async ({ page }) => {
+test('a card typed in the frames of the merchant’s frame host pays a sale; the frames call the gateway cross-origin, one request per tokenize after the first', { tag: '@full-chromium' }, async ({ page }) => {
   const recorder = await recordMerchant(page);
   await openCheckout(page, merchant);
   // Every frame from the frame host, none from the gateway.

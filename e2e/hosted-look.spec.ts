@@ -110,7 +110,7 @@ test('web fonts load inside the frames from https woff2 sources only', async ({ 
   }
 });
 
-test("Chromium's card autofill, started in the number frame, fills expiry, CVV and name across the frames", async ({ page, context }) => {
+test("Chromium's card autofill, started in the number frame, fills expiry, CVV and name across the frames", { tag: '@full-chromium' }, async ({ page, context }) => {
   await openCheckout(page, merchant);
   const frame = page.frames().find((f) => f.url().includes('field=number'))!;
   const cdp = await context.newCDPSession(frame);

@@ -39,7 +39,7 @@ const state = (page: Page) => page.evaluate(() => (window as any).form.getState(
 const payButton = (page: Page) => page.getByRole('button', { name: 'Pay 25.00 USD' });
 const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
 
-test('every flow of the hosted form, under the strict CSP with Trusted Types: zero violations', async ({ page, context }) => {
+test('every flow of the hosted form, under the strict CSP with Trusted Types: zero violations', { tag: '@full-chromium' }, async ({ page, context }) => {
   test.setTimeout(180_000);
   const violations = await watchCsp(context, page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: merchant.url });
@@ -166,7 +166,7 @@ test('every flow of the hosted form, under the strict CSP with Trusted Types: ze
   expect(merchant.reports.slice(reportsBefore)).toEqual([]);
 });
 
-test('the CSP watch does see a violation, on the page and in a frame (so that zero means zero)', async ({ page, context }) => {
+test('the CSP watch does see a violation, on the page and in a frame (so that zero means zero)', { tag: '@full-chromium' }, async ({ page, context }) => {
   const violations = await watchCsp(context, page);
   await openCheckout(page, merchant);
   await page.evaluate(() => document.body.setAttribute('style', 'color: red'));
