@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunch } from './playwright.config';
+import { CHROMIUM, launchOf } from './e2e/support/chromium';
 import type { Engine } from './e2e/engines/harness/driver';
 import { FIREFOX_PATH } from './e2e/engines/harness/firefox';
 import { MINIBROWSER, WEBKIT_DRIVER } from './e2e/engines/harness/webkit';
+
+// The sandbox's certificate is self-signed and made at start: the tests' own Node calls speak real TLS
+// to it without verifying it, as in the Chromium suite's config.
+process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 
 // Debian's browsers and tools, never downloaded ones: a missing one fails the run at once, naming its package.
 const onPath = (name: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, name)));
@@ -31,6 +35,6 @@ export default defineConfig<object, { engine: Engine }>({
   // One worker per engine: an engine's browser (and WebKit's display) is launched once per worker.
   workers: 2,
   reporter: [['list'], ['json', { outputFile: 'reports/engines.json' }]],
-  use: { launchOptions: chromiumLaunch },
+  use: { launchOptions: launchOf(CHROMIUM) },
   projects: (['firefox', 'webkit', 'chromium'] as const).map((engine) => ({ name: engine, use: { engine } })),
 });

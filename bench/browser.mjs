@@ -157,7 +157,7 @@ export async function startShop({ frameHost = false } = {}) {
   };
 }
 
-/** Debian's Chromium, launched as playwright.config.ts launches it, trusting the shop's certificate. */
+/** Debian's Chromium, the whole browser a payer runs (the suite runs most tests in its headless shell), trusting the shop's certificate. */
 export function launch(shop) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

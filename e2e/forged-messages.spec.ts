@@ -59,8 +59,8 @@ async function view(page: Page) {
   return { ...onPage, fields, nonces: nonceRequests(), pays: merchant.requests.filter((r) => r.path === '/pay').length };
 }
 
-/** Types the card, then waits until the page has heard every keystroke (one `change` each), so that a
- *  late event of the typing is not taken for an effect of the forgeries. */
+/** Types the card, then waits until the page has heard every keystroke (one `change` each: every key of
+ *  CARD changes its field's value), so that a late event of the typing is not taken for an effect of the forgeries. */
 async function typeCard(page: Page) {
   await fillCard(page, CARD);
   const keys = Object.values(CARD).join('').length;

@@ -3,7 +3,7 @@
 // route in every rendering, a redirect after the card, and a web page driving the developer's sandbox
 // through a name of its own (DNS rebinding).
 import { readFileSync } from 'node:fs';
-import { chromium, expect, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
 import { readKeptCard } from '../src/server';
 import { type Merchant, startMerchant } from './support/merchant';
@@ -112,11 +112,9 @@ test('finding 3: a redirect answered to the frame’s nonce request is an error,
   expect(other.requests.slice(before).filter((r) => r.path === '/steal')).toEqual([]);
 });
 
-test('finding 4: a web page reaching the sandbox through a name of its own (DNS rebinding) gets 421, not a client token', async () => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', `--host-resolver-rules=MAP rebind.evil.example 127.0.0.1`],
-  });
+test('finding 4: a web page reaching the sandbox through a name of its own (DNS rebinding) gets 421, not a client token', async ({ playwright, launchOptions }) => {
+  // The project's browser, with a resolver rule of its own: the attacker's name leads to the sandbox.
+  const browser = await playwright.chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP rebind.evil.example 127.0.0.1'] });
   try {
     const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     const port = new URL(merchant.sandbox.url).port;

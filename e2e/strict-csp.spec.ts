@@ -3,8 +3,9 @@
 // connect-src 'self' <gateway>; require-trusted-types-for 'script'), and the frames under theirs
 // (style-src 'none', trusted-types 'none'). Every flow of the hosted form runs once, and not one
 // violation may happen anywhere: a listener in every document of the context, the console of every
-// frame, and the page's report-uri. The pending helper's flows run under the same CSP in
-// e2e/pending.spec.ts, whose every test checks the same.
+// frame, and the reports the page's policy asks for (the Reporting API: sent by the whole browser, not
+// by Chromium's headless shell, so the tests that read them are tagged @full-chromium). The pending
+// helper's flows run under the same CSP in e2e/pending.spec.ts, whose tests check the console.
 import { existsSync, readFileSync } from 'node:fs';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
@@ -31,7 +32,7 @@ async function watchCsp(context: BrowserContext, page: Page): Promise<string[]> 
       void (window as any).__cspViolation(`${location.origin} ${e.violatedDirective} ${e.blockedURI}`);
     }, true);
   });
-  page.on('console', (m) => /content security policy|trusted type/i.test(m.text()) && seen.push(`console: ${m.text()}`));
+  page.on('console', (m) => /content security policy|trusted type/i.test(m.text()) && seen.push(`console ${m.type()}: ${m.text()}`));
   return seen;
 }
 
@@ -166,14 +167,26 @@ test('every flow of the hosted form, under the strict CSP with Trusted Types: ze
   expect(merchant.reports.slice(reportsBefore)).toEqual([]);
 });
 
-test('the CSP watch does see a violation, on the page and in a frame (so that zero means zero)', { tag: '@full-chromium' }, async ({ page, context }) => {
-  const violations = await watchCsp(context, page);
+/** Breaks the policy once on the page and once in the CVV frame, as a stray inline style would. */
+async function violate(page: Page) {
   await openCheckout(page, merchant);
   await page.evaluate(() => document.body.setAttribute('style', 'color: red'));
   await page.frames().find((f) => f.url().includes('field=cvv'))!.evaluate(() => document.body.setAttribute('style', 'color: red'));
+}
+
+// The suites that watch the console alone (pending, React) rely on this: each violation is an error there.
+test('the CSP watch does see a violation, on the page and in a frame, as an event and as a console error (so that zero means zero)', async ({ page, context }) => {
+  const violations = await watchCsp(context, page);
+  await violate(page);
   await expect.poll(() => violations.filter((v) => !v.startsWith('console')).sort()).toEqual([
     `${merchant.sandbox.url} style-src-attr inline`,
     `${merchant.url} style-src-attr inline`,
   ]);
-  await expect.poll(() => merchant.reports.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  await expect.poll(() => violations.filter((v) => v.startsWith('console error: ') && /inline style/i.test(v)).length).toBe(2);
+});
+
+test("a violation is reported to the page's report endpoint (so that no report means none)", { tag: '@full-chromium' }, async ({ page }) => {
+  const before = merchant.reports.length;
+  await violate(page);
+  await expect.poll(() => merchant.reports.length - before, { timeout: 10_000 }).toBeGreaterThan(0);
 });

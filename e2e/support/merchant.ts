@@ -20,7 +20,7 @@ export interface Merchant {
   gateway: Gateway;
   /** https://localhost:PORT */
   url: string;
-  /** CSP reports posted by the browser (report-uri). */
+  /** CSP reports the browser posted to /csp-report (the Reporting API's, or report-uri's where it has no other). */
   reports: unknown[];
   /** Every request the merchant's server received: method, path and the headers a test may check. */
   requests: { method: string; path: string; headers: IncomingMessage['headers'] }[];

@@ -1,5 +1,5 @@
-// Chromium through Playwright: Debian's Chromium, launched as playwright.config.ts launches it for
-// the Chromium suite; one browser per worker, a fresh context per test.
+// Chromium through Playwright: Debian's Chromium, the whole browser, launched with the Chromium suite's
+// arguments (playwright.config.ts); one browser per worker, a fresh context per test.
 import type { Browser, ElementHandle, Frame, LaunchOptions, Page } from '@playwright/test';
 import { chromium } from '@playwright/test';
 import type { Backend, In } from './driver';

@@ -149,16 +149,17 @@ export async function webkitBackend(server: WebKitServer): Promise<Backend> {
   };
   const restore = async (chain: string[]) => {
     await top();
-    // The page had the focus, or moved it to an element of its own while we read (the OTP form focusing
-    // its input): window.focus() in the top document makes it the focused frame again. Giving the focus
-    // back to the frame noted before would steal it; and entering a frame to read it may already have
-    // (the page's activeElement then still names its input, while the keys went to the frame: seen 1 run
-    // in 5 of the OTP flow, its code typed into the name field).
-    if (chain.length === 0 || (await script<string | null>(ACTIVE_IFRAME)) === null) {
-      await driver.executeScript('window.focus()');
-      return;
+    // The frame that had the focus gets it back (entering it does that), unless the page moved the
+    // focus to an element of its own while we read (the OTP form focusing its input), before or while
+    // we entered it: the frame would then hold the keys while the page's activeElement names its input
+    // (seen 1 run in 5 of the OTP flow, its code typed into the name field).
+    if (chain.length > 0 && (await script<string | null>(ACTIVE_IFRAME)) !== null) {
+      await enter(chain);
+      await top();
+      if ((await script<string | null>(ACTIVE_IFRAME)) !== null) return;
     }
-    await enter(chain);
+    // The page has the focus: window.focus() in the top document makes it the focused frame again.
+    await driver.executeScript('window.focus()');
   };
   const inFrame = async <T>(where: In, task: () => Promise<T>): Promise<T> => {
     const path = where === undefined ? [] : [where].flat();
