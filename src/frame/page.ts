@@ -54,10 +54,11 @@ export function framePage(script: FrameScript, { gateway }: { gateway?: string }
 }
 
 /**
- * The page's headers: its own inline script only (by hash: never `'unsafe-inline'`), styles only through the CSSOM, fonts over https, requests to
- * the gateway alone (and a CVV-only form's to the merchant's origins), framed by the merchant's origins
- * alone (`'none'` when there is none), an agent cluster of its own, and no referrer. Revalidated at
- * every load (`no-cache`), so that a new release's page names the new script at once.
+ * The page's headers: its own inline script only (by hash: never `'unsafe-inline'`), styles only
+ * through the CSSOM, fonts over https, requests to the gateway alone (and a CVV-only form's to the
+ * merchant's origins), framed by the merchant's origins alone (`'none'` when there is none), an agent
+ * cluster of its own, and no referrer. Revalidated at every load (`no-cache`, with the host's `ETag`),
+ * so that a new release's page, its script inside, is used at once.
  */
 export function frameHeaders({ gateway, ancestors, cvvOnly, script }: FramePolicy): Record<string, string> {
   return {
