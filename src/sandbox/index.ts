@@ -65,7 +65,7 @@ export interface SandboxHandle {
   now(): Date;
   /** The last 1,000 requests, oldest first, masked and cut as docs/sandbox.md ("What `requests()` keeps") says. */
   requests(): Recorded[];
-  /** Make the next `times` (default 1) matching requests fail: dropped, answered 500, delayed by `ms`, or answered with a given `reply`. */
+  /** Make the next `times` (default 1) matching requests fail: dropped, handled and then dropped (`lose`), answered 500, delayed by `ms`, or answered with a given `reply`. */
   injectFault(fault: Fault): void;
   close(): Promise<void>;
 }
@@ -158,6 +158,6 @@ function checkHosts(hosts: unknown): string[] {
 
 function validateFault(input: unknown): Fault {
   const result = v.safeParse(FaultSchema, input);
-  if (!result.success) throw new SandboxError('INVALID_REQUEST', 'The fault must be { kind: drop|error|delay|reply, method?, path?, ms?, times?, status?, body?, type? }');
+  if (!result.success) throw new SandboxError('INVALID_REQUEST', 'The fault must be { kind: drop|lose|error|delay|reply, method?, path?, ms?, times?, status?, body?, type? }');
   return result.output;
 }

@@ -9,13 +9,14 @@ import { ROUTES } from './routes';
 
 /**
  * The next `times` (default 1) requests matching `method` and `path` (a prefix, or a RegExp) are
- * dropped, answered 500, delayed by `ms`, or (`reply`) answered `status` (200) with `body` ('') as
+ * dropped before they are handled, handled and then dropped (`lose`: the answer is lost after the
+ * service acted, as a connection that breaks on its way back), answered 500, delayed by `ms`, or (`reply`) answered `status` (200) with `body` ('') as
  * `type` (application/json), the body `ms` after the head: malformed answers for clients to survive.
  */
 export interface Fault {
   method?: string;
   path?: string | RegExp;
-  kind: 'drop' | 'error' | 'delay' | 'reply';
+  kind: 'drop' | 'lose' | 'error' | 'delay' | 'reply';
   ms?: number;
   times?: number;
   status?: number;
@@ -29,7 +30,7 @@ export type { Recorded };
 export const FaultSchema = v.strictObject({
   method: v.optional(v.string()),
   path: v.optional(v.string()),
-  kind: v.picklist(['drop', 'error', 'delay', 'reply']),
+  kind: v.picklist(['drop', 'lose', 'error', 'delay', 'reply']),
   ms: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(60_000))),
   times: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
   status: v.optional(v.pipe(v.number(), v.integer(), v.minValue(200), v.maxValue(599))),
@@ -188,7 +189,9 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
         return fail('INVALID_REQUEST', 'The path is not valid');
       }
       req.params = params;
-      send(res, await route!.handle(sb, req), req.replyHeaders);
+      const reply = await route!.handle(sb, req);
+      if (fault?.kind === 'lose') return void raw.socket.destroy();
+      send(res, reply, req.replyHeaders);
     } catch (error) {
       if (res.headersSent || raw.socket.destroyed) return;
       const refusal = error instanceof SandboxError ? error : new SandboxError('INTERNAL_ERROR', 'The sandbox failed unexpectedly');

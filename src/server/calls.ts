@@ -8,6 +8,7 @@ import {
 } from '../schemas';
 import type { EventListener } from './events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
+import { settle, type SettleOptions, type SettleRef, type Settlement } from './settle';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
 
 export interface GatewayOptions extends CallOptions {
@@ -66,6 +67,12 @@ export interface GatewayCore {
     void(referenceId: string, options?: VoidOptions): Promise<ReducedRecord>;
     refund(referenceId: string, options?: RefundOptions): Promise<ReducedRecord>;
     authenticate(input: AuthenticateInput, options?: RequestOptions): Promise<Payment>;
+    /**
+     * What became of a payment you could not tell yet (docs/outcomes.md): read by its `referenceId`, a
+     * pending one's `sessionId`, or the `invoiceNumber` of one whose answer was lost (found once its
+     * notification was handled: pass the notification route's `store`). Reads only; never pays.
+     */
+    settle(ref: SettleRef, options?: SettleOptions): Promise<Settlement>;
   };
   payers: {
     byEmail(email: string, options?: RequestOptions): Promise<PayerRecord>;
@@ -128,7 +135,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
   const core: GatewayCore = {
     // The body the service's own documentation sends: this literal text, as application/json.
     clientToken: (options) =>
-      call('POST', `${merchant}/client_token`, ClientTokenSchema, { jsonText: "'grant_type=client_credentials'", signal: options?.signal }),
+      call('POST', `${merchant}/client_token`, ClientTokenSchema, { jsonText: "'grant_type=client_credentials'", signal: options?.signal, changesNothing: true }),
     payments: {
       create: async (input, options) => call('POST', `${merchant}/payment`, PaymentSchema, { json: buildPaymentRequest(input), signal: options?.signal }),
       get: async (referenceId, options) => call('GET', payment(referenceId), PaymentSchema, { signal: options?.signal }),
@@ -148,6 +155,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
           signal: options?.signal,
         });
       },
+      settle: async (ref, options) => settle(core.payments, ref, options),
     },
     payers: {
       byEmail: async (email, options) => {

@@ -45,7 +45,7 @@ export interface CallEvent {
   message: string;
 }
 
-export type HandlerName = 'clientToken' | 'authenticate' | 'cvv';
+export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification';
 
 /**
  * A handler answered a 5xx, whose message is generic on purpose (the page must not learn the cause):
@@ -66,7 +66,25 @@ export interface HandlerEvent {
   message: string;
 }
 
-export type GatewayEvent = CallEvent | HandlerEvent;
+/**
+ * A notification reached `handlers.notification()`: `handled` (its payment read and `onPayment`
+ * done), `duplicate` (handled before: nothing called), `ignored` (not about a payment), `refused` (a
+ * wrong `Authorization`: nothing read), `failed` (answered 5xx: the service sends it again; `error` says why).
+ */
+export interface NotificationEvent {
+  type: 'notification';
+  outcome: 'handled' | 'duplicate' | 'ignored' | 'refused' | 'failed';
+  /** The notification's id and kind, and the payment it named, as posted (in their shapes). */
+  id?: string;
+  kind?: string;
+  referenceId?: string;
+  status: number;
+  error?: EventError;
+  /** One line for a console: `notification WH-1 PAYMENT.SALE.COMPLETED PAY-1: handled`. */
+  message: string;
+}
+
+export type GatewayEvent = CallEvent | HandlerEvent | NotificationEvent;
 export type EventListener = (event: GatewayEvent) => void;
 
 /** Only a code's shape (letters, digits, underscores) is kept from a connection's error. */
@@ -91,7 +109,7 @@ export function eventError(error: unknown): EventError {
   // A refusal's message is `<request>: <NAME>: <the service's text>` (shared/answer.ts): cut after the name.
   const named = status !== undefined && error.reason !== undefined ? error.message.indexOf(`: ${error.reason}`) : -1;
   const message = named < 0 ? error.message : reason === undefined ? error.message.slice(0, named) : error.message.slice(0, named + reason.length + 2);
-  const causeCode = code === 'network' ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
+  const causeCode = code === 'network' || code === 'outcome_unknown' ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
   return {
     code,
     message,
@@ -134,6 +152,24 @@ export function handlerEvent(handler: HandlerName, status: number, thrown: unkno
   };
   return { type: 'handler', handler, status, error, ...(!own && { thrown }), message: `handlers.${handler}() answered ${status}: ${describe(error)}` };
 }
+
+export function notificationEvent(
+  outcome: NotificationEvent['outcome'],
+  n?: { id: string; kind: string; resource: { reference_id?: string | undefined } },
+  status = outcome === 'refused' ? 401 : 204,
+  failure?: unknown,
+): NotificationEvent {
+  const error = failure === undefined ? undefined : eventError(failure);
+  const id = shaped(n?.id, ID_SHAPE);
+  const kind = shaped(n?.kind, KIND_SHAPE);
+  const referenceId = shaped(n?.resource.reference_id, ID_SHAPE);
+  const what = [id, kind, referenceId].filter(Boolean).join(' ');
+  return {
+    type: 'notification', outcome, ...(id && { id }), ...(kind && { kind }), ...(referenceId && { referenceId }), status, ...(error && { error }),
+    message: `notification${what ? ` ${what}` : ''}: ${outcome}${error ? ` (${status}): ${describe(error)}` : ''}`,
+  };
+}
+const KIND_SHAPE = /^[A-Z][A-Z0-9_.]{1,63}$/;
 
 /** Calls the merchant's listener; one that throws (or rejects) is ignored: logging never changes a call's outcome. */
 export function emit(listener: EventListener | undefined, make: () => GatewayEvent): void {

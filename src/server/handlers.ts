@@ -10,6 +10,7 @@ import { isLoopbackOrigin } from '../shared/url';
 import { urlOf } from '../shared/url-of';
 import type { GatewayCore } from './calls';
 import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
+import { notificationHandler, type NotificationOptions } from './notifications';
 import { readPayment, toPending } from './readers';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
 import { checked } from './transport';
@@ -33,6 +34,13 @@ export interface Handlers {
    * is in it.
    */
   cvv(options: CvvOptions): Handler;
+  /**
+   * The route the service posts its notifications (IPN) to (docs/outcomes.md): checks the
+   * `Authorization` value in constant time (401 otherwise), reads the documented body (400 otherwise),
+   * reads the payment from the service, calls `onPayment` with it, and answers 204 only once that
+   * succeeded; a notification handled before is answered 204 without calling it again.
+   */
+  notification(options: NotificationOptions): Handler;
 }
 
 export interface CvvOptions {
@@ -56,7 +64,7 @@ export interface AuthenticateOptions {
 }
 
 /** Errors after which the payment's outcome is worth reading from its session. */
-const UNKNOWN_OUTCOME = new Set(['timeout', 'network', 'server_error', 'invalid_response']);
+const UNKNOWN_OUTCOME = new Set(['timeout', 'network', 'server_error', 'invalid_response', 'outcome_unknown']);
 
 /**
  * After a failed authenticate call: the payment of this session when the error leaves its outcome open
@@ -123,6 +131,7 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEv
         return jsonResponse(200, { status, referenceId: payment.reference_id, state, code, text } as OtpOutcome);
       }, reportAs('authenticate'));
     },
+    notification: (options) => notificationHandler(gateway, options, onEvent),
     cvv: ({ frameOrigin, handle } = {} as CvvOptions) => {
       if (typeof handle !== 'function') throw new PayframeError('invalid_config', 'cvv: handle must be a function ({ cvv, body, request }) => answer');
       // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.

@@ -50,6 +50,9 @@ export function guarded(method: string, run: Handler, report: (status: number, e
   };
 }
 
+/** What the page is told of a payment whose answer was lost: not a refusal, and not a reason to pay again. */
+const OUTCOME_UNKNOWN = "the payment service's answer was lost: the payment's outcome is being checked; do not pay again";
+
 const GENERIC: Record<number, string> = {
   500: 'the server failed',
   502: 'the payment service failed or refused this server',
@@ -65,13 +68,14 @@ function messageOf5xx(error: PayframeError, status: number): string {
   // Exactly the words transport.ts writes: a message of the merchant's own (from `handle`) that merely
   // looks like them is not passed on (it could name a database, a host, a credential).
   const ownWords = error.code === 'network' ? OWN_NETWORK_WORDS.exec(error.message)?.[1] : undefined;
+  if (error.code === 'outcome_unknown') return OUTCOME_UNKNOWN;
   return ownWords ?? GENERIC[status] ?? GENERIC[502]!;
 }
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const OWN_NETWORK_WORDS = new RegExp(`: (the connection failed|the service's TLS certificate is not trusted \\([A-Z0-9_]{1,64}\\); ${escaped(UNTRUSTED_ADVICE)})$`);
 
 /** What an error means to the page when it came from the service (it has a `status`). */
-const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504 };
+const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504, outcome_unknown: 504 };
 /** What an error made here means (the merchant's own code, in `handle` or `authorize`; no `status`). */
 const OWN: Partial<Record<ErrorCode, number>> = {
   ...FROM_SERVICE, invalid_card: 400, unauthorized: 401, forbidden: 403, rate_limited: 429, server_error: 500, invalid_config: 500,

@@ -34,6 +34,11 @@ export interface SendOptions extends RequestOptions {
   /** A body sent as is with `content-type: application/json` (the client-token request's literal). */
   jsonText?: string;
   searchParams?: Record<string, string>;
+  /**
+   * A POST that changes nothing at the service (the client token): a lost answer is a plain `network`
+   * or `timeout`. Every other POST whose answer is lost after it was sent is `outcome_unknown`.
+   */
+  changesNothing?: boolean;
 }
 
 export type Call = <S extends v.GenericSchema>(
@@ -83,6 +88,33 @@ function networkError(what: string, error: unknown): PayframeError {
   return new PayframeError('network', `${what}: the connection failed`, { cause });
 }
 
+/**
+ * Connection failures that happen before a request is written (no address, refused, unreachable, a
+ * certificate refused in the handshake): such a request certainly never reached the service.
+ */
+const NEVER_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+
+const causeCode = (error: unknown): unknown => {
+  const cause = error instanceof Error ? (error.cause ?? error) : error;
+  return typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+};
+
+/**
+ * A POST that may have reached the service and whose answer was lost: `outcome_unknown`, never the
+ * `network` or `timeout` of a request that never left, so that nobody reads it as a refusal and pays again.
+ */
+function lostAnswer(what: string, error: unknown): PayframeError | undefined {
+  const code = isPayframeError(error) ? undefined : causeCode(error);
+  if (isPayframeError(error) && error.code !== 'timeout' && error.code !== 'aborted' && error.code !== 'network') return undefined;
+  if (typeof code === 'string' && (NEVER_SENT.test(code) || UNTRUSTED_CERTIFICATE.test(code))) return undefined;
+  const why = isPayframeError(error) ? (error.code === 'network' ? 'the connection broke' : `the call was ${error.code === 'timeout' ? 'timed out' : 'aborted'}`) : 'the connection broke';
+  return new PayframeError(
+    'outcome_unknown',
+    `${what}: the request was sent and its answer was lost (${why}); the service may have acted on it. Do not send it again: read the payment (payments.get or payments.settle) or wait for its notification`,
+    { cause: isPayframeError(error) ? error : (error instanceof Error ? (error.cause ?? error) : error) },
+  );
+}
+
 /** A success checked against its schema; anything else is `invalid_response` keeping the raw body. */
 function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL): v.InferOutput<S> {
   const body = answerBody(answer, what, MAX_SERVICE_ANSWER, url.href);
@@ -122,6 +154,8 @@ export function createTransport(options: TransportOptions): Call {
     const started = performance.now();
     let attempts = 0;
     let status: number | undefined;
+    // Set once `fetch` is called for a POST that can change a payment: from then on a lost answer is `outcome_unknown`.
+    let maybeSent = false;
     const report = (failure?: unknown) =>
       emit(options.onEvent, () => callEvent(method, `/v1/${path}`, status, Math.round(performance.now() - started), attempts, failure));
 
@@ -129,6 +163,7 @@ export function createTransport(options: TransportOptions): Call {
       if (d.signal.aborted) throw d.signal.reason; // a request not yet sent is never sent
       attempts += 1;
       status = undefined;
+      maybeSent = method === 'POST' && !call.changesNothing;
       const response = await send(url, init);
       status = response.status;
       try {
@@ -141,6 +176,8 @@ export function createTransport(options: TransportOptions): Call {
     };
     try {
       const answer = await withRetries(method === 'GET' ? options.retries : 0, d.signal, attempt).catch((error: unknown) => {
+        const lost = maybeSent ? lostAnswer(what, error) : undefined;
+        if (lost) throw lost;
         // Only the socket's own error rides along as `cause`, never the request and its credentials.
         throw isPayframeError(error) ? error : networkError(what, error);
       });

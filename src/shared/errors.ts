@@ -23,6 +23,12 @@ export const ERROR_CODES = [
   'server_error',
   'network',
   'timeout',
+  /**
+   * A request that may change a payment was sent, and its answer was lost (a timeout, a broken
+   * connection): the service may have acted on it. Never send it again; read the payment, or wait for
+   * its notification (docs/outcomes.md).
+   */
+  'outcome_unknown',
   /** The caller's `signal` aborted the call. */
   'aborted',
   /** A response did not match its schema; `body` keeps what arrived. */

@@ -307,6 +307,17 @@ describe('the OTP form', () => {
     expect(submitOtp).toHaveBeenCalledTimes(5);
   });
 
+  it('tells the payer the payment is being checked when its answer was lost, never that it failed', async () => {
+    const { submit, call, form, input, settled, status } = await setup({}, [refused('outcome_unknown'), approved]);
+    await submit('111111');
+    expect(form()!.dataset['state']).toBe('checking');
+    expect(status().textContent).toMatch(/checking your payment.*do not pay again/);
+    expect(input().disabled).toBe(false);
+    expect(settled).not.toHaveBeenCalled();
+    await submit('111111');
+    expect((await call).status).toBe('approved');
+  });
+
   it('treats a submitOtp that throws at once like a network failure', async () => {
     const { submit, form, submitOtp } = await setup();
     submitOtp.mockImplementationOnce(() => {

@@ -303,15 +303,15 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
     ctx.sandbox.injectFault({ kind: 'delay', ms: 3_000, method: 'POST', path: `/v1/authenticate/${slow.sessionId}` });
     expect((await authenticate(post('https://shop.example/otp', { ...slow, otp: testCards.otp.otp }))).status).toBe(504);
     const authPath = `/v1/authenticate/${pending.sessionId}`;
-    expect(events().map((e) => (e.type === 'call' ? `${e.method} ${e.path} ${e.status ?? e.error?.code}` : `${e.handler} ${e.status} ${e.error.code}`))).toEqual([
+    expect(events().map((e) => (e.type === 'call' ? `${e.method} ${e.path} ${e.status ?? e.error?.code}` : e.type === 'handler' ? `${e.handler} ${e.status} ${e.error.code}` : e.message))).toEqual([
       `POST ${merchantPath()}/payment 200`,
       `POST ${authPath} 200`,
       `POST ${authPath} 409`,
       `GET ${merchantPath()}/payment/session/${pending.sessionId} 200`,
       `POST ${merchantPath()}/payment 200`,
-      `POST /v1/authenticate/${slow.sessionId} timeout`,
+      `POST /v1/authenticate/${slow.sessionId} outcome_unknown`,
       `GET ${merchantPath()}/payment/session/${slow.sessionId} 200`,
-      'authenticate 504 timeout',
+      'authenticate 504 outcome_unknown',
     ]);
   });
 

@@ -76,7 +76,7 @@ describe('handlers.authenticate', () => {
     ctx.sandbox.injectFault({ kind: 'delay', ms: 1_500, method: 'POST', path: `/v1/authenticate/${sessionId}` });
     const first = await slow.handlers.authenticate()(post({ referenceId, sessionId, otp: testCards.otp.otp }));
     expect(first.status).toBe(504);
-    expect(await first.json()).toMatchObject({ error: { code: 'timeout' } });
+    expect(await first.json()).toMatchObject({ error: { code: 'outcome_unknown' } });
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // the service takes the OTP meanwhile
     // The payer tries again, as the OTP form offers after a timeout: told it is paid, not that the code expired.
     const again = await slow.handlers.authenticate()(post({ referenceId, sessionId, otp: testCards.otp.otp }));

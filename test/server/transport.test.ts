@@ -33,13 +33,13 @@ describe('retries', () => {
     expect(countOf('GET', path)).toBe(4);
   });
 
-  it('never retries a POST: a dropped payment is a network error, sent once', async () => {
+  it('never retries a POST: a payment whose connection dropped is outcome_unknown (it was sent), sent once', async () => {
     const path = `/v1/merchants/${ctx.sandbox.merchant.id}/payment`;
     const before = countOf('POST', path);
     ctx.sandbox.injectFault({ kind: 'drop', method: 'POST', path });
     await refusal(
       ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: fullCard(testCards.approved) }),
-      'network',
+      'outcome_unknown',
     );
     expect(countOf('POST', path)).toBe(before + 1);
 
@@ -165,7 +165,7 @@ describe('authenticate URLs', () => {
 describe('errors hold no secrets', () => {
   it('keeps the Authorization header out of network and HTTP errors even when inspected deeply', async () => {
     ctx.sandbox.injectFault({ kind: 'drop', method: 'POST' });
-    const network = await refusal(ctx.gateway.payments.capture('PAY-1'), 'network');
+    const network = await refusal(ctx.gateway.payments.capture('PAY-1'), 'outcome_unknown');
     expect(network.cause).toBeDefined();
     // The service answers what it received; the number never comes back in the error.
     await refusal(

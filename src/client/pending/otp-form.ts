@@ -8,7 +8,7 @@ import type { Locale } from '../../protocol/names';
 
 /** Every state the form shows; its text is the status line, announced to screen readers. */
 export type OtpFormState =
-  | 'ready' | 'invalid' | 'busy' | 'retry'
+  | 'ready' | 'invalid' | 'busy' | 'retry' | 'checking'
   // Final: the form stays disabled.
   | 'approved' | 'declined' | 'expired' | 'unsupported' | 'redirecting' | 'failed';
 
@@ -22,6 +22,7 @@ export const TEXTS: Record<Locale, Texts> = {
     invalid: 'Enter the 4 to 8 digit code.',
     busy: 'Checking the code…',
     retry: 'The code could not be checked. Try again.',
+    checking: 'We are checking your payment: it may have gone through, so do not pay again. Confirm again to check.',
     approved: 'Payment confirmed.',
     declined: 'Wrong code: the payment was declined.',
     expired: 'This code has expired or was already used.',
@@ -36,6 +37,7 @@ export const TEXTS: Record<Locale, Texts> = {
     invalid: 'أدخل رمزًا من ٤ إلى ٨ أرقام.',
     busy: 'جارٍ التحقق من الرمز…',
     retry: 'تعذّر التحقق من الرمز. حاول مرة أخرى.',
+    checking: 'نتحقق من حالة الدفع: ربما تمّ، فلا تدفع مرة أخرى. اضغط تأكيد للتحقق.',
     approved: 'تم تأكيد الدفع.',
     declined: 'رمز خاطئ: رُفض الدفع.',
     expired: 'انتهت صلاحية الرمز أو سبق استخدامه.',
@@ -89,7 +91,7 @@ export function renderOtpForm(container: Element, locale: Locale): OtpForm {
   form.append(label, input, button, status);
 
   const show = (state: OtpFormState) => {
-    const open = state === 'ready' || state === 'invalid' || state === 'retry';
+    const open = state === 'ready' || state === 'invalid' || state === 'retry' || state === 'checking';
     form.dataset['state'] = state;
     form.setAttribute('aria-busy', String(state === 'busy'));
     status.textContent = text[state];

@@ -92,6 +92,8 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
       if (!(read instanceof PayframeError)) return finish(read.status, () => resolve(read));
       const notSupported = read.reason === 'AUTHENTICATE_NOT_SUPPORTED' || read.resultCode === '4099';
       if (notSupported && href) return finish('redirecting', () => resolve(redirected()));
+      // The OTP may have been taken: the merchant's route reads the session on the next try, never posts it twice.
+      if (read.code === 'outcome_unknown') return show('checking');
       if (RETRY.includes(read.code)) return show('retry');
       const expired = read.reason === 'SESSION_EXPIRED' || read.resultCode === '4098';
       finish(notSupported ? 'unsupported' : expired ? 'expired' : 'failed', () => reject(read));

@@ -1,0 +1,139 @@
+/**
+ * `handlers.notification()`: the route the service posts its notifications (IPN) to. The signature's
+ * algorithm is not published, so the route is guarded by the `Authorization` value the merchant has the
+ * service add, and nothing in the body is believed: the payment is read from the service by its id.
+ */
+import * as v from 'valibot';
+import { type Notification, NotificationSchema, type Payment } from '../schemas';
+import { MAX_SERVICE_ANSWER, readCapped } from '../shared/body';
+import { PayframeError } from '../shared/errors';
+import type { GatewayCore } from './calls';
+import { emit, type EventListener, notificationEvent } from './events';
+import { guarded, refusalResponse } from './respond';
+
+export interface NotificationOptions {
+  /**
+   * The exact `Authorization` value you set for notifications at the service (`--notify-authorization`
+   * in the sandbox). A request without it is answered 401 and nothing is read or called.
+   */
+  authorization: string;
+  /**
+   * Settles your order: `payment` is the service's record as it is now (read by its id, never taken from
+   * the notification), `notification` what was posted (its `resource` is a claim: do not act on it).
+   * Answer (or resolve) once the order is saved; a throw answers 500, and the service sends it again.
+   */
+  onPayment: (payment: Payment, notification: Notification) => void | Promise<void>;
+  /** Which notifications were handled already; default `memoryNotificationStore()`, for one process only. */
+  store?: NotificationStore;
+}
+
+/** Which notifications were handled, so that one delivered twice settles once; your database's, for more than one process. */
+export interface NotificationStore {
+  /** Whether the notification `id` was handled (its `onPayment` succeeded). */
+  has(id: string): boolean | Promise<boolean>;
+  /** Called once `onPayment` succeeded: `invoiceNumber` is the payment's own, as the service has it. */
+  add(id: string, payment: { referenceId: string; invoiceNumber: string | undefined }): void | Promise<void>;
+  /** The reference id of the payment a handled notification carried for this invoice number (`payments.settle` asks). */
+  referenceOf?(invoiceNumber: string): string | undefined | Promise<string | undefined>;
+}
+
+/** The default store: in this process's memory, the newest `limit` notifications. A restart forgets them. */
+export function memoryNotificationStore(limit = 10_000): NotificationStore {
+  const seen = new Map<string, true>();
+  const invoices = new Map<string, string>();
+  const bound = (map: Map<string, unknown>) => map.size > limit && map.delete(map.keys().next().value!);
+  return {
+    has: (id) => seen.has(id),
+    add: (id, { referenceId, invoiceNumber }) => {
+      seen.set(id, true);
+      bound(seen);
+      if (invoiceNumber !== undefined) {
+        invoices.delete(invoiceNumber);
+        invoices.set(invoiceNumber, referenceId);
+        bound(invoices);
+      }
+    },
+    referenceOf: (invoiceNumber) => invoices.get(invoiceNumber),
+  };
+}
+
+/** Whether two texts are equal, in a time that depends on neither (both are hashed to one length first). */
+async function sameText(a: string, b: string): Promise<boolean> {
+  const digest = async (text: string) => new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  const [x, y] = await Promise.all([digest(a), digest(b)]);
+  let diff = 0;
+  for (let i = 0; i < x.length; i += 1) diff |= x[i]! ^ y[i]!;
+  return diff === 0;
+}
+
+const bad = (message: string) => new PayframeError('invalid_request', `notification: ${message}`);
+
+/** The posted form: exactly `pg_signature` and `pg_payload`, the payload base64 of UTF-8 JSON of the documented shape. */
+async function readNotification(request: Request): Promise<Notification> {
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+    throw new PayframeError('invalid_request', 'notification: the body must be application/x-www-form-urlencoded', { status: 415 });
+  }
+  const bytes = await readCapped(request.body, MAX_SERVICE_ANSWER, request.headers.get('content-length'));
+  if (!bytes) throw new PayframeError('invalid_request', `notification: the body is over ${MAX_SERVICE_ANSWER} bytes`, { status: 413 });
+  const form = new URLSearchParams(new TextDecoder().decode(bytes));
+  const names = [...form.keys()].sort().join(',');
+  if (names !== 'pg_payload,pg_signature') throw bad('the body must hold exactly pg_signature and pg_payload');
+  let payload: unknown;
+  try {
+    const binary = atob(form.get('pg_payload')!);
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  } catch {
+    throw bad('pg_payload is not base64 of JSON');
+  }
+  const parsed = v.safeParse(NotificationSchema, payload);
+  if (!parsed.success) throw bad(`pg_payload does not have the documented shape at ${v.getDotPath(parsed.issues[0]!) ?? '(root)'}`);
+  if (parsed.output.resource_type === 'payment' && parsed.output.resource.reference_id === undefined) throw bad('a payment notification must name resource.reference_id');
+  return parsed.output;
+}
+
+export function notificationHandler(gateway: GatewayCore, options: NotificationOptions, onEvent: EventListener | undefined) {
+  const { authorization, onPayment, store = memoryNotificationStore() } = options ?? ({} as NotificationOptions);
+  const config = (message: string) => new PayframeError('invalid_config', `notification: ${message}`);
+  if (typeof authorization !== 'string' || authorization.trim() === '') throw config('authorization is required: the Authorization value the service adds to every notification');
+  if (typeof onPayment !== 'function') throw config('onPayment must be a function (payment, notification) => void');
+  if (typeof store?.has !== 'function' || typeof store.add !== 'function') throw config('store must have has(id) and add(id, payment)');
+  // One delivery of an id at a time: a second, concurrent one waits and then sees it handled.
+  const running = new Map<string, Promise<unknown>>();
+  const tell = (outcome: Parameters<typeof notificationEvent>[0], n?: Notification) => emit(onEvent, () => notificationEvent(outcome, n));
+
+  const post = guarded('POST', async (request) => {
+    const notification = await readNotification(request);
+    const { id, resource_type: type, resource } = notification;
+    while (running.has(id)) await running.get(id)!.catch(() => undefined);
+    if (await store.has(id)) {
+      tell('duplicate', notification);
+      return new Response(null, { status: 204 });
+    }
+    if (type !== 'payment') {
+      tell('ignored', notification);
+      return new Response(null, { status: 204 });
+    }
+    const handled = (async () => {
+      const payment = await gateway.payments.get(resource.reference_id!);
+      await onPayment(payment, notification);
+      await store.add(id, { referenceId: payment.reference_id, invoiceNumber: payment.transaction?.invoice_number });
+    })();
+    running.set(id, handled);
+    try {
+      await handled;
+    } finally {
+      running.delete(id);
+    }
+    tell('handled', notification);
+    return new Response(null, { status: 204 });
+  }, (status, error) => emit(onEvent, () => notificationEvent('failed', undefined, status, error)));
+
+  return async (request: Request): Promise<Response> => {
+    // Checked before the body is read: a forger learns nothing of how it would be read.
+    if (request.method === 'POST' && !(await sameText(request.headers.get('authorization') ?? '', authorization))) {
+      tell('refused');
+      return refusalResponse(401, { code: 'unauthorized', message: 'the Authorization header is not the one configured for notifications' });
+    }
+    return post(request);
+  };
+}
