@@ -149,14 +149,20 @@ function portProblem(error, port, flag) {
   return undefined;
 }
 
-// Both at once, so that every busy port is named in one go (not one per attempt).
+// The shop first, so that the sandbox knows where to post its notifications (the shop's port may be 0: a
+// free one); the sandbox is started either way, so that every busy port is named in one go.
 const server = createServer();
-const [sandboxStart, shopStart] = await Promise.allSettled([
-  startSandbox({ port: sandboxPort, host: '127.0.0.1', plainHttp: true, testMode: options['test-mode'] }),
-  new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(shopPort, '127.0.0.1', () => resolve(undefined));
-  }),
+const shopStart = await new Promise((resolve, reject) => {
+  server.once('error', reject);
+  server.listen(shopPort, '127.0.0.1', () => resolve(undefined));
+}).then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: /** @type {const} */ ('rejected'), reason }));
+// The Authorization value the shop asks the service to add to its notifications: new at each start.
+const notifyAuthorization = `Bearer ${newStaffKey()}`;
+const notifyUrl = shopStart.status === 'fulfilled'
+  ? `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/api/notifications`
+  : undefined;
+const [sandboxStart] = await Promise.allSettled([
+  startSandbox({ port: sandboxPort, host: '127.0.0.1', plainHttp: true, testMode: options['test-mode'], ...(notifyUrl ? { notifyUrl, notifyAuthorization } : {}) }),
 ]);
 if (sandboxStart.status === 'rejected' || shopStart.status === 'rejected') {
   if (sandboxStart.status === 'fulfilled') await sandboxStart.value.close();
@@ -184,7 +190,9 @@ const shop = `http://localhost:${port}`;
 // The back office's key, printed in its address's fragment (never sent to the server, so never in a
 // log or a Referer); the page trades it for a staff cookie. New at each start: a restart ends old cookies.
 const staffKey = newStaffKey();
-server.on('request', createMerchantServer({ gateway, merchantId, gatewayUrl, frameOrigin: new URL(gatewayUrl).origin, publicOrigin: shop, staffKey }));
+server.on('request', createMerchantServer({
+  gateway, merchantId, gatewayUrl, frameOrigin: new URL(gatewayUrl).origin, publicOrigin: shop, staffKey, notifyAuthorization,
+}));
 
 // Before the block below says Ctrl-C stops everything: a Ctrl-C (or a test's SIGINT) that follows it at
 // once must find the handler, or the default action kills the process mid-way.

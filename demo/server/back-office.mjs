@@ -15,8 +15,9 @@ import { decimalsOf, fromMinor, money, toMinor } from './money.mjs';
 export function backOfficeRoutes(shop) {
   const { gateway, ledger } = shop;
 
-  /** A payment of this run, as its row in the back office, with the service's record. @param {Entry} entry */
+  /** A payment of this run, as its row in the back office, with the service's record (none yet for an order being checked). @param {Entry} entry */
   const fresh = async (entry) => {
+    if (!entry.referenceId) return { payment: row(entry, undefined), record: undefined };
     const record = await gateway.payments.get(entry.referenceId);
     learn(entry, record);
     return { payment: row(entry, record), record };
@@ -78,6 +79,9 @@ export function backOfficeRoutes(shop) {
       return json(200, { payments: rows });
     }],
 
+    // Each notification of the service as it arrived, with the order it settled: newest first.
+    ['GET', /^\/api\/notifications$/, async () => json(200, { notifications: ledger.notices() })],
+
     ['GET', /^\/api\/payments\/([^/]+)$/, async (_request, [id]) => {
       const entry = ledger.get(id);
       if (entry) return json(200, await fresh(entry));
@@ -130,6 +134,11 @@ export function backOfficeRoutes(shop) {
       if (!first.vaultCardId) throw refuse('conflict', 'This payment was not approved, so no card was kept.');
       const orderId = ledger.nextOrderId();
       const amount = { currency: first.amount.currency, total };
+      // Kept before it is sent: if the answer is lost, the notification settles this order.
+      const entry = ledger.open({
+        orderId, kind: 'merchant-initiated', intent: 'sale', amount, saveCard: false, previousPaymentId: first.referenceId,
+        ...(first.email ? { email: first.email } : {}),
+      });
       const payment = await gateway.payments.create({
         intent: 'sale',
         amount,
@@ -138,11 +147,11 @@ export function backOfficeRoutes(shop) {
         ...(first.email ? { payer: { email: first.email } } : {}),
         description: `Merchant-initiated charge ${orderId} on the card kept by ${first.referenceId}`,
         invoiceNumber: orderId,
+      }).catch((/** @type {unknown} */ error) => {
+        if (!isPayframeError(error) || error.code !== 'outcome_unknown') ledger.drop(entry);
+        throw error;
       });
-      const entry = ledger.add({
-        referenceId: payment.reference_id, orderId, kind: 'merchant-initiated', intent: 'sale', amount,
-        saveCard: false, previousPaymentId: first.referenceId, ...(first.email ? { email: first.email } : {}),
-      });
+      ledger.attach(entry, payment.reference_id);
       const outcome = readPayment(payment);
       const message = outcome.status === 'approved'
         ? `Charged ${amount.currency} ${amount.total} on the kept card (${entry.referenceId}).`
@@ -174,8 +183,10 @@ function row(entry, record, error) {
   const { captured, refunded } = totals(entry, state ?? 'pending');
   const card = record?.payer?.funding_instrument?.credit_card;
   return {
-    referenceId: entry.referenceId,
+    referenceId: entry.referenceId || null,
     orderId: entry.orderId,
+    // Sent, its answer lost: the service's notification tells how it ended.
+    checking: !entry.referenceId,
     kind: entry.kind,
     intent: entry.intent,
     state,

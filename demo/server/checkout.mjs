@@ -1,6 +1,7 @@
 // The checkout page's routes: client token, the order, pay, the OTP, the return page's session read,
-// the payer's kept cards, and a kept card paid again with the CVV its frame posts.
-import { readPayment } from 'payframe/server';
+// the payer's kept cards, a kept card paid again with the CVV its frame posts, an order whose answer
+// was lost, and the service's notifications.
+import { isPayframeError, readPayment } from 'payframe/server';
 import { learn } from './ledger.mjs';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
@@ -11,6 +12,7 @@ import { createTickets } from './tickets.mjs';
  * @typedef {{
  *   gateway: import('payframe/server').Gateway, ledger: ReturnType<typeof import('./ledger.mjs').createLedger>,
  *   order: import('./order.mjs').Order, publicOrigin: string, merchantId: string, gatewayUrl: string, frameOrigin: string,
+ *   notifyAuthorization: string,
  * }} Shop
  * @typedef {{ intent: 'auth' | 'sale', email?: string, name?: string, saveCard: boolean, locale: 'en' | 'ar', browserInfo: import('payframe/server').BrowserInfo }} PayInput
  */
@@ -39,33 +41,57 @@ export function checkoutRoutes(shop) {
   };
 
   /**
-   * Creates the payment of the shop's order and keeps it in the ledger under the checkout that started
-   * it; answers the payment and what the page shows of it.
+   * Creates the payment of the shop's order, kept in the ledger under the checkout that started it
+   * before it is sent (a lost answer loses no order: its notification finds it by invoice number);
+   * answers the payment and what the page shows of it. `outcome_unknown` leaves the order open.
    * @param {PayInput} input @param {import('payframe/server').PaymentFunding} funding @param {string} owner @param {string | undefined} ip
+   * @param {string} orderId
    */
-  const startPayment = async (input, funding, owner, ip) => {
-    const orderId = ledger.nextOrderId();
+  const startPayment = async (input, funding, owner, ip, orderId) => {
     const bill = paymentOrder(order, orderId);
     const returnUrl = new URL('/return', shop.publicOrigin);
     if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
-    const payment = await gateway.payments.create({
-      ...bill,
-      ...funding,
-      intent: input.intent,
-      ...(input.email ? { payer: { email: input.email, ...(input.name ? { name: input.name } : {}) } } : {}),
-      browserInfo: { ...input.browserInfo, ...(ip ? { ip } : {}) },
-      returnUrl: returnUrl.href,
+    const entry = ledger.open({
+      orderId, kind: 'checkout', intent: input.intent, amount: { currency: bill.amount.currency, total: bill.amount.total }, owner,
+      saveCard: input.saveCard, ...(input.email ? { email: input.email } : {}),
     });
+    let payment;
+    try {
+      payment = await gateway.payments.create({
+        ...bill,
+        ...funding,
+        intent: input.intent,
+        ...(input.email ? { payer: { email: input.email, ...(input.name ? { name: input.name } : {}) } } : {}),
+        browserInfo: { ...input.browserInfo, ...(ip ? { ip } : {}) },
+        returnUrl: returnUrl.href,
+      });
+    } catch (error) {
+      if (!isPayframeError(error) || error.code !== 'outcome_unknown') ledger.drop(entry);
+      throw error;
+    }
     const outcome = readPayment(payment);
-    const entry = ledger.add({
-      referenceId: payment.reference_id, orderId, kind: 'checkout', intent: input.intent,
-      amount: { currency: bill.amount.currency, total: bill.amount.total }, owner, saveCard: input.saveCard,
-      ...(input.email ? { email: input.email } : {}),
-      ...(outcome.status === 'pending' && outcome.sessionId ? { sessionId: outcome.sessionId } : {}),
-    });
+    if (outcome.status === 'pending' && outcome.sessionId) entry.sessionId = outcome.sessionId;
+    ledger.attach(entry, payment.reference_id);
     learn(entry, payment);
     return { payment, answer: answerOf(payment, entry) };
   };
+
+  /** What the page is told of an order whose payment's answer was lost: it is being checked. @param {Entry} entry */
+  const checking = (entry) => ({ status: 'checking', orderId: entry.orderId, amount: entry.amount });
+
+  const notification = gateway.handlers.notification({
+    authorization: shop.notifyAuthorization,
+    // The service's record, read by the handler: the order is found by the invoice number it carries.
+    onPayment: (payment, notice) => {
+      const entry = ledger.byOrder(payment.transaction?.invoice_number);
+      if (entry && !entry.referenceId) ledger.attach(entry, payment.reference_id);
+      if (entry) learn(entry, payment);
+      ledger.noticed({
+        id: notice.id, kind: notice.kind, orderId: entry?.orderId ?? null, referenceId: payment.reference_id, state: payment.state,
+        at: new Date().toISOString(),
+      });
+    },
+  });
 
   /** The payment of this browser's checkout with this reference, or not_found. @param {unknown} referenceId @param {string | undefined} owner */
   const ownPayment = (referenceId, owner) => {
@@ -84,8 +110,31 @@ export function checkoutRoutes(shop) {
       const input = checkPay(await readJson(request));
       const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
       const owner = ctx.owner ?? newOwner();
-      const { answer } = await startPayment(input, { card, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) }, owner, ctx.ip);
-      return json(200, answer, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
+      const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
+      const orderId = ledger.nextOrderId();
+      try {
+        const { answer } = await startPayment(input, { card, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) }, owner, ctx.ip, orderId);
+        return json(200, answer, cookie);
+      } catch (error) {
+        // Sent, and its answer lost: the service may have charged. The page is told it is being checked, never "not paid".
+        const open = ledger.byOrder(orderId);
+        if (open && isPayframeError(error) && error.code === 'outcome_unknown') return json(200, checking(open), cookie);
+        throw error;
+      }
+    }],
+
+    // An order being checked (its answer was lost): the page asks until the service's notification settles it.
+    ['GET', /^\/api\/order\/(ORD-\d{1,12})$/, async (_request, [orderId], ctx) => {
+      const entry = ledger.byOrder(orderId);
+      if (!entry || !ctx.owner || entry.owner !== ctx.owner) throw refuse('not_found', 'No order of this checkout has this number.');
+      if (!entry.referenceId) return json(200, checking(entry));
+      const payment = await gateway.payments.get(entry.referenceId);
+      learn(entry, payment);
+      return json(200, answerOf(payment, entry));
+    }],
+
+    // The service posts every change of a payment here, with the Authorization value the shop set.
+    ['POST', /^\/api\/notifications$/, async (request) => notification(request)],
     }],
 
     // A kept card, step 1: the page (with its checkout cookie) asks for a one-time ticket for this card.
@@ -96,11 +145,13 @@ export function checkoutRoutes(shop) {
       const input = checkPayInput(rest);
       if (typeof id !== 'string') throw refuse('invalid_request', 'keptCardId must be the id of a saved card.');
       const keptCardId = await keptCardIdOf(shop, input.email, id, ctx.owner);
+      const orderId = ledger.nextOrderId();
       const ticket = tickets.issue({
         owner: /** @type {string} */ (ctx.owner), keptCardId, email: /** @type {string} */ (input.email), intent: input.intent, locale: input.locale,
-        browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) },
+        browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) }, orderId,
       });
-      return json(200, { ticket });
+      // The order's number: should the payment's answer be lost, the page asks for this order.
+      return json(200, { ticket, orderId });
     }],
 
     // Step 2: the CVV frame posts `{ ticket, keptCardId, cvv }` here. It sends no cookie; the ticket says
@@ -164,7 +215,7 @@ export async function keptCards(shop, email, owner) {
  * The CVV route of a kept card, as `payframe/server`'s `handlers.cvv()` makes it (OPTIONS for the
  * preflight, POST for the CVV).
  * @param {Shop} shop @param {ReturnType<typeof createTickets>} tickets
- * @param {(input: PayInput, funding: import('payframe/server').PaymentFunding, owner: string, ip: string | undefined) => Promise<{ payment: import('payframe/server').Payment }>} startPayment
+ * @param {(input: PayInput, funding: import('payframe/server').PaymentFunding, owner: string, ip: string | undefined, orderId: string) => Promise<{ payment: import('payframe/server').Payment }>} startPayment
  * @returns {[string, RegExp, import('./http.mjs').Route][]}
  */
 function keptCardPay(shop, tickets, startPayment) {
@@ -175,10 +226,10 @@ function keptCardPay(shop, tickets, startPayment) {
       const ticket = tickets.take(body['ticket']);
       if (!ticket) throw refuse('not_found', 'This payment has expired or was already sent: press pay again.');
       if (body['keptCardId'] !== ticket.keptCardId) throw refuse('invalid_request', 'This ticket is for another saved card.');
-      const { intent, email, locale, browserInfo } = ticket;
+      const { intent, email, locale, browserInfo, orderId } = ticket;
       const funding = { card: { vaultCardId: ticket.keptCardId, cvv }, storedCredential: /** @type {const} */ ({ kind: 'cardholder' }) };
       // The payment itself: the handler answers its outcome alone, and the page asks the shop for the rest.
-      return (await startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined)).payment;
+      return (await startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined, orderId)).payment;
     },
   });
   const route = /^\/api\/kept-card\/pay$/;

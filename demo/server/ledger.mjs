@@ -7,6 +7,7 @@ import { toMinor } from './money.mjs';
 
 /**
  * @typedef {{ id: string, total: string, at: string }} Action
+ * @typedef {{ id: string, kind: string, orderId: string | null, referenceId: string, state: string, at: string }} Notice
  * @typedef {{
  *   referenceId: string, orderId: string, kind: 'checkout' | 'merchant-initiated', intent: 'auth' | 'sale',
  *   amount: { currency: string, total: string }, email?: string, owner?: string, sessionId?: string,
@@ -16,32 +17,59 @@ import { toMinor } from './money.mjs';
  */
 
 export function createLedger() {
+  /** Every order, by its id (the invoice number its payment carries); and those whose payment is known, by reference. */
   /** @type {Map<string, Entry>} */
-  const entries = new Map();
+  const orders = new Map();
+  /** @type {Map<string, Entry>} */
+  const byReference = new Map();
+  /** @type {Notice[]} */
+  const notices = [];
   let nextOrder = 1001;
+
+  /**
+   * An order being paid, kept before its payment is sent: when the answer is lost, the payment's
+   * notification finds it by its invoice number. Its `referenceId` is '' until the payment is known.
+   * @param {Omit<Entry, 'captures' | 'refunds' | 'voids' | 'createdAt' | 'referenceId'>} entry
+   */
+  const open = (entry) => {
+    /** @type {Entry} */
+    const full = { ...entry, referenceId: '', createdAt: new Date().toISOString(), captures: [], refunds: [], voids: [] };
+    orders.set(full.orderId, full);
+    return full;
+  };
+  /** The order's payment is known. @param {Entry} entry @param {string} referenceId */
+  const attach = (entry, referenceId) => {
+    entry.referenceId = referenceId;
+    byReference.set(referenceId, entry);
+    return entry;
+  };
 
   return {
     nextOrderId: () => `ORD-${nextOrder++}`,
+    open,
+    attach,
+    /** An order whose payment failed for certain (never sent, refused): nothing to keep. @param {Entry} entry */
+    drop: (entry) => void orders.delete(entry.orderId),
     /** @param {Omit<Entry, 'captures' | 'refunds' | 'voids' | 'createdAt'>} entry */
-    add(entry) {
-      /** @type {Entry} */
-      const full = { ...entry, createdAt: new Date().toISOString(), captures: [], refunds: [], voids: [] };
-      entries.set(full.referenceId, full);
-      return full;
-    },
+    add: ({ referenceId, ...entry }) => attach(open(entry), referenceId),
     /** @param {unknown} referenceId */
-    get: (referenceId) => (typeof referenceId === 'string' ? entries.get(referenceId) : undefined),
+    get: (referenceId) => (typeof referenceId === 'string' ? byReference.get(referenceId) : undefined),
+    /** @param {unknown} orderId */
+    byOrder: (orderId) => (typeof orderId === 'string' ? orders.get(orderId) : undefined),
     /** @param {string} sessionId */
-    bySession: (sessionId) => [...entries.values()].find((e) => e.sessionId === sessionId),
+    bySession: (sessionId) => [...orders.values()].find((e) => e.sessionId === sessionId),
     /** Newest first. */
-    all: () => [...entries.values()].reverse(),
+    all: () => [...orders.values()].reverse(),
     /**
      * First payments whose payer asked to keep the card, for this email, made by this browser (its
      * checkout cookie): knowing a shopper's email is not being them.
      * @param {string} email @param {string | undefined} owner
      */
     keptFor: (email, owner) =>
-      [...entries.values()].filter((e) => e.saveCard && owner !== undefined && e.owner === owner && e.email?.toLowerCase() === email.toLowerCase()),
+      [...orders.values()].filter((e) => e.saveCard && owner !== undefined && e.owner === owner && e.email?.toLowerCase() === email.toLowerCase()),
+    /** A notification the service sent, as the back office lists it (newest first, the last 200). @param {Notice} notice */
+    noticed: (notice) => void (notices.unshift(notice), notices.splice(200)),
+    notices: () => [...notices],
   };
 }
 

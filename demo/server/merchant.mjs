@@ -44,9 +44,11 @@ export const contentSecurityPolicy = (frameOrigin) =>
  * @param {{
  *   gateway: import('payframe/server').Gateway, merchantId: string,
  *   gatewayUrl: string, frameOrigin: string, publicOrigin: string, staffKey: string, order?: import('./order.mjs').Order,
+ *   notifyAuthorization: string,
  * }} options `gatewayUrl`: what the page's client talks to; `frameOrigin`: where the card frames come from;
  * `publicOrigin`: this server as the browser reaches it (the redirect flow's return URL is built on it);
- * `staffKey`: the key of the printed back office address (32 hex digits), without which no back-office route answers.
+ * `staffKey`: the key of the printed back office address (32 hex digits), without which no back-office route answers;
+ * `notifyAuthorization`: the Authorization value the service adds to its notifications (`POST /api/notifications`).
  */
 export function createMerchantServer(options) {
   const { staffKey, ...rest } = options;

@@ -14,7 +14,7 @@ const WINDOW_MS = 10 * 60_000;
 
 /**
  * @typedef {{
- *   owner: string, keptCardId: string, email: string, intent: 'auth' | 'sale', locale: 'en' | 'ar',
+ *   owner: string, keptCardId: string, email: string, intent: 'auth' | 'sale', locale: 'en' | 'ar', orderId: string,
  *   browserInfo: import('payframe/server').BrowserInfo,
  * }} Ticket
  */

@@ -2,7 +2,7 @@
 import { api, ApiError } from '../lib/api';
 import { byId, h, say } from '../lib/dom';
 import { formatMoney } from '../lib/money';
-import type { PayerView, PaymentDetail, PaymentRow } from '../lib/types';
+import type { Notice, PayerView, PaymentDetail, PaymentRow } from '../lib/types';
 
 const listStatus = byId('list-status');
 const detail = byId('detail');
@@ -41,6 +41,34 @@ async function enter(): Promise<void> {
     }
   }
   await loadList();
+  if (!byId('office').hidden) watchNotifications();
+}
+
+let newest: string | null | undefined; // undefined: not loaded yet
+let watching: ReturnType<typeof setInterval> | undefined;
+/** The service's notifications, shown as they arrive; each new one reloads the payments, whose orders it settles. */
+function watchNotifications(): void {
+  const load = async () => {
+    const { notifications } = await api<{ notifications: Notice[] }>('/api/notifications').catch(() => ({ notifications: undefined }));
+    const top = notifications?.[0]?.id ?? null;
+    if (!notifications || top === newest) return;
+    const first = newest === undefined;
+    newest = top;
+    byId('notifications').querySelector('tbody')!.replaceChildren(
+      ...notifications.map((n) =>
+        h('tr', {},
+          h('td', {}, when(n.at)),
+          h('td', { class: 'mono' }, n.kind),
+          h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void open(n.referenceId) }, n.referenceId)),
+          h('td', {}, n.orderId ?? '—'),
+          h('td', {}, state(n.state)))),
+    );
+    say(byId('notifications-status'), notifications.length === 0 ? 'None yet: the service posts one for every change of a payment.' : '');
+    if (!first) await loadList();
+  };
+  clearInterval(watching);
+  watching = setInterval(() => void load(), 2000);
+  void load();
 }
 
 async function loadList(): Promise<void> {
@@ -60,12 +88,14 @@ async function loadList(): Promise<void> {
   body.replaceChildren(
     ...rows.map((row) =>
       h('tr', { 'aria-current': row.referenceId === current ? 'true' : undefined },
-        h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void open(row.referenceId) }, row.referenceId)),
+        h('td', {}, row.referenceId
+          ? h('button', { type: 'button', class: 'link', onclick: () => void open(row.referenceId!) }, row.referenceId)
+          : h('span', { class: 'hint' }, 'being checked')),
         h('td', {}, row.orderId, h('span', { class: 'hint' }, ` · ${when(row.createdAt)}`)),
         h('td', {}, kindOf(row)),
         h('td', { class: 'mono' }, cardOf(row)),
         h('td', { class: 'amount' }, money(row.amount.total, row.amount.currency)),
-        h('td', {}, state(row.state)))),
+        h('td', {}, row.checking ? state('checking') : state(row.state)))),
   );
   say(listStatus, rows.length === 0 ? 'No payments yet: pay on a checkout page, then reload.' : '');
 }

@@ -28,7 +28,7 @@ let lookup: CardsLookup | undefined;
 let chosen: SavedCard | undefined;
 let paying = false;
 /** What the payer is told while paying, before the outcome. */
-let progress: 'paying' | 'otpAsked' | undefined;
+let progress: 'paying' | 'otpAsked' | 'checkingPayment' | undefined;
 let outcome: Outcome | undefined;
 
 const status = byId('status');
@@ -158,6 +158,10 @@ async function submit(): Promise<void> {
     intent: document.querySelector<HTMLInputElement>('input[name="intent"]:checked')?.value === 'auth' ? 'auth' : 'sale',
     email: byId<HTMLInputElement>('email').value.trim(),
     saveCard: !chosen && byId<HTMLInputElement>('save-card').checked,
+    checking() {
+      progress = 'checkingPayment';
+      render();
+    },
     finishPending(pending) {
       otp.hidden = false;
       progress = 'otpAsked';

@@ -40,23 +40,45 @@ export interface PayRequest {
   locale: Locale;
   /** The bank asks for a one-time password: the page finishes the payment (`handlePending`, its OTP form shown) and answers how it ended. */
   finishPending(pending: PendingPayment): Promise<PendingOutcome>;
+  /** The payment's answer was lost on its way: the page says it is being checked (never "not paid") until the order settles. */
+  checking(): void;
+}
+
+/** What the shop answers for an order whose payment's answer was lost, until its notification settles it. */
+interface Checking { status: 'checking'; orderId: string }
+const CHECK_EVERY_MS = 2000;
+
+/** Asks the shop for the order until the service's notification has settled it; it never pays again. */
+async function settled(orderId: string): Promise<PayAnswer> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS));
+    const answer = await api<PayAnswer | Checking>(`/api/order/${encodeURIComponent(orderId)}`).catch(() => undefined);
+    if (answer && answer.status !== 'checking') return answer;
+  }
 }
 
 export async function pay(request: PayRequest): Promise<Outcome> {
   const { form, browserInfo, intent, email, saveCard, keptCard, locale } = request;
   try {
-    let answer: PayAnswer;
+    let answer: PayAnswer | Checking;
     if (keptCard) {
       // The CVV frame posts to the shop without cookies: a one-time ticket tells the shop whose checkout it is.
       const body = { intent, email, keptCardId: keptCard.id, browserInfo, locale };
-      const { ticket } = await api<{ ticket: string }>('/api/kept-card/ticket', { method: 'POST', body });
+      const { ticket, orderId } = await api<{ ticket: string; orderId: string }>('/api/kept-card/ticket', { method: 'POST', body });
       // The CVV frame passes on the payment's outcome alone; the shop says the rest to this checkout.
-      const { referenceId } = await form.postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } });
-      answer = await api<PayAnswer>(`/api/payment/${encodeURIComponent(referenceId)}`);
+      const posted = await form.postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } }).catch((error: { code?: string }) => {
+        if (error.code === 'outcome_unknown') return undefined;
+        throw error;
+      });
+      answer = posted ? await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`) : { status: 'checking', orderId };
     } else {
       const card = await form.tokenize();
       const body = { intent, ...(email ? { email } : {}), ...(card.name ? { name: card.name } : {}), saveCard, card: { nonce: card.nonce }, browserInfo, locale };
-      answer = await api<PayAnswer>('/api/pay', { method: 'POST', body });
+      answer = await api<PayAnswer | Checking>('/api/pay', { method: 'POST', body });
+    }
+    if (answer.status === 'checking') {
+      request.checking();
+      answer = await settled(answer.orderId);
     }
     if (answer.status !== 'pending' || !answer.pending) return { kind: answer.status === 'approved' ? 'approved' : 'declined', answer };
     const done = await request.finishPending(answer.pending);

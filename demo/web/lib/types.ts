@@ -50,7 +50,9 @@ export interface Action {
 
 /** A payment of this run, as the back office lists it. */
 export interface PaymentRow {
-  referenceId: string;
+  /** null while the order is being checked: its payment's answer was lost, and no notification has come yet. */
+  referenceId: string | null;
+  checking: boolean;
   orderId: string;
   kind: 'checkout' | 'merchant-initiated';
   intent: 'auth' | 'sale';
@@ -87,4 +89,14 @@ export interface PayerView {
     isDefault: boolean;
     keptWithConsent: boolean;
   }[];
+}
+
+/** GET /api/notifications: each notification the service sent, and the order it settled. */
+export interface Notice {
+  id: string;
+  kind: string;
+  orderId: string | null;
+  referenceId: string;
+  state: string;
+  at: string;
 }

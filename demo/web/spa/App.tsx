@@ -87,7 +87,7 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
   const [saveCard, setSaveCard] = useState(false);
   const [paying, setPaying] = useState(false);
   /** What the payer is told while paying, before the outcome. */
-  const [progress, setProgress] = useState<'paying' | 'otpAsked'>();
+  const [progress, setProgress] = useState<'paying' | 'otpAsked' | 'checkingPayment'>();
   const [outcome, setOutcome] = useState<Outcome>();
   const status = useRef<HTMLParagraphElement>(null);
   const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
@@ -117,6 +117,7 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
     setOutcome(undefined);
     const result = await pay({
       form: card, browserInfo: collectBrowserInfo(), intent, email: email.trim(), saveCard: !chosen && saveCard, keptCard: chosen, locale,
+      checking: () => setProgress('checkingPayment'),
       finishPending(pending) {
         setProgress('otpAsked');
         return otp.finish(pending);
