@@ -7,19 +7,20 @@ import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const usage = `Usage: npm start -- [--port 3000] [--sandbox-port 8443] [--test-mode]
+const usage = `Usage: npm start -- [--port 3000] [--sandbox-port 8443] [--test-mode] [--notify-url URL]
 
   --port N           the shop's pages and API, on http://localhost:N        default 3000
   --sandbox-port N   the sandbox and the card frames, on http://127.0.0.1:N   default 8443
                      (0 picks a free port)
-  --test-mode        turn on the sandbox's /__sandbox/ controls (clock, faults)`;
+  --test-mode        turn on the sandbox's /__sandbox/ controls (clock, faults)
+  --notify-url URL   where the sandbox posts its notifications     default the shop's /api/notifications`;
 
 const fail = (/** @type {string} */ line, code = 1) => {
   console.error(line);
   process.exit(code);
 };
 
-/** @type {{ port: string, 'sandbox-port': string, 'test-mode': boolean, help: boolean }} */
+/** @type {{ port: string, 'sandbox-port': string, 'test-mode': boolean, 'notify-url'?: string, help: boolean }} */
 let options;
 try {
   ({ values: options } = parseArgs({
@@ -27,6 +28,7 @@ try {
       port: { type: 'string', default: '3000' },
       'sandbox-port': { type: 'string', default: '8443' },
       'test-mode': { type: 'boolean', default: false },
+      'notify-url': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -158,9 +160,9 @@ const shopStart = await new Promise((resolve, reject) => {
 }).then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: /** @type {const} */ ('rejected'), reason }));
 // The Authorization value the shop asks the service to add to its notifications: new at each start.
 const notifyAuthorization = `Bearer ${newStaffKey()}`;
-const notifyUrl = shopStart.status === 'fulfilled'
+const notifyUrl = options['notify-url'] ?? (shopStart.status === 'fulfilled'
   ? `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/api/notifications`
-  : undefined;
+  : undefined);
 const [sandboxStart] = await Promise.allSettled([
   startSandbox({ port: sandboxPort, host: '127.0.0.1', plainHttp: true, testMode: options['test-mode'], ...(notifyUrl ? { notifyUrl, notifyAuthorization } : {}) }),
 ]);
