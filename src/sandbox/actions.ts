@@ -76,8 +76,9 @@ export function capture(ctx: Ctx, id: string, body: CaptureRequest) {
   if (minor > p.amountMinor) fail('CAPTURE_EXCEEDS_AMOUNT', 'The capture amount is above the authorised amount');
   p.state = 'captured';
   p.capturedMinor = minor;
-  const view = childView(ctx, child(ctx, p, 'captured', minor, body));
-  changed(ctx, p, 'PAYMENT.CAPTURE.COMPLETED', view);
+  const record = child(ctx, p, 'captured', minor, body);
+  const view = childView(ctx, record);
+  changed(ctx, p, 'PAYMENT.CAPTURE.COMPLETED', view, record.createdAt);
   return view;
 }
 
@@ -86,8 +87,9 @@ export function voidPayment(ctx: Ctx, id: string, body: VoidRequest) {
   if (p.state === 'cancelled') fail('AUTHORISATION_EXPIRED', 'The authorisation was not captured within seven days and is cancelled');
   if (p.state !== 'authorised') fail('VOID_NOT_ALLOWED', `Only an authorisation can be voided; this payment is ${p.state}`);
   p.state = 'voided';
-  const view = childView(ctx, child(ctx, p, 'voided', p.amountMinor, body));
-  changed(ctx, p, 'PAYMENT.AUTHORIZATION.VOIDED', view);
+  const record = child(ctx, p, 'voided', p.amountMinor, body);
+  const view = childView(ctx, record);
+  changed(ctx, p, 'PAYMENT.AUTHORIZATION.VOIDED', view, record.createdAt);
   return view;
 }
 
@@ -100,8 +102,9 @@ export function refund(ctx: Ctx, id: string, body: RefundRequest) {
   if (minor > remaining) fail('REFUND_EXCEEDS_AMOUNT', 'The refunds would exceed the captured amount');
   p.refundedMinor += minor;
   if (p.refundedMinor === p.capturedMinor) p.state = 'refunded';
-  const view = childView(ctx, child(ctx, p, 'refunded', minor, body));
-  changed(ctx, p, 'PAYMENT.REFUND.COMPLETED', view);
+  const record = child(ctx, p, 'refunded', minor, body);
+  const view = childView(ctx, record);
+  changed(ctx, p, 'PAYMENT.REFUND.COMPLETED', view, record.createdAt);
   return view;
 }
 
@@ -132,7 +135,7 @@ export function completeOtp(ctx: Ctx, p: PaymentRecord, otp: string): void {
   p.actions = { authorization: { id: p.id, state: 'authorised', code: '0000', message } };
   // The capture of an authenticated sale is a record of its own, readable by the id the actions give.
   if (p.intent === 'sale') p.actions.capture = { id: child(ctx, p, 'captured', p.amountMinor, {}).id, state: 'captured', code: '0000', message };
-  notifyOutcome(ctx, p);
+  notifyOutcome(ctx, p, now);
 }
 
 export function authenticate(ctx: Ctx, p: PaymentRecord, body: AuthenticateRequest) {

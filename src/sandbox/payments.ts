@@ -21,7 +21,7 @@ export function changed(ctx: Ctx, p: PaymentRecord, kind: EventKind, resource: u
 const outcomeKind = (p: PaymentRecord): EventKind =>
   p.state === 'authorised' ? 'PAYMENT.AUTHORIZATION.CREATED' : p.state === 'captured' ? 'PAYMENT.SALE.COMPLETED' : 'PAYMENT.AUTHORIZATION.DENIED';
 
-export const notifyOutcome = (ctx: Ctx, p: PaymentRecord) => changed(ctx, p, outcomeKind(p));
+export const notifyOutcome = (ctx: Ctx, p: PaymentRecord, at?: number) => changed(ctx, p, outcomeKind(p), undefined, at);
 
 /**
  * Applies the time-based transitions (seven-day hold, fifteen-minute pending) when their time has come:
@@ -146,7 +146,7 @@ export function createPayment(ctx: Ctx, body: PaymentRequest) {
   }
   ctx.store.payments.set(p.id, p);
   // A pending payment is not notified: the service has no kind for it, and the creation answer carries it.
-  if (p.state !== 'pending') notifyOutcome(ctx, p);
+  if (p.state !== 'pending') notifyOutcome(ctx, p, now);
   return paymentView(ctx, p, 'creation');
 }
 
