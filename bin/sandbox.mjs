@@ -7,7 +7,7 @@ const sandboxUsage = `Usage: payframe sandbox [--port 8443] [--host 127.0.0.1] [
 
   --port N        port to listen on (0 picks a free one)     default 8443
   --host H        address to listen on                        default 127.0.0.1
-  --test-mode     enable the /__sandbox/ control endpoints (clock, faults)
+  --test-mode     enable the /__sandbox/ control endpoints (clock, faults, notifications)
   --https-only    refuse plain HTTP as the live service does (by default a loopback
                   sandbox also serves plain http://, so that browsers and Node need
                   no certificate to trust)

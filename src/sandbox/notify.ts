@@ -119,7 +119,7 @@ export class Notifier {
     if (!merchant.notifyUrl || this.closed) return;
     const id = `WH-${hex(12).toUpperCase()}`;
     const createdAt = this.clock.iso(event.at);
-    const payload = { id, create_time: createdAt, resource_type: 'payment', kind: event.kind, resource: event.resource };
+    const payload = { id, create_time: createdAt, resource_type: 'payment', kind: event.kind, resource: event.resource() };
     const now = this.clock.nowMs();
     const note: Note = {
       view: { id, merchantId: merchant.id, url: merchant.notifyUrl, kind: event.kind, referenceId: event.paymentId, createdAt, attempts: [], state: 'pending' },

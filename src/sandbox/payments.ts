@@ -13,8 +13,9 @@ export const PENDING_MS = 15 * 60_000;
 export interface Ctx { store: Store; clock: Clock; url: string; merchantId: string }
 
 /** Tells the store of a change of `p`: `resource` is what the API answers now (the payment itself by default). */
-export function changed(ctx: Ctx, p: PaymentRecord, kind: EventKind, resource: unknown = paymentView(ctx, p, 'retrieval'), at = ctx.clock.nowMs()): void {
-  ctx.store.onEvent({ kind, merchantId: p.merchantId, paymentId: p.id, at, resource });
+export function changed(ctx: Ctx, p: PaymentRecord, kind: EventKind, resource?: unknown, at = ctx.clock.nowMs()): void {
+  const view = () => resource ?? paymentView(ctx, p, 'retrieval');
+  ctx.store.onEvent({ kind, merchantId: p.merchantId, paymentId: p.id, at, resource: view });
 }
 
 /** The kind a payment's approval or refusal is notified as. */

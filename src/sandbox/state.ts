@@ -120,8 +120,11 @@ export type EventKind =
   | 'PAYMENT.AUTHORIZATION.VOIDED'
   | 'PAYMENT.REFUND.COMPLETED';
 
-/** A change of a payment's state: `resource` is the record as the API answers it at `at`. */
-export interface PaymentEvent { kind: EventKind; merchantId: string; paymentId: string; at: number; resource: unknown }
+/**
+ * A change of a payment's state. `resource()` is the record as the API answers it at the change: to be
+ * called then (during `onEvent`), and only when a notification is sent.
+ */
+export interface PaymentEvent { kind: EventKind; merchantId: string; paymentId: string; at: number; resource: () => unknown }
 
 export class Store {
   readonly tokens = new Map<string, ClientTokenRecord>();
