@@ -20,6 +20,8 @@ export const NOTIFY_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 4096;
 /** In reorder mode, how long a notification waits for a later one of the same payment to overtake it. */
 export const REORDER_HOLD_MS = 2000;
+/** Tries under way at once, at most, to all receivers: a burst of changes never opens thousands of connections. */
+export const MAX_IN_FLIGHT = 8;
 /** Finished notifications kept for `notifications()`; waiting ones are always kept. */
 const MAX_KEPT = 1000;
 
@@ -169,19 +171,24 @@ export class Notifier {
     this.settle();
   }
 
-  /** Sends each payment's next notification that is due, and sets a timer to the soonest one not yet due. */
+  /**
+   * Sends each payment's next notification that is due, MAX_IN_FLIGHT at a time, and sets a timer to the
+   * soonest one not yet due. At the limit it stops looking: the end of a try kicks again.
+   */
   kick(): void {
     if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     const now = this.clock.nowMs();
     let soonest = Infinity;
     for (const queue of this.queues.values()) {
+      if (this.inFlight.size >= MAX_IN_FLIGHT) return;
       const head = queue[0]!;
       if (this.inFlight.has(head)) continue;
       if (head.nextAt <= now) void this.attempt(head);
       else soonest = Math.min(soonest, head.nextAt);
     }
-    clearTimeout(this.timer);
-    this.timer = soonest === Infinity ? undefined : setTimeout(() => this.kick(), Math.min(soonest - now, MAX_TIMER_MS)).unref();
+    if (soonest !== Infinity) this.timer = setTimeout(() => this.kick(), Math.min(soonest - now, MAX_TIMER_MS)).unref();
     this.settle();
   }
 

@@ -135,6 +135,16 @@ describe('retries', () => {
     expect(sb!.notifications()[1]).toMatchObject({ state: 'pending', attempts: [{ status: 500 }] });
   });
 
+  it('a burst of changes is sent 8 at a time, never thousands of connections at once', async () => {
+    await start();
+    receiver.answer = { status: 200, delayMs: 100 };
+    receiver.maxOpen = 0;
+    await Promise.all(Array.from({ length: 30 }, () => pay(sb!)));
+    await sb!.notificationsIdle();
+    expect(receiver.got).toHaveLength(30);
+    expect(receiver.maxOpen).toBe(8);
+  });
+
   it("a payment's notifications go in order: a later one waits until the earlier one is delivered", async () => {
     await start();
     receiver.answer = { status: 500 };

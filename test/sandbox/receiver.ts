@@ -10,6 +10,8 @@ export interface Receiver {
   url: string;
   port: number;
   got: Received[];
+  /** The most requests it has had open at once. */
+  maxOpen: number;
   /** How the next requests are answered: status (200), after `delayMs`, with `bodyBytes` of body. */
   answer: { status: number; delayMs?: number; bodyBytes?: number };
   /** Resolves once `n` notifications have arrived in all (already, or later). */
@@ -22,10 +24,13 @@ export interface Receiver {
 export async function startReceiver(): Promise<Receiver> {
   let server: Server;
   const waiters: (() => void)[] = [];
-  const r = { got: [] as Received[], answer: { status: 200 } as Receiver['answer'] } as Receiver;
+  const r = { got: [] as Received[], answer: { status: 200 } as Receiver['answer'], maxOpen: 0 } as Receiver;
+  let open = 0;
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       server = createServer((req, res) => {
+        r.maxOpen = Math.max(r.maxOpen, ++open);
+        res.on('close', () => open--);
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
         req.on('end', () => {
