@@ -213,7 +213,13 @@ export class Notifier {
   private async send(note: Note, signal: AbortSignal): Promise<boolean> {
     const at = this.clock.iso();
     const started = performance.now();
-    const outcome = await post(new URL(note.view.url), note.body, note.authorization, this.timeoutMs, signal);
+    let outcome: Outcome;
+    try {
+      outcome = await post(new URL(note.view.url), note.body, note.authorization, this.timeoutMs, signal);
+    } catch (error) {
+      // A request Node refuses to make is a failed try, never an unhandled rejection that stops the sandbox.
+      outcome = { error: (error as NodeJS.ErrnoException).code ?? 'request failed' };
+    }
     note.view.attempts.push({ at, ...outcome, ms: Math.round(performance.now() - started) });
     return 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
   }
