@@ -87,6 +87,20 @@ describe('retries', () => {
     expect(receiver.got).toHaveLength(1);
   });
 
+  it('real time passing sends a retry when it is due (a timer), with no advanceClock at that moment', async () => {
+    await start();
+    receiver.answer = { status: 500 };
+    await pay(sb!);
+    await sb!.notificationsIdle();
+    receiver.answer = { status: 200 };
+    // 300 ms short of the first retry: the sandbox's own timer must send it.
+    await advance(MINUTE - 300);
+    expect(receiver.got).toHaveLength(1);
+    await receiver.waitFor(2, 3000);
+    await sb!.notificationsIdle();
+    expect(only()).toMatchObject({ state: 'delivered', attempts: [{ status: 500 }, { status: 200 }] });
+  });
+
   it('one advanceClock past several retries makes them all at once', async () => {
     await start();
     receiver.answer = { status: 503 };
