@@ -3,17 +3,19 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { built, fail, keptCertificate, portOf, whyNot } from './common.mjs';
 
-const sandboxUsage = `Usage: payframe sandbox [--port 8443] [--host 127.0.0.1] [--test-mode] [--https-only] [--cert-dir DIR]
+const sandboxUsage = `Usage: payframe sandbox [--port 8443] [--host 127.0.0.1] [--test-mode] [--https-only] [--cert-dir DIR] [--notify-url URL] [--notify-authorization VALUE]
 
   --port N        port to listen on (0 picks a free one)     default 8443
   --host H        address to listen on                        default 127.0.0.1
-  --test-mode     enable the /__sandbox/ control endpoints (clock, faults)
+  --test-mode     enable the /__sandbox/ control endpoints (clock, faults, notifications)
   --https-only    refuse plain HTTP as the live service does (by default a loopback
                   sandbox also serves plain http://, so that browsers and Node need
                   no certificate to trust)
   --cert-dir DIR  keep the self-signed certificate in DIR (cert.pem, key.pem) and reuse
                   it on the next start, so that it can be trusted once:
                   NODE_EXTRA_CA_CERTS=DIR/cert.pem node server.mjs
+  --notify-url URL               post a notification (IPN) of every change of a payment to URL
+  --notify-authorization VALUE   the Authorization header those notifications carry
   -h, --help      show this help`;
 
 export async function run(args) {
@@ -27,6 +29,8 @@ export async function run(args) {
         'test-mode': { type: 'boolean', default: false },
         'https-only': { type: 'boolean', default: false },
         'cert-dir': { type: 'string' },
+        'notify-url': { type: 'string' },
+        'notify-authorization': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -51,7 +55,9 @@ export async function run(args) {
     testMode: values['test-mode'],
     plainHttp: loopback && !values['https-only'],
     ...(kept ? { tls: kept.tls } : {}),
-  }).catch((error) => fail(whyNot(error, 'sandbox', values.host, port)));
+    ...(values['notify-url'] !== undefined ? { notifyUrl: values['notify-url'] } : {}),
+    ...(values['notify-authorization'] !== undefined ? { notifyAuthorization: values['notify-authorization'] } : {}),
+  }).catch((error) => (error?.code === 'invalid_config' ? fail(`payframe sandbox: ${error.message}\n\n${sandboxUsage}`, 2) : fail(whyNot(error, 'sandbox', values.host, port))));
 
   const { id, clientId, clientSecret } = sandbox.merchant;
   const card = (c) => `${c.number}  ${String(c.expireMonth).padStart(2, '0')}/${c.expireYear}  cvv ${c.cvv}${c.otp ? `  otp ${c.otp}` : ''}`;
@@ -67,11 +73,12 @@ export async function run(args) {
     });
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  const notify = values['notify-url'] ? `\n  notifications   ${values['notify-url']}` : '';
   console.log(`payframe sandbox listening on ${sandbox.url}${values['test-mode'] ? '  (test mode)' : ''}${dev}
 
   merchant id     ${id}
   client id       ${clientId}
-  client secret   ${clientSecret}
+  client secret   ${clientSecret}${notify}
 
 Test cards:
   approved            ${card(testCards.approved)}

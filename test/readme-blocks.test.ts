@@ -99,6 +99,10 @@ describe('README server blocks', () => {
     await expect(load(readmeBlock('sandbox/start.mjs'))).resolves.toBeDefined();
   });
 
+  it('sandbox/notifications.mjs sets a notification URL, chaos, waits for quiet delivery and closes', async () => {
+    await expect(load(readmeBlock('sandbox/notifications.mjs'))).resolves.toBeDefined();
+  });
+
   it('server/gateway.mjs creates a payment from a nonce and reads it', async () => {
     const { pay } = await load(readmeBlock('server/gateway.mjs'), sandbox.httpUrl!);
     expect(await pay(await nonce())).toMatchObject({ status: 'approved', state: 'captured', code: '0000' });

@@ -1,7 +1,7 @@
 import { amountProblem, fromMinor, toMinor, type AuthenticateRequest, type CaptureRequest, type RefundRequest, type VoidRequest } from '../schemas';
 import { OTP, RESULT_TEXT } from './cards';
 import { fail } from './errors';
-import { approve, findPayment, itemsOf, paymentView, refresh, type Ctx } from './payments';
+import { approve, changed, findPayment, itemsOf, notifyOutcome, paymentView, refresh, type Ctx } from './payments';
 import { newPaymentId, type ChildRecord, type PaymentRecord } from './state';
 
 // Every function here checks, then commits, with no await in between: racing calls cannot both pass.
@@ -76,7 +76,10 @@ export function capture(ctx: Ctx, id: string, body: CaptureRequest) {
   if (minor > p.amountMinor) fail('CAPTURE_EXCEEDS_AMOUNT', 'The capture amount is above the authorised amount');
   p.state = 'captured';
   p.capturedMinor = minor;
-  return childView(ctx, child(ctx, p, 'captured', minor, body));
+  const record = child(ctx, p, 'captured', minor, body);
+  const view = childView(ctx, record);
+  changed(ctx, p, 'PAYMENT.CAPTURE.COMPLETED', view, record.createdAt);
+  return view;
 }
 
 export function voidPayment(ctx: Ctx, id: string, body: VoidRequest) {
@@ -84,7 +87,10 @@ export function voidPayment(ctx: Ctx, id: string, body: VoidRequest) {
   if (p.state === 'cancelled') fail('AUTHORISATION_EXPIRED', 'The authorisation was not captured within seven days and is cancelled');
   if (p.state !== 'authorised') fail('VOID_NOT_ALLOWED', `Only an authorisation can be voided; this payment is ${p.state}`);
   p.state = 'voided';
-  return childView(ctx, child(ctx, p, 'voided', p.amountMinor, body));
+  const record = child(ctx, p, 'voided', p.amountMinor, body);
+  const view = childView(ctx, record);
+  changed(ctx, p, 'PAYMENT.AUTHORIZATION.VOIDED', view, record.createdAt);
+  return view;
 }
 
 export function refund(ctx: Ctx, id: string, body: RefundRequest) {
@@ -96,7 +102,10 @@ export function refund(ctx: Ctx, id: string, body: RefundRequest) {
   if (minor > remaining) fail('REFUND_EXCEEDS_AMOUNT', 'The refunds would exceed the captured amount');
   p.refundedMinor += minor;
   if (p.refundedMinor === p.capturedMinor) p.state = 'refunded';
-  return childView(ctx, child(ctx, p, 'refunded', minor, body));
+  const record = child(ctx, p, 'refunded', minor, body);
+  const view = childView(ctx, record);
+  changed(ctx, p, 'PAYMENT.REFUND.COMPLETED', view, record.createdAt);
+  return view;
 }
 
 /** The payment behind a session, whoever asks (the redirect page has no merchant credentials). */
@@ -117,6 +126,7 @@ export function completeOtp(ctx: Ctx, p: PaymentRecord, otp: string): void {
   if (otp !== OTP) {
     p.state = 'declined';
     p.result = { code: '1202', description: RESULT_TEXT['1202']! };
+    notifyOutcome(ctx, p);
     return;
   }
   const now = ctx.clock.nowMs();
@@ -125,6 +135,7 @@ export function completeOtp(ctx: Ctx, p: PaymentRecord, otp: string): void {
   p.actions = { authorization: { id: p.id, state: 'authorised', code: '0000', message } };
   // The capture of an authenticated sale is a record of its own, readable by the id the actions give.
   if (p.intent === 'sale') p.actions.capture = { id: child(ctx, p, 'captured', p.amountMinor, {}).id, state: 'captured', code: '0000', message };
+  notifyOutcome(ctx, p, now);
 }
 
 export function authenticate(ctx: Ctx, p: PaymentRecord, body: AuthenticateRequest) {

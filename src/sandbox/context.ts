@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { redact } from '../shared/errors';
 import { issueMessage } from '../schemas';
 import { fail } from './errors';
+import type { Notifier } from './notify';
 import type { Clock, MerchantConfig, Store } from './state';
 
 /** Everything a route needs about the running sandbox. */
@@ -20,6 +21,7 @@ export interface Sandbox {
   /** Host names answered besides the loopback ones (a tunnel's), lower case. */
   allowedHosts: string[];
   addFault(fault: unknown): void;
+  notifier: Notifier;
 }
 
 export interface Req {

@@ -12,11 +12,15 @@ import { defaultFrameDir } from './frame';
 import type { Sandbox } from './context';
 import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './server';
 import { Clock, Store, type MerchantConfig } from './state';
+import { dueTimer } from './due';
+import { CHAOS_SHAPE, ChaosSchema, Notifier, type Notification, type NotificationChaos } from './notify';
+import { refresh } from './payments';
 
 export { testCards, type TestCard } from './cards';
 export { makeCertificate, type Certificate } from './certificate';
 export type { MerchantConfig } from './state';
 export type { Fault } from './server';
+export type { Attempt, Notification, NotificationChaos } from './notify';
 
 export interface SandboxOptions {
   /** Default 0 (a free port); the CLI uses 8443. */
@@ -48,6 +52,12 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** A connection silent this long before its first byte, TLS handshake or request head is closed. Default 10 s. */
   idleTimeoutMs?: number;
+  /** The first merchant's notification (IPN) URL, http(s): every change of a payment is posted there (docs/sandbox.md, "Notifications"). */
+  notifyUrl?: string;
+  /** The `Authorization` header of the first merchant's notifications. */
+  notifyAuthorization?: string;
+  /** @internal For tests: how long a receiver may take to answer (default 10 s). */
+  notifyTimeoutMs?: number;
 }
 
 export interface SandboxHandle {
@@ -67,6 +77,12 @@ export interface SandboxHandle {
   requests(): Recorded[];
   /** Make the next `times` (default 1) matching requests fail: dropped, handled and then dropped (`lose`), answered 500, delayed by `ms`, or answered with a given `reply`. */
   injectFault(fault: Fault): void;
+  /** Every notification kept (the last 1,000 finished, and all still waiting), oldest first: where it went, each try, its state. */
+  notifications(): Notification[];
+  /** Resolves when no notification is being sent, none is due now, and none is held back by reorder mode. */
+  notificationsIdle(): Promise<void>;
+  /** Deliberate disorder until called again: `duplicate` sends each delivered notification twice, `reorder` a payment's notifications newest first. */
+  notificationChaos(chaos: NotificationChaos): void;
   close(): Promise<void>;
 }
 
@@ -80,10 +96,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new PayframeError('invalid_config', `plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
   }
   const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
+  if (options.notifyUrl !== undefined) merchants[0]!.notifyUrl = options.notifyUrl;
+  if (options.notifyAuthorization !== undefined) merchants[0]!.notifyAuthorization = options.notifyAuthorization;
+  merchants.forEach(checkNotify);
   const tls = options.tls ?? makeCertificate();
   const clock = new Clock();
+  const store = new Store();
+  const notifier = new Notifier(clock, options.notifyTimeoutMs);
   const sb: Sandbox = {
-    store: new Store(),
+    store,
     clock,
     url: '',
     httpUrl: undefined,
@@ -94,6 +115,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     frameDir: options.frameDir ?? defaultFrameDir(),
     allowedHosts: checkHosts(options.allowedHosts ?? []),
     addFault: (input) => injectFault(validateFault(input)),
+    notifier,
+  };
+  store.onEvent = (event) => notifier.add(event, sb.merchants.get(event.merchantId)!);
+  const timed = dueTimer(store.due, () => clock.nowMs(), (id) => {
+    const p = store.payments.get(id);
+    if (p) refresh({ store, clock, url: sb.url, merchantId: p.merchantId }, p);
+  });
+  clock.onAdvance = () => {
+    timed.sweep();
+    notifier.kick();
   };
   const http = dispatcher(sb, options.maxBodyBytes ?? MAX_REQUEST_BODY);
   const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
@@ -137,8 +168,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now: () => new Date(clock.nowMs()),
     requests: () => structuredClone(http.log),
     injectFault: (fault) => injectFault(fault),
+    notifications: () => notifier.list(),
+    notificationsIdle: () => notifier.idle(),
+    notificationChaos: (chaos) => void notifier.setChaos(validateChaos(chaos)),
     close: () =>
       new Promise<void>((resolve) => {
+        timed.close();
+        notifier.close();
         tcp.close(() => resolve());
         secure.closeAllConnections();
         plain.closeAllConnections();
@@ -154,6 +190,34 @@ function checkHosts(hosts: unknown): string[] {
   const ok = Array.isArray(hosts) && hosts.every((h) => typeof h === 'string' && /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/i.test(h));
   if (!ok) throw new PayframeError('invalid_config', 'allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
   return (hosts as string[]).map((h) => h.toLowerCase());
+}
+
+/** A merchant's notification settings: an http(s) URL, and a header value only with one. */
+function checkNotify(merchant: MerchantConfig): void {
+  const { notifyUrl, notifyAuthorization } = merchant;
+  if (notifyUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = typeof notifyUrl === 'string' ? new URL(notifyUrl) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new PayframeError('invalid_config', `notifyUrl of merchant ${merchant.id} must be an http or https URL`);
+    }
+  }
+  if (notifyAuthorization !== undefined) {
+    if (notifyUrl === undefined) throw new PayframeError('invalid_config', `notifyAuthorization of merchant ${merchant.id} needs a notifyUrl`);
+    // A header value: no line breaks (they would start another header) and nothing else a header refuses.
+    if (typeof notifyAuthorization !== 'string' || !/^[\t\x20-\x7e\x80-\xff]+$/.test(notifyAuthorization)) {
+      throw new PayframeError('invalid_config', `notifyAuthorization of merchant ${merchant.id} must be a non-empty header value (no line breaks)`);
+    }
+  }
+}
+
+function validateChaos(input: unknown): NotificationChaos {
+  if (!v.is(ChaosSchema, input)) throw new PayframeError('invalid_request', CHAOS_SHAPE);
+  return input;
 }
 
 function validateFault(input: unknown): Fault {

@@ -3,7 +3,7 @@ import { toMinor, type FundingInstrument, type PaymentRequest } from '../schemas
 import { validateNumber } from '../card';
 import { cardView, outcomeOf, RESULT_TEXT } from './cards';
 import { fail } from './errors';
-import { hex, newPaymentId, type CardData, type Clock, type PaymentRecord, type Store } from './state';
+import { hex, newPaymentId, type CardData, type Clock, type EventKind, type PaymentRecord, type Store } from './state';
 import { keepCard, payerInfoView, vaultCard } from './vault';
 
 export const HOLD_MS = 7 * 24 * 3600_000;
@@ -12,14 +12,34 @@ export const PENDING_MS = 15 * 60_000;
 /** What every payment operation needs: the store, the clock, the public base URL and the merchant acting. */
 export interface Ctx { store: Store; clock: Clock; url: string; merchantId: string }
 
-/** Applies the time-based transitions (seven-day hold, fifteen-minute pending) before any read or act. */
+/** Tells the store of a change of `p`: `resource` is what the API answers now (the payment itself by default). */
+export function changed(ctx: Ctx, p: PaymentRecord, kind: EventKind, resource?: unknown, at = ctx.clock.nowMs()): void {
+  const view = () => resource ?? paymentView(ctx, p, 'retrieval');
+  ctx.store.onEvent({ kind, merchantId: p.merchantId, paymentId: p.id, at, resource: view });
+}
+
+/** The kind a payment's approval or refusal is notified as. */
+const outcomeKind = (p: PaymentRecord): EventKind =>
+  p.state === 'authorised' ? 'PAYMENT.AUTHORIZATION.CREATED' : p.state === 'captured' ? 'PAYMENT.SALE.COMPLETED' : 'PAYMENT.AUTHORIZATION.DENIED';
+
+export const notifyOutcome = (ctx: Ctx, p: PaymentRecord, at?: number) => changed(ctx, p, outcomeKind(p), undefined, at);
+
+/**
+ * Applies the time-based transitions (seven-day hold, fifteen-minute pending) when their time has come:
+ * before any read or act, and on the sandbox's clock (store.due). Each is notified as of its instant.
+ */
 export function refresh(ctx: Ctx, p: PaymentRecord): PaymentRecord {
   const now = ctx.clock.nowMs();
-  if (p.state === 'authorised' && now - (p.authorisedAt ?? p.createdAt) >= HOLD_MS) p.state = 'cancelled';
+  const holdEnds = (p.authorisedAt ?? p.createdAt) + HOLD_MS;
+  if (p.state === 'authorised' && now >= holdEnds) {
+    p.state = 'cancelled';
+    changed(ctx, p, 'PAYMENT.AUTHORIZATION.VOIDED', undefined, holdEnds);
+  }
   if (p.state === 'pending' && now - p.createdAt >= PENDING_MS) {
     p.state = 'declined';
     p.result = { code: '1203', description: RESULT_TEXT['1203']! };
     p.sessionUsed = true;
+    changed(ctx, p, 'PAYMENT.AUTHORIZATION.DENIED', undefined, p.createdAt + PENDING_MS);
   }
   return p;
 }
@@ -119,12 +139,15 @@ export function createPayment(ctx: Ctx, body: PaymentRequest) {
     p.sessionId = hex(16);
     p.otpFlow = outcome.flow;
     ctx.store.sessions.set(p.sessionId, p.id);
+    ctx.store.due.add(now + PENDING_MS, p.id);
   } else if (outcome.kind === 'declined') {
     p.result = { code: outcome.code, description: RESULT_TEXT[outcome.code] ?? 'Declined' };
   } else {
     approve(ctx, p, now);
   }
   ctx.store.payments.set(p.id, p);
+  // A pending payment is not notified: the service has no kind for it, and the creation answer carries it.
+  if (p.state !== 'pending') notifyOutcome(ctx, p, now);
   return paymentView(ctx, p, 'creation');
 }
 
@@ -138,6 +161,7 @@ export function approve(ctx: Ctx, p: PaymentRecord, now: number): void {
     p.capturedMinor = p.amountMinor;
   } else {
     p.state = 'authorised';
+    ctx.store.due.add(now + HOLD_MS, p.id);
   }
   if (p.vaultOnApproval) keepCard(ctx.store, p);
 }

@@ -11,6 +11,7 @@ import { fail } from './errors';
 import { serveFrame } from './frame';
 import { createPayment, findPayment, paymentView, type Ctx } from './payments';
 import { redirectPage } from './redirect-page';
+import { CHAOS_SHAPE, ChaosSchema, type NotificationChaos } from './notify';
 import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
 import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from './vault';
 
@@ -225,4 +226,34 @@ export const ROUTES: Route[] = [
       return reply({ ok: true });
     },
   },
+  { method: 'GET', pattern: /^\/__sandbox\/notifications$/, testOnly: true, handle: (sb) => reply({ notifications: sb.notifier.list() }) },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/notifications\/idle$/,
+    testOnly: true,
+    handle: async (sb) => {
+      // Bounded, so that a receiver that keeps timing out cannot hold the request for long.
+      let timer: NodeJS.Timeout | undefined;
+      const idle = await Promise.race([
+        sb.notifier.idle().then(() => true),
+        new Promise<boolean>((resolve) => (timer = setTimeout(resolve, IDLE_WAIT_MS, false))),
+      ]);
+      clearTimeout(timer);
+      return reply({ idle, notifications: sb.notifier.list() });
+    },
+  },
+  {
+    method: 'POST',
+    pattern: /^\/__sandbox\/notifications\/chaos$/,
+    testOnly: true,
+    handle: (sb, req) => {
+      const text = jsonText(req);
+      const input = text === undefined ? {} : parseJson(text);
+      if (!v.is(ChaosSchema, input)) fail('INVALID_REQUEST', CHAOS_SHAPE);
+      return reply(sb.notifier.setChaos(input as NotificationChaos));
+    },
+  },
 ];
+
+/** The longest POST /__sandbox/notifications/idle waits before answering `idle: false`. */
+const IDLE_WAIT_MS = 30_000;

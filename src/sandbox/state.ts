@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PaymentState } from '../schemas';
 import { PayframeError } from '../shared/errors';
+import { DueIndex } from './due';
 
 export interface MerchantConfig {
   id: string;
@@ -8,11 +9,17 @@ export interface MerchantConfig {
   clientSecret: string;
   /** Exact origins allowed for CORS on the nonce endpoint; default: any loopback origin. */
   origins?: string[];
+  /** Where this merchant's notifications (IPN) are posted: an http(s) URL; none are sent without one. */
+  notifyUrl?: string;
+  /** The `Authorization` header every notification to `notifyUrl` carries. */
+  notifyAuthorization?: string;
 }
 
 /** Real time plus an offset that tests move forward. */
 export class Clock {
   private offset = 0;
+  /** Called after every move forward: what has fallen due on the sandbox's clock happens then. */
+  onAdvance: () => void = () => {};
   /** Whether `ms` is a move forward that leaves the clock within what a Date can hold. */
   canAdvance(ms: number): boolean {
     return Number.isFinite(ms) && ms >= 0 && Number.isFinite(new Date(this.nowMs() + ms).getTime());
@@ -20,6 +27,7 @@ export class Clock {
   advance(ms: number): void {
     if (!this.canAdvance(ms)) throw new PayframeError('invalid_request', 'advanceClock takes a finite number of milliseconds >= 0 that keeps the date valid');
     this.offset += ms;
+    this.onAdvance();
   }
   nowMs(): number {
     return Date.now() + this.offset;
@@ -103,6 +111,21 @@ export interface ChildRecord {
   createdAt: number;
 }
 
+/** The notification kinds the sandbox produces (docs/service-decisions.md says which change sends which). */
+export type EventKind =
+  | 'PAYMENT.AUTHORIZATION.CREATED'
+  | 'PAYMENT.SALE.COMPLETED'
+  | 'PAYMENT.AUTHORIZATION.DENIED'
+  | 'PAYMENT.CAPTURE.COMPLETED'
+  | 'PAYMENT.AUTHORIZATION.VOIDED'
+  | 'PAYMENT.REFUND.COMPLETED';
+
+/**
+ * A change of a payment's state. `resource()` is the record as the API answers it at the change: to be
+ * called then (during `onEvent`), and only when a notification is sent.
+ */
+export interface PaymentEvent { kind: EventKind; merchantId: string; paymentId: string; at: number; resource: () => unknown }
+
 export class Store {
   readonly tokens = new Map<string, ClientTokenRecord>();
   readonly nonces = new Map<string, NonceRecord>();
@@ -112,4 +135,8 @@ export class Store {
   readonly sessions = new Map<string, string>();
   readonly payers = new Map<string, VaultPayerRecord>();
   readonly cards = new Map<string, VaultCardRecord>();
+  /** When a payment changes on its own (pending expiry, the seven-day hold): a min-heap of [instant, payment id]. */
+  readonly due = new DueIndex();
+  /** Told of every change of a payment's state, in order; the sandbox sends its notifications from here. */
+  onEvent: (event: PaymentEvent) => void = () => {};
 }
