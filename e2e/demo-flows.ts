@@ -18,13 +18,13 @@ interface Card extends Secrets {
   cvv: string;
 }
 // CVVs that stand alone nowhere else on these pages (amounts, ids, times), so that finding one means a leak.
-const APPROVED: Card = { number: testCards.approved.number, cvv: '739' };
-const DECLINED: Card = { number: testCards.declined.number, cvv: '582' };
+export const APPROVED: Card = { number: testCards.approved.number, cvv: '739' };
+export const DECLINED: Card = { number: testCards.declined.number, cvv: '582' };
 const OTP: Card = { number: testCards.otp.number, cvv: '461' };
-const REDIRECT: Card = { number: testCards.redirectOnly.number, cvv: '928' };
+export const REDIRECT: Card = { number: testCards.redirectOnly.number, cvv: '928' };
 
 /** The checkout of `kind`, opened fresh, recorded, with its card frames loaded. */
-class CheckoutPage {
+export class CheckoutPage {
   constructor(readonly page: Page, readonly recorder: Recorder, readonly csp: () => Promise<string[]>) {}
 
   static async open(page: Page, demo: Launched, kind: Checkout, lang: 'en' | 'ar' = 'en'): Promise<CheckoutPage> {

@@ -135,7 +135,6 @@ export function checkoutRoutes(shop) {
 
     // The service posts every change of a payment here, with the Authorization value the shop set.
     ['POST', /^\/api\/notifications$/, async (request) => notification(request)],
-    }],
 
     // A kept card, step 1: the page (with its checkout cookie) asks for a one-time ticket for this card.
     ['POST', /^\/api\/kept-card\/ticket$/, async (request, _params, ctx) => {

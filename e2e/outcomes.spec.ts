@@ -1,0 +1,186 @@
+// No payment lost (docs/outcomes.md), played in Chromium on the demo as a payer and the shop's staff
+// live it: the sandbox posts its notifications to the shop through a relay this test controls (to play
+// a route that is down, and to learn the Authorization value a forger would need).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { APPROVED, CheckoutPage, DECLINED, REDIRECT } from './demo-flows';
+import { asStaff, type Launched, launch, screenshot } from './demo-support';
+
+test.use({ ignoreHTTPSErrors: false });
+test.describe.configure({ mode: 'serial' });
+
+/** Stands between the sandbox and the shop's notification route: down (503) or passing each post on. */
+const relay = { down: false, target: '', posts: [] as { authorization: string; body: string; status: number }[] };
+let server: Server;
+let demo: Launched;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', async () => {
+      const authorization = req.headers.authorization ?? '';
+      const status = relay.down
+        ? 503
+        : (await fetch(relay.target, { method: 'POST', headers: { authorization, 'content-type': req.headers['content-type'] ?? '' }, body })).status;
+      relay.posts.push({ authorization, body, status });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  demo = await launch(['--test-mode', '--notify-url', `http://127.0.0.1:${port}/relay`]);
+  relay.target = `${demo.shop.replace('localhost', '127.0.0.1')}/api/notifications`;
+});
+test.afterAll(async () => {
+  demo?.child.kill('SIGTERM');
+  await demo?.exited;
+  server?.close();
+});
+
+interface SentNotification { id: string; kind: string; referenceId: string; state: string; attempts: { status?: number }[] }
+const control = (request: APIRequestContext, path: string, data?: unknown) =>
+  (data === undefined ? request.get(`${demo.sandbox}/__sandbox/${path}`) : request.post(`${demo.sandbox}/__sandbox/${path}`, { data }));
+/** What the sandbox sent, once nothing is under way or due. */
+async function sent(request: APIRequestContext): Promise<SentNotification[]> {
+  const response = await control(request, 'notifications/idle', {});
+  return ((await response.json()) as { notifications: SentNotification[] }).notifications;
+}
+const loseNextPayment = (request: APIRequestContext) =>
+  control(request, 'fault', { kind: 'lose', method: 'POST', path: '/v1/merchants/sandbox-merchant/payment' });
+const CHECKING = 'We are checking your payment: it may have gone through. Do not pay again.';
+
+/** The back office's list of notifications, as the staff sees it. */
+async function backOffice(page: Page) {
+  await page.goto(demo.backOffice);
+  const notices = page.getByRole('table', { name: /as they arrive/ });
+  await expect(notices).toBeVisible();
+  return { notices, payments: page.getByRole('table', { name: /Newest first\. Choose a payment/ }) };
+}
+
+test('the answer to the payment is lost after the service charged: the page says it is checking, the order settles paid, one charge', async ({ page, request }, testInfo) => {
+  const before = (await sent(request)).length;
+  expect((await loseNextPayment(request)).status()).toBe(200);
+  const checkout = await CheckoutPage.open(page, demo, 'script');
+  await checkout.typeCard(APPROVED);
+  await checkout.pay();
+  await expect(checkout.status).toHaveText(CHECKING);
+  await expect(page.getByRole('button', { name: 'Paying…' })).toBeDisabled();
+  await screenshot(page, testInfo, 'lost-answer-checking');
+  const referenceId = await checkout.approved(); // settled by the notification: the page asked the shop until then
+  await checkout.expectClean(APPROVED);
+  const sales = (await sent(request)).slice(before).filter((n) => n.kind === 'PAYMENT.SALE.COMPLETED');
+  expect(sales.map((n) => n.referenceId)).toEqual([referenceId]); // one charge at the service
+});
+
+test('the payer pays on the bank’s page and closes the tab: the order becomes paid by its notification', async ({ page, context }) => {
+  const checkout = await CheckoutPage.open(page, demo, 'script');
+  await checkout.typeCard(REDIRECT);
+  await checkout.pay();
+  await expect(page.getByLabel('One-time password')).toBeFocused({ timeout: 15_000 });
+  await page.keyboard.type('111111');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(new RegExp(`^${demo.sandbox}/v1/redirect/`));
+  // The payer confirms on the bank's page and closes the tab: the bank's answer, which would send them
+  // back to the shop's return page, is never followed.
+  let back = '';
+  await page.route((url) => url.href.startsWith(`${demo.sandbox}/v1/redirect/`), async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    back = (await route.fetch({ maxRedirects: 0 })).headers()['location'] ?? '';
+    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'the payer closed this tab' });
+  });
+  await page.getByLabel('One-time password').fill('111111');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect.poll(() => back).toMatch(new RegExp(`^${demo.shop}/return\\?`));
+  const order = (await sent(page.request)).filter((n) => n.kind === 'PAYMENT.SALE.COMPLETED').at(-1)!;
+  await page.close();
+
+  const { notices, payments } = await backOffice(await context.newPage());
+  const notice = notices.getByRole('row').filter({ hasText: order.referenceId });
+  await expect(notice).toContainText('PAYMENT.SALE.COMPLETED');
+  await expect(notice).toContainText(/ORD-\d+/);
+  await expect(notice).toContainText('captured');
+  await expect(payments.getByRole('row').filter({ hasText: order.referenceId })).toContainText('captured');
+});
+
+test('the notification route is down for a while: the order stays being checked, then settles once it is back', async ({ page, context, request }) => {
+  relay.down = true;
+  await loseNextPayment(request);
+  const checkout = await CheckoutPage.open(page, demo, 'script');
+  await checkout.typeCard(APPROVED);
+  await checkout.pay();
+  await expect(checkout.status).toHaveText(CHECKING);
+  await expect.poll(() => relay.posts.filter((p) => p.status === 503).length).toBeGreaterThan(0);
+  const office = await context.newPage();
+  const { payments } = await backOffice(office);
+  await expect(payments.getByRole('row').filter({ hasText: 'being checked' })).toHaveCount(1);
+  await page.waitForTimeout(3000);
+  await expect(checkout.status).toHaveText(CHECKING); // still: never "not paid", never a second payment
+
+  relay.down = false;
+  await control(request, 'clock', { advanceMs: 60_000 }); // the sandbox's first retry is due
+  const referenceId = await checkout.approved();
+  await office.reload();
+  await expect(payments.getByRole('row').filter({ hasText: referenceId })).toContainText('captured');
+  await expect(payments.getByRole('row').filter({ hasText: 'being checked' })).toHaveCount(0);
+});
+
+test('duplicate and reordered notifications have one effect each', async ({ page, context, request }) => {
+  await control(request, 'notifications/chaos', { duplicate: true, reorder: true });
+  try {
+    const checkout = await CheckoutPage.open(page, demo, 'script');
+    const referenceId = await checkout.payApproved('auth');
+    const staff = context.request;
+    await asStaff(staff, demo);
+    expect((await staff.post(`${demo.shop}/api/payments/${referenceId}/capture`, { data: {} })).status()).toBe(200);
+    expect((await staff.post(`${demo.shop}/api/payments/${referenceId}/refund`, { data: { amount: '1.000' } })).status()).toBe(200);
+    const mine = (await sent(request)).filter((n) => n.referenceId === referenceId);
+    expect(mine.map((n) => n.kind).sort()).toEqual(['PAYMENT.AUTHORIZATION.CREATED', 'PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.REFUND.COMPLETED']);
+    // Each came twice (the same id), and the route answered both.
+    const idOf = (body: string) => (JSON.parse(Buffer.from(new URLSearchParams(body).get('pg_payload') ?? '', 'base64').toString()) as { id: string }).id;
+    for (const n of mine) expect(relay.posts.filter((p) => idOf(p.body) === n.id && p.status === 204)).toHaveLength(2);
+    // The shop handled each notification once, whatever came twice or out of order, and read the state as it is now.
+    const { notifications } = (await (await staff.get(`${demo.shop}/api/notifications`)).json()) as { notifications: { id: string; referenceId: string; state: string }[] };
+    const handled = notifications.filter((n) => n.referenceId === referenceId);
+    expect(handled.map((n) => n.id).sort()).toEqual(mine.map((n) => n.id).sort());
+    expect(handled.at(0)!.state).toBe('captured'); // the newest read: captured, part refunded
+  } finally {
+    await control(request, 'notifications/chaos', {});
+  }
+});
+
+test('a forged notification changes nothing: without or with a wrong Authorization, or claiming captured for a declined payment', async ({ page, context, request }) => {
+  const checkout = await CheckoutPage.open(page, demo, 'script');
+  await checkout.typeCard(DECLINED);
+  await checkout.pay();
+  await expect(checkout.status).toContainText('Payment declined');
+  const referenceId = /PAY-\w+/.exec((await checkout.status.textContent())!)![0];
+  const authorization = relay.posts.at(-1)!.authorization; // what the service adds: a forger who learnt it
+  expect(authorization).toMatch(/^Bearer [0-9a-f]{32}$/);
+  const payload = Buffer.from(JSON.stringify({
+    id: 'WH-FORGED', create_time: new Date().toISOString(), resource_type: 'payment', kind: 'PAYMENT.CAPTURE.COMPLETED',
+    resource: { reference_id: referenceId, state: 'captured', result: { code: '0000' } },
+  })).toString('base64');
+  const form = `pg_signature=forged&pg_payload=${encodeURIComponent(payload)}`;
+  const forge = (headers: Record<string, string>) =>
+    request.post(`${demo.shop}/api/notifications`, { headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, data: form });
+  expect((await forge({})).status()).toBe(401);
+  expect((await forge({ authorization: 'Bearer wrong' })).status()).toBe(401);
+  expect((await forge({ authorization })).status()).toBe(204); // taken, and the payment read from the service
+
+  const { notices, payments } = await backOffice(await context.newPage());
+  await expect(payments.getByRole('row').filter({ hasText: referenceId })).toContainText('declined');
+  await expect(notices.getByRole('row').filter({ hasText: 'PAYMENT.CAPTURE.COMPLETED' }).filter({ hasText: referenceId })).toContainText('declined');
+});
+
+test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({ page, context, request }) => {
+  const referenceId = await (await CheckoutPage.open(page, demo, 'script')).payApproved('auth');
+  await control(request, 'clock', { advanceMs: 7 * 24 * 3600_000 });
+  const cancelled = (await sent(request)).filter((n) => n.referenceId === referenceId && n.kind === 'PAYMENT.AUTHORIZATION.VOIDED');
+  expect(cancelled).toHaveLength(1);
+  const { notices, payments } = await backOffice(await context.newPage());
+  await expect(notices.getByRole('row').filter({ hasText: referenceId }).filter({ hasText: 'PAYMENT.AUTHORIZATION.VOIDED' })).toContainText('cancelled');
+  await expect(payments.getByRole('row').filter({ hasText: referenceId })).toContainText('cancelled');
+});
