@@ -95,6 +95,14 @@ describe('README server blocks', () => {
   });
   afterAll(() => sandbox?.close());
 
+  it('every page names the local sandbox at 127.0.0.1:8443 by its development URL, plain http as the sandbox serves it', async () => {
+    const { docPages, readPage } = await import('./readme');
+    const scheme = new URL(sandbox.httpUrl!).protocol;
+    const named = docPages().flatMap((page) => [...readPage(page).matchAll(/\b(\w+):\/\/127\.0\.0\.1:8443\b/g)].map((m) => `${page}: ${m[1]}:`));
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((n) => !n.endsWith(` ${scheme}`))).toEqual([]);
+  });
+
   it('sandbox/start.mjs starts a sandbox, moves its clock and closes it (any failure rejects the import)', async () => {
     await expect(load(readmeBlock('sandbox/start.mjs'))).resolves.toBeDefined();
   });
