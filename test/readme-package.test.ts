@@ -4,6 +4,7 @@
 // a new bundle or a forgotten exclusion moves them more, and the README must say so). Needs dist/ built.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPage } from './readme';
@@ -49,5 +50,19 @@ describe("the README's package size", () => {
     expect(near(mb! * 1e6, pack.unpackedSize), `${mb} MB written, ${pack.unpackedSize} bytes packed`).toBe(true);
     expect(near(files!, pack.entryCount), `${files} files written, ${pack.entryCount} packed`).toBe(true);
     expect(near(kb! * 1000, pack.size), `${kb} KB written, ${pack.size} bytes packed`).toBe(true);
+  });
+});
+
+describe("the README's note on npm ci's engine warnings", () => {
+  it('names every installed package whose declared Node versions leave out the Node running this suite', () => {
+    const { satisfies } = createRequire(import.meta.url)('semver') as { satisfies(version: string, range: string): boolean };
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+    const warned = Object.entries(lock.packages as Record<string, { engines?: { node?: string }; optional?: boolean }>)
+      .filter(([path, p]) => path && !p.optional && p.engines?.node && !satisfies(process.version, p.engines.node))
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    const note = readPage('README.md').split('\n\n').find((paragraph) => paragraph.includes('EBADENGINE')) ?? '';
+    expect(warned.filter((name) => !note.includes(`\`${name}\``))).toEqual([]);
+    // And none of them is a dependency of the package itself.
+    for (const name of warned) expect(Object.keys(pkg.dependencies ?? {})).not.toContain(name);
   });
 });
