@@ -33,7 +33,7 @@ export default [
     // No module of ours has side effects (a house rule): a module that only re-exports leaves no bare
     // `import '…'` behind, which a merchant's bundler would warn about.
     treeshake: { moduleSideEffects: false },
-    // The frame's script, for the frame host (the module `payframe:frame-bundle`) and in dist/frame/ (its
+    // The frame's script, for the frame host (the module `payframe/frame-bundle`) and in dist/frame/ (its
     // pages, the script inline, for the sandbox): one build of src/frame/main.ts for both.
     plugins: [frameBundle({ emit: true }), ts()],
     output: {

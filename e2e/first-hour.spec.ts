@@ -102,6 +102,7 @@ test.beforeAll(async () => {
   await mkdir(join(app, 'guide'));
   await writeFile(join(app, 'guide/server.mjs'), readmeBlock('guide/server.mjs'));
   await writeFile(join(app, 'guide/checkout.html'), readmeBlock('guide/checkout.html'));
+  await writeFile(join(app, 'guide/checkout.css'), readmeBlock('guide/checkout.css'));
   await writeFile(join(app, 'guide/checkout.src.js'), readmeBlock('guide/checkout.js'));
 });
 
@@ -211,8 +212,17 @@ async function guideScript(kind: 'bundle' | 'script-tag'): Promise<string> {
   return output[0].code;
 }
 
+/** What a person sees of the card fields: each box has a border, and is tall enough to type in. */
+async function expectVisibleBoxes(page: Page, ids: string[]) {
+  for (const id of ids) {
+    const box = page.locator(`#${id}`);
+    expect(await box.evaluate((el) => getComputedStyle(el).borderTopStyle), id).toBe('solid');
+    expect((await box.boundingBox())!.height, id).toBeGreaterThanOrEqual(40);
+  }
+}
+
 /** A person pays on the guide's page: a card approved at once, then one whose bank asks for a one-time password. */
-async function payHosted(browser: Browser, url: string) {
+async function payHosted(browser: Browser, url: string, screenshot?: string) {
   const context = await browser.newContext({ ignoreHTTPSErrors: false });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -227,6 +237,9 @@ async function payHosted(browser: Browser, url: string) {
   };
   await page.goto(url);
   await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+  await expect(page.frameLocator('#card-number iframe').getByLabel('Card number')).toBeEditable({ timeout: 15_000 });
+  await expectVisibleBoxes(page, ['card-number', 'card-expiry', 'card-cvv']);
+  if (screenshot) await page.screenshot({ path: test.info().outputPath(screenshot) });
   await typeCard(page, '4111111111111111');
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(status).toHaveText('Paid', { timeout: 15_000 });
@@ -253,7 +266,7 @@ test("the five-minute integration (docs/integration.md) runs as written: bundled
       const url = await server.printed(/checkout on (http:\/\/\S+)/);
       const page = await fetch(url);
       expect(page.headers.get('content-security-policy'), kind).toContain(`frame-src ${new URL(sandbox.httpUrl!).origin}`);
-      await payHosted(browser, url);
+      await payHosted(browser, url, `guide-${kind}.png`);
     }
     // The card went to the gateway from its frames only; the merchant's server saw nonces.
     const nonces = sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce'));

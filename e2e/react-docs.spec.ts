@@ -1,7 +1,8 @@
 // docs/react.md's Next.js checkout, run as written without Next.js: the route handler with real
-// Requests and Responses against the sandbox; the page (a Server Component rendering the client
-// component) rendered by react-dom/server, then hydrated in Chromium (React 19, <StrictMode> aside: the
-// page is the docs'), on a shop of its own (https://localhost, strict CSP) whose routes are that handler.
+// Requests and Responses against the sandbox; the root layout around the page (a Server Component
+// rendering the client component) rendered by react-dom/server, then the document hydrated in Chromium
+// (React 19, <StrictMode> aside: the page is the docs'), on a shop of its own (https://localhost, strict
+// CSP) whose routes are that handler. And the same checkout built for Vite, served by the docs' Node server.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -32,30 +33,37 @@ test.beforeAll(async () => {
   await mkdir(new URL('app/checkout/', dir), { recursive: true });
   await writeFile(new URL('app/checkout/checkout.tsx', dir), readmeBlock('react/next/checkout.tsx'));
   await writeFile(new URL('app/checkout/page.tsx', dir), readmeBlock('react/next/page.tsx'));
+  await writeFile(new URL('app/layout.tsx', dir), readmeBlock('react/next/layout.tsx'));
+  await writeFile(new URL('app/globals.css', dir), readmeBlock('react/globals.css'));
   const route = new URL('route.mjs', dir);
   const { outputFiles } = await build({ stdin: { contents: readmeBlock('react/next/route.ts'), loader: 'ts' }, write: false, format: 'esm', platform: 'node' });
   await writeFile(route, outputFiles[0]!.text);
   ({ POST } = await import(route.href));
 
-  // The page, as Next.js would serve it: the server's render, then the browser's hydration of the same page.
-  await writeFile(new URL('server.tsx', dir), "import { renderToString } from 'react-dom/server';\nimport Page from './app/checkout/page';\nexport const render = () => renderToString(<Page />);\n");
-  await writeFile(new URL('client.tsx', dir), "import { hydrateRoot } from 'react-dom/client';\nimport Page from './app/checkout/page';\nhydrateRoot(document.getElementById('root')!, <Page />);\n");
+  // The page, as Next.js would serve it: the server's render of the root layout around the page, then the
+  // browser's hydration of the whole document.
+  const tree = "import RootLayout from './app/layout';\nimport Page from './app/checkout/page';\nconst tree = <RootLayout><Page /></RootLayout>;\n";
+  await writeFile(new URL('server.tsx', dir), `import { renderToString } from 'react-dom/server';\n${tree}export const render = () => renderToString(tree);\n`);
+  await writeFile(new URL('client.tsx', dir), `import { hydrateRoot } from 'react-dom/client';\n${tree}hydrateRoot(document, tree);\n`);
   const { html, touched } = await serverRender(new URL('server.tsx', dir).pathname, '19', {});
   expect(touched).toEqual([]);
   const env = (name: string) => JSON.stringify(process.env[name]);
   const script = await bundle(new URL('client.tsx', dir).pathname, '19', {
-    'process.env.PAYFRAME_MERCHANT_ID': env('PAYFRAME_MERCHANT_ID'), 'process.env.PAYFRAME_URL': env('PAYFRAME_URL'),
+    'process.env.PAYFRAME_MERCHANT_ID': env('PAYFRAME_MERCHANT_ID'), 'process.env.PAYFRAME_URL': env('PAYFRAME_URL'), 'process.env.PAYFRAME_FRAME_URL': 'undefined',
   });
+  expect(html).toMatch(/^<html lang="en"><head>.*<\/head><body>/);
+  // What Next.js adds to the layout's <head>: metadata's title, the <link> of the CSS import, the page's script.
+  const document = `<!doctype html>${html.replace('<head>', '<head><meta charset="utf-8"><title>Checkout</title><link rel="stylesheet" href="/globals.css"><script type="module" src="/app.js"></script>')}`;
   const routes = toNodeListener((request) => POST(request, { params: Promise.resolve({ action: new URL(request.url).pathname.split('/').pop()! }) }));
   shop = createServer(await localhostTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     if (path.startsWith('/api/payframe/') && req.method === 'POST') return void routes(req, res);
     if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
+    if (path === '/globals.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end(readmeBlock('react/globals.css'));
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path !== '/') return void res.writeHead(404).end();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': pageCsp(sandbox.url).replace(/; report-.*$/, '') });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title>
-<script type="module" src="/app.js"></script></head><body><div id="root">${html}</div></body></html>`);
+    res.end(document);
   });
   await new Promise<void>((resolve) => shop.listen(0, 'localhost', resolve));
   shopUrl = `https://localhost:${(shop.address() as AddressInfo).port}`;
@@ -106,9 +114,10 @@ test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, pa
   await page.goto(`${shopUrl}/`);
   const pay = page.getByRole('button', { name: 'Pay' });
   await expect(pay).toBeDisabled();
+  await expectVisibleBoxes(page);
+  await page.screenshot({ path: test.info().outputPath('next-checkout.png') });
   await payWith(page, testCards.approved.number, testCards.approved.cvv);
   await expect(page.getByRole('status')).toHaveText('Paid', { timeout: 15_000 });
-  await page.screenshot({ path: 'test-results/react-docs-checkout.png' });
 
   // Again, with a card whose bank asks for a one-time password.
   await page.reload();
@@ -120,6 +129,66 @@ test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, pa
   await expect(page.getByRole('status').first()).toHaveText('Paid', { timeout: 15_000 });
   expect(problems).toEqual([]);
 });
+
+test('react/vite/main.tsx and server.mjs: a Vite build of the same checkout, served with its routes by the docs’ Node server, paid', async ({ page }) => {
+  test.setTimeout(90_000);
+  const vite = new URL('vite/', dir);
+  await mkdir(new URL('src/', vite), { recursive: true });
+  await mkdir(new URL('dist/assets/', vite), { recursive: true });
+  await writeFile(new URL('src/checkout.tsx', vite), readmeBlock('react/next/checkout.tsx'));
+  await writeFile(new URL('src/globals.css', vite), readmeBlock('react/globals.css'));
+  await writeFile(new URL('src/main.tsx', vite), readmeBlock('react/vite/main.tsx'));
+  // What `vite build` writes: the entry bundled with the VITE_ variables in it, its CSS, and an index.html naming both.
+  const env = { VITE_PAYFRAME_MERCHANT_ID: sandbox.merchant.id, VITE_PAYFRAME_URL: sandbox.url };
+  await writeFile(new URL('dist/assets/index-1a2b.js', vite), await bundle(new URL('src/main.tsx', vite).pathname, '19', { 'import.meta.env': JSON.stringify(env) }));
+  await writeFile(new URL('dist/assets/index-3c4d.css', vite), readmeBlock('react/globals.css'));
+  await writeFile(new URL('dist/index.html', vite), `<!doctype html>
+<html lang="en"><head><meta charset="UTF-8"><title>Checkout</title>
+<script type="module" crossorigin src="/assets/index-1a2b.js"></script><link rel="stylesheet" crossorigin href="/assets/index-3c4d.css">
+</head><body><div id="root"></div></body></html>`);
+  // route.mjs: route.ts made JavaScript, as the docs say (esbuild); the server beside it.
+  const { outputFiles } = await build({ stdin: { contents: readmeBlock('react/next/route.ts'), loader: 'ts' }, write: false, format: 'esm', platform: 'node' });
+  await writeFile(new URL('route.mjs', vite), outputFiles[0]!.text);
+  await writeFile(new URL('server.mjs', vite), readmeBlock('react/vite/server.mjs'));
+  process.env['PORT'] = '0';
+  const { server } = await import(new URL('server.mjs', vite).href);
+  try {
+    if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${server.address().port}`;
+    const answer = await fetch(`${url}/checkout/anywhere`);
+    expect(answer.headers.get('content-security-policy')).toContain(`frame-src ${new URL(sandbox.url).origin};`);
+    // Only dist/'s files: a path that climbs out of assets/ gets the page, never the server's code.
+    for (const path of ['/assets/..%2fserver.mjs', '/assets/%2e%2e/server.mjs', '/server.mjs']) expect(await (await fetch(`${url}${path}`)).text(), path).toContain('<div id="root">');
+    expect((await fetch(`${url}/api/payframe/client-token`)).status).toBe(405);
+
+    const problems: string[] = [];
+    page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    await page.goto(`${url}/`);
+    await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+    await expectVisibleBoxes(page);
+    await page.screenshot({ path: test.info().outputPath('vite-checkout.png') });
+    await payWith(page, testCards.otp.number, testCards.otp.cvv);
+    await expect(page.getByLabel('One-time password')).toBeFocused({ timeout: 15_000 });
+    await page.keyboard.type(testCards.otp.otp);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').first()).toHaveText('Paid', { timeout: 15_000 });
+    expect(problems).toEqual([]);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    delete process.env['PORT'];
+  }
+});
+
+/** What a person sees of the card fields: each box has a border and is tall enough to type in (the frames' inputs have none). */
+async function expectVisibleBoxes(page: Page): Promise<void> {
+  await expect(page.frameLocator('#card-cvv iframe').getByLabel('Security code')).toBeEditable({ timeout: 15_000 });
+  for (const id of ['card-number', 'card-expiry', 'card-cvv']) {
+    expect(await page.locator(`#${id}`).evaluate((el) => getComputedStyle(el).borderTopStyle), id).toBe('solid');
+    expect((await page.locator(`#${id}`).boundingBox())!.height, id).toBeGreaterThanOrEqual(40);
+  }
+}
 
 async function payWith(page: Page, number: string, cvv: string): Promise<void> {
   for (const [id, label, text] of [['card-number', 'Card number', number], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', cvv]]) {

@@ -12,7 +12,7 @@ test.beforeAll(async () => {
   merchant = await startMerchant();
   const page = (body: string, runner: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>README block</title>
-<script src="/payframe.umd.min.js"></script><script type="module" src="${runner}"></script></head>
+<link rel="stylesheet" href="/readme/page.css"><script src="/payframe.umd.min.js"></script><script type="module" src="${runner}"></script></head>
 <body>${body}</body></html>`;
   // The runner: the client, as the five-minute integration makes it, then the block's function.
   const client = `Payframe.createClient({ merchantId: ${JSON.stringify(merchant.sandbox.merchant.id)}, baseUrl: ${JSON.stringify(merchant.sandbox.url)},
@@ -20,6 +20,7 @@ test.beforeAll(async () => {
   const js = (body: string) => ({ type: 'text/javascript', body });
   merchant.files.set('/readme/hosted', { type: 'text/html; charset=utf-8', body: page(readmeBlock('hosted/page.html'), '/readme/hosted-run.mjs') });
   merchant.files.set('/readme/hosted.mjs', js(readmeBlock('hosted/form.mjs')));
+  merchant.files.set('/readme/page.css', { type: 'text/css', body: readmeBlock('hosted/page.css') });
   merchant.files.set('/readme/hosted-run.mjs', js(`import { mountCheckout } from './hosted.mjs';\nwindow.form = mountCheckout(${client});\n`));
   merchant.files.set('/readme/pending', { type: 'text/html; charset=utf-8', body: page('<div id="otp"></div>', '/readme/pending-run.mjs') });
   merchant.files.set('/readme/pending.mjs', js(readmeBlock('pending/page.mjs')));
@@ -33,6 +34,13 @@ test('hosted/page.html and hosted/form.mjs: the form mounts, the pay button foll
   await page.goto(`${merchant.url}/readme/hosted`);
   const pay = page.getByRole('button', { name: 'Pay' });
   await expect(pay).toBeDisabled();
+  // What a person sees: a box with a border round each field, tall enough to type in (the frames' inputs have none).
+  await expect(page.frameLocator('#card-name iframe').getByLabel('Name on card')).toBeEditable({ timeout: 15_000 });
+  for (const id of ['card-number', 'card-expiry', 'card-cvv', 'card-name']) {
+    expect(await page.locator(`#${id}`).evaluate((el) => getComputedStyle(el).borderTopStyle), id).toBe('solid');
+    expect((await page.locator(`#${id}`).boundingBox())!.height, id).toBeGreaterThanOrEqual(40);
+  }
+  await page.screenshot({ path: test.info().outputPath('hosted-page.png') });
   for (const [id, label, text] of [['card-number', 'Card number', '4111111111111111'], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123'], ['card-name', 'Name on card', 'Ada Lovelace']]) {
     await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
     await page.keyboard.type(text!);

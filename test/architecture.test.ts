@@ -1,4 +1,4 @@
-// The house rules of design.md and docs/architecture.md, checked on the source import graph.
+// The house rules of docs/architecture.md, checked on the source import graph.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';

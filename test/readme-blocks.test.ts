@@ -95,6 +95,14 @@ describe('README server blocks', () => {
   });
   afterAll(() => sandbox?.close());
 
+  it('every page names the local sandbox at 127.0.0.1:8443 by its development URL, plain http as the sandbox serves it', async () => {
+    const { docPages, readPage } = await import('./readme');
+    const scheme = new URL(sandbox.httpUrl!).protocol;
+    const named = docPages().flatMap((page) => [...readPage(page).matchAll(/\b(\w+):\/\/127\.0\.0\.1:8443\b/g)].map((m) => `${page}: ${m[1]}:`));
+    expect(named.length).toBeGreaterThan(5);
+    expect(named.filter((n) => !n.endsWith(` ${scheme}`))).toEqual([]);
+  });
+
   it('sandbox/start.mjs starts a sandbox, moves its clock and closes it (any failure rejects the import)', async () => {
     await expect(load(readmeBlock('sandbox/start.mjs'))).resolves.toBeDefined();
   });
@@ -106,6 +114,21 @@ describe('README server blocks', () => {
   it('server/gateway.mjs creates a payment from a nonce and reads it', async () => {
     const { pay } = await load(readmeBlock('server/gateway.mjs'), sandbox.httpUrl!);
     expect(await pay(await nonce())).toMatchObject({ status: 'approved', state: 'captured', code: '0000' });
+  });
+
+  it('hosted/keep-card.mjs keeps the card of an approved first payment under the payer, and nothing of a declined one', async () => {
+    const { createGateway } = await import('../src/server');
+    const gateway = createGateway({ merchantId: sandbox.merchant.id, clientId: 'sandbox-client', clientSecret: 'sandbox-secret', baseUrl: sandbox.httpUrl! });
+    const { payAndKeep } = await load(readmeBlock('hosted/keep-card.mjs'));
+    const email = `keep-${Date.now()}@example.com`;
+    const paid = await payAndKeep(gateway, { nonce: await nonce(), email });
+    expect(paid).toEqual({ status: 'approved', code: '0000', kept: { cardId: expect.stringMatching(/^CARD-/), brand: 'visa', last4: '1111' } });
+    // The payer's kept cards list it; paid again with its CVV, it pays.
+    const payer = await gateway.payers.byEmail(email);
+    expect(payer.funding_instrument.credit_cards.map((c) => c.id)).toEqual([paid.kept.cardId]);
+    const again = await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '5.00' }, card: { vaultCardId: paid.kept.cardId, cvv: '123' } });
+    expect(again.state).toBe('captured');
+    expect(await payAndKeep(gateway, { nonce: await nonce(testCards.declined), email: `declined-${email}` })).toMatchObject({ status: 'declined', kept: undefined });
   });
 
   it('pending/server.mjs: pending, finished with the OTP by its own shopper only, then read by session', async () => {

@@ -120,7 +120,7 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
     refuseTokens: false,
     received,
     async useKeptCardRoutes(code) {
-      keptCardRoutes = await keptCardModule(gateway, code);
+      keptCardRoutes = await keptCardModule(gateway, code, frameOrigin);
     },
     files,
     ...(framesUrl ? { frameHost: { url: framesUrl, requests: frameHostRequests } } : {}),
@@ -181,8 +181,9 @@ export function checkoutUrl(merchant: Merchant, query: Record<string, string> = 
 /**
  * Kept-card routes from a module's code (docs/kept-card.md's), run as written: the module is written where
  * `payframe/server` resolves to this package, and mounted with toNodeListener. A ticket is for 25.00 USD.
+ * `frameOrigin`: the frame host's, when the frames come from one (undefined: the sandbox serves them).
  */
-async function keptCardModule(gateway: Gateway, code: string) {
+async function keptCardModule(gateway: Gateway, code: string, frameOrigin: string | undefined) {
   const dir = new URL('../../test-results/readme/', import.meta.url);
   await mkdir(dir, { recursive: true });
   const file = new URL(`kept-card-${process.pid}-${Date.now()}.mjs`, dir);
@@ -193,6 +194,6 @@ async function keptCardModule(gateway: Gateway, code: string) {
       const { cardId } = await request.json();
       return Response.json(issueTicket(cardId, { currency: 'USD', total: '25.00' }));
     }),
-    '/kept-card/pay': toNodeListener(payKeptCard(gateway)),
+    '/kept-card/pay': toNodeListener(payKeptCard(gateway, frameOrigin)),
   };
 }

@@ -32,6 +32,7 @@ export async function bundle(entry: string, react: ReactVersion, define: Record<
     jsx: 'automatic',
     alias: aliases(react),
     define: { 'process.env.NODE_ENV': '"development"', ...define },
+    loader: { '.css': 'empty' }, // a CSS import is a <link> the bundler writes into the page (Next.js, Vite): the test's page has it
     plugins: [dist],
     logLevel: 'silent',
   });
@@ -58,6 +59,7 @@ export async function serverRender(entry: string, react: ReactVersion, props: un
     bundle: true, write: false, platform: 'node', format: 'cjs', target: 'es2022', jsx: 'automatic', logLevel: 'silent',
     alias: aliases(react),
     define: { 'process.env.NODE_ENV': '"development"' },
+    loader: { '.css': 'empty' },
   } as const;
   const modules = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/server'];
   const [{ outputFiles: [reactCode] = [] }, { outputFiles: [appCode] = [] }] = await Promise.all([

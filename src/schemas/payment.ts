@@ -35,7 +35,7 @@ export const FundingInstrumentSchema = v.union(
 );
 export type FundingInstrument = v.InferOutput<typeof FundingInstrumentSchema>;
 
-/** `payer.browser_info` (service-facts.md), filled in the browser and passed on by the server. */
+/** `payer.browser_info` (optional, inside `payer`: the payer's browser, its screen and language), filled in the browser and passed on by the server. */
 export const BrowserInfoSchema = v.strictObject({
   accept_header: v.optional(text),
   color_depth: v.optional(v.pipe(v.number(), v.finite())),

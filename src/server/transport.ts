@@ -132,8 +132,8 @@ function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what:
 /**
  * A prefix, the credentials, JSON, one deadline for the whole call (`timeoutMs`, retries included), the
  * caller's `signal`, and retries of GET only. The service has no idempotency key, so a POST that dropped
- * may have been processed, and repeating it could charge twice. (ky did this before, at about five times
- * a bare fetch's cost per call: `npm run bench`, part 5.)
+ * may have been processed, and repeating it could charge twice. (An HTTP library did this before, at about
+ * five times a bare fetch's cost per call: `npm run bench`, part 5.)
  */
 export function createTransport(options: TransportOptions): Call {
   const prefix = new URL('v1/', options.base).href;

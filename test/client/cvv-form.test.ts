@@ -154,6 +154,14 @@ describe('a CVV-only form', () => {
     expect((await rejection(form.postCvv({ url: '/pay' }))).code).toBe('aborted');
   });
 
+  it("after a failed mount, postCvv() rejects with the mount's own error: a live baseUrl without frameUrl says frameUrl", async () => {
+    client = createClient({ merchantId: 'shop-1', baseUrl: 'https://api.ompay.com', authorization: async () => 'token' });
+    const form = mount();
+    const failed = await rejection(form.ready);
+    expect(failed).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('frameUrl is required') });
+    expect(await rejection(form.postCvv({ url: '/pay' }))).toBe(failed);
+  });
+
   it('fails the mount when the frame refuses its config (a brand it does not know)', async () => {
     const form = mount({ brand: 'visaa' });
     const onError = vi.fn();

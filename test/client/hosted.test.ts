@@ -272,6 +272,16 @@ describe('mountFields', () => {
       expect(document.querySelectorAll('iframe')).toHaveLength(0);
     });
 
+    it("after a failed mount, tokenize() rejects with the mount's own error, not 'the card form was destroyed'", async () => {
+      const form = mount();
+      violation(iframe('number').src.split('#')[0]!);
+      const failed = await rejection(form.ready);
+      expect(failed).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP' });
+      expect(await rejection(form.tokenize())).toBe(failed);
+      form.destroy(); // the page's own clean-up after the failure changes nothing
+      expect(await rejection(form.tokenize())).toBe(failed);
+    });
+
     it('a frame whose page arrived but never spoke: network, FRAME_NOT_ANSWERING, the candidates named, a few seconds after its load', async () => {
       vi.useFakeTimers();
       const form = mount({ timeoutMs: 60_000 });

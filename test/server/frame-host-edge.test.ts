@@ -1,8 +1,10 @@
-// createFrameHost at the edge: the same handler, unchanged, bundled as a merchant's worker is (esbuild,
-// from the package's build) and run in Cloudflare's workerd through miniflare, on this machine, without
+// createFrameHost at the edge: the same handler, unchanged, bundled as a merchant's worker is (the docs'
+// esbuild command, on the package's build) and run in Cloudflare's workerd through miniflare, on this machine, without
 // an account or a network. Its answers are the Node handler's, byte for byte and header for header. The
 // worker is docs/going-live.md's block, read from the page.
-import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFrameHost } from '../../src/server';
@@ -16,12 +18,15 @@ let mf: Miniflare;
 const node = createFrameHost({ gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example'] });
 
 beforeAll(async () => {
-  // As wrangler would: one module, `payframe/server` resolved from the installed package (here, this checkout's build).
-  const { outputFiles } = await build({
-    stdin: { contents: WORKER, resolveDir: ROOT, sourcefile: 'worker.mjs', loader: 'js' },
-    bundle: true, format: 'esm', platform: 'neutral', write: false, conditions: ['worker', 'browser'],
-  });
-  mf = new Miniflare({ modules: true, script: outputFiles[0]!.text, compatibilityDate: '2026-01-01' });
+  // The docs' build command, as written, in a folder of the package (so that `payframe/server` resolves to
+  // this checkout's build, as to the installed package in a merchant's): one module, as Wrangler makes it.
+  const dir = join(ROOT, 'reports/readme', `edge-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'worker.mjs'), WORKER);
+  const [npx, esbuild, ...args] = readmeBlock('going-live/worker-build.sh').trim().split(' ');
+  expect([npx, esbuild]).toEqual(['npx', 'esbuild']);
+  execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), args, { cwd: dir, stdio: 'pipe' });
+  mf = new Miniflare({ modules: true, script: readFileSync(join(dir, 'dist/worker.js'), 'utf8'), compatibilityDate: '2026-01-01' });
 }, 60_000);
 afterAll(() => mf?.dispose());
 

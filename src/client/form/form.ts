@@ -112,7 +112,9 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
    */
   const once = <T>(prepared: (() => Promise<T>) | Promise<() => Promise<T>>): Promise<T> => {
     const current = running as Promise<T> | undefined;
-    if (destroyed || current) return Promise.resolve(prepared).then(() => current ?? Promise.reject(destroyedError()));
+    // On a form whose mount failed, `ready` holds why (FRAME_BLOCKED_BY_CSP, a live baseUrl without
+    // frameUrl, ...): the call says that, not merely that the form is gone.
+    if (destroyed || current) return Promise.resolve(prepared).then(() => current ?? ready.then(() => Promise.reject(destroyedError())));
     running = (async () => {
       const run = await prepared;
       await ready;
