@@ -7,7 +7,6 @@ import * as v from 'valibot';
 import { type Notification, NotificationSchema, type Payment } from '../schemas';
 import { MAX_SERVICE_ANSWER, readCapped } from '../shared/body';
 import { PayframeError } from '../shared/errors';
-import type { GatewayCore } from './calls';
 import { emit, type EventListener, notificationEvent } from './events';
 import { guarded, refusalResponse } from './respond';
 
@@ -91,7 +90,10 @@ async function readNotification(request: Request): Promise<Notification> {
   return parsed.output;
 }
 
-export function notificationHandler(gateway: GatewayCore, options: NotificationOptions, onEvent: EventListener | undefined) {
+/** What the route needs of the gateway: reading a payment. */
+type Reader = { payments: { get(referenceId: string): Promise<Payment> } };
+
+export function notificationHandler(gateway: Reader, options: NotificationOptions, onEvent: EventListener | undefined) {
   const { authorization, onPayment, store = memoryNotificationStore() } = options ?? ({} as NotificationOptions);
   const config = (message: string) => new PayframeError('invalid_config', `notification: ${message}`);
   if (typeof authorization !== 'string' || authorization.trim() === '') throw config('authorization is required: the Authorization value the service adds to every notification');
