@@ -145,7 +145,7 @@ test('the back office and the return page load clean too', async ({ page }, test
   const violations = await watchCsp(page);
   await page.goto(demo.backOffice);
   await expect(page.getByRole('heading', { level: 1, name: 'Back office' })).toBeVisible();
-  await expect(page.getByRole('table')).toBeVisible(); // shown only once the staff cookie is taken
+  await expect(page.getByRole('table', { name: /Choose a payment/ })).toBeVisible(); // shown only once the staff cookie is taken
   expect(page.url()).toBe(`${demo.shop}/back-office`);
   await expectAccessible(page);
   await page.goto(`${demo.shop}/return`);

@@ -165,4 +165,5 @@ export async function openPayment(page: Page, launched: Launched, referenceId: s
 export const fact = (panel: Locator, term: string) => panel.locator(`dt:text-is("${term}") + dd`);
 
 /** A payment's row in the back office's list. */
-export const row = (page: Page, referenceId: string) => page.getByRole('row').filter({ hasText: referenceId });
+export const row = (page: Page, referenceId: string) =>
+  page.getByRole('table', { name: /Choose a payment/ }).getByRole('row').filter({ hasText: referenceId });

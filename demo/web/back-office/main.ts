@@ -59,7 +59,7 @@ function watchNotifications(): void {
         h('tr', {},
           h('td', {}, when(n.at)),
           h('td', { class: 'mono' }, n.kind),
-          h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => void open(n.referenceId) }, n.referenceId)),
+          h('td', { class: 'mono' }, n.referenceId),
           h('td', {}, n.orderId ?? '—'),
           h('td', {}, state(n.state)))),
     );
