@@ -6,3 +6,4 @@ export * from './payer';
 export * from './payment';
 export * from './token';
 export * from './issue';
+export * from './vault';
