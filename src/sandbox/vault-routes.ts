@@ -5,12 +5,13 @@
  */
 import type { PaymentRequest } from '../schemas';
 import { PayerUpdateRequestSchema, PaymentRequestSchema, VerificationRequestSchema } from '../schemas';
-import { body, jsonText, merchantOf, param, parseJson, requireBasic, type Req, type Sandbox } from './context';
+import { body, jsonText, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
 import { fail } from './errors';
 import { payerById, removeCard, updatePayer } from './vault';
-import type { Route } from './routes';
 
 const MERCHANT = '^/v1/merchants/([^/]+)';
+/** A route as routes.ts takes it (its `Route`, not imported: routes.ts imports these). */
+interface VaultRoute { method: string; pattern: RegExp; handle: (sb: Sandbox, req: Req) => Reply }
 
 /** Basic auth for the merchant in the path, then its payer named by the second parameter. */
 function payerOf(sb: Sandbox, req: Req) {
@@ -37,7 +38,7 @@ export function paymentRequestOf(req: Req): PaymentRequest {
   return isVerification(req) ? body(req, VerificationRequestSchema) : body(req, PaymentRequestSchema);
 }
 
-export const VAULT_ROUTES: Route[] = [
+export const VAULT_ROUTES: VaultRoute[] = [
   {
     method: 'PUT',
     pattern: new RegExp(`${MERCHANT}/payer/([^/]+)$`),

@@ -9,6 +9,7 @@ import {
 import type { EventListener } from './events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
+import { createVaultCalls, type VaultCalls, type VerifyInput } from './vault-calls';
 
 export interface GatewayOptions extends CallOptions {
   merchantId: string;
@@ -66,8 +67,14 @@ export interface GatewayCore {
     void(referenceId: string, options?: VoidOptions): Promise<ReducedRecord>;
     refund(referenceId: string, options?: RefundOptions): Promise<ReducedRecord>;
     authenticate(input: AuthenticateInput, options?: RequestOptions): Promise<Payment>;
+    /**
+     * Verifies a card and keeps it in the vault without charging it: a payment of a zero total, the
+     * only one payframe sends (vault-calls.ts). A declined card is returned, not thrown.
+     */
+    verify(input: VerifyInput, options?: RequestOptions): Promise<Payment>;
   };
-  payers: {
+  /** Payer lookups (spec 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (vault-calls.ts). */
+  payers: VaultCalls & {
     byEmail(email: string, options?: RequestOptions): Promise<PayerRecord>;
     byId(payerId: string, options?: RequestOptions): Promise<PayerRecord>;
     cards(payerId: string, options?: RequestOptions): Promise<CardList>;
@@ -103,6 +110,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
   const merchant = `merchants/${segment('merchantId', options.merchantId)}`;
   const payment = (referenceId: string) => `${merchant}/payment/${segment('referenceId', referenceId)}`;
   const authenticatePrefix = new URL('v1/authenticate/', base);
+  const vault = createVaultCalls(call, merchant);
 
   /**
    * Capture and refund: the amount is checked against its currency, and the currency against the
@@ -148,8 +156,10 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
           signal: options?.signal,
         });
       },
+      verify: vault.verify,
     },
     payers: {
+      ...vault.payers,
       byEmail: async (email, options) => {
         if (typeof email !== 'string' || !email.includes('@')) throw new PayframeError('invalid_request', 'email must be an email address');
         return call('GET', `${merchant}/payer`, PayerRecordSchema, { searchParams: { email }, signal: options?.signal });

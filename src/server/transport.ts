@@ -37,7 +37,7 @@ export interface SendOptions extends RequestOptions {
 }
 
 export type Call = <S extends v.GenericSchema>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   schema: S,
   options?: SendOptions,
@@ -87,7 +87,8 @@ function networkError(what: string, error: unknown): PayframeError {
 function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL): v.InferOutput<S> {
   const body = answerBody(answer, what, MAX_SERVICE_ANSWER, url.href);
   const { status } = answer;
-  if (typeof body === 'string') throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status, body });
+  // The text itself when it is not JSON; a JSON string (the vault's bare "DONE") parses to a shorter one.
+  if (typeof body === 'string' && body === answer.text) throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status, body });
   const parsed = v.safeParse(schema, body);
   if (!parsed.success) {
     const issue = parsed.issues[0];
