@@ -10,7 +10,7 @@ import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';
 import { isPayframeError, PayframeError } from '../shared/errors';
 import { isPathSegment } from '../shared/url';
-import { callEvent, emit, type EventListener } from './events';
+import { callEvent, type CallMethod, emit, type EventListener } from './events';
 
 /** Per call, on every gateway method. */
 export interface RequestOptions {
@@ -37,7 +37,7 @@ export interface SendOptions extends RequestOptions {
 }
 
 export type Call = <S extends v.GenericSchema>(
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  method: CallMethod,
   path: string,
   schema: S,
   options?: SendOptions,
