@@ -43,6 +43,12 @@ describe('DELETE …/payer/{id}/card/{card}', () => {
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, merchant), 404, 'NOT_FOUND');
     // A second removal finds nothing.
     expectRefusal(await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${payerId}/card/${ids[1]}`), 404, 'NOT_FOUND');
+    // The same card paying again is kept again, under a new id: the removed one stays unknown.
+    const again = paymentBody({ credit_card: cardOf(visa2) });
+    again.payer.payer_info = { email: 'remove@example.com', name: 'Ada Lovelace' };
+    const kept = (await call(box.sb, 'POST', `${m(box.sb)}/payment`, again)).body.payer.funding_instrument.credit_card.id;
+    expect(kept).not.toBe(ids[1]);
+    expect((await listOf(payerId)).credit_cards.map((c: any) => c.id)).toEqual([ids[0], ids[2], kept]);
   });
 
   it('removing the default makes the oldest card left the default; removing the last leaves the payer with none', async () => {
