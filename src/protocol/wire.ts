@@ -56,3 +56,30 @@ export interface CvvAnswer {
 export interface ErrorAnswer {
   error: { code: ErrorCode; message: string; reason?: string; resultCode?: string };
 }
+
+/**
+ * A kept card as the payer's own page may see it (`handlers.keptCards()`): what to show and the id to
+ * pick it by, never the BIN, the payer id or anything the vault holds beyond that. Every id the page
+ * sends back is checked against the signed-in payer's own cards.
+ */
+export interface KeptCardView {
+  /** The vault card id, only ever acted on after it is found among the session's payer's cards. */
+  id: string;
+  /** A brand id as `detectBrand` gives it (`visa`, `american-express`, …; `unknown` when its BIN says none): what `mountFields({ brand })` takes. */
+  brand: string;
+  last4: string;
+  expireMonth: number | undefined;
+  expireYear: number | undefined;
+  isDefault: boolean;
+}
+
+/** `handlers.keptCards()`'s answer to a GET, and to a POST after its change: the default first. */
+export interface KeptCardsAnswer {
+  cards: KeptCardView[];
+}
+
+/** What the payer's page posts to `handlers.keptCards()`: one of their cards removed, or made the default. */
+export interface KeptCardAction {
+  action: 'remove' | 'default';
+  cardId: string;
+}

@@ -132,8 +132,9 @@ export function createPayment(ctx: Ctx, body: PaymentRequest) {
   if (body.previous_payment_id !== undefined) p.previousPaymentId = body.previous_payment_id;
 
   const outcome = outcomeOf(funding.card, now);
-  // A merchant-initiated payment has no cardholder present to answer an OTP.
-  if (outcome.kind === 'pending' && body.merchant_initiated !== true) {
+  // A merchant-initiated payment has no cardholder present to answer an OTP; a verification (a zero
+  // total) moves no money, and the sandbox asks no OTP for it (docs/service-decisions.md).
+  if (outcome.kind === 'pending' && body.merchant_initiated !== true && p.amountMinor > 0) {
     p.state = 'pending';
     p.result = { code: '1007', description: RESULT_TEXT['1007']! };
     p.sessionId = hex(16);
@@ -163,6 +164,8 @@ export function approve(ctx: Ctx, p: PaymentRecord, now: number): void {
     p.state = 'authorised';
     ctx.store.due.add(now + HOLD_MS, p.id);
   }
+  // A verification (a zero total): the zero authorisation is released at once, nothing is held or captured.
+  if (p.amountMinor === 0) p.state = 'voided';
   if (p.vaultOnApproval) keepCard(ctx.store, p);
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import {
-  AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, PaymentRequestSchema, RefundRequestSchema, VoidRequestSchema,
+  AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, RefundRequestSchema, VoidRequestSchema,
 } from '../schemas';
 import { validateNumber } from '../card';
 import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from './actions';
@@ -14,6 +14,7 @@ import { redirectPage } from './redirect-page';
 import { CHAOS_SHAPE, ChaosSchema, type NotificationChaos } from './notify';
 import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
 import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from './vault';
+import { paymentRequestOf, VAULT_ROUTES } from './vault-routes';
 
 type RouteHandler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;
 export interface Route { method: string; pattern: RegExp; handle: RouteHandler; testOnly?: boolean }
@@ -144,7 +145,7 @@ export const ROUTES: Route[] = [
   { method: 'POST', pattern: new RegExp(`${MERCHANT}/client_token$`), handle: clientToken },
   { method: 'POST', pattern: new RegExp(`${MERCHANT}/credit-card-nonce$`), handle: nonce },
   { method: 'OPTIONS', pattern: new RegExp(`${MERCHANT}/credit-card-nonce$`), handle: preflight },
-  { method: 'POST', pattern: new RegExp(`${MERCHANT}/payment$`), handle: (sb, req) => reply(createPayment(merchantContext(sb, req), body(req, PaymentRequestSchema))) },
+  { method: 'POST', pattern: new RegExp(`${MERCHANT}/payment$`), handle: (sb, req) => reply(createPayment(merchantContext(sb, req), paymentRequestOf(req))) },
   {
     method: 'GET',
     pattern: new RegExp(`${MERCHANT}/payment/session/([^/]+)$`),
@@ -202,6 +203,7 @@ export const ROUTES: Route[] = [
       return reply(vaultCardView(card));
     },
   },
+  ...VAULT_ROUTES,
   { method: 'GET', pattern: /^\/v1\/redirect\/([^/]+)$/, handle: redirectPage },
   { method: 'POST', pattern: /^\/v1\/redirect\/([^/]+)$/, handle: redirectPage },
   { method: 'GET', pattern: /^\/frame\/(.*)$/, handle: serveFrame },

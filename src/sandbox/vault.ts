@@ -76,11 +76,10 @@ export function vaultCardView(card: VaultCardRecord) {
   return { ...cardView(card, card.id), is_default: card.isDefault };
 }
 
+/** The payer's cards, the default first, then the others in the order they were kept. */
 export function cardsOf(store: Store, payer: VaultPayerRecord) {
-  return payer.cardIds.flatMap((id) => {
-    const card = store.cards.get(id);
-    return card ? [vaultCardView(card)] : [];
-  });
+  const cards = payer.cardIds.flatMap((id) => store.cards.get(id) ?? []);
+  return [...cards.filter((c) => c.isDefault), ...cards.filter((c) => !c.isDefault)].map(vaultCardView);
 }
 
 export function payerView(store: Store, payer: VaultPayerRecord) {
@@ -90,4 +89,36 @@ export function payerView(store: Store, payer: VaultPayerRecord) {
 export function cardListView(store: Store, payer: VaultPayerRecord) {
   const credit_cards = cardsOf(store, payer);
   return { count: credit_cards.length, credit_cards };
+}
+
+/** A card of this payer, or 404 (another payer's card, or a removed one, is no card of theirs). */
+export function cardOfPayer(store: Store, payer: VaultPayerRecord, cardId: string): VaultCardRecord {
+  const card = vaultCard(store, payer.merchantId, cardId);
+  if (card.payerId !== payer.id) fail('NOT_FOUND', 'No card with this id for this payer');
+  return card;
+}
+
+/**
+ * Removes a payer's card: it can pay no more (its id is unknown from now on). When it was the
+ * default, the oldest card left becomes the default; the payer stays, with no card if it was the last.
+ */
+export function removeCard(store: Store, payer: VaultPayerRecord, cardId: string): void {
+  const card = cardOfPayer(store, payer, cardId);
+  store.cards.delete(card.id);
+  payer.cardIds = payer.cardIds.filter((id) => id !== card.id);
+  const next = payer.cardIds.map((id) => store.cards.get(id)).find((c) => c !== undefined);
+  if (card.isDefault && next) next.isDefault = true;
+}
+
+/** `PUT …/payer/{id}`: the fields given change, the others stay; the default card must be the payer's. */
+export function updatePayer(store: Store, payer: VaultPayerRecord, update: { email?: string; name?: string; default_card?: string }): void {
+  // Checked before anything changes: a refusal changes no state.
+  const card = update.default_card === undefined ? undefined : cardOfPayer(store, payer, update.default_card);
+  const email = update.email?.toLowerCase();
+  const taken = email !== undefined && [...store.payers.values()].some((p) => p !== payer && p.merchantId === payer.merchantId && p.email?.toLowerCase() === email);
+  // Payers are found by email: two with one email would make that lookup ambiguous.
+  if (taken) fail('INVALID_REQUEST', 'email belongs to another payer of this merchant');
+  if (update.email !== undefined) payer.email = update.email;
+  if (update.name !== undefined) payer.name = update.name;
+  if (card) for (const id of payer.cardIds) store.cards.get(id)!.isDefault = id === card.id;
 }

@@ -7,3 +7,4 @@ export * from './payment';
 export * from './token';
 export * from './issue';
 export * from './notification';
+export * from './vault';

@@ -10,6 +10,7 @@ import type { EventListener } from './events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
 import { settle, type SettleOptions, type SettleRef, type Settlement } from './settle';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
+import { createVaultCalls, type VaultCalls, type VerifyInput } from './vault-calls';
 
 export interface GatewayOptions extends CallOptions {
   merchantId: string;
@@ -73,8 +74,14 @@ export interface GatewayCore {
      * notification was handled: pass the notification route's `store`). Reads only; never pays.
      */
     settle(ref: SettleRef, options?: SettleOptions): Promise<Settlement>;
+    /**
+     * Verifies a card and keeps it in the vault without charging it: a payment of a zero total, the
+     * only one payframe sends (vault-calls.ts). A declined card is returned, not thrown.
+     */
+    verify(input: VerifyInput, options?: RequestOptions): Promise<Payment>;
   };
-  payers: {
+  /** Payer lookups (spec 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (vault-calls.ts). */
+  payers: VaultCalls & {
     byEmail(email: string, options?: RequestOptions): Promise<PayerRecord>;
     byId(payerId: string, options?: RequestOptions): Promise<PayerRecord>;
     cards(payerId: string, options?: RequestOptions): Promise<CardList>;
@@ -110,6 +117,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
   const merchant = `merchants/${segment('merchantId', options.merchantId)}`;
   const payment = (referenceId: string) => `${merchant}/payment/${segment('referenceId', referenceId)}`;
   const authenticatePrefix = new URL('v1/authenticate/', base);
+  const vault = createVaultCalls(call, merchant);
 
   /**
    * Capture and refund: the amount is checked against its currency, and the currency against the
@@ -156,8 +164,10 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
         });
       },
       settle: async (ref, options) => settle(core.payments, ref, options),
+      verify: vault.verify,
     },
     payers: {
+      ...vault.payers,
       byEmail: async (email, options) => {
         if (typeof email !== 'string' || !email.includes('@')) throw new PayframeError('invalid_request', 'email must be an email address');
         return call('GET', `${merchant}/payer`, PayerRecordSchema, { searchParams: { email }, signal: options?.signal });

@@ -24,10 +24,13 @@ export interface EventError {
   causeCode?: string;
 }
 
+/** The methods of the service's calls: GET and POST, and the vault's PUT and DELETE. */
+export type CallMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 /** A call to the service has ended (after its retries): answered, refused, or failed. */
 export interface CallEvent {
   type: 'call';
-  method: 'GET' | 'POST';
+  method: CallMethod;
   /**
    * The path under the base URL, ids as sent (one encoded segment each), e.g.
    * `/v1/merchants/m-1/payment/PAY-1/capture`. Never the query: its one use is `payers.byEmail`'s
@@ -45,7 +48,7 @@ export interface CallEvent {
   message: string;
 }
 
-export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification';
+export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'keptCards';
 
 /**
  * A handler answered a 5xx, whose message is generic on purpose (the page must not learn the cause):
@@ -128,7 +131,7 @@ function describe(error: EventError, requestLine?: string): string {
   return `${error.code}: ${text}${cause}${error.eventId ? ` (service event ${error.eventId})` : ''}`;
 }
 
-export function callEvent(method: 'GET' | 'POST', path: string, status: number | undefined, durationMs: number, attempts: number, failure?: unknown): CallEvent {
+export function callEvent(method: CallMethod, path: string, status: number | undefined, durationMs: number, attempts: number, failure?: unknown): CallEvent {
   const error = failure === undefined ? undefined : eventError(failure);
   const requestLine = `${method} ${path}`;
   const tries = attempts > 1 ? ` (${attempts} attempts)` : '';

@@ -15,6 +15,7 @@ import { readPayment, toPending } from './readers';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
 import { checked } from './transport';
 import { OtpSubmissionSchema } from './wire';
+import { keptCardsHandler, type KeptCardsOptions } from './kept-cards';
 
 export interface Handlers {
   /** `POST` only: answers `{ clientToken, expiresAt }`, never cached. */
@@ -41,6 +42,12 @@ export interface Handlers {
    * succeeded; a notification handled before is answered 204 without calling it again.
    */
   notification(options: NotificationOptions): Handler;
+  /**
+   * The payer's own page and their kept cards: `GET` answers `{ cards }` (what may be shown, the
+   * default first), `POST` JSON `{ action: 'remove' | 'default', cardId }` changes one of their cards
+   * and answers the cards after it. The payer comes from `payerOf(request)` (your session), never the page.
+   */
+  keptCards(options: KeptCardsOptions): Handler;
 }
 
 export interface CvvOptions {
@@ -179,5 +186,6 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEv
         });
       };
     },
+    keptCards: (options) => keptCardsHandler(gateway, options ?? ({} as KeptCardsOptions), reportAs('keptCards')),
   };
 }

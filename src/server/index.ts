@@ -20,12 +20,16 @@ export type { PaymentOutcome } from './readers';
 export type { AuthenticateOptions, CvvOptions, Handlers } from './handlers';
 export { memoryNotificationStore, type NotificationOptions, type NotificationStore } from './notifications';
 export type { SettleOptions, SettleRef, Settlement } from './settle';
+export type { KeptCardsOptions } from './kept-cards';
+export type { PayerUpdate, VaultCalls, VerifyInput } from './vault-calls';
 export type { Handler } from './respond';
 export type { CallEvent, EventError, EventListener, GatewayEvent, HandlerEvent, HandlerName, NotificationEvent } from './events';
 export { toNodeListener } from './node';
 export { createFrameHost, type FrameHostOptions } from './frame-host';
 export { isPayframeError, PayframeError } from '../shared/errors';
 export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
-export type { CvvAnswer, ErrorAnswer, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant } from '../protocol/wire';
 export type { Notification } from '../schemas';
+export type {
+  CvvAnswer, ErrorAnswer, KeptCardAction, KeptCardsAnswer, KeptCardView, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant,
+} from '../protocol/wire';
 export type { BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard } from '../schemas';

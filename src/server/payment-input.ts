@@ -149,7 +149,7 @@ interface LooseCard {
 }
 
 /** Checks the card against the stored-credential case, and writes the funding instrument. */
-function fundingOf(input: PaymentInput): FundingInstrument {
+export function fundingOf(input: PaymentInput): FundingInstrument {
   const card: LooseCard = input.card ?? {};
   const stored: Partial<StoredCredential> | undefined = input.storedCredential;
   const kind = stored?.kind;

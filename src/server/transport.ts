@@ -10,7 +10,7 @@ import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';
 import { isPayframeError, PayframeError } from '../shared/errors';
 import { isPathSegment } from '../shared/url';
-import { callEvent, emit, type EventListener } from './events';
+import { callEvent, type CallMethod, emit, type EventListener } from './events';
 
 /** Per call, on every gateway method. */
 export interface RequestOptions {
@@ -42,7 +42,7 @@ export interface SendOptions extends RequestOptions {
 }
 
 export type Call = <S extends v.GenericSchema>(
-  method: 'GET' | 'POST',
+  method: CallMethod,
   path: string,
   schema: S,
   options?: SendOptions,
@@ -119,7 +119,8 @@ function lostAnswer(what: string, error: unknown): PayframeError | undefined {
 function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL): v.InferOutput<S> {
   const body = answerBody(answer, what, MAX_SERVICE_ANSWER, url.href);
   const { status } = answer;
-  if (typeof body === 'string') throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status, body });
+  // The text itself when it is not JSON; a JSON string (the vault's bare "DONE") parses to a shorter one.
+  if (typeof body === 'string' && body === answer.text) throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status, body });
   const parsed = v.safeParse(schema, body);
   if (!parsed.success) {
     const issue = parsed.issues[0];
