@@ -50,20 +50,19 @@ export function isErrorBody(body: unknown): body is ErrorBody {
   return typeof b === 'object' && b !== null && typeof b['code'] === 'string' && typeof b['name'] === 'string';
 }
 
-/** At most 11 digits: no card number fits (12 or more), run together or glued to letters. */
-const fewDigits = (text: string) => !/(?:\d\D*){12}/.test(text);
 const UUID = /^[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}$/i;
+/** `value` when it is a text of `shape` with at most 11 digits (no card number fits, glued to letters or not), or a UUID. */
+const shaped = (value: unknown, shape: RegExp): string | undefined =>
+  typeof value === 'string' && shape.test(value) && (UUID.test(value) || !/(\d\D*){12}/.test(value)) ? value : undefined;
 
 /**
  * The shapes kept of a service's text: its error name (`REFUND_EXCEEDS_AMOUNT`, also a runtime's error
  * code such as `ECONNREFUSED`), its numeric result code, its id of the request. Anything else is
  * dropped: a name that is prose, or that could carry a card number, is not a name.
  */
-export const asName = (value: unknown): string | undefined =>
-  typeof value === 'string' && /^[A-Z][A-Z\d_]{0,63}$/.test(value) && fewDigits(value) ? value : undefined;
-export const asResultCode = (value: unknown): string | undefined => (typeof value === 'string' && /^\d{1,8}$/.test(value) ? value : undefined);
-export const asEventId = (value: unknown): string | undefined =>
-  typeof value === 'string' && (UUID.test(value) || (/^[\w-]{1,64}$/.test(value) && fewDigits(value))) ? value : undefined;
+export const asName = (value: unknown) => shaped(value, /^[A-Z][A-Z\d_]{0,63}$/);
+export const asResultCode = (value: unknown) => shaped(value, /^\d{1,8}$/);
+export const asEventId = (value: unknown) => shaped(value, /^[\w-]{1,64}$/);
 
 /**
  * A refusal as a PayframeError, in payframe's own words: the request, then the service's error name
