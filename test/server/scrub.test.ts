@@ -32,7 +32,10 @@ describe('the shapes kept of a service\'s identifiers cannot carry a card number
   it('keeps an identifier and a UUID event id as they are', async () => {
     const eventId = '0f8e2c1a-3b4d-4e5f-8a9b-012345678901';
     const { gateway, events } = refusing({ code: '5110', name: 'REFUND_EXCEEDS_AMOUNT', message: 'no', eventId }, 409);
-    await expect(gateway.payments.refund('PAY-1')).rejects.toMatchObject({ reason: 'REFUND_EXCEEDS_AMOUNT', resultCode: '5110', eventId });
+    await expect(gateway.payments.refund('PAY-1')).rejects.toMatchObject({
+      message: 'POST /v1/merchants/m-1/payment/PAY-1/refund: REFUND_EXCEEDS_AMOUNT', reason: 'REFUND_EXCEEDS_AMOUNT', resultCode: '5110', eventId,
+      body: { code: '5110', name: 'REFUND_EXCEEDS_AMOUNT', message: 'no', eventId },
+    });
     expect(events[0]).toMatchObject({ error: { reason: 'REFUND_EXCEEDS_AMOUNT', resultCode: '5110', eventId } });
   });
 });
