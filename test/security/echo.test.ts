@@ -171,6 +171,13 @@ describe('a service that quotes the request: the handlers, to the page', () => {
 });
 
 describe('a service that quotes the request: the frame\'s nonce call, to the page', () => {
+  it('the frame\'s error transfer passes a reason, result code and event id only in their shapes', () => {
+    const quoted = new PayframeError('invalid_request', 'refused', { status: 400, reason: `DECLINED${CARD}`, resultCode: `4000 ${CVV}`, eventId: `ev-${CARD}` });
+    expect(toErrorInfo(quoted)).toEqual({ code: 'invalid_request', message: 'refused', status: 400, reason: undefined, resultCode: undefined, eventId: undefined, fields: undefined });
+    const plain = new PayframeError('conflict', 'refused', { status: 409, reason: 'SESSION_EXPIRED', resultCode: '4098', eventId: '0f8e2c1a-3b4d-4e5f-8a9b-012345678901' });
+    expect(toErrorInfo(plain)).toMatchObject({ reason: 'SESSION_EXPIRED', resultCode: '4098', eventId: '0f8e2c1a-3b4d-4e5f-8a9b-012345678901' });
+  });
+
   it.each(['refusal', 'named', 'text'] as const)('%s: form.tokenize()\'s error tells the code, the shaped reason and payframe\'s words, never the service\'s text', async (mode) => {
     kind = mode;
     status = 400;

@@ -2,6 +2,7 @@
 // handler's reason and digit folding, a merchant's network error on the page, and the scrub itself.
 // test/security/echo.test.ts runs every call path against a service that quotes its requests.
 import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox';
 import { createGateway, type GatewayEvent } from '../../src/server';
 import { rendersCvv } from '../../src/server/handlers';
 import { scrubAnswerText, scrubText, secretsOf } from '../../src/server/scrub';
@@ -63,6 +64,26 @@ describe('handlers.cvv', () => {
     const response = await handler(post('042'));
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({ error: { code: 'network', message: 'the payment service failed or refused this server' } });
+  });
+});
+
+describe('a connection of the gateway\'s own that failed, to the page', () => {
+  it('is told in payframe\'s words made from the error\'s fields: an untrusted certificate, with what to do', async () => {
+    const sandbox = await startSandbox();
+    const saved = process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
+    delete process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
+    try {
+      const { id, clientId, clientSecret } = sandbox.merchant;
+      const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
+      const response = await gateway.handlers.clientToken()(new Request('https://shop.example/t', { method: 'POST' }));
+      expect(response.status).toBe(502);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('network');
+      expect(error.message).toMatch(/^the service's TLS certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); for the local sandbox, .*NODE_EXTRA_CA_CERTS/);
+    } finally {
+      if (saved !== undefined) process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = saved;
+      await sandbox.close();
+    }
   });
 });
 
