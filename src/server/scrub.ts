@@ -21,8 +21,12 @@ export function secretsOf(authorization: string, json: unknown): string[] {
   const basic = /^Basic (\S+)$/.exec(authorization)?.[1];
   if (basic) {
     secrets.push(basic);
-    const pair = new TextDecoder().decode(Uint8Array.from(atob(basic), (c) => c.charCodeAt(0)));
-    secrets.push(pair.slice(pair.indexOf(':') + 1));
+    try {
+      const pair = new TextDecoder().decode(Uint8Array.from(atob(basic), (c) => c.charCodeAt(0)));
+      secrets.push(pair.slice(pair.indexOf(':') + 1));
+    } catch {
+      // not base64: the header itself is the secret, pushed above
+    }
   }
   const walk = (value: unknown): void => {
     if (typeof value !== 'object' || value === null) return;
@@ -93,13 +97,17 @@ export function scrubText(text: string, secrets: readonly string[]): string {
   return text.replace(pattern, (match, uuid?: string) => uuid ?? SCRUBBED);
 }
 
+/** Deeper than this, an error body is not read: its subtree is dropped (and the stack is safe). */
+const MAX_DEPTH = 64;
+
 /** A parsed body with every rendering of `secrets` removed from its texts, its keys and its numbers. */
-export function scrubValue(value: unknown, secrets: readonly string[]): unknown {
+export function scrubValue(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value, secrets);
   if (typeof value === 'number') return scrubText(String(value), secrets) === String(value) ? value : SCRUBBED;
-  if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets));
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [scrubText(key, secrets), scrubValue(inner, secrets)]));
+  if (depth >= MAX_DEPTH) return SCRUBBED;
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, secrets, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [scrubText(key, secrets), scrubValue(inner, secrets, depth + 1)]));
 }
 
 /** An answer's text with every rendering of `secrets` removed: its JSON scrubbed value by value, any other text as text. */

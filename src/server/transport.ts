@@ -92,12 +92,13 @@ function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what:
   const { status, ok, text, redirect } = answer;
   const scrubbed = ok ? answer : { ...answer, text: text && scrubAnswerText(text, secrets), redirect: redirect && scrubText(redirect, secrets) };
   const body = answerBody(scrubbed, what, MAX_SERVICE_ANSWER, url.href, true);
-  const invalid = (message: string) => new PayframeError('invalid_response', scrubText(message, secrets), { status, body: scrubValue(body, secrets) });
+  const invalid = (message: string) => new PayframeError('invalid_response', message, { status, body: scrubValue(body, secrets) });
   if (typeof body === 'string') throw invalid(`${what}: the response is not JSON`);
   const parsed = v.safeParse(schema, body);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    const where = (issue && v.getDotPath(issue)) ?? '(root)';
+    // The keys on the way are the service's.
+    const where = scrubText((issue && v.getDotPath(issue)) ?? '(root)', secrets);
     throw invalid(`${what}: the response does not match its schema at ${where}`);
   }
   return parsed.output;

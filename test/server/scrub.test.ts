@@ -102,6 +102,20 @@ describe('the scrub', () => {
     expect(scrubText(kept, secrets)).toBe(kept);
   });
 
+  it('scrubs a 1 MiB refusal quickly, and drops what is nested deeper than 64 levels: still a typed error', async () => {
+    const deep = `${'['.repeat(200_000)}"0739"${']'.repeat(200_000)}`;
+    const long = JSON.stringify({ code: '4000', name: 'INVALID_REQUEST', message: `cvv 0739 ${'x 7 3 9 '.repeat(120_000)}` });
+    for (const body of [deep, long]) {
+      const fetch = (async () => new Response(body, { status: 400, headers: { 'content-type': 'application/json' } })) as typeof globalThis.fetch;
+      const gateway = createGateway({ merchantId: 'm-1', clientId: 'c', clientSecret: 's', baseUrl: 'http://127.0.0.1:9', fetch });
+      const started = performance.now();
+      const error = await gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '1.00' }, card: { vaultCardId: 'CARD-1', cvv: '0739' } }).catch((e: unknown) => e);
+      expect(performance.now() - started).toBeLessThan(2000);
+      expect(error).toMatchObject({ code: 'invalid_request', status: 400 });
+      expect(JSON.stringify((error as PayframeError).body)).not.toMatch(/0739|7 3 9/);
+    }
+  });
+
   it('scrubs a JSON answer value by value: its texts, its keys and its numbers, and keeps it JSON', () => {
     const scrubbed = JSON.parse(scrubAnswerText(JSON.stringify({ cvv2: 739, message: 'cvv 0739', [CARD]: 'x', amount: 17.39 }), secrets));
     expect(scrubbed).toEqual({ cvv2: '[scrubbed]', message: 'cvv [scrubbed]', '[scrubbed]': 'x', amount: 17.39 });
