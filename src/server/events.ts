@@ -4,7 +4,8 @@
  * field from values payframe made itself (the method, the path it built from the ids, the answer's
  * status, the clock, a PayframeError's own fields, a refusal's name, code and id in their shapes): never
  * from a request, its headers or its body, nor from an answer's text. So no card number, CVV, secret,
- * Basic credential, client token, nonce or OTP can ride along (test/server/events.test.ts records every call path and searches for each of them).
+ * Basic credential, client token, nonce or OTP can ride along (test/server/events.test.ts records every call path and searches for each of them;
+ * test/security/echo.test.ts does so against a service that quotes its requests).
  */
 import { asEventId, asName, asResultCode } from '../shared/answer';
 import { type ErrorCode, isPayframeError } from '../shared/errors';
@@ -82,8 +83,7 @@ export function eventError(error: unknown, requestLine?: string): EventError {
   const reason = asName(error.reason);
   const resultCode = asResultCode(error.resultCode);
   const eventId = asEventId(error.eventId);
-  const answered = `${reason ?? `HTTP ${status}`}`;
-  const message = status === undefined ? error.message : `${requestLine ?? 'the payment service'}: ${answered}`;
+  const message = status === undefined ? error.message : `${requestLine ?? 'the payment service'}: ${reason ?? `HTTP ${status}`}`;
   const causeCode = code === 'network' ? asName((error.cause as { code?: unknown } | undefined)?.code) : undefined;
   return {
     code,
