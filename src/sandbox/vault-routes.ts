@@ -1,5 +1,5 @@
 /**
- * The vault beyond lookups (service-facts.md): a payer's card removed, a payer updated (its default
+ * The vault beyond lookups (the service's public documentation; docs/saved-cards.md): a payer's card removed, a payer updated (its default
  * card), both answering the bare JSON string "DONE"; and the body of `POST …/payment`, where a zero
  * total is a card verification (docs/service-decisions.md, "Where the service is silent").
  */

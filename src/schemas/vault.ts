@@ -1,5 +1,5 @@
 /**
- * The vault beyond lookups (service-facts.md, "Vault beyond lookups"): removing a payer's card and
+ * The vault beyond lookups (the service's public documentation; docs/saved-cards.md): removing a payer's card and
  * updating a payer (its default card) both answer the bare JSON string "DONE"; a card is verified
  * without charging it by a payment whose total is zero.
  */

@@ -4,9 +4,11 @@
  * field from values payframe made itself (the method, the path it built from the ids, the answer's
  * status, the clock, a PayframeError's own fields, a refusal's name, code and id in their shapes): never
  * from a request, its headers or its body, nor from an answer's text. So no card number, CVV, secret,
- * Basic credential, client token, nonce or OTP can ride along (test/server/events.test.ts records every call path and searches for each of them).
+ * Basic credential, client token, nonce or OTP can ride along (test/server/events.test.ts records every call path and searches for each of them;
+ * test/security/echo.test.ts does so against a service that quotes its requests).
  */
-import { type ErrorCode, isPayframeError } from '../shared/errors';
+import { asEventId, asName, asResultCode } from '../shared/answer';
+import { type ErrorCode, isPayframeError, PAN } from '../shared/errors';
 
 /** A PayframeError as an event carries it: its own fields, nothing it holds (no `body`, no `cause` object). */
 export interface EventError {
@@ -90,29 +92,20 @@ export interface NotificationEvent {
 export type GatewayEvent = CallEvent | HandlerEvent | NotificationEvent;
 export type EventListener = (event: GatewayEvent) => void;
 
-/** Only a code's shape (letters, digits, underscores) is kept from a connection's error. */
-const CODE_SHAPE = /^[A-Z][A-Z0-9_]{1,63}$/;
-
-/** The shapes kept of what a refusal's body says: a name, a numeric code, an id. */
-const RESULT_SHAPE = /^\d{1,8}$/;
-const ID_SHAPE = /^[\w-]{1,64}$/;
-const shaped = (value: string | undefined, shape: RegExp) => (value !== undefined && shape.test(value) ? value : undefined);
-
 /**
- * The event's copy of an error: a PayframeError's own fields, or `server_error` for anything else. Of a
- * refusal, the service's own text is left out (it may echo the request: a CVV, an OTP, an email), and its
- * name, code and event id are kept only in their shapes.
+ * The event's copy of an error: a PayframeError's own fields, or `server_error` for anything else. Its
+ * message is built from fields alone when the service answered (`requestLine` when known, then the
+ * service's name, else the status): the service's own text never, nor a search in a message for it. Of
+ * what a refusal's body says, the name, code and event id are kept only in their shapes (shared/answer.ts).
  */
-export function eventError(error: unknown): EventError {
+export function eventError(error: unknown, requestLine?: string): EventError {
   if (!isPayframeError(error)) return { code: 'server_error', message: 'something that is not a PayframeError was thrown' };
   const { code, status } = error;
-  const reason = shaped(error.reason, CODE_SHAPE);
-  const resultCode = shaped(error.resultCode, RESULT_SHAPE);
-  const eventId = shaped(error.eventId, ID_SHAPE);
-  // A refusal's message is `<request>: <NAME>: <the service's text>` (shared/answer.ts): cut after the name.
-  const named = status !== undefined && error.reason !== undefined ? error.message.indexOf(`: ${error.reason}`) : -1;
-  const message = named < 0 ? error.message : reason === undefined ? error.message.slice(0, named) : error.message.slice(0, named + reason.length + 2);
-  const causeCode = code === 'network' || code === 'outcome_unknown' ? (error.cause as { code?: unknown } | undefined)?.code : undefined;
+  const reason = asName(error.reason);
+  const resultCode = asResultCode(error.resultCode);
+  const eventId = asEventId(error.eventId);
+  const message = status === undefined ? error.message : `${requestLine ?? 'the payment service'}: ${reason ?? `HTTP ${status}`}`;
+  const causeCode = code === 'network' || code === 'outcome_unknown' ? asName((error.cause as { code?: unknown } | undefined)?.code) : undefined;
   return {
     code,
     message,
@@ -120,9 +113,19 @@ export function eventError(error: unknown): EventError {
     ...(reason !== undefined && { reason }),
     ...(resultCode !== undefined && { resultCode }),
     ...(eventId !== undefined && { eventId }),
-    ...(typeof causeCode === 'string' && CODE_SHAPE.test(causeCode) && { causeCode }),
+    ...(causeCode !== undefined && { causeCode }),
   };
 }
+
+/**
+ * The request line of the call that threw an error (transport.ts notes each one): a handler's event
+ * names the call, and respond.ts knows the error's words are payframe's, not a merchant's.
+ */
+const calls = new WeakMap<object, string>();
+export function noteCall(error: unknown, requestLine: string): void {
+  if (typeof error === 'object' && error !== null) calls.set(error, requestLine);
+}
+export const callOf = (error: unknown): string | undefined => (typeof error === 'object' && error !== null ? calls.get(error) : undefined);
 
 /** The error in a few words: its code, its message (without the request line, said already), the cause and the service's event id. */
 function describe(error: EventError, requestLine?: string): string {
@@ -132,8 +135,8 @@ function describe(error: EventError, requestLine?: string): string {
 }
 
 export function callEvent(method: CallMethod, path: string, status: number | undefined, durationMs: number, attempts: number, failure?: unknown): CallEvent {
-  const error = failure === undefined ? undefined : eventError(failure);
   const requestLine = `${method} ${path}`;
+  const error = failure === undefined ? undefined : eventError(failure, requestLine);
   const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
   return {
     type: 'call',
@@ -149,7 +152,7 @@ export function callEvent(method: CallMethod, path: string, status: number | und
 
 export function handlerEvent(handler: HandlerName, status: number, thrown: unknown): HandlerEvent {
   const own = isPayframeError(thrown);
-  const error = own ? eventError(thrown) : {
+  const error = own ? eventError(thrown, callOf(thrown)) : {
     code: 'server_error' as const,
     message: 'something that is not a PayframeError was thrown (by `handle` or `authorize`, or a fault of payframe): see the event\'s `thrown`',
   };
@@ -163,9 +166,9 @@ export function notificationEvent(
   failure?: unknown,
 ): NotificationEvent {
   const error = failure === undefined ? undefined : eventError(failure);
-  const id = shaped(n?.id, ID_SHAPE);
-  const kind = shaped(n?.kind, KIND_SHAPE);
-  const referenceId = shaped(n?.resource.reference_id, ID_SHAPE);
+  const id = idOf(n?.id);
+  const kind = typeof n?.kind === 'string' && KIND_SHAPE.test(n.kind) ? n.kind : undefined;
+  const referenceId = idOf(n?.resource.reference_id);
   const what = [id, kind, referenceId].filter(Boolean).join(' ');
   return {
     type: 'notification', outcome, ...(id && { id }), ...(kind && { kind }), ...(referenceId && { referenceId }), status, ...(error && { error }),
@@ -173,6 +176,8 @@ export function notificationEvent(
   };
 }
 const KIND_SHAPE = /^[A-Z][A-Z0-9_.]{1,63}$/;
+/** A posted id, kept when it is an id's shape and holds no card number's run of digits (a payment id's hex keeps its scattered digits). */
+const idOf = (value: unknown) => (typeof value === 'string' && /^[\w.-]{1,128}$/.test(value) && !new RegExp(PAN, 'u').test(value) ? value : undefined);
 
 /** Calls the merchant's listener; one that throws (or rejects) is ignored: logging never changes a call's outcome. */
 export function emit(listener: EventListener | undefined, make: () => GatewayEvent): void {

@@ -5,6 +5,7 @@
  */
 import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
+import { asName, asResultCode } from '../shared/answer';
 import { PayframeError } from '../shared/errors';
 import { isLoopbackOrigin } from '../shared/url';
 import { urlOf } from '../shared/url-of';
@@ -12,6 +13,7 @@ import type { GatewayCore } from './calls';
 import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
 import { notificationHandler, type NotificationOptions } from './notifications';
 import { readPayment, toPending } from './readers';
+import { foldAnyDigits } from './scrub';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
 import { checked } from './transport';
 import { OtpSubmissionSchema } from './wire';
@@ -92,6 +94,8 @@ async function settledAfter(error: unknown, gateway: GatewayCore, sessionId: str
 export function rendersCvv(text: string, cvv: string): boolean {
   const n = Number(cvv);
   const forms = [cvv, String(n), n.toString(16)].filter((f) => f.length >= 2);
+  // Other scripts' digits (Arabic-Indic, Devanagari, fullwidth, ...) read as the same CVV: folded first.
+  text = foldAnyDigits(text);
   const squeezed = text.toLowerCase().replace(/[^\da-z]/g, '');
   return forms.some((f) => text.includes(f) || squeezed.includes(f));
 }
@@ -160,7 +164,7 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEv
         } catch (error) {
           // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
           if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
-            throw new PayframeError(error.code, 'the payment was refused', { status: error.status, reason: error.reason, resultCode: error.resultCode });
+            throw new PayframeError(error.code, 'the payment was refused', { status: error.status, reason: asName(error.reason), resultCode: asResultCode(error.resultCode) });
           }
           throw error;
         }

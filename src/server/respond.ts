@@ -4,8 +4,10 @@
  */
 import type { ErrorAnswer } from '../protocol/wire';
 import { MAX_REQUEST_BODY, readCapped } from '../shared/body';
+import { asName, asResultCode } from '../shared/answer';
 import { type ErrorCode, PayframeError } from '../shared/errors';
-import { UNTRUSTED_ADVICE } from './transport';
+import { callOf } from './events';
+import { UNTRUSTED_ADVICE, UNTRUSTED_CERTIFICATE } from './transport';
 
 /** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
 export type Handler = (request: Request) => Promise<Response>;
@@ -41,11 +43,17 @@ export function guarded(method: string, run: Handler, report: (status: number, e
       }
       const status = statusFor(error);
       if (status >= 500) report(status, error);
-      const { code, message, reason, resultCode } = error;
+      const { code } = error;
+      const reason = asName(error.reason);
+      const resultCode = asResultCode(error.resultCode);
       // The service's own reason (AUTHENTICATE_NOT_SUPPORTED, SESSION_EXPIRED, ...) tells the page what to
-      // do next; a failure between the merchant and the service (5xx) stays the merchant's business: its
-      // message (the service's text, a path of the merchant's) is not the page's.
-      return refusalResponse(status, status < 500 ? { code, message, reason, resultCode } : { code, message: messageOf5xx(error, status) }, headers);
+      // do next, in its shape; the service's text never reaches the page (it may quote the request), nor
+      // does a failure between the merchant and the service (5xx), which stays the merchant's business.
+      // A refusal made on this server (no `status`: the merchant's own, or payframe's check of the input) keeps its words.
+      if (status >= 500) return refusalResponse(status, { code, message: messageOf5xx(error, status) }, headers);
+      const own = error.status === undefined || status === 413 || status === 415; // readJson's own refusals carry their status
+      const message = own ? error.message : REFUSED[code] ?? REFUSED.invalid_request!;
+      return refusalResponse(status, { code, message, reason, resultCode }, headers);
     }
   };
 }
@@ -59,20 +67,25 @@ const GENERIC: Record<number, string> = {
   504: 'the payment service did not answer in time',
 };
 
+/** A refusal of the service as the page reads it: payframe's words for its code (the reason field says more). */
+const REFUSED: Partial<Record<ErrorCode, string>> = {
+  invalid_request: 'the payment service refused the request',
+  not_found: 'the payment service does not know this payment or session',
+  conflict: "the payment service refused it in the payment's present state",
+};
+
 /**
- * A 5xx answer's message: generic, never the service's text nor the merchant's. A network failure is
- * described by payframe's own words alone (why the connection failed: an untrusted sandbox
- * certificate, with what to do), without the request line before them.
+ * A 5xx answer's message: generic, never the service's text nor the merchant's. A connection of the
+ * gateway's own that failed is told in payframe's words, made from the error's fields (that a call
+ * threw it, its code, its cause's code as the runtime names it: an untrusted certificate's, with what
+ * to do), never read back from a message: a merchant's own network error gets the generic words.
  */
 function messageOf5xx(error: PayframeError, status: number): string {
-  // Exactly the words transport.ts writes: a message of the merchant's own (from `handle`) that merely
-  // looks like them is not passed on (it could name a database, a host, a credential).
-  const ownWords = error.code === 'network' ? OWN_NETWORK_WORDS.exec(error.message)?.[1] : undefined;
   if (error.code === 'outcome_unknown') return OUTCOME_UNKNOWN;
-  return ownWords ?? GENERIC[status] ?? GENERIC[502]!;
+  if (error.code !== 'network' || callOf(error) === undefined) return GENERIC[status] ?? GENERIC[502]!;
+  const cause = asName((error.cause as { code?: unknown } | undefined)?.code);
+  return cause && UNTRUSTED_CERTIFICATE.test(cause) ? `the service's TLS certificate is not trusted (${cause}); ${UNTRUSTED_ADVICE}` : 'the connection failed';
 }
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const OWN_NETWORK_WORDS = new RegExp(`: (the connection failed|the service's TLS certificate is not trusted \\([A-Z0-9_]{1,64}\\); ${escaped(UNTRUSTED_ADVICE)})$`);
 
 /** What an error means to the page when it came from the service (it has a `status`). */
 const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504, outcome_unknown: 504 };

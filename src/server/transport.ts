@@ -10,7 +10,8 @@ import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';
 import { isPayframeError, PayframeError } from '../shared/errors';
 import { isPathSegment } from '../shared/url';
-import { callEvent, type CallMethod, emit, type EventListener } from './events';
+import { callEvent, type CallMethod, emit, type EventListener, noteCall } from './events';
+import { scrubAnswerText, scrubText, scrubValue, secretsOf } from './scrub';
 
 /** Per call, on every gateway method. */
 export interface RequestOptions {
@@ -72,7 +73,7 @@ export function segment(name: string, value: unknown): string {
 export const UNTRUSTED_ADVICE = 'for the local sandbox, use its development URL (plain http on loopback: `sandbox.httpUrl`, or the URL `npx payframe sandbox` prints) or trust its certificate (`sandbox.ca`, e.g. NODE_EXTRA_CA_CERTS=ca.pem)';
 
 /** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
-const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
+export const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
 
 /**
  * A connection that failed (fetch's TypeError, whose `cause` holds no request and is kept). When the
@@ -115,17 +116,23 @@ function lostAnswer(what: string, error: unknown): PayframeError | undefined {
   );
 }
 
-/** A success checked against its schema; anything else is `invalid_response` keeping the raw body. */
-function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL): v.InferOutput<S> {
-  const body = answerBody(answer, what, MAX_SERVICE_ANSWER, url.href);
-  const { status } = answer;
+/**
+ * A success checked against its schema; anything else is `invalid_response` keeping the raw body. Every
+ * error is built from what the service said scrubbed of this call's `secrets` (scrub.ts).
+ */
+function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL, secrets: string[]): v.InferOutput<S> {
+  const { status, ok, text, redirect } = answer;
+  const scrubbed = ok ? answer : { ...answer, text: text && scrubAnswerText(text, secrets), redirect: redirect && scrubText(redirect, secrets) };
+  const body = answerBody(scrubbed, what, MAX_SERVICE_ANSWER, url.href, true);
+  const invalid = (message: string) => new PayframeError('invalid_response', message, { status, body: scrubValue(body, secrets) });
   // The text itself when it is not JSON; a JSON string (the vault's bare "DONE") parses to a shorter one.
-  if (typeof body === 'string' && body === answer.text) throw new PayframeError('invalid_response', `${what}: the response is not JSON`, { status, body });
+  if (typeof body === 'string' && body === scrubbed.text) throw invalid(`${what}: the response is not JSON`);
   const parsed = v.safeParse(schema, body);
   if (!parsed.success) {
     const issue = parsed.issues[0];
-    const where = (issue && v.getDotPath(issue)) ?? '(root)';
-    throw new PayframeError('invalid_response', `${what}: the response does not match its schema at ${where}`, { status, body });
+    // The keys on the way are the service's.
+    const where = scrubText((issue && v.getDotPath(issue)) ?? '(root)', secrets);
+    throw invalid(`${what}: the response does not match its schema at ${where}`);
   }
   return parsed.output;
 }
@@ -152,6 +159,7 @@ export function createTransport(options: TransportOptions): Call {
     const d = deadline(options.timeoutMs, what, signal);
     // Never `follow`: a redirect would carry the body (a card, an OTP) to wherever it points.
     const init: RequestInit = { method, headers, body, signal: d.signal, redirect: 'manual' };
+    const secrets = secretsOf(options.authorization, call.json);
     const started = performance.now();
     let attempts = 0;
     let status: number | undefined;
@@ -182,10 +190,11 @@ export function createTransport(options: TransportOptions): Call {
         // Only the socket's own error rides along as `cause`, never the request and its credentials.
         throw isPayframeError(error) ? error : networkError(what, error);
       });
-      const parsed = parseAnswer(answer, schema, what, url);
+      const parsed = parseAnswer(answer, schema, what, url, secrets);
       report();
       return parsed;
     } catch (error) {
+      noteCall(error, what);
       report(error);
       throw error;
     } finally {

@@ -1,5 +1,5 @@
 /**
- * The vault beyond lookups (the service's public documentation; service-facts.md): a payer's card
+ * The vault beyond lookups (the service's public documentation; docs/saved-cards.md): a payer's card
  * removed, a payer updated (name, email, default card), and a card verified without charging it (a
  * payment whose total is zero, built here and nowhere else: `payments.create` refuses a zero amount).
  */

@@ -50,19 +50,40 @@ export function isErrorBody(body: unknown): body is ErrorBody {
   return typeof b === 'object' && b !== null && typeof b['code'] === 'string' && typeof b['name'] === 'string';
 }
 
-/** A refusal as a PayframeError; the service's details when the body has the error shape, else the body itself. */
-export function refusal(status: number, body: unknown, what: string): PayframeError {
+const UUID = /^[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}$/i;
+/** `value` when it is a text of `shape` with at most 11 digits (no card number fits, glued to letters or not), or a UUID. */
+const shaped = (value: unknown, shape: RegExp): string | undefined =>
+  typeof value === 'string' && shape.test(value) && (UUID.test(value) || !/(\d\D*){12}/.test(value)) ? value : undefined;
+
+/**
+ * The shapes kept of a service's text: its error name (`REFUND_EXCEEDS_AMOUNT`, also a runtime's error
+ * code such as `ECONNREFUSED`), its numeric result code, its id of the request. Anything else is
+ * dropped: a name that is prose, or that could carry a card number, is not a name.
+ */
+export const asName = (value: unknown) => shaped(value, /^[A-Z][A-Z\d_]{0,63}$/);
+export const asResultCode = (value: unknown) => shaped(value, /^\d{1,8}$/);
+export const asEventId = (value: unknown) => shaped(value, /^[\w-]{1,64}$/);
+
+/**
+ * A refusal as a PayframeError, in payframe's own words: the request, then the service's error name
+ * (or the status). The service's text is never in it, wherever it runs (it may quote the request: a
+ * CVV, an OTP, a credential); `keep` keeps the body on the error (the server companion, which scrubbed it).
+ */
+export function refusal(status: number, body: unknown, what: string, keep?: boolean): PayframeError {
   const code = codeForStatus(status);
   if (!isErrorBody(body)) return new PayframeError(code, `${what}: HTTP ${status}`, { status, body });
-  const { name, message, eventId } = body;
-  return new PayframeError(code, `${what}: ${name}${typeof message === 'string' ? `: ${message}` : ''}`, { status, resultCode: body.code, reason: name, eventId: typeof eventId === 'string' ? eventId : undefined });
+  const reason = asName(body.name);
+  return new PayframeError(code, `${what}: ${reason ?? `HTTP ${status}`}`, {
+    status, resultCode: asResultCode(body.code), reason, eventId: asEventId(body['eventId']), body: keep ? body : undefined,
+  });
 }
 
 /**
  * The body of a successful answer: its JSON, else its text (an HTML error page is kept as what it is).
- * A refusal, an answer over the cap `max`, or a redirect (named with `base`, the request's URL) is its PayframeError.
+ * A refusal, an answer over the cap `max`, or a redirect (named with `base`, the request's URL) is its
+ * PayframeError; `keep`: a refusal keeps its body.
  */
-export function answerBody({ status, ok, text, redirect }: Answer, what: string, max: number, base = 'https://invalid/'): unknown {
+export function answerBody({ status, ok, text, redirect }: Answer, what: string, max: number, base = 'https://invalid/', keep?: boolean): unknown {
   if (redirect !== undefined) {
     throw new PayframeError('invalid_response', `${what}: the service answered a redirect (HTTP ${status} ${target(redirect, base)}); it was not followed, and nothing was sent there`, { status });
   }
@@ -75,6 +96,6 @@ export function answerBody({ status, ok, text, redirect }: Answer, what: string,
   } catch {
     // kept as text
   }
-  if (!ok) throw refusal(status, body, what);
+  if (!ok) throw refusal(status, body, what, keep);
   return body;
 }

@@ -98,7 +98,9 @@ describe('refusal keeps the reason of a body without eventId or message', () => 
     const e = refusal(409, { code: '4099', name: 'AUTHENTICATE_NOT_SUPPORTED' }, 'authenticate');
     expect(e).toMatchObject({ code: 'conflict', status: 409, resultCode: '4099', reason: 'AUTHENTICATE_NOT_SUPPORTED', eventId: undefined });
     expect(e.message).toBe('authenticate: AUTHENTICATE_NOT_SUPPORTED');
-    expect(refusal(409, { code: '4098', name: 'SESSION_EXPIRED', message: 'gone' }, 'x').message).toBe('x: SESSION_EXPIRED: gone');
+    // The service's text is never in the message (it may quote the request); the server keeps it in `body`.
+    expect(refusal(409, { code: '4098', name: 'SESSION_EXPIRED', message: 'gone' }, 'x').message).toBe('x: SESSION_EXPIRED');
+    expect(refusal(409, { code: '4098', name: 'SESSION_EXPIRED', message: 'gone' }, 'x', true).body).toEqual({ code: '4098', name: 'SESSION_EXPIRED', message: 'gone' });
   });
 });
 
