@@ -278,6 +278,37 @@ test("the five-minute integration (docs/integration.md) runs as written: bundled
   }
 });
 
+test("the guide's notification route settles a payment whose answer was lost: the page says it is checking, then Paid, one charge", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const port = await closedPort(); // the guide's port, known before it starts: the sandbox posts there
+  const sandbox = await startSandbox({ plainHttp: true, notifyUrl: `http://127.0.0.1:${port}/payframe/notify`, notifyAuthorization: 'sandbox-notify-secret' });
+  try {
+    await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
+    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) }));
+    const url = await server.printed(/checkout on (http:\/\/\S+)/);
+    const path = '/v1/merchants/sandbox-merchant/payment';
+    sandbox.injectFault({ kind: 'lose', method: 'POST', path }); // the service charges; its answer never comes back
+
+    const context = await browser.newContext({ ignoreHTTPSErrors: false });
+    const page = await context.newPage();
+    await page.goto(url);
+    for (const [id, label, text] of [['card-number', 'Card number', '4111111111111111'], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123']]) {
+      await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
+      await page.keyboard.type(text!);
+    }
+    await page.getByRole('button', { name: 'Pay' }).click();
+    const status = page.locator('#checkout').getByRole('status');
+    await expect(status).toHaveText('We are checking your payment. Do not pay again.', { timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+    await expect(status).toHaveText('Paid', { timeout: 15_000 });
+    await context.close();
+    expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path === path)).toHaveLength(1);
+    expect(sandbox.notifications().map((n) => [n.kind, n.state, n.attempts.at(-1)?.status])).toEqual([['PAYMENT.SALE.COMPLETED', 'delivered', 204]]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
 /** A port nothing listens on: one the system just gave out and took back. */
 async function closedPort(): Promise<number> {
   const server = createNetServer();
