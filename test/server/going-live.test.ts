@@ -104,9 +104,11 @@ describe('going-live/cli.sh: the command and its export', () => {
     const given = args(exportLine!);
     expect(given[1]).toBe('export');
     const dir = join(mkdtempSync(join(tmpdir(), 'payframe-going-live-')), 'frames');
-    await exec(process.execPath, [BIN, ...given.map((a, i) => (i === 2 ? dir : a))]);
+    const { stdout } = await exec(process.execPath, [BIN, ...given.map((a, i) => (i === 2 ? dir : a))]);
     const files = readdirSync(dir).sort();
-    expect(files).toEqual(['_headers', 'cvv', 'index.html', 'vercel.json']);
+    expect(files).toEqual(['404.html', '_headers', 'cvv', 'index.html', 'vercel.json']);
+    // It checked the folder as a static host serves it before it finished.
+    expect(stdout).toContain('keeps the frames fenced in.');
     expect(readdirSync(join(dir, 'cvv'))).toEqual(['index.html']);
   });
 });
