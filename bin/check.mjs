@@ -80,7 +80,7 @@ export async function check(get, { merchants, gateway, where }) {
     good &&= result.ok;
     console.log(`${result.ok ? 'ok  ' : 'FAIL'}  /${path.padEnd(20)} ${result.says}`);
   }
-  console.log(good ? `payframe frames check: ${where} keeps the frames fenced in.` : `payframe frames check: ${where} serves a frame page unguarded or under a wrong policy (FAIL above).`);
+  console.log(good ? `payframe frames check: ${where} keeps the frames fenced in.` : `payframe frames check: ${where} does not keep the frames fenced in (FAIL above).`);
   return good;
 }
 
