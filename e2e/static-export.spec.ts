@@ -89,6 +89,18 @@ test('a deploy that serves the frame page without its headers (no 404.html: inde
   }
 });
 
+test('the build’s bare frame page (dist/frame/, which names no merchants), served as it is, starts for no page, the merchant’s included', async ({ page }) => {
+  const host = hosts.get('netlify')!;
+  const bare = mkdtempSync(join(tmpdir(), 'payframe-bare-'));
+  await exec('cp', ['-r', `${new URL('../dist/frame/', import.meta.url).pathname}.`, bare]);
+  host.deploy(bare);
+  try {
+    expect(await mount(page, shop, host.url)).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('this frame page is not one a frame host made') });
+  } finally {
+    host.deploy(folder);
+  }
+});
+
 test('frames check: a guarded deploy passes (exit 0); the unguarded one is reported path by path (exit 1)', async () => {
   const host = hosts.get('cloudflare')!;
   const good = await run(['check', host.url, '--merchant-origin', shop.url]);
