@@ -39,7 +39,8 @@ const same = (a, b) => a !== undefined && a.length === b.length && b.every((s) =
  * is either no frame page at all, or a frame page with its full headers).
  */
 export function verdict({ status, headers, body }, want, { merchants, gateway }) {
-  const script = status === 200 ? /<script>([^]*?)<\/script/.exec(body)?.[1] : undefined;
+  // The frame page: payframe's, with its one inline script (a host's own page is not it).
+  const script = status === 200 && /<title>payframe<\/title>|<meta name="payframe-/.test(body) ? /<script>([^]*?)<\/script/.exec(body)?.[1] : undefined;
   if (script === undefined) {
     if (want === 'any') return { ok: true, says: status >= 300 && status < 400 ? `redirects (${status}), no frame page` : `no frame page (${status})` };
     return { ok: false, says: `no frame page here (${status})` };
