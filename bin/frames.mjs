@@ -10,10 +10,13 @@ import { built, fail, keptCertificate, portOf, whyNot } from './common.mjs';
 
 const usage = `Usage: payframe frames --gateway URL --merchant-origin ORIGIN [--merchant-origin ORIGIN ...] [--port 8444] [--host 127.0.0.1] [--cert-dir DIR]
        payframe frames export DIR --gateway URL --merchant-origin ORIGIN [--merchant-origin ORIGIN ...]
+       payframe frames check FRAME_URL --merchant-origin ORIGIN [--merchant-origin ORIGIN ...] [--gateway URL]
 
 Serves the hosted card fields' frames on an origin of your own, for checkout pages that use a live
 gateway: pass the URL it prints to mountFields({ frameUrl }). \`export\` writes the same files, and their
-headers for a static host (_headers for Cloudflare Pages and Netlify, vercel.json for Vercel), to DIR.
+headers for a static host (_headers for Cloudflare Pages and Netlify, vercel.json for Vercel, 404.html),
+to DIR, and checks them. \`check\` asks a deployed frame host for its pages and for paths where it must
+not serve them unguarded, and says path by path whether the headers hold (exit status 1 when not).
 
   --gateway URL             the payment service the frames send cards to, e.g. https://api.ompay.com
   --merchant-origin ORIGIN  an origin of your checkout pages, e.g. https://shop.example (one each)
@@ -50,9 +53,10 @@ export async function run(args) {
     process.exit(0);
   }
   const [action, dir, ...extra] = positionals;
-  if (extra.length > 0 || (action !== undefined && action !== 'export') || (action === 'export' && !dir)) {
-    usageFail(action === 'export' ? 'export takes one folder' : `unknown argument "${action}"`);
+  if (extra.length > 0 || (action !== undefined && action !== 'export' && action !== 'check') || (action !== undefined && !dir)) {
+    usageFail(action === 'export' ? 'export takes one folder' : action === 'check' ? 'check takes one frame URL' : `unknown argument "${action}"`);
   }
+  if (action === 'check') return checkHost(dir, values, usageFail);
   const [{ createFrameHost, toNodeListener }, { makeCertificate }, { isLoopbackHost }] = await built('server.mjs', 'sandbox.mjs', 'lib/shared/url.mjs');
   const options = { gateway: values.gateway, merchantOrigins: values['merchant-origin'] ?? [] };
   let host;
@@ -66,7 +70,7 @@ export async function run(args) {
     // The serving options have nothing to do in an export: said, rather than silently ignored.
     const serving = ['port', 'host', 'cert-dir'].filter((name) => args.some((a) => a === `--${name}` || a.startsWith(`--${name}=`)));
     if (serving.length > 0) usageFail(`export takes no ${serving.map((n) => `--${n}`).join(', ')}: your static host serves the files`);
-    return exportTo(resolve(dir), host);
+    return exportTo(resolve(dir), host, options);
   }
 
   const port = portOf(values.port, usageFail);
@@ -110,18 +114,33 @@ async function answer(host, path) {
   return { body: await response.text(), headers };
 }
 
+/** Not the frame page: what a static host answers, with 404, at every path it has no file for. */
+const NOT_FOUND = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Not found</title></head>
+<body><p>Not found.</p></body>
+</html>
+`;
+
 /** The files, and the headers the handler sends with each, as a static host reads them. */
-async function exportTo(dir, host) {
+async function exportTo(dir, host, { gateway, merchantOrigins }) {
   const page = await answer(host, '/');
   const cvvPage = await answer(host, '/cvv/');
+  // Every path first, in the host's own syntax for "any path" (a path the rules below miss: one
+  // percent-encoded, which a host may match as it came and serve decoded): the CVV-only page's policy,
+  // the looser of the two, which each page's own policy (in its meta) narrows, and nosniff. A host that
+  // joins the values of two matching rules enforces both policies: each page's is the narrower.
+  const any = { 'content-security-policy': cvvPage.headers['content-security-policy'], 'x-content-type-options': 'nosniff' };
   // Each page answers at its folder and as its index.html, the CVV page also at `/cvv`, which static
   // hosts serve or redirect without the slash (its headers must come with it). The script is in the pages.
-  const routes = [['/', page], ['/index.html', page], ['/cvv', cvvPage], ['/cvv/', cvvPage], ['/cvv/index.html', cvvPage]];
+  const routes = [['/', page.headers], ['/index.html', page.headers], ['/cvv', cvvPage.headers], ['/cvv/', cvvPage.headers], ['/cvv/index.html', cvvPage.headers]];
   const title = (name) => name.replace(/(^|-)(\w)/g, (_, dash, c) => dash + c.toUpperCase());
-  const headersFile = routes.map(([path, file]) => [path, ...Object.entries(file.headers).map(([k, v]) => `  ${title(k)}: ${v}`)].join('\n')).join('\n\n');
-  const vercel = { trailingSlash: true, headers: routes.map(([source, file]) => ({ source, headers: Object.entries(file.headers).map(([key, value]) => ({ key, value })) })) };
+  const block = (path, headers) => [path, ...Object.entries(headers).map(([k, v]) => `  ${title(k)}: ${v}`)].join('\n');
+  const headersFile = [block('/*', any), ...routes.map(([path, headers]) => block(path, headers))].join('\n\n');
+  const vercelRule = (source, headers) => ({ source, headers: Object.entries(headers).map(([key, value]) => ({ key, value })) });
+  const vercel = { trailingSlash: true, headers: [vercelRule('/(.*)', any), ...routes.map(([source, headers]) => vercelRule(source, headers))] };
   const files = [
-    ['index.html', page.body], ['cvv/index.html', cvvPage.body],
+    ['index.html', page.body], ['cvv/index.html', cvvPage.body], ['404.html', NOT_FOUND],
     ['_headers', `${headersFile}\n`], ['vercel.json', `${JSON.stringify(vercel, null, 2)}\n`],
   ];
   try {
@@ -132,8 +151,29 @@ async function exportTo(dir, host) {
   } catch (error) {
     fail(`cannot write the frames to ${dir}: ${error.message}`);
   }
-  console.log(`payframe frames: wrote ${files.map(([path]) => path).join(', ')} to ${dir}
-
+  console.log(`payframe frames: wrote ${files.map(([path]) => path).join(', ')} to ${dir}\n`);
+  // The folder as a static host serves it (the files, _headers matched on the path as it arrives).
+  const { check, readFrom } = await import('./check.mjs');
+  const good = await check(readFrom(dir), { merchants: merchantOrigins, gateway: new URL(gateway).origin, where: `${dir}, served as _headers says,` });
+  if (!good) process.exit(1);
+  console.log(`
 Serve the folder at the root of its own origin (not your checkout's), and pass that origin's URL
-to mountFields({ frameUrl }). The headers are the frames' guard: check that your host sends them.`);
+to mountFields({ frameUrl }). The headers are the frames' guard: after every deploy, check that your
+host sends them: npx payframe frames check <that URL> ${merchantOrigins.map((o) => `--merchant-origin ${o}`).join(' ')}`);
+}
+
+/** `frames check URL`: the deployed host's answers, path by path; exit 1 when any does not hold. */
+async function checkHost(frameUrl, values, usageFail) {
+  const base = URL.canParse(frameUrl) ? new URL(frameUrl) : undefined;
+  if (!base || !/^https?:$/.test(base.protocol) || base.search || base.hash || !base.pathname.endsWith('/')) {
+    usageFail(`check takes the frameUrl your pages pass (https://frames.shop.example/: a path ending in /, no query), not "${frameUrl}"`);
+  }
+  const merchants = values['merchant-origin'] ?? [];
+  if (merchants.length === 0 || merchants.some((o) => !URL.canParse(o) || new URL(o).origin !== o)) {
+    usageFail('--merchant-origin must name each origin of your checkout pages exactly, e.g. https://shop.example (one each)');
+  }
+  const { check, fetchFrom } = await import('./check.mjs');
+  const gateway = values.gateway === undefined ? undefined : URL.canParse(values.gateway) ? new URL(values.gateway).origin : usageFail('--gateway must be a URL');
+  const good = await check(fetchFrom(base), { merchants, gateway, where: base.href });
+  process.exit(good ? 0 : 1);
 }

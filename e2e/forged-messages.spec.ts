@@ -286,3 +286,32 @@ test('a forged share (from another window of the page\'s origin or another origi
   // And no value, nor a share, ever reached the page.
   expect((await recorded(page)).messages.filter((m) => /"t":"(value|share)"|4111/.test(m.data))).toEqual([]);
 });
+
+// Security review "Going live without a trap", finding 3: the page's own script (the frames' parent, on
+// the mount's channel: every check of a message passes) sent a `share` for the next job; the expiry
+// frame put its value of that moment on the channel, the number frame kept it, and the nonce carried
+// that expiry, not the one the payer corrected afterwards.
+test('a share the page’s own script sends ahead of the next job changes nothing: the nonce carries the expiry as corrected', async ({ page }) => {
+  await page.goto(checkoutUrl(merchant));
+  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, CARD);
+  const ch = await channelOf(page);
+  const frameOrigin = new URL(merchant.sandbox.url).origin;
+  // From the page itself, to each of its frames, for the jobs to come (the first tokenize is job 1).
+  await page.evaluate(({ ch, to }) => {
+    for (let i = 0; i < window.frames.length; i++) for (const id of [1, 2, 3]) window.frames[i]!.postMessage({ ch, t: 'share', id }, to);
+  }, { ch, to: frameOrigin });
+  // What a sibling would have said is on the channel well before the payer corrects the expiry.
+  await page.waitForTimeout(300);
+  await input(page, 'expiry').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('0530');
+  const nonces = nonceRequests();
+  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+  await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+  expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', expireMonth: 5, expireYear: 2030 });
+  // The card the gateway received: the corrected expiry.
+  const sent = merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce')).slice(nonces);
+  expect(sent).toHaveLength(1);
+  expect(JSON.stringify(sent[0]!.body)).toMatch(/"expire_month":"?0?5"?/);
+});

@@ -179,14 +179,10 @@ test('a page script that points a full form’s gateway at another origin gets n
       const client = P.createClient({ merchantId, baseUrl: gateway, authorization: 'a-token' });
       (window as any).stolen = P.mountFields({ client, frameUrl: frames, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
     }, [rogueUrl, `${merchant.sandbox.url}/frame/`, merchant.sandbox.merchant.id]);
-    for (const [id, text] of [['n', testCards.approved.number], ['e', '1234'], ['c', '123']] as const) {
-      await page.frameLocator(`#${id} iframe`).getByRole('textbox').click();
-      await page.keyboard.type(text);
-    }
-    // As a person's Pay button would: once the page has heard that every field is complete (its last
-    // state message can be a moment behind the last key on a loaded machine; issue 21 item 4).
-    await expect.poll(() => page.evaluate(() => Object.values((window as any).stolen.getState().fields).every((f: any) => f.isValid))).toBe(true);
-    expect(await outcome(page, '() => window.stolen.tokenize()')).toMatchObject({ code: 'network' });
+    // The sandbox's page names its gateway, itself: frames pointed elsewhere refuse to start, and show
+    // no input to type a card into (the policy's connect-src, the gateway alone, is the second fence).
+    expect(await outcome(page, '() => window.stolen.ready')).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('this frame host serves the card frames of') });
+    await expect(page.frameLocator('#n iframe').getByRole('textbox')).toHaveCount(0);
     expect(got).toEqual([]);
   } finally {
     rogue.close();

@@ -3,13 +3,12 @@
 // answers some other page, a frame blocked by an extension; and what still loads: a frame host that is
 // merely slow (its whole page, or its body), a page whose CSP is report-only. The mounts wait up to 60 s
 // (timeoutMs): each failure below is said long before that.
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Origin, startOrigin } from './support/origin';
+import { createFrameHost } from '../src/server';
 
-const FRAME_DIR = new URL('../dist/frame/', import.meta.url);
 const SHOP = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>'
   + '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
 
@@ -24,10 +23,12 @@ test.beforeAll(async () => {
   shop.files.set('/strict', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy': "frame-src 'self'" } });
   // A policy rolled out report-only first: it reports the frames and blocks nothing.
   shop.files.set('/report-only', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy-report-only': "frame-src 'self'" } });
-  slow.files.set('/frame/', { type: 'text/html; charset=utf-8', body: readFileSync(new URL('index.html', FRAME_DIR)), delayMs: 4000 });
+  // The frame page a frame host makes for this shop (the page names the merchant origins it serves).
+  const host = createFrameHost({ gateway: merchant.sandbox.url, merchantOrigins: [shop.url] });
+  const page = await (await host(new Request(`${slow.url}/frame/`))).text();
+  slow.files.set('/frame/', { type: 'text/html; charset=utf-8', body: page, delayMs: 4000 });
   // The page's head at once, its body (the frame's script) 4 s late: a cold edge worker, a slow first
   // visit. Firefox times a page's arrival before it has run its script: the watch must wait for load.
-  const page = readFileSync(new URL('index.html', FRAME_DIR), 'utf8');
   slow.files.set('/late-body/', { type: 'text/html; charset=utf-8', body: page, lateFrom: page.indexOf('<body>'), delayMs: 4000 });
 });
 test.afterAll(async () => {

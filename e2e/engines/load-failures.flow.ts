@@ -5,8 +5,8 @@
 // a frame URL that answers some other page; a frame host whose frame-ancestors refuses the page. And
 // what still loads: a host that is merely slow (its whole page, or its body), a report-only CSP. Chromium's
 // suite has the same and an extension's about:blank (load-failures.spec.ts).
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createFrameHost } from '../../src/server';
 import { type Merchant, startMerchant } from '../support/merchant';
 import { type Origin, startOrigin } from '../support/origin';
 import type { Driver } from './harness/driver';
@@ -14,8 +14,6 @@ import { expect, test } from './harness/test';
 
 const SHOP = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>'
   + '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
-
-const FRAME_DIR = new URL('../../dist/frame/', import.meta.url);
 
 let merchant: Merchant;
 /** A merchant whose frames allow its own page only (frame-ancestors). */
@@ -25,10 +23,11 @@ let shop: Origin;
 let slow: Origin;
 test.beforeAll(async () => {
   [merchant, ownOnly, shop, slow] = await Promise.all([startMerchant(), startMerchant({ ownOriginOnly: true }), startOrigin(), startOrigin()]);
-  slow.files.set('/frame/', { type: 'text/html; charset=utf-8', body: readFileSync(new URL('index.html', FRAME_DIR)), delayMs: 4000 });
+  // The frame page a frame host makes for this shop (the page names the merchant origins it serves).
+  const page = await (await createFrameHost({ gateway: merchant.sandbox.url, merchantOrigins: [shop.url] })(new Request(`${slow.url}/frame/`))).text();
+  slow.files.set('/frame/', { type: 'text/html; charset=utf-8', body: page, delayMs: 4000 });
   // The page's head at once, its body (the frame's script) 4 s late: a cold edge worker, a slow first
   // visit. Firefox times a page's arrival before it has run its script: the watch must wait for load.
-  const page = readFileSync(new URL('index.html', FRAME_DIR), 'utf8');
   slow.files.set('/late-body/', { type: 'text/html; charset=utf-8', body: page, lateFrom: page.indexOf('<body>'), delayMs: 4000 });
   shop.files.set('/shop', { type: 'text/html; charset=utf-8', body: SHOP });
   shop.files.set('/strict', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy': "frame-src 'self'" } });

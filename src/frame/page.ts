@@ -31,26 +31,61 @@ export interface FrameScript {
 
 const escape = (text: string) => text.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** What a host tells the page itself, so that it holds wherever it is served (src/frame/start.ts reads it). */
+export interface PageFacts {
+  /** The gateway's base URL, or `/` when the host is the gateway (the sandbox): a frame sent elsewhere refuses. */
+  gateway: string;
+  /** The page's policy: the page carries the part a `<meta>` can hold. */
+  policy: FramePolicy;
+}
+
 /**
  * The frame page, in one response: the script is inline (at the end of the body, where an inline script
- * runs with the document parsed, as a deferred one would), allowed by its hash alone; no inline style. A
- * host that knows its gateway names it, so that a frame pointed at another one refuses to start and says
- * why (its CSP would block the request anyway). A CVV-only form's page (`cvv/`) is the same page under
- * other headers.
+ * runs with the document parsed, as a deferred one would), allowed by its hash alone; no inline style.
+ * A host's page carries what must hold even where the host sends none of its headers (a static host's
+ * fallback, a path its header rules miss): the policy in a `<meta>` (all of it but `frame-ancestors`,
+ * which a meta cannot hold), the merchant's origins, which the frame checks its ancestors against
+ * itself, the gateway, and whether it is a CVV-only form's page. The build's bare page (no facts) is
+ * the sandbox's check that a frameDir is this build's: its frame refuses to start.
  */
-export function framePage(script: FrameScript, { gateway }: { gateway?: string } = {}): string {
-  const named = gateway === undefined ? '' : `\n<meta name="payframe-gateway" content="${escape(gateway)}">`;
+export function framePage(script: FrameScript, facts?: PageFacts): string {
+  const meta = (name: string, content: string) => `\n<meta ${name === 'csp' ? 'http-equiv="Content-Security-Policy"' : `name="payframe-${name}"`} content="${escape(content)}">`;
+  const head = facts === undefined ? '' : [
+    meta('csp', directives(facts.policy).filter((d) => !d.startsWith('frame-ancestors')).join('; ')),
+    meta('gateway', facts.gateway),
+    meta('ancestors', facts.policy.ancestors.join(' ')),
+    facts.policy.cvvOnly ? meta('form', 'cvv') : '',
+  ].join('');
   return `<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
+<meta charset="utf-8">${head}
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">${named}
+<meta name="referrer" content="no-referrer">
 <title>payframe</title>
 </head>
 <body><script>${script.code}</script></body>
 </html>
 `;
+}
+
+/** Fonts from a loopback host only for a loopback gateway (development): a live page's policy names no loopback. */
+const fontSources = (gateway: string) =>
+  gateway === "'self'" || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|$)/.test(gateway) ? 'https: http://localhost:* http://127.0.0.1:*' : 'https:';
+
+function directives({ gateway, ancestors, cvvOnly, script }: FramePolicy): string[] {
+  return [
+    "default-src 'none'",
+    `script-src '${script}'`,
+    "style-src 'none'",
+    `font-src ${fontSources(gateway)}`,
+    ['connect-src', gateway, ...(cvvOnly ? ancestors : [])].join(' '),
+    "base-uri 'none'",
+    "form-action 'none'",
+    `frame-ancestors ${ancestors.join(' ') || "'none'"}`,
+    "require-trusted-types-for 'script'",
+    "trusted-types 'none'",
+  ];
 }
 
 /**
@@ -60,21 +95,10 @@ export function framePage(script: FrameScript, { gateway }: { gateway?: string }
  * cluster of its own, and no referrer. Revalidated at every load (`no-cache`, with the host's `ETag`),
  * so that a new release's page, its script inside, is used at once.
  */
-export function frameHeaders({ gateway, ancestors, cvvOnly, script }: FramePolicy): Record<string, string> {
+export function frameHeaders(policy: FramePolicy): Record<string, string> {
   return {
     'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': [
-      "default-src 'none'",
-      `script-src '${script}'`,
-      "style-src 'none'",
-      'font-src https: http://localhost:* http://127.0.0.1:*',
-      ['connect-src', gateway, ...(cvvOnly ? ancestors : [])].join(' '),
-      "base-uri 'none'",
-      "form-action 'none'",
-      `frame-ancestors ${ancestors.join(' ') || "'none'"}`,
-      "require-trusted-types-for 'script'",
-      "trusted-types 'none'",
-    ].join('; '),
+    'content-security-policy': directives(policy).join('; '),
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
     'origin-agent-cluster': '?1',

@@ -60,6 +60,7 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
 export function readSibling(m: unknown, ch: string): Sibling | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
+    (m.t === 'ask' && isNum(m.id)) ||
     (m.t === 'value' && isNum(m.id) && isFieldName(m.field) && isStr(m.value, 256)) ||
     (m.t === 'sizes' && Array.isArray(m.sizes) && m.sizes.length > 0 && m.sizes.every((n) => Number.isInteger(n) && n > 0 && n < 9));
   return ok ? (m as Sibling) : undefined;

@@ -93,10 +93,9 @@ export interface Post {
   timeoutMs: number;
 }
 /**
- * To every frame of a full form but the number frame, with each `tokenize` and carrying its `id`: post
- * your value as it is now for that job on the frames' channel (never to a window). The siblings read
- * their values while the page's `tokenize` is on its way, and the number frame keeps those that come
- * first.
+ * To every frame of a full form but the number frame, with each `tokenize` and carrying its `id`: you
+ * may give your value for that job, when the number frame asks for it on the frames' channel (never to
+ * a window). The page's word that the job is its own; the number frame's `ask` says the job has begun.
  */
 export interface Share {
   ch: string;
@@ -125,7 +124,9 @@ export type ToPage =
 
 // Field frame ↔ field frame, on the frame origin only (BroadcastChannel `payframe:<ch>`).
 export type Sibling =
-  /** A field's value, read when the page's `share` for the number frame's job `id` arrived. */
+  /** The number frame's job `id` has begun: each other frame whose page shared for it, post your value as it is now. */
+  | { ch: string; t: 'ask'; id: number }
+  /** A field's value, read once both its page's `share` and the number frame's `ask` for job `id` came. */
   | { ch: string; t: 'value'; id: number; field: FieldName; value: string }
   /** The number's CVV sizes, for the CVV frame. */
   | { ch: string; t: 'sizes'; sizes: number[] };

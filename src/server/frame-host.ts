@@ -28,6 +28,8 @@ function checkGateway(gateway: unknown): URL {
   if (typeof gateway !== 'string' || !url) throw refuse('gateway', "is required: the service's base URL, e.g. https://api.ompay.com");
   if (!isSafeScheme(url)) throw refuse('gateway', 'must use https (plain http only on localhost, 127.0.0.1 or [::1])');
   if (url.username || url.password || url.search || url.hash) throw refuse('gateway', 'must not carry credentials, a query or a fragment');
+  // The policy names it as it is written: a `*` would widen the page's connect-src, a `,` or `;` split it.
+  if (!/^[\w.-]+$/.test(url.hostname)) throw refuse('gateway', `must name its host by name or IPv4 address (a Content-Security-Policy can name no other), not ${JSON.stringify(url.hostname).slice(0, 80)}`);
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
@@ -48,6 +50,9 @@ function checkOrigins(origins: unknown): string[] {
   return [...new Set(origins as string[])];
 }
 
+/** A host without a default port (`shop.example:443` as a proxy may write it is `shop.example`): one host, one name. */
+const plainHost = (host: string) => host.toLowerCase().replace(/:(443|80)$/, '');
+
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers } });
 
@@ -61,18 +66,18 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
 export function createFrameHost(options: FrameHostOptions): Handler {
   // Checked now, not at the first request.
   const gateway = checkGateway(options?.gateway);
-  const origins = checkOrigins(options?.merchantOrigins).map((origin) => ({ origin, host: new URL(origin).host }));
-  // The same for every request: the headers alone depend on where the request reached the host.
-  const body = framePage(frameScript, { gateway: gateway.href });
+  const origins = checkOrigins(options?.merchantOrigins).map((origin) => ({ origin, host: plainHost(new URL(origin).host) }));
   return async (request) => {
     const url = new URL(request.url);
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'use GET or HEAD\n', { allow: 'GET, HEAD' });
     if (!url.pathname.endsWith('/')) return text(404, 'not found\n');
     // The origin this request reached the host on is never one of the page's ancestors: by host, whatever
     // the scheme (behind a proxy that ends TLS, the request reaches the host over http).
-    const ancestors = origins.filter((o) => o.host !== url.host).map((o) => o.origin);
-    const policy = frameHeaders({ gateway: gateway.origin, ancestors, cvvOnly: url.pathname.endsWith(`/${CVV_PAGE}`), script: frameScript.hash });
-    const headers = { ...policy, etag: await pageTag(body, policy) };
+    const ancestors = origins.filter((o) => o.host !== plainHost(url.host)).map((o) => o.origin);
+    const policy = { gateway: gateway.origin, ancestors, cvvOnly: url.pathname.endsWith(`/${CVV_PAGE}`), script: frameScript.hash };
+    const body = framePage(frameScript, { gateway: gateway.href, policy });
+    const sent = frameHeaders(policy);
+    const headers = { ...sent, etag: await pageTag(body, sent) };
     if (isFresh(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers });
     return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
   };

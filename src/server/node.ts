@@ -72,7 +72,10 @@ function requestUrl(target: string, base: string): URL | undefined {
   // A URL made against `base` proves `base` one too.
   const url = urlOf(target, base);
   // The WHATWG parser forgives what a Host header may not hold (spaces, a second colon): refuse those too.
-  return url && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(new URL(base).host) ? url : undefined;
+  // A Host with userinfo (`user@shop.example`) parses, but no Request may carry credentials in its URL.
+  if (!url) return undefined;
+  const { host, username, password } = new URL(base);
+  return !username && !password && !url.username && !url.password && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host) ? url : undefined;
 }
 
 async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {

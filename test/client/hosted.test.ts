@@ -251,8 +251,9 @@ describe('mountFields', () => {
   });
 
   describe('a form that cannot load says why as soon as the browser tells', () => {
-    const violation = (blockedURI: string, effectiveDirective = 'frame-src', disposition = 'enforce') =>
-      document.dispatchEvent(Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective, disposition }));
+    /** The browser's report (trusted, as a page script cannot make one), or a script's (`trusted` false). */
+    const violation = (blockedURI: string, effectiveDirective = 'frame-src', disposition = 'enforce', trusted = true) =>
+      document.dispatchEvent(Object.defineProperty(Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective, disposition }), 'isTrusted', { value: trusted }));
 
     it("the page's CSP blocked the frames: invalid_config at once, naming frame-src and the frame origin", async () => {
       const form = mount();
@@ -263,6 +264,10 @@ describe('mountFields', () => {
       violation(`${FRAME_ORIGIN}1/frame/`);
       // A report-only policy blocks nothing: the frames load.
       violation(iframe('number').src.split('#')[0]!, 'frame-src', 'report');
+      // A page script's event, however it looks, and another page of the frame origin.
+      violation(iframe('number').src.split('#')[0]!, 'frame-src', 'enforce', false);
+      violation(FRAME_ORIGIN, 'frame-src', 'enforce', false);
+      violation(`${FRAME_ORIGIN}/another-page/`);
       await Promise.resolve();
       expect(document.querySelectorAll('iframe')).toHaveLength(4);
       violation(iframe('number').src.split('#')[0]!);

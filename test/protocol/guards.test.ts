@@ -103,7 +103,7 @@ describe('readToFrame (page → frame)', () => {
 });
 
 describe('readSibling (frame ↔ frame)', () => {
-  it.each([{ t: 'value', id: 1, field: 'cvv', value: '123' }, { t: 'value', id: 7, field: 'expiry', value: '' }, { t: 'sizes', sizes: [3] }])('reads %j', (m) => {
+  it.each([{ t: 'ask', id: 1 }, { t: 'value', id: 1, field: 'cvv', value: '123' }, { t: 'value', id: 7, field: 'expiry', value: '' }, { t: 'sizes', sizes: [3] }])('reads %j', (m) => {
     expect(readSibling({ ...m, ch }, ch)).toEqual({ ...m, ch });
   });
   it.each([
@@ -114,7 +114,9 @@ describe('readSibling (frame ↔ frame)', () => {
     { t: 'value', id: 1, field: 'cvv' },
     { t: 'sizes', sizes: [] },
     { t: 'sizes', sizes: [3.5] },
-    // The number frame no longer asks: a sibling shares its value only when its page asks it to.
+    { t: 'ask' },
+    { t: 'ask', id: '1' },
+    { t: 'ask', id: -1 },
     { t: 'collect', id: '1' },
     { t: 'share', id: 1 },
   ])('ignores %j', (m) => {

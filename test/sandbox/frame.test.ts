@@ -96,3 +96,33 @@ describe('the frame page', () => {
     expect(plain.headers.get('etag')).toBeNull();
   });
 });
+
+// The review's finding 2: `<sandbox>/frame/%63vv/` was a full form (the frames decide "CVV-only" on the
+// path as it came) under the CVV page's policy (the sandbox decoded the path twice), whose connect-src
+// admits every loopback origin: a page's own loopback "gateway" received the card.
+describe('the frame page of this build, as the sandbox makes it', () => {
+  const real = useSandbox({ merchants: [{ id: 'loopback', clientId: 'c', clientSecret: 's' }] });
+  const get = async (path: string) => {
+    const res = await fetch(`${real.sb.url}/frame/${path}?merchant=loopback`);
+    const connect = /connect-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+    return { status: res.status, connect, html: await res.text() };
+  };
+
+  it("is a CVV-only form's page exactly where the frames take it for one: the path as it came, decoded once", async () => {
+    const cvv = await get('cvv/');
+    expect(cvv.connect).toBe("'self' https://localhost:* https://127.0.0.1:* http://localhost:* http://127.0.0.1:*");
+    expect(cvv.html).toContain('<meta name="payframe-form" content="cvv">');
+    for (const path of ['%63vv/', 'cvv%2F..%2F', 'cvv%252F..%252F', '%63vv%2F']) {
+      const page = await get(path);
+      // A full form's page, under a full form's policy, or no page at all.
+      if (page.status === 200) {
+        expect(page.connect, path).toBe("'self'");
+        expect(page.html, path).not.toContain('payframe-form');
+      } else expect(page.status, path).toBe(404);
+    }
+  });
+
+  it('names its gateway, itself, so that a frame pointed at another one refuses to start', async () => {
+    expect((await get('')).html).toContain('<meta name="payframe-gateway" content="/">');
+  });
+});

@@ -27,7 +27,8 @@ describe('createFrameHost', () => {
       'default-src': "'none'",
       'script-src': expect.stringMatching(/^'sha256-[\w+/]{43}='$/),
       'style-src': "'none'",
-      'font-src': 'https: http://localhost:* http://127.0.0.1:*',
+      // No loopback source in a live page's policy (a loopback gateway's, in development, has them).
+      'font-src': 'https:',
       'connect-src': 'https://api.ompay.com',
       'base-uri': "'none'",
       'form-action': "'none'",
@@ -51,6 +52,25 @@ describe('createFrameHost', () => {
     // Behind a proxy that ends TLS, the request arrives over http: its own origin is still left out.
     const proxied = await createFrameHost(options)(new Request(`${SHOP.replace('https:', 'http:')}/frames/`));
     expect(directives(proxied.headers.get('content-security-policy'))['frame-ancestors']).toBe('https://www.shop.example:8443');
+    // A proxy that writes the default port (`Host: shop.example:443`) names the same origin.
+    for (const reached of ['http://shop.example:443', 'http://SHOP.example:80', 'https://www.shop.example:8443']) {
+      const named = await createFrameHost(options)(new Request(`${reached}/frames/`));
+      expect(directives(named.headers.get('content-security-policy'))['frame-ancestors'], reached).not.toContain(reached.replace(/^http:/, 'https:').replace(/:(443|80)$/, '').toLowerCase());
+    }
+  });
+
+  it('carries in the page itself what must hold where a host sends no header: its policy but frame-ancestors, the gateway, the merchant origins, its form', async () => {
+    const meta = (html: string, name: string) => new RegExp(`<meta (?:name="payframe-${name}"|http-equiv="(${name})") content="([^"]*)">`).exec(html)?.[2];
+    const [page, cvv] = [await (await get('/')).text(), await (await get('/cvv/')).text()];
+    const header = directives((await get('/')).headers.get('content-security-policy'));
+    const { 'frame-ancestors': _, ...rest } = header;
+    expect(directives(meta(page, 'Content-Security-Policy')!)).toEqual(rest);
+    expect(meta(page, 'ancestors')).toBe('https://shop.example https://www.shop.example:8443');
+    expect(meta(page, 'gateway')).toBe('https://api.ompay.com/');
+    expect([meta(page, 'form'), meta(cvv, 'form')]).toEqual([undefined, 'cvv']);
+    expect(directives(meta(cvv, 'Content-Security-Policy')!)['connect-src']).toBe('https://api.ompay.com https://shop.example https://www.shop.example:8443');
+    // Before the script, which it governs.
+    expect(page.indexOf('Content-Security-Policy')).toBeLessThan(page.indexOf('<script>'));
   });
 
   it('carries its script inline, allowed by its hash alone: no script file, no unsafe-inline', async () => {
@@ -105,6 +125,10 @@ describe('createFrameHost', () => {
     ['a gateway that is not a URL', { gateway: 'api.ompay.com', merchantOrigins: [SHOP] }, 'gateway'],
     ['a plain-http gateway outside loopback', { gateway: 'http://api.ompay.com', merchantOrigins: [SHOP] }, 'gateway'],
     ['a gateway with a query', { gateway: 'https://api.ompay.com/?x=1', merchantOrigins: [SHOP] }, 'gateway'],
+    // Each would widen or split the page's connect-src.
+    ['a gateway host with a wildcard', { gateway: 'https://*.ompay.com', merchantOrigins: [SHOP] }, 'gateway'],
+    ['a gateway host with a comma', { gateway: 'https://api.ompay.com,evil.example', merchantOrigins: [SHOP] }, 'gateway'],
+    ['a gateway host with a semicolon', { gateway: 'https://api.ompay.com;connect-src', merchantOrigins: [SHOP] }, 'gateway'],
     ['no merchant origins', { gateway: 'https://api.ompay.com' }, 'merchantOrigins'],
     ['an empty list', { gateway: 'https://api.ompay.com', merchantOrigins: [] }, 'merchantOrigins'],
     ['an origin with a path', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example/checkout'] }, 'merchantOrigins'],
@@ -144,5 +168,16 @@ describe('createFrameHost on node:http (toNodeListener)', () => {
       expect(headers(wire), path).toEqual(headers(direct));
       expect(await wire.text(), path).toBe(await direct.text());
     }
+  });
+
+  it('answers 400 to a Host with userinfo, which no Request may carry', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      request(`${base}/`, { headers: { host: 'user:pass@frames.shop.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      }).on('error', reject).end();
+    });
+    expect(status).toBe(400);
   });
 });

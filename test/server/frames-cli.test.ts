@@ -71,6 +71,14 @@ describe('payframe frames', () => {
     expect(taken.stderr.trim()).toBe(`payframe: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another port (--port 0 picks a free one)`);
   });
 
+  it('refuses a check without a frame URL or a merchant origin, in one line (exit 2)', async () => {
+    for (const args of [['check'], ['check', 'frames.shop.example', '--merchant-origin', 'https://shop.example'], ['check', 'https://frames.shop.example/'], ['check', 'https://frames.shop.example/', '--merchant-origin', 'https://shop.example/checkout']]) {
+      const { code, stderr } = await failure(['frames', ...args]);
+      expect(code, args.join(' ')).toBe(2);
+      expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
   it('prints its options on --help, on stdout', async () => {
     const { stdout } = await exec(process.execPath, [BIN, 'frames', '--help']);
     expect(stdout).toMatch(/^Usage: payframe frames --gateway URL --merchant-origin ORIGIN/);
@@ -88,8 +96,19 @@ describe('payframe frames export', () => {
 
   it('writes the pages, with _headers and vercel.json holding what the handler sends for each (but its validator)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payframe-export-'));
-    await exec(process.execPath, [BIN, 'frames', 'export', dir, ...OPTIONS]);
-    expect(readdirSync(dir).sort()).toEqual(['_headers', 'cvv', 'index.html', 'vercel.json']);
+    const { stdout } = await exec(process.execPath, [BIN, 'frames', 'export', dir, ...OPTIONS]);
+    expect(readdirSync(dir).sort()).toEqual(['404.html', '_headers', 'cvv', 'index.html', 'vercel.json']);
+    // A page that is not the frame page at every other path: no script in it.
+    expect(readFileSync(join(dir, '404.html'), 'utf8')).not.toContain('<script');
+    // The export checked itself, path by path, before it finished.
+    expect(stdout.split('\n').filter((line) => /^(ok|FAIL) /.test(line))).toEqual([
+      expect.stringMatching(/^ok {4}\/ +the card form's page, its headers hold$/),
+      expect.stringMatching(/^ok {4}\/cvv\/ +the CVV-only form's page, its headers hold$/),
+      expect.stringMatching(/^ok {4}\/index\.html +the card form's page, its headers hold$/),
+      expect.stringMatching(/^ok {4}\/payframe-check\/ +no frame page \(404\)$/),
+      expect.stringMatching(/^ok {4}\/payframe-check\/cvv\/ +no frame page \(404\)$/),
+      expect.stringMatching(/^ok {4}\/%63vv\/ +the CVV-only form's page, its headers hold$/),
+    ]);
     const headersFile = readHeadersFile(readFileSync(join(dir, '_headers'), 'utf8'));
     const vercel = new Map((JSON.parse(readFileSync(join(dir, 'vercel.json'), 'utf8')).headers as { source: string; headers: { key: string; value: string }[] }[])
       .map(({ source, headers }) => [source, Object.fromEntries(headers.map((h) => [h.key, h.value]))]));
@@ -99,6 +118,10 @@ describe('payframe frames export', () => {
     const sentBy = (answer: Response) => Object.fromEntries([...answer.headers].filter(([key]) => key !== 'etag'));
     const cvvPage = sentBy(await host(new Request('https://frames.shop.example/cvv/')));
     expect([headersFile.get('/cvv'), vercel.get('/cvv')]).toEqual([cvvPage, cvvPage]);
+    // Every path first (a path the rules below miss: a percent-encoded one, which a host may match as it
+    // came and serve decoded): the CVV-only page's policy, which each page's own narrows, and nosniff.
+    const any = { 'content-security-policy': cvvPage['content-security-policy'], 'x-content-type-options': 'nosniff' };
+    expect([[...headersFile.keys()][0], headersFile.get('/*'), vercel.get('/(.*)')]).toEqual(['/*', any, any]);
     expect(JSON.parse(readFileSync(join(dir, 'vercel.json'), 'utf8')).trailingSlash).toBe(true);
     for (const [path, file] of files) {
       // What a frame host on another origin than the merchant's answers at this path.

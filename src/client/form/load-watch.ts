@@ -8,7 +8,6 @@
  */
 import type { FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
-import { urlOf } from '../../shared/url-of';
 
 /** From a frame's `load` to its `ready`: one message each way within the browser, never the network. */
 export const SILENT_MS = 3000;
@@ -52,10 +51,15 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
     timers.add(timer);
   };
 
+  /** The frames' URLs as a violation names them: without their fragment. */
+  const ours = new Set<string>();
   const onViolation = (event: SecurityPolicyViolationEvent) => {
-    // A report-only policy blocks nothing (merchants roll a CSP out that way first): the frames load.
-    // A blocked URI that is not a URL ('inline', 'eval', or nothing) is not a frame.
-    if (event.disposition === 'report' || !/^(frame|child|default)-src$/.test(event.effectiveDirective) || urlOf(event.blockedURI)?.origin !== origin) return;
+    // The browser's own report only (a page script can dispatch the event), about one of this mount's
+    // frames, not another page of the frame origin; Chromium names a cross-origin frame by its origin
+    // alone (no path), which is all it lets the page know. A report-only policy blocks nothing
+    // (merchants roll a CSP out that way first): the frames load.
+    const blocked = event.blockedURI;
+    if (!event.isTrusted || event.disposition === 'report' || !/^(frame|child|default)-src$/.test(event.effectiveDirective) || (blocked !== origin && !ours.has(blocked))) return;
     const names = waiting();
     fail(new PayframeError('invalid_config', `the page's Content Security Policy blocked ${list(names)} (${event.effectiveDirective}): add ${origin} to its frame-src`, {
       reason: 'FRAME_BLOCKED_BY_CSP', fields: names,
@@ -90,6 +94,7 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
   const watch: LoadWatch = {
     made(name, src) {
       bySrc.set(new URL(src).href, name);
+      ours.add(src.split('#')[0]!);
     },
     loaded(name) {
       if (arrived.has(name)) return;
