@@ -150,3 +150,28 @@ describe('handlers.notification: an order never moves backwards', () => {
     expect(orders.get(payment.reference_id)).toBe(now.state);
   });
 });
+
+describe('payments.settle by invoice number', () => {
+  it("answers 'unknown' only when no payment was made: docs/outcomes.md tells the merchant to close such an order as unpaid", async () => {
+    // The shop's notification route is down for a day (a failed deploy) while one payment's answer is lost.
+    receiver.answer = { status: 500 };
+    try {
+      const invoiceNumber = `INV-R26-DOWN-${Date.now()}`;
+      sandbox.injectFault({ kind: 'lose', method: 'POST', path: '/v1/merchants/sandbox-merchant/payment' });
+      const lost = await gateway.payments
+        .create({ intent: 'sale', amount: EUR('7.00'), card: fullCard(testCards.approved), invoiceNumber })
+        .then(() => undefined, (e: unknown) => e);
+      expect((lost as PayframeError).code).toBe('outcome_unknown');
+      sandbox.advanceClock(25 * 3600_000); // "once the service's notifications have had their time (the sandbox retries for a day)"
+      await sandbox.notificationsIdle();
+      const mine = sandbox.notifications().filter((n) => receiver.got.some((r) => r.payload?.id === n.id && r.payload.resource?.transaction?.invoice_number === invoiceNumber));
+      expect(mine.map((n) => [n.kind, n.state, n.attempts.length])).toEqual([['PAYMENT.SALE.COMPLETED', 'failed', 8]]);
+      // The card was charged, yet:
+      // The route's store: it handled nothing of this payment (it was down for all eight tries).
+      const settled = await gateway.payments.settle({ invoiceNumber }, { store: memoryNotificationStore() });
+      expect(settled.status, "the payment exists (captured); 'unknown' here reads as 'no payment made'").not.toBe('unknown');
+    } finally {
+      receiver.answer = { status: 200 };
+    }
+  });
+});
