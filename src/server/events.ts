@@ -73,12 +73,13 @@ export interface HandlerEvent {
 
 /**
  * A notification reached `handlers.notification()`: `handled` (its payment read and `onPayment`
- * done), `duplicate` (handled before: nothing called), `ignored` (not about a payment), `refused` (a
+ * done), `duplicate` (handled before: nothing called), `busy` (being handled elsewhere: answered 503,
+ * the service sends it again), `ignored` (not about a payment), `refused` (a
  * wrong `Authorization`: nothing read), `failed` (answered 5xx: the service sends it again; `error` says why).
  */
 export interface NotificationEvent {
   type: 'notification';
-  outcome: 'handled' | 'duplicate' | 'ignored' | 'refused' | 'failed';
+  outcome: 'handled' | 'duplicate' | 'busy' | 'ignored' | 'refused' | 'failed';
   /** The notification's id and kind, and the payment it named, as posted (in their shapes). */
   id?: string;
   kind?: string;

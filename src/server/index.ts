@@ -18,7 +18,7 @@ export type {
 export { isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
 export type { AuthenticateOptions, CvvOptions, Handlers } from './handlers';
-export { memoryNotificationStore, type NotificationOptions, type NotificationStore } from './notifications';
+export { memoryNotificationStore, type NotificationClaim, type NotificationOptions, type NotificationStore } from './notifications';
 export type { SettleOptions, SettleRef, Settlement } from './settle';
 export type { KeptCardsOptions } from './kept-cards';
 export type { PayerUpdate, VaultCalls, VerifyInput } from './vault-calls';

@@ -26,32 +26,61 @@ export interface NotificationOptions {
   store?: NotificationStore;
 }
 
-/** Which notifications were handled, so that one delivered twice settles once; your database's, for more than one process. */
+/** What a store says of a notification's id when a delivery of it arrives. */
+export type NotificationClaim = 'new' | 'handled' | 'busy';
+
+/**
+ * Which notifications were handled, so that one delivered twice settles once. With more than one
+ * process, one store for all of them, whose `claim` is atomic (an insert that fails on a duplicate key).
+ */
 export interface NotificationStore {
-  /** Whether the notification `id` was handled (its `onPayment` succeeded). */
-  has(id: string): boolean | Promise<boolean>;
-  /** Called once `onPayment` succeeded: `invoiceNumber` is the payment's own, as the service has it. */
-  add(id: string, payment: { referenceId: string; invoiceNumber: string | undefined }): void | Promise<void>;
+  /**
+   * Takes `id` for this delivery, at once and for one caller only: `new` (it is yours to handle),
+   * `handled` (done before: answered 204), `busy` (being handled elsewhere now: answered 503, and the
+   * service sends it again). A claim left by a process that died should lapse after a few minutes.
+   */
+  claim(id: string): NotificationClaim | Promise<NotificationClaim>;
+  /** `onPayment` succeeded: `id` is handled. `invoiceNumber` is the payment's own, as the service has it. */
+  finish(id: string, payment: { referenceId: string; invoiceNumber: string | undefined }): void | Promise<void>;
+  /** `onPayment` failed: the claim is given back, so that the service's next delivery handles it. */
+  release(id: string): void | Promise<void>;
   /** The reference id of the payment a handled notification carried for this invoice number (`payments.settle` asks). */
   referenceOf?(invoiceNumber: string): string | undefined | Promise<string | undefined>;
 }
 
-/** The default store: in this process's memory, the newest `limit` notifications. A restart forgets them. */
+/**
+ * The default store: in this process's memory, the newest `limit` notifications handled. A delivery of
+ * an id being handled waits for it; a restart forgets them all.
+ */
 export function memoryNotificationStore(limit = 10_000): NotificationStore {
-  const seen = new Map<string, true>();
+  const handled = new Map<string, true>();
   const invoices = new Map<string, string>();
+  const busy = new Map<string, { done: Promise<void>; end: () => void }>();
   const bound = (map: Map<string, unknown>) => map.size > limit && map.delete(map.keys().next().value!);
+  const free = (id: string) => {
+    busy.get(id)?.end();
+    busy.delete(id);
+  };
   return {
-    has: (id) => seen.has(id),
-    add: (id, { referenceId, invoiceNumber }) => {
-      seen.set(id, true);
-      bound(seen);
+    claim: async (id) => {
+      // Nothing between the last wait and taking the claim yields: one waiter takes it, the others wait again.
+      while (busy.has(id)) await busy.get(id)!.done;
+      if (handled.has(id)) return 'handled';
+      let end!: () => void;
+      busy.set(id, { done: new Promise<void>((resolve) => (end = resolve)), end });
+      return 'new';
+    },
+    finish: (id, { referenceId, invoiceNumber }) => {
+      handled.set(id, true);
+      bound(handled);
       if (invoiceNumber !== undefined) {
         invoices.delete(invoiceNumber);
         invoices.set(invoiceNumber, referenceId);
         bound(invoices);
       }
+      free(id);
     },
+    release: free,
     referenceOf: (invoiceNumber) => invoices.get(invoiceNumber),
   };
 }
@@ -98,36 +127,52 @@ export function notificationHandler(gateway: Reader, options: NotificationOption
   const config = (message: string) => new PayframeError('invalid_config', `notification: ${message}`);
   if (typeof authorization !== 'string' || authorization.trim() === '') throw config('authorization is required: the Authorization value the service adds to every notification');
   if (typeof onPayment !== 'function') throw config('onPayment must be a function (payment, notification) => void');
-  if (typeof store?.has !== 'function' || typeof store.add !== 'function') throw config('store must have has(id) and add(id, payment)');
-  // One delivery of an id at a time: a second, concurrent one waits and then sees it handled.
-  const running = new Map<string, Promise<unknown>>();
+  if (!['claim', 'finish', 'release'].every((m) => typeof (store as unknown as Record<string, unknown>)?.[m] === 'function')) {
+    throw config('store must have claim(id), finish(id, payment) and release(id)');
+  }
+  // One payment at a time in this process: each of its notifications reads the payment when its turn
+  // comes, so a slow write of an older state cannot land after a newer one.
+  const turns = new Map<string, Promise<unknown>>();
+  const inTurn = async <T>(referenceId: string, run: () => Promise<T>): Promise<T> => {
+    const before = turns.get(referenceId);
+    const mine = (async () => {
+      await before?.catch(() => undefined);
+      return run();
+    })();
+    turns.set(referenceId, mine);
+    try {
+      return await mine;
+    } finally {
+      if (turns.get(referenceId) === mine) turns.delete(referenceId);
+    }
+  };
   const tell = (outcome: Parameters<typeof notificationEvent>[0], n?: Notification) => emit(onEvent, () => notificationEvent(outcome, n));
+  const noContent = () => new Response(null, { status: 204 });
 
   const post = guarded('POST', async (request) => {
     const notification = await readNotification(request);
     const { id, resource_type: type, resource } = notification;
-    while (running.has(id)) await running.get(id)!.catch(() => undefined);
-    if (await store.has(id)) {
-      tell('duplicate', notification);
-      return new Response(null, { status: 204 });
-    }
     if (type !== 'payment') {
       tell('ignored', notification);
-      return new Response(null, { status: 204 });
+      return noContent();
     }
-    const handled = (async () => {
-      const payment = await gateway.payments.get(resource.reference_id!);
-      await onPayment(payment, notification);
-      await store.add(id, { referenceId: payment.reference_id, invoiceNumber: payment.transaction?.invoice_number });
-    })();
-    running.set(id, handled);
+    const claim = await store.claim(id);
+    if (claim !== 'new') {
+      tell(claim === 'handled' ? 'duplicate' : 'busy', notification);
+      return claim === 'handled' ? noContent() : refusalResponse(503, { code: 'server_error', message: 'this notification is being handled: send it again later' });
+    }
     try {
-      await handled;
-    } finally {
-      running.delete(id);
+      await inTurn(resource.reference_id!, async () => {
+        const payment = await gateway.payments.get(resource.reference_id!);
+        await onPayment(payment, notification);
+        await store.finish(id, { referenceId: payment.reference_id, invoiceNumber: payment.transaction?.invoice_number });
+      });
+    } catch (error) {
+      await Promise.resolve(store.release(id)).catch(() => undefined);
+      throw error;
     }
     tell('handled', notification);
-    return new Response(null, { status: 204 });
+    return noContent();
   }, (status, error) => emit(onEvent, () => notificationEvent('failed', undefined, status, error)));
 
   return async (request: Request): Promise<Response> => {

@@ -117,6 +117,24 @@ function lostAnswer(what: string, error: unknown): PayframeError | undefined {
 }
 
 /**
+ * An answer that does not tell what became of a POST the service took (or may have taken): a gateway in
+ * front of the service that gave up on it (502, 504), or a success whose record cannot be read. Either
+ * way the payment may exist: `outcome_unknown`, keeping the status and what arrived.
+ */
+function unreadAnswer(what: string, error: unknown): PayframeError | undefined {
+  if (!isPayframeError(error) || error.status === undefined) return undefined;
+  const gatewayGaveUp = error.status === 502 || error.status === 504;
+  const unreadable = error.code === 'invalid_response' && error.status >= 200 && error.status < 300;
+  if (!gatewayGaveUp && !unreadable) return undefined;
+  const why = gatewayGaveUp ? `a gateway in front of the service answered ${error.status}` : 'its answer could not be read';
+  return new PayframeError(
+    'outcome_unknown',
+    `${what}: the request was sent and ${why}; the service may have acted on it. Do not send it again: read the payment (payments.get or payments.settle) or wait for its notification`,
+    { status: error.status, body: error.body, cause: error },
+  );
+}
+
+/**
  * A success checked against its schema; anything else is `invalid_response` keeping the raw body. Every
  * error is built from what the service said scrubbed of this call's `secrets` (scrub.ts).
  */
@@ -193,7 +211,8 @@ export function createTransport(options: TransportOptions): Call {
       const parsed = parseAnswer(answer, schema, what, url, secrets);
       report();
       return parsed;
-    } catch (error) {
+    } catch (thrown) {
+      const error = (maybeSent && unreadAnswer(what, thrown)) || thrown;
       noteCall(error, what);
       report(error);
       throw error;

@@ -128,7 +128,7 @@ describe('handlers.notification', () => {
     expect(answers.map((a) => a.status)).toEqual([204, 204]);
     expect((await handler(post(n))).status).toBe(204);
     expect(calls).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'notification').map((e) => e.type === 'notification' && e.outcome)).toEqual(['handled', 'duplicate', 'duplicate']);
+    expect(events.filter((e) => e.type === 'notification').map((e) => e.type === 'notification' && e.outcome).sort()).toEqual(['duplicate', 'duplicate', 'handled']);
   });
 
   it('answers 500 while onPayment fails, and handles the same notification once it succeeds', async () => {
@@ -166,10 +166,25 @@ describe('handlers.notification', () => {
 });
 
 describe('memoryNotificationStore', () => {
+  it('gives an id to one delivery at a time: a second waits, then sees it handled, or takes it when the first gave it back', async () => {
+    const store = memoryNotificationStore();
+    expect(await store.claim('x')).toBe('new');
+    const second = store.claim('x');
+    const third = store.claim('x');
+    await store.release('x'); // the first failed: one of the waiters takes it, the other waits for that one
+    expect(await second).toBe('new');
+    await store.finish('x', { referenceId: 'PAY-x', invoiceNumber: undefined });
+    expect(await third).toBe('handled');
+  });
+
   it('keeps the newest notifications only, within its limit', async () => {
     const store = memoryNotificationStore(2);
-    for (const id of ['a', 'b', 'c']) await store.add(id, { referenceId: `PAY-${id}`, invoiceNumber: `INV-${id}` });
-    expect([await store.has('a'), await store.has('b'), await store.has('c')]).toEqual([false, true, true]);
+    for (const id of ['a', 'b', 'c']) {
+      expect(await store.claim(id)).toBe('new');
+      await store.finish(id, { referenceId: `PAY-${id}`, invoiceNumber: `INV-${id}` });
+    }
+    // 'a' was forgotten (the oldest past the limit): taken anew; the newest two are handled.
+    expect([await store.claim('b'), await store.claim('c'), await store.claim('a')]).toEqual(['handled', 'handled', 'new']);
     expect([await store.referenceOf!('INV-a'), await store.referenceOf!('INV-c')]).toEqual([undefined, 'PAY-c']);
   });
 });

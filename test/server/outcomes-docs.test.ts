@@ -72,7 +72,9 @@ describe('docs/outcomes.md', () => {
     const pending = await gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '9.00' }, card });
     const lost = await gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '2.00' }, invoiceNumber: 'INV-LOST-1', card: { ...card, number: testCards.approved.number } });
     const store = memoryNotificationStore();
-    await store.add('WH-1', { referenceId: lost.reference_id, invoiceNumber: 'INV-LOST-1' }); // as the notification route records it
+    // As the notification route records it once it has handled the payment's notification:
+    await store.claim('WH-1');
+    await store.finish('WH-1', { referenceId: lost.reference_id, invoiceNumber: 'INV-LOST-1' });
     const orders = [
       { status: 'pending', referenceId: pending.reference_id },
       { status: 'checking', invoiceNumber: 'INV-LOST-1' },
