@@ -309,6 +309,51 @@ test("the guide's notification route settles a payment whose answer was lost: th
   }
 });
 
+test("the guide's page keeps checking when one of its asks fails, and when /pay's own answer is lost on its way back", async ({ browser }) => {
+  test.setTimeout(60_000);
+  const port = await closedPort();
+  const sandbox = await startSandbox({ plainHttp: true, notifyUrl: `http://127.0.0.1:${port}/payframe/notify`, notifyAuthorization: 'sandbox-notify-secret' });
+  try {
+    await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
+    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) }));
+    const url = await server.printed(/checkout on (http:\/\/\S+)/);
+    const context = await browser.newContext({ ignoreHTTPSErrors: false });
+    const page = await context.newPage();
+    const status = page.locator('#checkout').getByRole('status');
+    const typeCard = async () => {
+      for (const [id, label, text] of [['card-number', 'Card number', '4111111111111111'], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123']]) {
+        await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
+        await page.keyboard.type(text!);
+      }
+    };
+    // The service's answer is lost; the page's first ask fails (a blip of the payer's connection).
+    sandbox.injectFault({ kind: 'lose', method: 'POST', path: '/v1/merchants/sandbox-merchant/payment' });
+    let asks = 0;
+    await page.route('**/order?*', (route) => (++asks === 1 ? route.abort('internetdisconnected') : route.continue()));
+    await page.goto(url);
+    await typeCard();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect(status).toHaveText('We are checking your payment. Do not pay again.', { timeout: 15_000 });
+    await expect.poll(() => asks, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    await expect(status).toHaveText('Paid', { timeout: 15_000 });
+
+    // The shop paid, and its answer to /pay broke off on the way to the browser: asked for by the page's id, it is paid.
+    await page.reload();
+    await typeCard();
+    await page.route('**/pay', async (route) => {
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect(status).toHaveText('Paid', { timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+    await context.close();
+    expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/v1/merchants/sandbox-merchant/payment')).toHaveLength(2);
+  } finally {
+    await sandbox.close();
+  }
+});
+
 /** A port nothing listens on: one the system just gave out and took back. */
 async function closedPort(): Promise<number> {
   const server = createNetServer();

@@ -1,7 +1,7 @@
 // The back office's routes: the payments of this run, retrieve, capture, void, refund, a
 // merchant-initiated charge of a kept card, and payer and card lookups.
 import { isPayframeError, readPayment } from 'payframe/server';
-import { learn, totals } from './ledger.mjs';
+import { learn, noteAction, totals } from './ledger.mjs';
 import { errorAnswer, json, onlyKeys, readJson, refuse } from './http.mjs';
 import { decimalsOf, fromMinor, money, toMinor } from './money.mjs';
 
@@ -93,7 +93,7 @@ export function backOfficeRoutes(shop) {
       const amount = await amountOf(request, entryOf(/** @type {string} */ (id)).amount.currency, false);
       return action(/** @type {string} */ (id), async (entry) => {
         const record = await gateway.payments.capture(entry.referenceId, amount ? { amount: { currency: entry.amount.currency, total: amount } } : {});
-        entry.captures.push({ id: record.id, total: record.transaction?.amount?.total ?? amount ?? entry.amount.total, at: record.create_time });
+        noteAction(entry, 'captures', { id: record.id, total: record.transaction?.amount?.total ?? amount ?? entry.amount.total, at: record.create_time });
       }, (entry) => {
         const { total, captured } = totals(entry, 'captured');
         const { currency } = entry.amount;
@@ -107,7 +107,7 @@ export function backOfficeRoutes(shop) {
       onlyKeys(await readJson(request), []);
       return action(/** @type {string} */ (id), async (entry) => {
         const record = await gateway.payments.void(entry.referenceId);
-        entry.voids.push({ id: record.id, total: entry.amount.total, at: record.create_time });
+        noteAction(entry, 'voids', { id: record.id, total: entry.amount.total, at: record.create_time });
       }, (entry) => `Voided: the hold of ${entry.amount.currency} ${entry.amount.total} is released.`);
     }],
 
@@ -115,7 +115,7 @@ export function backOfficeRoutes(shop) {
       const amount = await amountOf(request, entryOf(/** @type {string} */ (id)).amount.currency, false);
       return action(/** @type {string} */ (id), async (entry) => {
         const record = await gateway.payments.refund(entry.referenceId, amount ? { amount: { currency: entry.amount.currency, total: amount } } : {});
-        entry.refunds.push({ id: record.id, total: record.transaction?.amount?.total ?? amount ?? '0', at: record.create_time });
+        noteAction(entry, 'refunds', { id: record.id, total: record.transaction?.amount?.total ?? amount ?? '0', at: record.create_time });
       }, (entry, record) => {
         const { captured, refunded } = totals(entry, record.state);
         const { currency } = entry.amount;

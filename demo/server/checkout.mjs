@@ -2,7 +2,7 @@
 // the payer's kept cards, a kept card paid again with the CVV its frame posts, an order whose answer
 // was lost, and the service's notifications.
 import { isPayframeError, readPayment } from 'payframe/server';
-import { learn } from './ledger.mjs';
+import { learn, noteAction } from './ledger.mjs';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
 import { createTickets } from './tickets.mjs';
@@ -14,10 +14,15 @@ import { createTickets } from './tickets.mjs';
  *   order: import('./order.mjs').Order, publicOrigin: string, merchantId: string, gatewayUrl: string, frameOrigin: string,
  *   notifyAuthorization: string,
  * }} Shop
- * @typedef {{ intent: 'auth' | 'sale', email?: string, name?: string, saveCard: boolean, locale: 'en' | 'ar', browserInfo: import('payframe/server').BrowserInfo }} PayInput
+ * @typedef {{ intent: 'auth' | 'sale', email?: string, name?: string, saveCard: boolean, locale: 'en' | 'ar', browserInfo: import('payframe/server').BrowserInfo, attempt?: string }} PayInput
  */
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
+/** The page's id of one press of Pay: a random UUID, which the page alone knows with this server. */
+const ATTEMPT = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** The notifications of a payment's own actions, and where the ledger keeps each. @type {Record<string, 'captures' | 'voids' | 'refunds'>} */
+const ACTIONS = { 'PAYMENT.CAPTURE.COMPLETED': 'captures', 'PAYMENT.AUTHORIZATION.VOIDED': 'voids', 'PAYMENT.REFUND.COMPLETED': 'refunds' };
 
 /** @param {Shop} shop @returns {[string, RegExp, import('./http.mjs').Route][]} */
 export function checkoutRoutes(shop) {
@@ -53,7 +58,7 @@ export function checkoutRoutes(shop) {
     if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
     const entry = ledger.open({
       orderId, kind: 'checkout', intent: input.intent, amount: { currency: bill.amount.currency, total: bill.amount.total }, owner,
-      saveCard: input.saveCard, ...(input.email ? { email: input.email } : {}),
+      saveCard: input.saveCard, ...(input.email ? { email: input.email } : {}), ...(input.attempt ? { attempt: input.attempt } : {}),
     });
     let payment;
     try {
@@ -82,10 +87,20 @@ export function checkoutRoutes(shop) {
   const notification = gateway.handlers.notification({
     authorization: shop.notifyAuthorization,
     // The service's record, read by the handler: the order is found by the invoice number it carries.
-    onPayment: (payment, notice) => {
+    onPayment: async (payment, notice) => {
       const entry = ledger.byOrder(payment.transaction?.invoice_number);
       if (entry && !entry.referenceId) ledger.attach(entry, payment.reference_id);
       if (entry) learn(entry, payment);
+      // A capture, void or refund (whose answer may have been lost): its own record, read from the service.
+      const list = ACTIONS[notice.kind];
+      const recordId = notice.resource['id'];
+      if (entry && list && typeof recordId === 'string' && recordId !== payment.reference_id) {
+        const record = await gateway.payments.get(recordId);
+        if (record.reference_id === payment.reference_id) {
+          const total = list === 'voids' ? entry.amount.total : (record.transaction?.amount?.total ?? '0');
+          noteAction(entry, list, { id: record.id, total, at: record.create_time });
+        }
+      }
       ledger.noticed({
         id: notice.id, kind: notice.kind, orderId: entry?.orderId ?? null, referenceId: payment.reference_id, state: payment.state,
         at: new Date().toISOString(),
@@ -121,6 +136,17 @@ export function checkoutRoutes(shop) {
         if (open && isPayframeError(error) && error.code === 'outcome_unknown') return json(200, checking(open), cookie);
         throw error;
       }
+    }],
+
+    // A payment whose answer to the page was lost on the way: the page asks by the attempt id it made (a
+    // secret only it and this server know, so it needs no cookie: a first payment's cookie came in that answer).
+    ['GET', /^\/api\/attempt\/([0-9a-f-]{36})$/, async (_request, [attempt]) => {
+      const entry = ledger.byAttempt(attempt);
+      if (!entry) return json(200, { status: 'none' }); // never reached this server: nothing was paid
+      if (!entry.referenceId) return json(200, checking(entry));
+      const payment = await gateway.payments.get(entry.referenceId);
+      learn(entry, payment);
+      return json(200, answerOf(payment, entry));
     }],
 
     // An order being checked (its answer was lost): the page asks until the service's notification settles it.
@@ -250,11 +276,12 @@ async function keptCardIdOf(shop, email, cardId, owner) {
  * @param {Record<string, unknown>} body
  */
 export function checkPay(body) {
-  onlyKeys(body, ['intent', 'email', 'name', 'saveCard', 'card', 'browserInfo', 'locale']);
-  const { card, ...rest } = body;
+  onlyKeys(body, ['intent', 'email', 'name', 'saveCard', 'card', 'browserInfo', 'locale', 'attempt']);
+  const { card, attempt, ...rest } = body;
   const c = /** @type {Record<string, unknown>} */ (typeof card === 'object' && card !== null ? card : {});
   if (typeof c['nonce'] !== 'string' || Object.keys(c).length !== 1) throw refuse('invalid_request', 'card must be { nonce }.');
-  return { ...checkPayInput(rest), nonce: c['nonce'] };
+  if (attempt !== undefined && (typeof attempt !== 'string' || !ATTEMPT.test(attempt))) throw refuse('invalid_request', 'attempt must be a random UUID the page made.');
+  return { ...checkPayInput(rest), nonce: c['nonce'], ...(attempt ? { attempt: /** @type {string} */ (attempt) } : {}) };
 }
 
 /**

@@ -11,7 +11,7 @@ import { toMinor } from './money.mjs';
  * @typedef {{
  *   referenceId: string, orderId: string, kind: 'checkout' | 'merchant-initiated', intent: 'auth' | 'sale',
  *   amount: { currency: string, total: string }, email?: string, owner?: string, sessionId?: string,
- *   saveCard: boolean, vaultCardId?: string, previousPaymentId?: string, createdAt: string,
+ *   saveCard: boolean, vaultCardId?: string, previousPaymentId?: string, createdAt: string, attempt?: string,
  *   captures: Action[], refunds: Action[], voids: Action[],
  * }} Entry
  */
@@ -56,6 +56,8 @@ export function createLedger() {
     get: (referenceId) => (typeof referenceId === 'string' ? byReference.get(referenceId) : undefined),
     /** @param {unknown} orderId */
     byOrder: (orderId) => (typeof orderId === 'string' ? orders.get(orderId) : undefined),
+    /** The order the page's press of Pay made (its random attempt id). @param {unknown} attempt */
+    byAttempt: (attempt) => (typeof attempt === 'string' ? [...orders.values()].find((e) => e.attempt === attempt) : undefined),
     /** @param {string} sessionId */
     bySession: (sessionId) => [...orders.values()].find((e) => e.sessionId === sessionId),
     /** Newest first. */
@@ -82,6 +84,15 @@ export function learn(entry, record) {
   if (entry.saveCard && !entry.vaultCardId && !['pending', 'declined'].includes(record.state)) {
     entry.vaultCardId = readKeptCard(record).vaultCardId;
   }
+}
+
+/**
+ * Keeps a capture, void or refund of an order once: its answer and its notification may both tell of it
+ * (or only the notification, when the answer was lost).
+ * @param {Entry} entry @param {'captures' | 'voids' | 'refunds'} list @param {Action} action
+ */
+export function noteAction(entry, list, action) {
+  if (!entry[list].some((a) => a.id === action.id)) entry[list].push(action);
 }
 
 /** Captured and refunded amounts in minor units. @param {Entry} entry @param {string} state */

@@ -48,38 +48,55 @@ export interface PayRequest {
 interface Checking { status: 'checking'; orderId: string }
 const CHECK_EVERY_MS = 2000;
 
-/** Asks the shop for the order until the service's notification has settled it; it never pays again. */
-async function settled(orderId: string): Promise<PayAnswer> {
+/**
+ * Asks the shop until the order is settled (by the service's notification, or its payment read back);
+ * a failed ask is asked again. `none`: the shop never received the payment, so nothing was paid. It
+ * never pays again.
+ */
+async function settled(path: string): Promise<PayAnswer | { status: 'none' }> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS));
-    const answer = await api<PayAnswer | Checking>(`/api/order/${encodeURIComponent(orderId)}`).catch(() => undefined);
+    const answer = await api<PayAnswer | Checking | { status: 'none' }>(path).catch((error: unknown) =>
+      error instanceof ApiError && error.code === 'not_found' ? ({ status: 'none' } as const) : undefined);
     if (answer && answer.status !== 'checking') return answer;
   }
 }
+const orderPath = (orderId: string) => `/api/order/${encodeURIComponent(orderId)}`;
+/** The shop's answer to /api/pay was lost on its way back (the shop may have paid): asked again by the page's own id for this press of Pay. */
+const lost = (error: unknown) => error instanceof ApiError && (error.code === 'network' || error.code === 'invalid_response');
 
 export async function pay(request: PayRequest): Promise<Outcome> {
   const { form, browserInfo, intent, email, saveCard, keptCard, locale } = request;
   try {
-    let answer: PayAnswer | Checking;
+    let answer: PayAnswer | Checking | { status: 'none' };
+    let path = '';
     if (keptCard) {
       // The CVV frame posts to the shop without cookies: a one-time ticket tells the shop whose checkout it is.
       const body = { intent, email, keptCardId: keptCard.id, browserInfo, locale };
       const { ticket, orderId } = await api<{ ticket: string; orderId: string }>('/api/kept-card/ticket', { method: 'POST', body });
       // The CVV frame passes on the payment's outcome alone; the shop says the rest to this checkout.
+      // Its answer lost (the service's, or the shop's on its way back): the order is asked for by its number.
       const posted = await form.postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } }).catch((error: { code?: string }) => {
-        if (error.code === 'outcome_unknown') return undefined;
+        if (error.code === 'outcome_unknown' || error.code === 'network' || error.code === 'timeout') return undefined;
         throw error;
       });
+      path = orderPath(orderId);
       answer = posted ? await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`) : { status: 'checking', orderId };
     } else {
       const card = await form.tokenize();
-      const body = { intent, ...(email ? { email } : {}), ...(card.name ? { name: card.name } : {}), saveCard, card: { nonce: card.nonce }, browserInfo, locale };
-      answer = await api<PayAnswer | Checking>('/api/pay', { method: 'POST', body });
+      const attempt = crypto.randomUUID();
+      const body = { intent, ...(email ? { email } : {}), ...(card.name ? { name: card.name } : {}), saveCard, card: { nonce: card.nonce }, browserInfo, locale, attempt };
+      path = `/api/attempt/${attempt}`;
+      answer = await api<PayAnswer | Checking>('/api/pay', { method: 'POST', body }).catch((error: unknown) => {
+        if (lost(error)) return { status: 'checking', orderId: '' } as Checking;
+        throw error;
+      });
     }
     if (answer.status === 'checking') {
       request.checking();
-      answer = await settled(answer.orderId);
+      answer = await settled(answer.orderId ? orderPath(answer.orderId) : path);
     }
+    if (answer.status === 'none') return { kind: 'failed', reason: t(locale, 'network') }; // it never reached the shop: nothing was paid
     if (answer.status !== 'pending' || !answer.pending) return { kind: answer.status === 'approved' ? 'approved' : 'declined', answer };
     const done = await request.finishPending(answer.pending);
     if (done.status === 'redirected') return { kind: 'redirecting' };
