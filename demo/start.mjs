@@ -223,7 +223,7 @@ payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-
     ${group(testCards.approved.number)}   approved
     ${group(testCards.declined.number)}   declined
     ${group(testCards.otp.number)}   asks for a one-time password in the page
-    ${group(testCards.redirectOnly.number)}   asks in the page, then on the bank's page
+    ${group(testCards.redirectOnly.number)}   asks for it on the bank's page only
   One-time password: ${testCards.otp.otp}
 
 Plain HTTP on loopback only: no certificate to trust. Ctrl-C stops everything.`);

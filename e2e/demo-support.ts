@@ -84,7 +84,7 @@ export interface PayAnswer {
   referenceId: string;
   orderId: string;
   amount: { currency: string; total: string };
-  pending?: { referenceId: string; sessionId: string; redirectUrl: string };
+  pending?: { referenceId: string; sessionId: string; redirectUrl: string; otp: boolean };
 }
 
 /**

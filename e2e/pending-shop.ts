@@ -131,6 +131,8 @@ export interface Shop {
   payments: Map<string, { sessionId: string | undefined; owner: string }>;
   /** Makes the next `/pay` answer carry another redirectUrl: a compromised or buggy merchant server. */
   forgeRedirectUrl(forge: (pending: PendingPayment) => string): void;
+  /** Makes the next `/pay` answer carry no `otp`: a server on an older payframe. */
+  answerAsOlderServer(): void;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
   const gateway: Gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   const payments: Shop['payments'] = new Map();
   let forge: ((pending: PendingPayment) => string) | undefined;
+  let older = false;
   let url = '';
 
   const ownerOf = (request: Request) => /(?:^|;\s*)checkout=([\w-]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
@@ -161,6 +164,8 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
     payments.set(pending.referenceId, { sessionId: pending.sessionId, owner });
     if (forge) pending.redirectUrl = forge(pending);
     forge = undefined;
+    if (older) delete pending.otp;
+    older = false;
     return json(200, { pending }, { 'set-cookie': `checkout=${owner}; Path=/; Secure; HttpOnly; SameSite=Lax` });
   };
 
@@ -213,6 +218,7 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
     url,
     payments,
     forgeRedirectUrl: (next) => (forge = next),
+    answerAsOlderServer: () => (older = true),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

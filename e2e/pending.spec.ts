@@ -6,6 +6,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
 import { createGateway, type Gateway } from '../src/server';
 import { type Shop, startShop } from './pending-shop';
+import { watchOtpForm } from './support/otp-watch';
 
 let sandbox: SandboxHandle;
 let gateway: Gateway;
@@ -148,8 +149,32 @@ test('another payer cannot finish this payment: the authorize hook answers 403',
   await expect(result(page)).toHaveText('approved: captured 0000');
 });
 
-test('the redirect-only card in auto mode falls back to the redirect', async ({ page }) => {
+test('the redirect-only card in auto mode goes to the bank’s page at once: no OTP form is ever drawn', async ({ page }) => {
+  const drawn = await watchOtpForm(page);
   await checkout(page, { card: 'redirectOnly', intent: 'sale', mode: 'auto' });
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await page.waitForURL((url) => url.href.startsWith(`${sandbox.url}/v1/redirect/`));
+  const { sessionId } = shop.payments.get(lastPayment())!;
+  expect(page.url()).toBe(`${sandbox.url}/v1/redirect/${sessionId}`);
+  expect(drawn()).toBe(false);
+  await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toBeVisible();
+  expect((await gateway.payments.get(lastPayment())).state).toBe('pending');
+});
+
+test('the domestic card in auto mode gets the OTP form', async ({ page }) => {
+  const drawn = await watchOtpForm(page);
+  await checkout(page, { card: 'otp', intent: 'sale', mode: 'auto' });
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await expect(otpInput(page)).toBeFocused();
+  expect(drawn()).toBe(true);
+  await otpInput(page).fill(testCards.otp.otp);
+  await confirm(page).click();
+  await expect(result(page)).toHaveText('approved: captured 0000');
+});
+
+test('an older server (no otp in its pending answer): the form first, then the service refusal sends the payer to the bank', async ({ page }) => {
+  await checkout(page, { card: 'redirectOnly', intent: 'sale', mode: 'auto' });
+  shop.answerAsOlderServer();
   await page.getByRole('button', { name: 'Pay' }).click();
   await otpInput(page).fill(testCards.redirectOnly.otp);
   await confirm(page).click();

@@ -98,7 +98,7 @@ test('react/next/route.ts: a client token with the shopper’s cookie, a payment
   expect(await (await call('pay', { nonce: await nonce(testCards.declined) }, cookie)).json()).toMatchObject({ status: 'declined', code: '1005' });
 
   const { pending } = await (await call('pay', { nonce: await nonce(testCards.otp) }, cookie)).json();
-  expect(pending).toEqual({ referenceId: expect.stringMatching(/^PAY-/), sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.any(String) });
+  expect(pending).toEqual({ referenceId: expect.stringMatching(/^PAY-/), sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.any(String), otp: true });
   const otp = { referenceId: pending.referenceId, sessionId: pending.sessionId, otp: testCards.otp.otp };
   expect((await call('authenticate', otp)).status).toBe(403);
   expect((await call('authenticate', otp, 'shopper=someone-else')).status).toBe(403);

@@ -136,7 +136,7 @@ describe('README server blocks', () => {
     const as = (shopper: string, body: unknown) =>
       new Request('https://shop.example/x', { method: 'POST', headers: { 'content-type': 'application/json', cookie: `shopper=${shopper}` }, body: JSON.stringify(body) });
     const { pending } = await (await pay(as('ada', { nonce: await nonce(testCards.otp) }))).json();
-    expect(pending).toEqual({ referenceId: expect.stringMatching(/^PAY-/), sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.any(String) });
+    expect(pending).toEqual({ referenceId: expect.stringMatching(/^PAY-/), sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.any(String), otp: true });
     const otp = { referenceId: pending.referenceId, sessionId: pending.sessionId, otp: testCards.otp.otp };
     expect((await authenticate(as('eve', otp))).status).toBe(403);
     expect(await (await authenticate(as('ada', otp))).json()).toMatchObject({ status: 'approved', state: 'captured' });

@@ -1,7 +1,7 @@
 // The checkout page's routes: client token, the order, pay, the OTP, the return page's session read,
 // the payer's kept cards, a kept card paid again with the CVV its frame posts, an order whose answer
 // was lost, and the service's notifications.
-import { isPayframeError, readPayment } from 'payframe/server';
+import { isPayframeError, readPayment, toPending } from 'payframe/server';
 import { learn, noteAction } from './ledger.mjs';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
@@ -41,7 +41,7 @@ export function checkoutRoutes(shop) {
     const { status, state, code, text, referenceId } = outcome;
     return {
       status, state, code, text, referenceId, orderId: entry.orderId, amount: entry.amount,
-      ...(outcome.status === 'pending' ? { pending: { referenceId, sessionId: outcome.sessionId, redirectUrl: outcome.redirectUrl } } : {}),
+      ...(outcome.status === 'pending' ? { pending: toPending(payment) } : {}),
     };
   };
 

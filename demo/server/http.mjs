@@ -45,11 +45,13 @@ export function errorAnswer(error, explain) {
   return json(status, { error: { code: error.code, ...(error.reason ? { reason: error.reason } : {}), message } });
 }
 
-/** The service's own sentence, without the "POST /v1/...: NAME: " that payframe puts before it. @param {PayframeError} error */
+/**
+ * The service's own sentence, from its refusal's body (which payframe keeps scrubbed of what the call
+ * sent: no card number, CVV or secret), else payframe's message. @param {PayframeError} error
+ */
 export function serviceText(error) {
-  const marker = error.reason ? `${error.reason}: ` : undefined;
-  const at = marker ? error.message.indexOf(marker) : -1;
-  return at >= 0 ? error.message.slice(at + marker.length) : error.message;
+  const said = /** @type {{ message?: unknown } | undefined} */ (error.body)?.message;
+  return error.status !== undefined && typeof said === 'string' ? said : error.message;
 }
 
 /**

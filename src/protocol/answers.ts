@@ -54,7 +54,9 @@ export function readCvvAnswer(answer: unknown, gateway: string): CvvAnswer | und
   const p = (pending ?? {}) as Partial<PendingPayment>;
   const redirect = typeof p.sessionId === 'string' && SESSION_ID.test(p.sessionId) ? redirectOf(p.redirectUrl, gateway, p.sessionId) : undefined;
   if (!redirect || p.referenceId !== referenceId) return undefined;
-  return { status, referenceId, state, code, pending: { referenceId, sessionId: p.sessionId!, redirectUrl: redirect.href } } as CvvAnswer;
+  // `otp` only as a boolean: anything else is an older server's answer, read as one without it.
+  const otp = typeof p.otp === 'boolean' && { otp: p.otp };
+  return { status, referenceId, state, code, pending: { referenceId, sessionId: p.sessionId!, redirectUrl: redirect.href, ...otp } } as CvvAnswer;
 }
 
 /** The merchant's answer as an OTP outcome for `referenceId`; undefined for anything else. */

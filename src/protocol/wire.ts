@@ -24,6 +24,12 @@ export interface PendingPayment {
   referenceId: string;
   sessionId: string;
   redirectUrl: string;
+  /**
+   * Whether the service takes this payment's OTP in the page (its answer has an `authenticate_url`):
+   * `false` sends the payer straight to `redirectUrl` in `handlePending`'s `auto` mode. `toPending`
+   * always sets it; a page handed none (an older server) shows the form first, as before.
+   */
+  otp?: boolean;
 }
 
 /** What the checkout page posts to the merchant's `handlers.authenticate()` route. */

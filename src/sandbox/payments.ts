@@ -196,9 +196,10 @@ export function paymentView(ctx: Ctx, p: PaymentRecord, view: 'creation' | 'retr
   const result = {
     ...resultRest,
     ...(view === 'retrieval' ? { message: description } : { description }),
-    ...(pending
-      ? { redirect_url: `${ctx.url}/v1/redirect/${p.sessionId}`, authenticate_url: `${ctx.url}/v1/authenticate/${p.sessionId}` }
-      : {}),
+    // Every pending payment has the bank's page; only a card whose acquirer serves the OTP call is
+    // offered it, as the live service does (docs/service-decisions.md, "Which pending payments take the OTP call").
+    ...(pending ? { redirect_url: `${ctx.url}/v1/redirect/${p.sessionId}` } : {}),
+    ...(pending && p.otpFlow === 'otp' ? { authenticate_url: `${ctx.url}/v1/authenticate/${p.sessionId}` } : {}),
     ...(p.actions ? { actions: p.actions } : {}),
   };
   const payer = p.payerId ? ctx.store.payers.get(p.payerId) : undefined;

@@ -71,9 +71,10 @@ export function readKeptCard(payment: Payment): { previousPaymentId: string; vau
 }
 
 /**
- * What the checkout page needs to finish a pending payment (`handlePending` in `payframe`): the ids
- * and the redirect URL, nothing else (no card data, no `authenticate_url`: the OTP goes through the
- * merchant's own server). `invalid_request` for a payment that is not pending.
+ * What the checkout page needs to finish a pending payment (`handlePending` in `payframe`): the ids,
+ * the redirect URL and whether the service offers the OTP call for it (`otp`: the payment has an
+ * `authenticate_url`), nothing else (no card data, no `authenticate_url` itself: the OTP goes through
+ * the merchant's own server). `invalid_request` for a payment that is not pending.
  */
 export function toPending(payment: Payment): PendingPayment {
   const outcome = readPayment(payment);
@@ -82,6 +83,7 @@ export function toPending(payment: Payment): PendingPayment {
     referenceId: outcome.referenceId,
     sessionId: outcome.sessionId,
     redirectUrl: outcome.redirectUrl,
+    otp: outcome.authenticateUrl !== undefined,
   });
   // The page follows redirectUrl only to this session's page: an answer naming two sessions is the service's fault.
   if (!pending.success || sessionIdOf(pending.output.redirectUrl) !== pending.output.sessionId) {

@@ -15,6 +15,7 @@ export const PendingPaymentSchema: v.GenericSchema<unknown, PendingPayment> = v.
   referenceId: ReferenceId,
   sessionId: SessionId,
   redirectUrl: v.pipe(v.string(), v.url()),
+  otp: v.boolean(),
 });
 
 /**

@@ -2,7 +2,7 @@
 // handlePending and readReturn on their own: the URL rule, the OTP form's markup and states, and every
 // answer the merchant's server can give. The real flows run in Chromium (e2e/pending.spec.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createClient, handlePending, type HandlePendingOptions, readReturn } from '../../src';
+import { createClient, handlePending, type HandlePendingOptions, type PendingPayment, readReturn } from '../../src';
 import { TEXTS } from '../../src/client/pending/otp-form';
 import { PayframeError } from '../../src/shared/errors';
 import { rejection } from './helpers';
@@ -17,7 +17,7 @@ const approved = { status: 'approved', referenceId: 'PAY-1', state: 'captured', 
 const refused = (code: string, reason?: string, resultCode?: string) => ({ error: { code, message: `refused: ${reason}`, reason, resultCode } });
 
 /** A pending payment in otp mode, once its form shows (handlePending loads its code first). */
-async function setup(options: Partial<HandlePendingOptions> = {}, answers: unknown[] = [approved]) {
+async function setup(options: Partial<HandlePendingOptions> = {}, answers: unknown[] = [approved], given: PendingPayment = pending()) {
   document.body.replaceChildren();
   const container = document.createElement('div');
   container.id = 'otp';
@@ -29,7 +29,7 @@ async function setup(options: Partial<HandlePendingOptions> = {}, answers: unkno
     if (next instanceof Error) throw next;
     return next;
   });
-  const call = handlePending(pending(), { client, mode: 'otp', container: '#otp', submitOtp, navigate, ...options });
+  const call = handlePending(given, { client, mode: 'otp', container: '#otp', submitOtp, navigate, ...options });
   const settled = vi.fn();
   call.then(settled, settled);
   const form = () => container.querySelector('form');
@@ -291,6 +291,22 @@ describe('the OTP form', () => {
     expect(form()!.dataset['state']).toBe('redirecting');
   });
 
+  it('in auto mode, shows the form when the service offers the OTP call (otp: true)', async () => {
+    const { submit, call, form, navigate } = await setup({ mode: 'auto' }, [approved], { ...pending(), otp: true });
+    expect(form()!.dataset['state']).toBe('ready');
+    await submit('111111');
+    expect(await call).toMatchObject({ status: 'approved', state: 'captured' });
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('in otp mode, draws the form even for otp: false; the service refuses and nothing navigates', async () => {
+    const { submit, call, form, navigate } = await setup({ mode: 'otp' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')], { ...pending(), otp: false });
+    await submit('111111');
+    expect(await rejection(call)).toMatchObject({ code: 'conflict', reason: 'AUTHENTICATE_NOT_SUPPORTED' });
+    expect(form()!.dataset['state']).toBe('unsupported');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('lets the payer try again after a network or server failure', async () => {
     // An error code the page does not know is the merchant's server failing.
     const answers = [new TypeError('Failed to fetch'), refused('server_error'), refused('timeout'), { error: { code: 'teapot' } }, approved];
@@ -355,6 +371,63 @@ describe('the OTP form', () => {
     expect((await rejection(call)).code).toBe('aborted');
     expect(container.children).toHaveLength(0);
     answer(approved);
+  });
+});
+
+describe('a card the service takes the OTP of on its own page only (otp: false)', () => {
+  const shown = () => document.querySelector('form, input');
+
+  it('in auto mode, navigates at once: no form is drawn, nothing is posted, the container is untouched', async () => {
+    const container = document.createElement('div');
+    container.append('merchant content');
+    document.body.append(container);
+    const navigate = vi.fn<(url: string) => void>();
+    const submitOtp = vi.fn();
+    // Any form drawn, even for an instant, is seen.
+    const drawn: Node[] = [];
+    const observer = new MutationObserver((records) => records.forEach((r) => drawn.push(...r.addedNodes)));
+    observer.observe(document.body, { childList: true, subtree: true });
+    const outcome = await handlePending({ ...pending(), otp: false }, { client, container, submitOtp, navigate });
+    await Promise.resolve();
+    observer.disconnect();
+    expect(outcome).toEqual({ status: 'redirected', referenceId: 'PAY-1', state: 'pending', code: '1007' });
+    expect(navigate).toHaveBeenCalledExactlyOnceWith(`${GATEWAY}/v1/redirect/${SESSION}`);
+    expect(drawn).toEqual([]);
+    expect(shown()).toBeNull();
+    expect(container.textContent).toBe('merchant content');
+    expect(submitOtp).not.toHaveBeenCalled();
+  });
+
+  it('still checks every option and the redirect URL first', async () => {
+    const navigate = vi.fn();
+    const given = { ...pending(), otp: false };
+    const noContainer = handlePending(given, { client, container: '#nowhere', submitOtp: vi.fn(), navigate });
+    expect(await rejection(noContainer)).toMatchObject({ code: 'invalid_config' });
+    document.body.append(Object.assign(document.createElement('div'), { id: 'otp' }));
+    const unsafe = handlePending({ ...given, redirectUrl: `https://evil.test/v1/redirect/${SESSION}` }, { client, container: '#otp', submitOtp: vi.fn(), navigate });
+    expect(await rejection(unsafe)).toMatchObject({ code: 'unsafe_url' });
+    expect(navigate).not.toHaveBeenCalled();
+    expect(shown()).toBeNull();
+  });
+
+  it('a pending without otp (an older server) gets the form first, and the service refusal redirects', async () => {
+    const { submit, call, form, navigate } = await setup({ mode: 'auto' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')]);
+    expect(form()!.dataset['state']).toBe('ready');
+    expect(navigate).not.toHaveBeenCalled();
+    await submit('111111');
+    expect((await call).status).toBe('redirected');
+    expect(navigate).toHaveBeenCalledOnce();
+  });
+
+  it('reads only false as false: any other value is an older server, the form is drawn', async () => {
+    for (const otp of [undefined, null, 0, '', 'false']) {
+      const stop = new AbortController();
+      const { form, navigate, call } = await setup({ mode: 'auto', signal: stop.signal }, [approved], { ...pending(), otp } as unknown as PendingPayment);
+      expect(form(), String(otp)).not.toBeNull();
+      expect(navigate).not.toHaveBeenCalled();
+      stop.abort();
+      expect(await rejection(call)).toMatchObject({ code: 'aborted' });
+    }
   });
 });
 

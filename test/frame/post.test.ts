@@ -74,6 +74,11 @@ describe('the CVV frame’s post', () => {
     const redirectUrl = `${GATEWAY}v1/redirect/${SESSION}`;
     answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl } }) });
     await expect(post()).resolves.toEqual({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl } });
+    // Whether the service offers the OTP call passes on as a boolean; anything else is left out, as from an older server.
+    for (const [otp, kept] of [[false, { otp: false }], [true, { otp: true }], ['false', {}], [1, {}]] as const) {
+      answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl, otp } }) });
+      await expect(post(), String(otp)).resolves.toEqual({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl, ...kept } });
+    }
     for (const elsewhere of [`https://evil.example/v1/redirect/${SESSION}`, `${GATEWAY}v1/redirect/${'0'.repeat(32)}`, `${GATEWAY}log?x=1`]) {
       answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl: elsewhere } }) });
       expect(await rejection(post()), elsewhere).toMatchObject({ code: 'invalid_response' });

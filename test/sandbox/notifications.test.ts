@@ -50,7 +50,7 @@ function expectWire(n: Received) {
 
 const get = async (id: string) => (await call(sb, 'GET', `${m(sb)}/payment/${id}`)).body;
 const post = (path: string, body?: unknown) => call(sb, 'POST', `${m(sb)}/payment/${path}`, body);
-const sessionOf = (p: any) => p.result.authenticate_url.split('/').pop() as string;
+const sessionOf = (p: any) => p.result.redirect_url.split('/').pop() as string;
 
 describe('notifications: one per change of a payment', () => {
   it('an approved auth: AUTHORIZATION.CREATED with the payment as GET answers it; its capture: CAPTURE.COMPLETED with the capture record', async () => {

@@ -4,8 +4,9 @@ import { basic, call, expectRefusal, m, pay, useSandbox } from './helpers';
 
 const box = useSandbox();
 
-function sessionOf(payment: { result: { authenticate_url: string } }): string {
-  return payment.result.authenticate_url.split('/').pop()!;
+// Every pending payment has a redirect_url (only the domestic card's has an authenticate_url too).
+function sessionOf(payment: { result: { redirect_url: string } }): string {
+  return payment.result.redirect_url.split('/').pop()!;
 }
 const authenticate = (sb: SandboxHandle, payment: any, otp: string, auth = basic(sb)) =>
   call(sb, 'POST', `/v1/authenticate/${sessionOf(payment)}`, { reference_id: payment.reference_id, otp }, { auth });
@@ -86,7 +87,24 @@ describe('pending payments', () => {
     expect(answers.filter((a) => a.status === 409 && a.body.name === 'SESSION_EXPIRED')).toHaveLength(9);
   });
 
-  it('refuses the endpoint for a redirect-only card; the session stays usable', async () => {
+  it('offers the OTP call only for the domestic card: the redirect-only card has no authenticate_url', async () => {
+    const domestic = await pay(box.sb, testCards.otp, { intent: 'sale' });
+    const visa = await pay(box.sb, testCards.redirectOnly, { intent: 'sale' });
+    expect(visa).toMatchObject({ state: 'pending', result: { code: '1007', redirect_url: `${box.sb.url}/v1/redirect/${sessionOf(visa)}` } });
+    expect(Object.keys(visa.result)).not.toContain('authenticate_url');
+    // The same on the payment's and the session's retrieval.
+    for (const path of [`payment/${visa.id}`, `payment/session/${sessionOf(visa)}`]) {
+      const { body } = await call(box.sb, 'GET', `${m(box.sb)}/${path}`);
+      expect(body.result.redirect_url, path).toBe(visa.result.redirect_url);
+      expect(Object.keys(body.result), path).not.toContain('authenticate_url');
+    }
+    for (const path of [`payment/${domestic.id}`, `payment/session/${sessionOf(domestic)}`]) {
+      const { body } = await call(box.sb, 'GET', `${m(box.sb)}/${path}`);
+      expect(body.result, path).toMatchObject({ redirect_url: domestic.result.redirect_url, authenticate_url: domestic.result.authenticate_url });
+    }
+  });
+
+  it('refuses the endpoint for a redirect-only card called anyway; the session stays usable', async () => {
     const p = await pay(box.sb, testCards.redirectOnly, { intent: 'sale' });
     expect(p.state).toBe('pending');
     expectRefusal(await authenticate(box.sb, p, '111111'), 409, 'AUTHENTICATE_NOT_SUPPORTED', '4099');

@@ -167,7 +167,7 @@ describe('handlers.cvv', () => {
     const answer = await (await handler(request({ body: { cvv: testCards.otp.cvv } }))).json();
     expect(answer).toEqual({
       status: 'pending', referenceId: expect.stringMatching(/^PAY-/), state: 'pending', code: '1007',
-      pending: { referenceId: answer.referenceId, sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.stringContaining('/v1/redirect/') },
+      pending: { referenceId: answer.referenceId, sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.stringContaining('/v1/redirect/'), otp: true },
     });
   });
 

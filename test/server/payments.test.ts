@@ -171,22 +171,29 @@ describe('payments', () => {
 
     const redirect = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('3.00'), card: fullCard(testCards.redirectOnly) });
     const outcome = readPayment(redirect);
-    expect(outcome.status).toBe('pending');
+    // The service offers no OTP call for it (no authenticate_url); called anyway, it refuses.
+    if (outcome.status !== 'pending') throw new Error(`expected pending, got ${outcome.status}`);
+    expect(outcome).toMatchObject({ authenticateUrl: undefined, redirectUrl: expect.stringContaining('/v1/redirect/') });
     const refused = await refusal(
-      ctx.gateway.payments.authenticate({ authenticateUrl: redirect.result.authenticate_url!, referenceId: redirect.reference_id, otp: '111111' }),
+      ctx.gateway.payments.authenticate({ authenticateUrl: ctx.gateway.authenticateUrl(outcome.sessionId!), referenceId: redirect.reference_id, otp: '111111' }),
       'conflict',
     );
     expect(refused.reason).toBe('AUTHENTICATE_NOT_SUPPORTED');
   });
 
-  it('toPending gives the page the ids and the redirect URL of a pending payment, and nothing else', async () => {
+  it('toPending gives the page the ids, the redirect URL and whether the OTP call is offered, and nothing else', async () => {
     const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('4.00'), card: fullCard(testCards.otp) });
     const pending = toPending(payment);
     expect(pending).toEqual({
       referenceId: payment.reference_id,
       sessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
       redirectUrl: `${ctx.sandbox.url}/v1/redirect/${pending.sessionId}`,
+      otp: true,
     });
+    const visa = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('4.00'), card: fullCard(testCards.redirectOnly) });
+    const bankOnly = toPending(visa);
+    expect(bankOnly).toEqual({ referenceId: visa.reference_id, sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: visa.result.redirect_url, otp: false });
+    expect(bankOnly.redirectUrl).toBe(`${ctx.sandbox.url}/v1/redirect/${bankOnly.sessionId}`);
     expect(JSON.stringify(pending)).not.toContain(testCards.otp.number.slice(6));
     const approved = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('4.00'), card: fullCard(testCards.approved) });
     expect((await refusal(() => toPending(approved), 'invalid_request')).message).toContain('captured');

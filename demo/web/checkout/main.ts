@@ -28,7 +28,7 @@ let lookup: CardsLookup | undefined;
 let chosen: SavedCard | undefined;
 let paying = false;
 /** What the payer is told while paying, before the outcome. */
-let progress: 'paying' | 'otpAsked' | 'checkingPayment' | undefined;
+let progress: 'paying' | 'otpAsked' | 'redirecting' | 'checkingPayment' | undefined;
 let outcome: Outcome | undefined;
 
 const status = byId('status');
@@ -163,8 +163,10 @@ async function submit(): Promise<void> {
       render();
     },
     finishPending(pending) {
-      otp.hidden = false;
-      progress = 'otpAsked';
+      // A card whose bank takes the code on its own page only (otp: false) goes there at once, with no form.
+      const here = pending.otp !== false;
+      otp.hidden = !here;
+      progress = here ? 'otpAsked' : 'redirecting';
       render();
       return window.Payframe.handlePending(pending, { client: payingWith, mode: 'auto', container: OTP_CONTAINER, submitOtp, locale });
     },

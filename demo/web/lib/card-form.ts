@@ -50,7 +50,7 @@ export function mountCardForm(payframe: PayframeLib, client: Client, locale: Loc
 /**
  * What `handlePending` posts to finish a payment with its one-time password (the shop's own route). It
  * answers the route's JSON, a refusal too: `handlePending` reads `{ error: { reason } }` to tell a wrong
- * session from a card whose bank wants its own page (AUTHENTICATE_NOT_SUPPORTED: then the redirect).
+ * session from a card whose bank wants its own page after all (AUTHENTICATE_NOT_SUPPORTED: then the redirect).
  */
 export const submitOtp = (body: { referenceId: string; sessionId: string; otp: string }, { signal }: { signal?: AbortSignal }) =>
   fetch('/api/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) })

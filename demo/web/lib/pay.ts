@@ -16,7 +16,7 @@ export interface PayAnswer {
   referenceId: string;
   orderId: string;
   amount: Money;
-  pending?: { referenceId: string; sessionId: string; redirectUrl: string };
+  pending?: PendingPayment;
 }
 
 export type Outcome =

@@ -87,7 +87,7 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
   const [saveCard, setSaveCard] = useState(false);
   const [paying, setPaying] = useState(false);
   /** What the payer is told while paying, before the outcome. */
-  const [progress, setProgress] = useState<'paying' | 'otpAsked' | 'checkingPayment'>();
+  const [progress, setProgress] = useState<'paying' | 'otpAsked' | 'redirecting' | 'checkingPayment'>();
   const [outcome, setOutcome] = useState<Outcome>();
   const status = useRef<HTMLParagraphElement>(null);
   const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
@@ -119,7 +119,8 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
       form: card, browserInfo: collectBrowserInfo(), intent, email: email.trim(), saveCard: !chosen && saveCard, keptCard: chosen, locale,
       checking: () => setProgress('checkingPayment'),
       finishPending(pending) {
-        setProgress('otpAsked');
+        // A card whose bank takes the code on its own page only (otp: false) goes there at once, with no form.
+        setProgress(pending.otp === false ? 'redirecting' : 'otpAsked');
         return otp.finish(pending);
       },
     });
@@ -224,7 +225,7 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
           told={told} progress={progress && say(progress)} />
       </form>
       {/* A payment that asks for a one-time password shows its form here (forms do not nest). */}
-      <div id="otp" className="otp" hidden={!otp.pending} ref={otp.ref} />
+      <div id="otp" className="otp" hidden={!otp.pending || otp.pending.otp === false} ref={otp.ref} />
       <p className="hint secure">{say('secureNote')}</p>
     </section>
   );

@@ -28,7 +28,7 @@ function check(ok: unknown, what: string): asserts ok {
 export async function finishPending(pending: PendingPayment, options: HandlePendingOptions): Promise<PendingOutcome> {
   const { client, mode = 'auto', container, submitOtp, locale = 'en', signal, navigate = (url: string) => location.assign(url) } =
     options ?? ({} as HandlePendingOptions);
-  const { referenceId, sessionId, redirectUrl } = pending ?? ({} as PendingPayment);
+  const { referenceId, sessionId, redirectUrl, otp } = pending ?? ({} as PendingPayment);
   check(['otp', 'redirect', 'auto'].includes(mode), "mode must be 'otp', 'redirect' or 'auto'");
   check(isLocale(locale), "locale must be 'en' or 'ar'");
   check(typeof navigate === 'function', 'navigate must be a function');
@@ -50,7 +50,10 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
     navigate(href);
     return { status: 'redirected', referenceId, state: 'pending', code: '1007' };
   };
-  if (mode === 'redirect') return redirected();
+  // `otp: false` (toPending): the service offers no OTP call for this card, so a form would take a code
+  // the bank asks again on its page. `otp` mode is the merchant's "the form, nothing else": it draws
+  // it, as does a pending without `otp` (an older server); the service's refusal redirects in `auto`.
+  if (mode === 'redirect' || (otp === false && href)) return redirected();
 
   active.get(place as Element)?.();
   const { form, input, show } = renderOtpForm(place as Element, locale);

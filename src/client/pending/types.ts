@@ -4,7 +4,8 @@ import type { OtpOutcome, OtpSubmission } from '../../protocol/wire';
 
 /**
  * How a pending payment is finished: `otp` in the page's own form, `redirect` on the issuer's page,
- * `auto` the form first and the redirect when the card's acquirer does not take the OTP call.
+ * `auto` the form when the service takes the OTP call (`pending.otp`), the issuer's page at once when
+ * it does not, and the issuer's page after all when the service refuses the OTP call.
  */
 export type PendingMode = 'otp' | 'redirect' | 'auto';
 
