@@ -196,8 +196,10 @@ export class Notifier {
     const controller = new AbortController();
     this.inFlight.set(note, controller);
     note.held = false;
-    note.firstAt ??= this.clock.nowMs();
-    const ok = await this.send(note, controller.signal);
+    // One reading of the clock: the schedule counts from the first try's recorded time exactly.
+    const now = this.clock.nowMs();
+    note.firstAt ??= now;
+    const ok = await this.send(note, controller.signal, now);
     if (ok && this.chaos.duplicate && !controller.signal.aborted) await this.send(note, controller.signal);
     this.inFlight.delete(note);
     if (this.closed) return this.settle();
@@ -210,8 +212,8 @@ export class Notifier {
   }
 
   /** One try, recorded; whether the receiver answered 2xx. */
-  private async send(note: Note, signal: AbortSignal): Promise<boolean> {
-    const at = this.clock.iso();
+  private async send(note: Note, signal: AbortSignal, now = this.clock.nowMs()): Promise<boolean> {
+    const at = this.clock.iso(now);
     const started = performance.now();
     let outcome: Outcome;
     try {

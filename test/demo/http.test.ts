@@ -12,7 +12,9 @@ const answer = async (error: unknown) => {
 
 describe('the demo shop’s error answers', () => {
   it('says a refusal of the service that concerns the payer in the service’s own sentence', async () => {
-    const refused = new PayframeError('conflict', 'POST /v1/merchants/m/payment: NONCE_ALREADY_USED: This nonce has already paid', { status: 409, reason: 'NONCE_ALREADY_USED' });
+    // As the gateway throws it: payframe's words in the message, the service's body (scrubbed of what the call sent) beside it.
+    const body = { code: '5111', name: 'NONCE_ALREADY_USED', message: 'This nonce has already paid', eventId: 'ev-1' };
+    const refused = new PayframeError('conflict', 'POST /v1/merchants/m/payment: NONCE_ALREADY_USED', { status: 409, reason: 'NONCE_ALREADY_USED', body });
     expect(await answer(refused)).toEqual({ status: 409, body: { error: { code: 'conflict', reason: 'NONCE_ALREADY_USED', message: 'This nonce has already paid' } } });
   });
 
