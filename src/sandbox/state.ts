@@ -54,7 +54,7 @@ export interface NonceRecord { merchantId: string; card: CardData | undefined; e
 
 /**
  * Tokens and nonces past their lifetime kept, each map: the newest ones. An older one is forgotten, and
- * answered as one never issued (docs/service-decisions.md, "What the sandbox keeps").
+ * answered as one never issued (docs/service-decisions.md, "A client token or nonce past its lifetime").
  */
 export const MAX_LAPSED = 100_000;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testCards } from '../../src/sandbox';
+import { MAX_LAPSED, Store } from '../../src/sandbox/state';
 import { call, cardOf, clientToken, expectRefusal, m, nonceFor, paymentBody, useSandbox } from './helpers';
 
 // What a sandbox keeps over a long test run (docs/service-decisions.md, "What the sandbox keeps").
@@ -39,6 +40,27 @@ describe('tokens and nonces past their lifetime', () => {
     expectRefusal(await payWith(unused, '/v1/merchants/other-merchant', other), 400, 'INVALID_NONCE');
     // A fresh token and nonce still pay.
     expect((await payWith(await nonceFor(box.sb))).status).toBe(200);
+  });
+});
+
+describe('tombstones', () => {
+  it('keep the newest MAX_LAPSED of each kind: an older one is forgotten', () => {
+    const store = new Store();
+    for (let i = 0; i <= MAX_LAPSED; i++) store.nonces.set(`n${i}`, { merchantId: 'm', card: undefined, expiresAt: i, used: true });
+    store.tokens.set('t', { merchantId: 'm', expiresAt: 5 });
+    store.sweep(MAX_LAPSED);
+    expect([store.nonces.size, store.lapsedNonces.size, store.lapsedTokens.size]).toEqual([0, MAX_LAPSED, 1]);
+    expect(store.nonce('n0')).toBeUndefined();
+    expect(store.nonce('n1')).toMatchObject({ merchantId: 'm', used: true });
+    expect(store.token('t')).toMatchObject({ merchantId: 'm' });
+  });
+
+  it('a sweep stops at the first record still alive', () => {
+    const store = new Store();
+    for (const [id, expiresAt] of [['a', 10], ['b', 20], ['c', 30]] as const) store.nonces.set(id, { merchantId: 'm', card: { number: '4111111111111111', expireMonth: 1, expireYear: 2040 }, expiresAt, used: false });
+    store.sweep(20);
+    expect([...store.nonces.keys()]).toEqual(['c']);
+    expect(store.nonce('b')).toMatchObject({ card: undefined, used: false });
   });
 });
 
