@@ -84,6 +84,8 @@ export interface SandboxHandle {
   /** Deliberate disorder until called again: `duplicate` sends each delivered notification twice, `reorder` a payment's notifications newest first. */
   notificationChaos(chaos: NotificationChaos): void;
   close(): Promise<void>;
+  /** @internal For tests: how many records of each kind the sandbox holds. */
+  sizes(): Record<'tokens' | 'nonces' | 'lapsedTokens' | 'lapsedNonces' | 'payments' | 'payers', number>;
 }
 
 const DAY = 24 * 3600_000;
@@ -123,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (p) refresh({ store, clock, url: sb.url, merchantId: p.merchantId }, p);
   });
   clock.onAdvance = () => {
+    store.sweep(clock.nowMs());
     timed.sweep();
     notifier.kick();
   };
@@ -171,6 +174,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     notifications: () => notifier.list(),
     notificationsIdle: () => notifier.idle(),
     notificationChaos: (chaos) => void notifier.setChaos(validateChaos(chaos)),
+    sizes: () => ({
+      tokens: store.tokens.size,
+      nonces: store.nonces.size,
+      lapsedTokens: store.lapsedTokens.size,
+      lapsedNonces: store.lapsedNonces.size,
+      payments: store.payments.size,
+      payers: store.payers.size,
+    }),
     close: () =>
       new Promise<void>((resolve) => {
         timed.close();

@@ -65,10 +65,10 @@ function fundingCard(ctx: Ctx, fi: FundingInstrument): { card: CardData; vaulted
     const v = vaultCard(ctx.store, ctx.merchantId, fi.credit_card_token.credit_card_id);
     return { card: v, vaulted: true, payerId: v.payerId, cardId: v.id };
   }
-  const nonce = ctx.store.nonces.get(fi.credit_card_nonce.nonce);
+  const nonce = ctx.store.nonce(fi.credit_card_nonce.nonce);
   if (!nonce || nonce.merchantId !== ctx.merchantId) return fail('INVALID_NONCE', 'This nonce was never issued to this merchant');
   if (nonce.used) return fail('NONCE_ALREADY_USED', 'This nonce has already paid');
-  if (ctx.clock.nowMs() >= nonce.expiresAt) return fail('NONCE_EXPIRED', 'This nonce has expired');
+  if (ctx.clock.nowMs() >= nonce.expiresAt || !nonce.card) return fail('NONCE_EXPIRED', 'This nonce has expired');
   const card = { ...nonce.card };
   if (fi.credit_card_nonce.name !== undefined) card.name = fi.credit_card_nonce.name;
   return { card, vaulted: false };
@@ -101,7 +101,11 @@ export function createPayment(ctx: Ctx, body: PaymentRequest) {
   const funding = fundingCard(ctx, body.payer.funding_instrument);
   // Nothing below refuses: from here on the payment exists.
   const fi = body.payer.funding_instrument;
-  if ('credit_card_nonce' in fi) ctx.store.nonces.get(fi.credit_card_nonce.nonce)!.used = true;
+  if ('credit_card_nonce' in fi) {
+    const nonce = ctx.store.nonces.get(fi.credit_card_nonce.nonce)!;
+    nonce.used = true;
+    nonce.card = undefined;
+  }
 
   const now = ctx.clock.nowMs();
   const { transaction } = body;

@@ -69,6 +69,7 @@ function clientToken(sb: Sandbox, req: Req): Reply {
     || (type === 'application/json' && text.startsWith('{') && (parseJson(text) as { grant_type?: unknown })?.grant_type === 'client_credentials');
   if (!ok) fail('INVALID_REQUEST', 'grant_type must be client_credentials');
   const now = sb.clock.nowMs();
+  sb.store.sweep(now);
   const accessToken = randomBytes(32).toString('base64url');
   sb.store.tokens.set(accessToken, { merchantId: ctx.merchantId, expiresAt: now + sb.tokenTtlMs });
   return reply({ accessToken, tokenType: 'Bearer', expiresOn: sb.clock.iso(now + sb.tokenTtlMs), issuedOn: sb.clock.iso(now) });
@@ -79,12 +80,13 @@ function nonce(sb: Sandbox, req: Req): Reply {
   // A browser page on another origin is refused outright; a request without Origin is not a browser's.
   if (!cors(sb, req) && req.headers['origin'] !== undefined) fail('ORIGIN_NOT_ALLOWED', 'This origin is not allowed for this merchant');
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers['authorization'] ?? '')?.[1];
-  const token = bearer === undefined ? undefined : sb.store.tokens.get(bearer);
+  const token = bearer === undefined ? undefined : sb.store.token(bearer);
   if (!token || token.merchantId !== merchant.id) fail('INVALID_CLIENT_TOKEN', 'Missing or unknown client token');
   const now = sb.clock.nowMs();
   if (now >= token!.expiresAt) fail('EXPIRED_CLIENT_TOKEN', 'The client token has expired');
   const card = body(req, NonceRequestSchema);
   if (!validateNumber(card.number).isValid) fail('INVALID_CARD_NUMBER', 'number is not a valid card number for its brand (length or check digit)');
+  sb.store.sweep(now);
   const id = randomUUID();
   const expiresAt = now + sb.nonceTtlMs;
   sb.store.nonces.set(id, {

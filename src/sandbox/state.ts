@@ -49,7 +49,14 @@ export interface CardData {
 }
 
 export interface ClientTokenRecord { merchantId: string; expiresAt: number }
-export interface NonceRecord { merchantId: string; card: CardData; expiresAt: number; used: boolean }
+/** `card` goes once the nonce has paid: only its refusal (NONCE_ALREADY_USED) is left to answer. */
+export interface NonceRecord { merchantId: string; card: CardData | undefined; expiresAt: number; used: boolean }
+
+/**
+ * Tokens and nonces past their lifetime kept, each map: the newest ones. An older one is forgotten, and
+ * answered as one never issued (docs/service-decisions.md, "A client token or nonce past its lifetime").
+ */
+export const MAX_LAPSED = 100_000;
 
 export interface VaultCardRecord extends CardData { id: string; payerId: string; isDefault: boolean }
 export interface VaultPayerRecord {
@@ -127,16 +134,51 @@ export type EventKind =
 export interface PaymentEvent { kind: EventKind; merchantId: string; paymentId: string; at: number; resource: () => unknown }
 
 export class Store {
+  /** Live tokens and nonces, in the order they were issued, which is the order they expire in. */
   readonly tokens = new Map<string, ClientTokenRecord>();
   readonly nonces = new Map<string, NonceRecord>();
+  /** Tokens and nonces past their lifetime, with no card: what their documented refusal needs. */
+  readonly lapsedTokens = new Map<string, ClientTokenRecord>();
+  readonly lapsedNonces = new Map<string, NonceRecord>();
   readonly payments = new Map<string, PaymentRecord>();
   readonly children = new Map<string, ChildRecord>();
   /** session id -> payment id */
   readonly sessions = new Map<string, string>();
   readonly payers = new Map<string, VaultPayerRecord>();
+  /** `merchant id \n lower-case email` -> payer id (vault.ts keeps it). */
+  readonly payerByEmail = new Map<string, string>();
   readonly cards = new Map<string, VaultCardRecord>();
   /** When a payment changes on its own (pending expiry, the seven-day hold): a min-heap of [instant, payment id]. */
   readonly due = new DueIndex();
   /** Told of every change of a payment's state, in order; the sandbox sends its notifications from here. */
   onEvent: (event: PaymentEvent) => void = () => {};
+
+  token(id: string): ClientTokenRecord | undefined {
+    return this.tokens.get(id) ?? this.lapsedTokens.get(id);
+  }
+
+  nonce(id: string): NonceRecord | undefined {
+    return this.nonces.get(id) ?? this.lapsedNonces.get(id);
+  }
+
+  /**
+   * Moves the tokens and nonces whose lifetime has passed at `now` to the lapsed ones: called on each
+   * move of the clock and before each token or nonce is issued. Each lifetime is the same and the clock
+   * only moves forward, so the maps are in order of expiry and each sweep stops at the first one alive
+   * (were the system clock set back, a record would be freed later, never answered otherwise).
+   */
+  sweep(now: number): void {
+    lapse(this.tokens, this.lapsedTokens, now);
+    lapse(this.nonces, this.lapsedNonces, now);
+  }
+}
+
+function lapse<R extends { expiresAt: number; card?: CardData | undefined }>(live: Map<string, R>, lapsed: Map<string, R>, now: number): void {
+  for (const [id, record] of live) {
+    if (record.expiresAt > now) return;
+    live.delete(id);
+    if ('card' in record) record.card = undefined;
+    lapsed.set(id, record);
+    if (lapsed.size > MAX_LAPSED) lapsed.delete(lapsed.keys().next().value!);
+  }
 }

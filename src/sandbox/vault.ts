@@ -3,19 +3,38 @@ import { fail } from './errors';
 import { hex, type VaultPayerRecord, type PaymentRecord, type Store, type VaultCardRecord } from './state';
 
 /**
+ * The key of `store.payerByEmail`: a payer's email matches whatever its case (`toLowerCase()` of both),
+ * within one merchant's vault. At most one payer of a merchant holds an email (keepCard reuses it,
+ * updatePayer refuses a second), so the index names that one.
+ */
+const emailKey = (merchantId: string, email: string) => `${merchantId}\n${email.toLowerCase()}`;
+
+function findByEmail(store: Store, merchantId: string, email: string): VaultPayerRecord | undefined {
+  const id = store.payerByEmail.get(emailKey(merchantId, email));
+  return id === undefined ? undefined : store.payers.get(id);
+}
+
+/** Sets a payer's email, keeping the index true. */
+function setEmail(store: Store, payer: VaultPayerRecord, email: string): void {
+  if (payer.email !== undefined) {
+    const old = emailKey(payer.merchantId, payer.email);
+    if (store.payerByEmail.get(old) === payer.id) store.payerByEmail.delete(old);
+  }
+  payer.email = email;
+  store.payerByEmail.set(emailKey(payer.merchantId, email), payer.id);
+}
+
+/**
  * Keeps the card of an approved payment (never the CVV) under the payer with the same email, or
  * a new payer. The same number and expiry keep one card id; a payer's first card is the default.
  */
 export function keepCard(store: Store, payment: PaymentRecord): void {
   const info = payment.payerInfo;
-  const email = info?.email?.toLowerCase();
-  let payer = email
-    ? [...store.payers.values()].find((p) => p.merchantId === payment.merchantId && p.email?.toLowerCase() === email)
-    : undefined;
+  let payer = info?.email ? findByEmail(store, payment.merchantId, info.email) : undefined;
   if (!payer) {
     payer = { id: `PAYER-${hex(12).toUpperCase()}`, merchantId: payment.merchantId, cardIds: [] };
-    if (info?.email) payer.email = info.email;
     store.payers.set(payer.id, payer);
+    if (info?.email) setEmail(store, payer, info.email);
   }
   if (info?.name) payer.name = info.name;
   if (info?.billing_address) payer.billingAddress = info.billing_address;
@@ -49,8 +68,7 @@ export function payerById(store: Store, merchantId: string, payerId: string): Va
 }
 
 export function payerByEmail(store: Store, merchantId: string, email: string): VaultPayerRecord {
-  const wanted = email.toLowerCase();
-  const payer = [...store.payers.values()].find((p) => p.merchantId === merchantId && p.email?.toLowerCase() === wanted);
+  const payer = findByEmail(store, merchantId, email);
   if (!payer) return fail('NOT_FOUND', 'No payer with this email');
   return payer;
 }
@@ -114,11 +132,10 @@ export function removeCard(store: Store, payer: VaultPayerRecord, cardId: string
 export function updatePayer(store: Store, payer: VaultPayerRecord, update: { email?: string; name?: string; default_card?: string }): void {
   // Checked before anything changes: a refusal changes no state.
   const card = update.default_card === undefined ? undefined : cardOfPayer(store, payer, update.default_card);
-  const email = update.email?.toLowerCase();
-  const taken = email !== undefined && [...store.payers.values()].some((p) => p !== payer && p.merchantId === payer.merchantId && p.email?.toLowerCase() === email);
+  const holder = update.email === undefined ? undefined : findByEmail(store, payer.merchantId, update.email);
   // Payers are found by email: two with one email would make that lookup ambiguous.
-  if (taken) fail('INVALID_REQUEST', 'email belongs to another payer of this merchant');
-  if (update.email !== undefined) payer.email = update.email;
+  if (holder && holder !== payer) fail('INVALID_REQUEST', 'email belongs to another payer of this merchant');
+  if (update.email !== undefined) setEmail(store, payer, update.email);
   if (update.name !== undefined) payer.name = update.name;
   if (card) for (const id of payer.cardIds) store.cards.get(id)!.isDefault = id === card.id;
 }
