@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { APPROVED, CheckoutPage, DECLINED, REDIRECT } from './demo-flows';
 import { watchOtpForm } from './support/otp-watch';
-import { asStaff, type Launched, launch, pay, screenshot } from './demo-support';
+import { asStaff, expectAccessible, type Launched, launch, pay, screenshot } from './demo-support';
 
 test.use({ ignoreHTTPSErrors: false });
 test.describe.configure({ mode: 'serial' });
@@ -176,14 +176,17 @@ test('a forged notification changes nothing: without or with a wrong Authorizati
   await expect(notices.getByRole('row').filter({ hasText: 'PAYMENT.CAPTURE.COMPLETED' }).filter({ hasText: referenceId })).toContainText('declined');
 });
 
-test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({ page, context, request }) => {
+test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({ page, context, request }, testInfo) => {
   const referenceId = await (await CheckoutPage.open(page, demo, 'script')).payApproved('auth');
   await control(request, 'clock', { advanceMs: 7 * 24 * 3600_000 });
   const cancelled = (await sent(request)).filter((n) => n.referenceId === referenceId && n.kind === 'PAYMENT.AUTHORIZATION.VOIDED');
   expect(cancelled).toHaveLength(1);
-  const { notices, payments } = await backOffice(await context.newPage());
+  const office = await context.newPage();
+  const { notices, payments } = await backOffice(office);
   await expect(notices.getByRole('row').filter({ hasText: referenceId }).filter({ hasText: 'PAYMENT.AUTHORIZATION.VOIDED' })).toContainText('cancelled');
   await expect(payments.getByRole('row').filter({ hasText: referenceId })).toContainText('cancelled');
+  await screenshot(office, testInfo, 'back-office-notifications');
+  await expectAccessible(office);
 });
 
 test("the shop charged, and its answer to /api/pay was lost on the way to the browser: the page never says 'Not paid'", async ({ page }) => {
