@@ -81,7 +81,7 @@ const BUILDS = [
   },
   {
     what: 'the demo pages',
-    outputs: ['demo/build/checkout.js', 'demo/build/spa.js', 'demo/build/back-office.js', 'demo/build/return.js'],
+    outputs: ['demo/build/checkout.js', 'demo/build/spa.js', 'demo/build/back-office.js', 'demo/build/return.js', 'demo/build/account.js'],
     inputs: ['demo/web', 'rollup.demo.config.mjs', 'dist/payframe.mjs', 'dist/react.mjs'],
     config: 'rollup.demo.config.mjs',
   },
