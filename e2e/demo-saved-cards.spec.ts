@@ -25,7 +25,12 @@ const cardsOf = async (request: APIRequestContext) => {
   return (await response.json()).cards as { id: string; brand: string; last4: string; isDefault: boolean }[];
 };
 
-/** Types a card into the account page's frames with the keyboard and saves it, as a person does. */
+/**
+ * Types a card into the account page's frames with the keyboard and saves it, as a person does. The
+ * page's buttons are pressed with the keyboard: a click right after Playwright scrolls can be routed by
+ * headless Chromium to a card frame that was under that point before the scroll (stale hit-test data of
+ * out-of-process frames), which no person's click meets.
+ */
 async function addCard(page: Page, card: { number: string; cvv: string }): Promise<void> {
   const typed = { number: [card.number, 'Card number'], expiry: ['1234', 'Expiry date'], cvv: [card.cvv, 'Security code'], name: ['Ada Lovelace', 'Name on card'] };
   for (const [field, [text, label]] of Object.entries(typed)) {
@@ -34,7 +39,7 @@ async function addCard(page: Page, card: { number: string; cvv: string }): Promi
     await input.click();
     await page.keyboard.type(text!);
   }
-  await page.getByRole('button', { name: 'Save the card' }).click();
+  await page.getByRole('button', { name: 'Save the card' }).press('Enter');
   await expect(page.getByRole('status')).toHaveText('The card was saved. Nothing was charged.', { timeout: 15_000 });
 }
 
@@ -45,7 +50,8 @@ test('a signed-in shopper adds cards without paying, makes one the default, remo
   await page.goto(`${demo.shop}/account?lang=en`);
   await expect(page.getByText('no password asked. A real shop verifies the email')).toBeVisible();
   await page.getByRole('button', { name: 'Sign in as Ada Lovelace' }).click();
-  await expect(page.getByRole('status')).toHaveText(`Signed in as Ada Lovelace (${ADA}).`);
+  await expect(page.getByRole('status')).toHaveText('Signed in as Ada Lovelace.');
+  await expect(page.getByText(ADA, { exact: true })).toBeVisible();
   await expect(page.getByText('No saved cards yet.')).toBeVisible();
 
   await addCard(page, VISA);
@@ -65,7 +71,7 @@ test('a signed-in shopper adds cards without paying, makes one the default, remo
   expect(notices.filter((n) => n.state === 'captured' || n.state === 'authorised')).toEqual([]);
 
   // Make the Mastercard the default: it comes first, here and on the checkout.
-  await page.getByRole('button', { name: 'Make Mastercard ending in 4444 the default' }).click();
+  await page.getByRole('button', { name: 'Make Mastercard ending in 4444 the default' }).press('Enter');
   await expect(page.getByRole('status')).toHaveText('Mastercard ending in 4444 is now your default card.');
   await expect(list.getByRole('listitem')).toHaveText([/^Mastercard ending in 4444\s*Default/, /^Visa ending in 1111\s*Expires/]);
   await screenshot(page, testInfo, 'account-en');
@@ -80,7 +86,7 @@ test('a signed-in shopper adds cards without paying, makes one the default, remo
 
   // Remove the Visa: gone, the focus on the card now in its place, and it pays no more.
   const visa = (await cardsOf(page.request)).find((c) => c.last4 === '1111')!;
-  await page.getByRole('button', { name: 'Remove Visa ending in 1111' }).click();
+  await page.getByRole('button', { name: 'Remove Visa ending in 1111' }).press('Enter');
   await expect(page.getByRole('status')).toHaveText('Visa ending in 1111 was removed.');
   await expect(list.getByRole('listitem')).toHaveText([/^Mastercard ending in 4444\s*Default/]);
   await expect(page.getByRole('button', { name: 'Remove Mastercard ending in 4444' })).toBeFocused();

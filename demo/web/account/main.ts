@@ -28,6 +28,8 @@ const FIELD_NAMES: Record<string, Key> = { number: 'cardNumber', expiry: 'expiry
 
 let locale: Locale = initialLocale();
 let account: Account | null = null;
+/** Who is signed in is known, and the card form can be made: the sign-in buttons appear only then (no race with the first read). */
+let loaded = false;
 let cards: KeptCard[] | undefined;
 let client: PayframeModule.Client | undefined;
 let form: PayframeModule.CardForm | undefined;
@@ -45,7 +47,7 @@ function tell(key: Key, vars: () => Record<string, string> = () => ({}), tone: '
 }
 const failed = (error: unknown) =>
   tell('actionFailed', () => ({ reason: error instanceof ApiError && error.code === 'network' ? t(locale, 'network') : (error as Error).message }), 'bad');
-const signedIn = (who: Account) => () => ({ name: isolate(who.name), email: isolate(who.email) });
+const signedIn = (who: Account) => () => ({ name: isolate(who.name) });
 
 function translate(): void {
   applyLocale(locale);
@@ -65,10 +67,12 @@ function translate(): void {
 }
 
 function render(): void {
-  byId('signed-in').textContent = account ? t(locale, 'signedInAs', signedIn(account)()) : '';
+  // The email on a line of its own, left to right and unbroken: it is what the shop pays and saves cards under.
+  byId('signed-in').replaceChildren(...(account ? [t(locale, 'signedInAs', signedIn(account)()), h('br'), h('bdi', { class: 'email' }, account.email)] : []));
   byId('sign-in-buttons').replaceChildren(
     ...(account
       ? [h('button', { type: 'button', class: 'button', onclick: () => void signOut() }, t(locale, 'signOut'))]
+      : !loaded ? []
       : SHOPPERS.map((s) => h('button', { type: 'button', class: 'button', onclick: () => void signIn(s.id) }, t(locale, 'signInAs', { name: s.name })))),
   );
   byId('cards-panel').hidden = !account;
@@ -227,6 +231,7 @@ async function start(): Promise<void> {
   } catch (error) {
     return failed(error);
   }
+  loaded = true;
   render();
   mount();
 }
