@@ -217,6 +217,7 @@ payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-
 
   Checkout (script tag)   ${shop}/checkout
   Checkout (React)        ${shop}/spa/
+  Your saved cards        ${shop}/account
   Back office             ${shop}/back-office#key=${staffKey}
 
   Test cards (any future expiry, any CVV):
