@@ -77,11 +77,14 @@ test('a signed-in shopper adds cards without paying, makes one the default, remo
   await screenshot(page, testInfo, 'account-en');
 
   const checkout = await page.context().newPage();
-  await checkout.goto(`${demo.shop}/checkout?lang=en`);
-  await expect(checkout.getByText('Signed in as Ada Lovelace: you pay under your account’s email.')).toBeVisible();
-  await expect(checkout.getByRole('textbox', { name: 'Email' })).toHaveValue(ADA);
-  await expect(checkout.getByRole('group', { name: 'Pay with' }).getByRole('radio')).toHaveCount(3);
-  await expect(checkout.getByRole('group', { name: 'Pay with' }).getByRole('radio').first()).toHaveAccessibleName(/^Mastercard ending in 4444/);
+  for (const path of ['/checkout', '/spa/']) {
+    await checkout.goto(`${demo.shop}${path}?lang=en`);
+    await expect(checkout.getByText('Signed in as Ada Lovelace: you pay under your account’s email.'), path).toBeVisible();
+    await expect(checkout.getByRole('textbox', { name: 'Email' }), path).toHaveValue(ADA);
+    const choices = checkout.getByRole('group', { name: 'Pay with' }).getByRole('radio');
+    await expect(choices, path).toHaveCount(3);
+    await expect(choices.first(), path).toHaveAccessibleName(/^Mastercard ending in 4444/);
+  }
   await checkout.close();
 
   // Remove the Visa: gone, the focus on the card now in its place, and it pays no more.
