@@ -34,6 +34,7 @@ export default [
   page('checkout', 'demo/web/checkout/main.ts', 'iife'),
   page('back-office', 'demo/web/back-office/main.ts', 'iife'),
   page('return', 'demo/web/return/main.ts', 'iife'),
+  page('account', 'demo/web/account/main.ts', 'iife'),
   // The single-page app: an ES module with React and payframe inside.
   page('spa', 'demo/web/spa/main.tsx', 'es'),
 ];

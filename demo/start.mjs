@@ -81,7 +81,7 @@ const BUILDS = [
   },
   {
     what: 'the demo pages',
-    outputs: ['demo/build/checkout.js', 'demo/build/spa.js', 'demo/build/back-office.js', 'demo/build/return.js'],
+    outputs: ['demo/build/checkout.js', 'demo/build/spa.js', 'demo/build/back-office.js', 'demo/build/return.js', 'demo/build/account.js'],
     inputs: ['demo/web', 'rollup.demo.config.mjs', 'dist/payframe.mjs', 'dist/react.mjs'],
     config: 'rollup.demo.config.mjs',
   },
@@ -217,6 +217,7 @@ payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-
 
   Checkout (script tag)   ${shop}/checkout
   Checkout (React)        ${shop}/spa/
+  Your saved cards        ${shop}/account
   Back office             ${shop}/back-office#key=${staffKey}
 
   Test cards (any future expiry, any CVV):

@@ -16,6 +16,7 @@ test('prints one short block: the pages, the test cards and the one-time passwor
   const port = new URL(demo.shop).port;
   expect(block).toContain(`Checkout (script tag)   http://localhost:${port}/checkout`);
   expect(block).toContain(`Checkout (React)        http://localhost:${port}/spa/`);
+  expect(block).toContain(`Your saved cards        http://localhost:${port}/account`);
   expect(block).toMatch(new RegExp(`\n  Back office             http://localhost:${port}/back-office#key=[0-9a-f]{32}\n`));
   expect(block).toMatch(/4111 1111 1111 1111 +approved/);
   expect(block).toMatch(/4000 0000 0000 0002 +declined/);

@@ -6,6 +6,7 @@ import { learn, noteAction } from './ledger.mjs';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
 import { createTickets } from './tickets.mjs';
+import { isAccountEmail } from './account.mjs';
 
 /**
  * @typedef {import('./ledger.mjs').Entry} Entry
@@ -24,8 +25,26 @@ const ATTEMPT = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 /** The notifications of a payment's own actions, and where the ledger keeps each. @type {Record<string, 'captures' | 'voids' | 'refunds'>} */
 const ACTIONS = { 'PAYMENT.CAPTURE.COMPLETED': 'captures', 'PAYMENT.AUTHORIZATION.VOIDED': 'voids', 'PAYMENT.REFUND.COMPLETED': 'refunds' };
 
-/** @param {Shop} shop @returns {[string, RegExp, import('./http.mjs').Route][]} */
-export function checkoutRoutes(shop) {
+/**
+ * The email a payment is made under: a signed-in shopper's account's (the page may send it, or none),
+ * else the one typed, which may not be an account's (those pay signed in only: the vault files a card
+ * under the payer of the payment's email).
+ * @param {string | undefined} email @param {import('./account.mjs').Account | undefined} account
+ */
+function payerEmail(email, account) {
+  if (account) {
+    if (email !== undefined && email.toLowerCase() !== account.email) throw refuse('invalid_request', `Signed in as ${account.email}: the payment is made under that email.`);
+    return account.email;
+  }
+  if (email !== undefined && isAccountEmail(email)) throw refuse('invalid_request', 'This email is a shop account’s: sign in to use it.');
+  return email;
+}
+
+/**
+ * @param {Shop} shop @param {ReturnType<typeof import('./account.mjs').createAccounts>} accounts
+ * @returns {[string, RegExp, import('./http.mjs').Route][]}
+ */
+export function checkoutRoutes(shop, accounts) {
   const { gateway, ledger, order } = shop;
   const clientToken = gateway.handlers.clientToken();
   const authenticate = gateway.handlers.authenticate();
@@ -122,7 +141,9 @@ export function checkoutRoutes(shop) {
     ['POST', /^\/api\/client-token$/, async (request) => clientToken(request)],
 
     ['POST', /^\/api\/pay$/, async (request, _params, ctx) => {
+      const account = accounts.accountOf(request);
       const input = checkPay(await readJson(request));
+      input.email = payerEmail(input.email, account);
       const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
       const owner = ctx.owner ?? newOwner();
       const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
@@ -169,7 +190,13 @@ export function checkoutRoutes(shop) {
       const { keptCardId: id, ...rest } = body;
       const input = checkPayInput(rest);
       if (typeof id !== 'string') throw refuse('invalid_request', 'keptCardId must be the id of a saved card.');
-      const keptCardId = await keptCardIdOf(shop, input.email, id, ctx.owner);
+      const account = accounts.accountOf(request);
+      input.email = payerEmail(input.email, account);
+      // A signed-in shopper's card is one of their account's; else one this browser saved under the email.
+      const keptCardId = account
+        ? (await accounts.cardsOf(account)).find((c) => c.id === id)?.id
+        : await keptCardIdOf(shop, input.email, id, ctx.owner);
+      if (!keptCardId) throw refuse('not_found', 'No saved card with this id for this email.');
       const orderId = ledger.nextOrderId();
       const ticket = tickets.issue({
         owner: /** @type {string} */ (ctx.owner), keptCardId, email: /** @type {string} */ (input.email), intent: input.intent, locale: input.locale,
@@ -211,11 +238,17 @@ export function checkoutRoutes(shop) {
     }],
 
     ['GET', /^\/api\/saved-cards$/, async (request, _params, ctx) => {
-      const email = new URL(request.url).searchParams.get('email') ?? '';
-      if (!EMAIL.test(email)) throw refuse('invalid_request', 'Enter a valid email address.');
-      const cards = await keptCards(shop, email, ctx.owner);
+      const typed = new URL(request.url).searchParams.get('email') ?? '';
+      const account = accounts.accountOf(request);
+      if (!account && !EMAIL.test(typed)) throw refuse('invalid_request', 'Enter a valid email address.');
+      const email = payerEmail(typed || undefined, account);
+      // A signed-in shopper's: every card of their account, the default first.
+      const cards = account ? await accounts.cardsOf(account) : await keptCards(shop, /** @type {string} */ (email), ctx.owner);
       return json(200, {
-        cards: cards.map((c) => ({ id: c.id, brand: c.type, bin: c.bin, last4: c.last4, expireMonth: c.expire_month, expireYear: c.expire_year })),
+        cards: cards.map((c) => ({
+          id: c.id, brand: c.type, bin: c.bin, last4: c.last4, expireMonth: c.expire_month, expireYear: c.expire_year,
+          ...(account ? { isDefault: c.is_default === true } : {}),
+        })),
       });
     }],
   ];

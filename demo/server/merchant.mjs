@@ -2,6 +2,7 @@
 // the pages with their scripts, served under a strict Content Security Policy.
 import { readFile } from 'node:fs/promises';
 import { toNodeListener } from 'payframe/server';
+import { createAccounts } from './account.mjs';
 import { backOfficeRoutes } from './back-office.mjs';
 import { checkoutRoutes } from './checkout.mjs';
 import { errorAnswer, json, ownerOf, router } from './http.mjs';
@@ -18,12 +19,13 @@ const FILES = /** @type {Record<string, [URL, string]>} */ ({
   '/spa/': [file('public/spa.html'), 'text/html'],
   '/back-office': [file('public/back-office.html'), 'text/html'],
   '/return': [file('public/return.html'), 'text/html'],
+  '/account': [file('public/account.html'), 'text/html'],
   '/assets/styles.css': [file('public/styles.css'), 'text/css'],
   '/assets/favicon.svg': [file('public/favicon.svg'), 'image/svg+xml'],
   '/payframe.umd.min.js': [new URL('../dist/payframe.umd.min.js', demo), 'text/javascript'],
   '/payframe.umd.min.js.map': [new URL('../dist/payframe.umd.min.js.map', demo), 'application/json'],
 });
-for (const name of ['checkout', 'spa', 'back-office', 'return']) {
+for (const name of ['checkout', 'spa', 'back-office', 'return', 'account']) {
   FILES[`/assets/${name}.js`] = [file(`build/${name}.js`), 'text/javascript'];
   FILES[`/assets/${name}.js.map`] = [file(`build/${name}.js.map`), 'application/json'];
 }
@@ -54,7 +56,8 @@ export function createMerchantServer(options) {
   const { staffKey, ...rest } = options;
   const shop = { ...rest, order: options.order ?? DEFAULT_ORDER, ledger: createLedger() };
   const staff = createStaff(staffKey);
-  const api = router([...checkoutRoutes(shop), staff.sessionRoute, ...staff.only(backOfficeRoutes(shop))]);
+  const accounts = createAccounts(shop);
+  const api = router([...checkoutRoutes(shop, accounts), ...accounts.routes, staff.sessionRoute, ...staff.only(backOfficeRoutes(shop))]);
   const csp = contentSecurityPolicy(options.frameOrigin);
 
   /** @param {Request} request @param {import('./http.mjs').Context} ctx */

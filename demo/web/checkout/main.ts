@@ -8,7 +8,7 @@ import { byId, h, say } from '../lib/dom';
 import { applyLocale, count, initialLocale, isKey, type Locale, t } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
 import { describe, type Outcome, pay } from '../lib/pay';
-import type { CheckoutInfo, SavedCard } from '../lib/types';
+import type { Account, CheckoutInfo, SavedCard } from '../lib/types';
 
 declare global {
   interface Window {
@@ -30,6 +30,8 @@ let paying = false;
 /** What the payer is told while paying, before the outcome. */
 let progress: 'paying' | 'otpAsked' | 'redirecting' | 'checkingPayment' | undefined;
 let outcome: Outcome | undefined;
+/** The signed-in demo shopper: the payment is made under their account's email, their cards listed at once (the default first). */
+let account: Account | null = null;
 
 const status = byId('status');
 const payButton = byId<HTMLButtonElement>('pay-button');
@@ -67,6 +69,8 @@ function render(): void {
     byId('order-total').textContent = money(order.total);
   }
   renderSavedCards();
+  byId('account-note').hidden = !account;
+  byId('account-note').textContent = account ? t(locale, 'signedInCheckout', { name: account.name }) : '';
   byId('card-form-note').textContent = formNote ? t(locale, formNote.key, 'reason' in formNote ? { reason: formNote.reason } : {}) : '';
   const paid = outcome?.kind === 'approved';
   payButton.textContent = paying ? t(locale, 'paying') : paid ? t(locale, 'paid') : t(locale, 'pay', { amount: info ? money(info.order.total) : '' });
@@ -190,14 +194,7 @@ async function start(): Promise<void> {
       translate();
     });
   }
-  byId('find-cards').addEventListener('click', async () => {
-    byId('cards-note').textContent = t(locale, 'searchingCards');
-    lookup = await findSavedCards(byId<HTMLInputElement>('email').value, locale);
-    const keep = lookup.kind === 'found' && lookup.cards.some((c) => c.id === chosen?.id);
-    if (!keep && chosen) choose(undefined);
-    else render();
-    if (lookup.kind === 'error') byId('email').focus();
-  });
+  byId('find-cards').addEventListener('click', () => void findCards());
   byId('pay-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void submit();
@@ -205,11 +202,18 @@ async function start(): Promise<void> {
   translate();
 
   try {
+    ({ account } = await api<{ account: Account | null }>('/api/account'));
     info = await api<CheckoutInfo>('/api/checkout');
   } catch (error) {
     const reason = error instanceof ApiError && error.code === 'network' ? t(locale, 'network') : (error as Error).message;
     say(status, t(locale, 'loadFailed', { reason }), 'bad');
     return;
+  }
+  if (account) {
+    const email = byId<HTMLInputElement>('email');
+    email.value = account.email;
+    email.readOnly = true;
+    void findCards();
   }
   // No request until the card form asks for a client token: createClient does no I/O.
   client = window.Payframe.createClient({
@@ -218,6 +222,15 @@ async function start(): Promise<void> {
     authorization: () => api('/api/client-token', { method: 'POST' }),
   });
   mount();
+}
+
+async function findCards(): Promise<void> {
+  byId('cards-note').textContent = t(locale, 'searchingCards');
+  lookup = await findSavedCards(byId<HTMLInputElement>('email').value, locale);
+  const keep = lookup.kind === 'found' && lookup.cards.some((c) => c.id === chosen?.id);
+  if (!keep && chosen) choose(undefined);
+  else render();
+  if (lookup.kind === 'error') byId('email').focus();
 }
 
 void start();

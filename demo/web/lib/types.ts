@@ -28,6 +28,26 @@ export interface SavedCard {
   last4: string;
   expireMonth: number;
   expireYear: number;
+  /** A signed-in shopper's cards only: the vault's default card, listed first. */
+  isDefault?: boolean;
+}
+
+/** GET /api/account: the signed-in demo shopper, if any. */
+export interface Account {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** GET /api/account/cards (`handlers.keptCards()`): what the payer's page may show of a card. */
+export interface KeptCard {
+  id: string;
+  /** A brand id (`visa`, `american-express`). */
+  brand: string;
+  last4: string;
+  expireMonth: number;
+  expireYear: number;
+  isDefault: boolean;
 }
 
 /** GET /api/session/:id */

@@ -8,7 +8,7 @@ import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
 import { applyLocale, count, initialLocale, type Key, type Locale, t } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
 import { describe, type Outcome, pay } from '../lib/pay';
-import type { CheckoutInfo, Order, SavedCard } from '../lib/types';
+import type { Account, CheckoutInfo, Order, SavedCard } from '../lib/types';
 
 export function App() {
   const [locale, setLocale] = useState<Locale>(initialLocale);
@@ -67,6 +67,7 @@ export function App() {
 
       <footer className="page-footer">
         <a href="/checkout">{say('navScript')}</a>
+        <a href="/account">{say('navAccount')}</a>
         <a href="/back-office">{say('navBackOffice')}</a>
       </footer>
     </>
@@ -92,12 +93,28 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
   const status = useRef<HTMLParagraphElement>(null);
   const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
 
-  const findCards = async () => {
+  /** The signed-in demo shopper: the payment is made under their account's email, their cards listed at once (the default first). */
+  const [account, setAccount] = useState<Account | null>(null);
+  const findCards = async (address = email) => {
     setLookup('searching');
-    const found = await findSavedCards(email, locale);
+    const found = await findSavedCards(address, locale);
     setLookup(found);
     if (found.kind !== 'found' || !found.cards.some((c) => c.id === chosen?.id)) choose(undefined);
   };
+  useEffect(() => {
+    let live = true;
+    // Signed in or not, the checkout works the same; a failed read leaves it anonymous.
+    api<{ account: Account | null }>('/api/account').then(({ account: who }) => {
+      if (!live || !who) return;
+      setAccount(who);
+      setEmail(who.email);
+      void findCards(who.email);
+    }, () => undefined);
+    return () => {
+      live = false;
+    };
+    // Once, on mounting: who is signed in does not change while the page is open.
+  }, []);
   const choose = (next: SavedCard | undefined) => {
     setChosen(next);
     setOutcome(undefined);
@@ -158,10 +175,11 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
           <label htmlFor="email">{say('email')}</label>
           <div className="inline">
             <input id="email" type="email" autoComplete="email" spellCheck={false} aria-describedby="cards-note"
-              value={email} onChange={(event) => setEmail(event.target.value)} />
-            <button type="button" className="button" onClick={findCards}>{say('findCards')}</button>
+              value={email} readOnly={account !== null} onChange={(event) => setEmail(event.target.value)} />
+            <button type="button" className="button" onClick={() => void findCards()}>{say('findCards')}</button>
           </div>
           <p className="hint" id="cards-note" aria-live="polite">{lookupNote}</p>
+          {account && <p className="hint">{say('signedInCheckout', { name: account.name })}</p>}
         </div>
 
         {cards.length > 0 && (
