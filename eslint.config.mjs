@@ -1,0 +1,51 @@
+// The rules a tool keeps (docs/architecture.md, "Contributing"). Rules without type information only:
+// no parser project, so the whole tree lints in seconds. Formatting is Prettier's alone (eslint-config-prettier last).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import regexp from 'eslint-plugin-regexp';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'reports/', 'test-results/', 'playwright-report/', 'demo/build/', '.sandbox/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  // The regexp plugin's recommended rules as warnings (style and clarity), its ReDoS rules as errors below.
+  {
+    plugins: { regexp },
+    rules: Object.fromEntries(
+      Object.entries(regexp.configs['flat/recommended'].rules).map(([name, level]) => [name, Array.isArray(level) ? ['warn', ...level.slice(1)] : 'warn']),
+    ),
+  },
+  {
+    languageOptions: {
+      globals: { ...globals.browser, ...globals.node },
+      // TypeScript 6.0 is newer than typescript-eslint's tested range; the rules used here need no type information.
+      parserOptions: { warnOnUnsupportedTypeScriptVersion: false },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A security library full of regexes: no pattern may backtrack super-linearly on crafted input.
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      // One import statement per module; a type-only import may stay separate (verbatimModuleSyntax).
+      'no-duplicate-imports': ['error', { includeExports: true, allowSeparateTypeImports: true }],
+      // `_` names a value kept on purpose (a rest sibling, a placeholder argument).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
+      // Tests and fixtures read untyped page globals and forged messages: `any` is flagged, not forbidden.
+      '@typescript-eslint/no-explicit-any': 'warn',
+      // Files short enough to read in one sitting: a long function is a warning to split it, not a failure.
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
+    // Plain scripts of the e2e pages: the UMD bundle's global.
+    files: ['e2e/support/*.js'],
+    languageOptions: { sourceType: 'script', globals: { Payframe: 'readonly' } },
+  },
+  prettier,
+);
