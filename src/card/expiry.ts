@@ -20,7 +20,7 @@ const MAX_YEARS_AHEAD = 19;
 
 /*
  * The patterns below are written so that no two runs of white space can trade characters: each one
- * answers in time linear in its input (eslint-plugin-regexp checks it; test/card/expiry-patterns.test.ts).
+ * answers in time linear in its input (eslint-plugin-regexp checks it; test/security/linear-patterns.test.ts).
  */
 /** Month, separator ('/', '-' or white space), year: each part may still be partly typed ('/' alone too). */
 export const WITH_SEPARATOR = /^\s*(?:(\d{1,2})(?:\s*[/-]\s*|\s+)|[/-]\s*)(?:(\d{1,4})\s*)?$/;
