@@ -7,7 +7,7 @@ import { DIGITS, MONTH_THEN, WITH_SEPARATOR } from '../../src/card/expiry';
 import { BASE64_PADDING } from '../../src/server/scrub';
 
 // The patterns as they were, to compare with.
-/* eslint-disable regexp/no-super-linear-backtracking, regexp/no-super-linear-move */
+/* eslint-disable regexp/no-super-linear-backtracking, regexp/no-super-linear-move -- kept to compare with */
 const WAS = {
   WITH_SEPARATOR: /^\s*(?:(\d{1,2})\s*(?:[/-]|\s)|[/-])\s*(\d{0,4})\s*$/,
   DIGITS: /^\s*(\d{0,6})\s*$/,
