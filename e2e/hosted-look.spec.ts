@@ -5,7 +5,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
-import { fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
+import { fillCard, frameOf, input, openCheckout, typeInto } from './support/page';
 
 let merchant: Merchant;
 test.beforeAll(async () => {

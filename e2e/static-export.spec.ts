@@ -46,7 +46,7 @@ test.beforeAll(async () => {
   unguarded = mkdtempSync(join(tmpdir(), 'payframe-unguarded-'));
   await exec('cp', ['-r', `${folder}/.`, unguarded]);
   rmSync(join(unguarded, '404.html'), { force: true });
-  writeFileSync(join(unguarded, '_headers'), readFileSync(join(folder, '_headers'), 'utf8').replace(/^\/\*\n(  .*\n)+\n/, ''));
+  writeFileSync(join(unguarded, '_headers'), readFileSync(join(folder, '_headers'), 'utf8').replace(/^\/\*\n( {2}.*\n)+\n/, ''));
   for (const page of [shop, other]) page.files.set('/page', { type: 'text/html; charset=utf-8', body: PAGE });
 });
 test.afterAll(async () => {

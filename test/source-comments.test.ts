@@ -72,4 +72,20 @@ describe('comments in src/', () => {
     }
     expect(unknown).toEqual([]);
   });
+
+  // A section number alone (after the word spec, or opening a comment) leaves the reader to guess the document:
+  // the service is described by its interface document, and a comment says so ("the interface document's 4.3").
+  it('name the document of every section number they cite', () => {
+    const BARE = [/\bspec(?:ification)?\s+\d+\.\d+/i, /^(?:\/\/|\/\*+|\*)\s*\d+\.\d+\b/m];
+    const bare: string[] = [];
+    for (const file of [...sources, ...files.filter((f) => /^test\/.*\.tsx?$/.test(f))]) {
+      for (const comment of commentsOf(file)) {
+        for (const pattern of BARE) {
+          const found = pattern.exec(comment.split('\n').map((line) => line.trim()).join('\n'));
+          if (found) bare.push(`${file}: ${found[0]}`);
+        }
+      }
+    }
+    expect(bare.join("\n")).toBe("");
+  });
 });

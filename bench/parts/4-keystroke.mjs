@@ -98,7 +98,10 @@ export async function run() {
   const events = keystrokes();
   // Warm both up (JIT) before measuring, and check they judge the same inputs alike enough to compare.
   const agreed = [payframe(events), peers(events)];
-  for (let i = 0; i < 3; i++) payframe(events), peers(events);
+  for (let i = 0; i < 3; i++) {
+    payframe(events);
+    peers(events);
+  }
   const perKeystroke = (fn) => () => {
     const start = performance.now();
     for (let r = 0; r < 5; r++) fn(events);

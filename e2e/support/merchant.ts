@@ -96,7 +96,6 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
       return gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '25.00' }, card, storedCredential: { kind: 'cardholder' } });
     },
   }));
-  const tls = await localhostTls();
   let keptCardRoutes: Record<string, ReturnType<typeof toNodeListener>> = {};
   const authenticate = toNodeListener(gateway.handlers.authenticate());
   const files: Merchant['files'] = new Map([

@@ -77,7 +77,10 @@ export async function serveStatic(host: StaticHost, dir: string): Promise<Served
       if (host === 'cloudflare') {
         // The nearest 404.html up the path; none anywhere: a single-page app.
         const dirs = path.split('/').slice(0, -1);
-        while (dirs.length > 0 && !body) body = file(`${dirs.join('/')}/404.html`), dirs.pop();
+        while (dirs.length > 0 && !body) {
+          body = file(`${dirs.join('/')}/404.html`);
+          dirs.pop();
+        }
         if (!body && !existsSync(join(root, '404.html'))) [status, body] = [200, file('/index.html')];
       } else body = file('/404.html');
     }

@@ -18,14 +18,18 @@ export interface ExpiryValidation {
 /** Cards are not issued for longer than this; a later date is a typo. The same window as card-validator. */
 const MAX_YEARS_AHEAD = 19;
 
+/*
+ * The patterns below are written so that no two runs of white space can trade characters: each one
+ * answers in time linear in its input (eslint-plugin-regexp checks it; test/security/linear-patterns.test.ts).
+ */
 /** Month, separator ('/', '-' or white space), year: each part may still be partly typed ('/' alone too). */
-const WITH_SEPARATOR = /^\s*(?:(\d{1,2})\s*(?:[/-]|\s)|[/-])\s*(\d{0,4})\s*$/;
+export const WITH_SEPARATOR = /^\s*(?:(\d{1,2})(?:\s*[/-]\s*|\s+)|[/-]\s*)(?:(\d{1,4})\s*)?$/;
 /** Year first, as `<input type="month">` gives it: '2030-07'. */
-const YEAR_FIRST = /^\s*(\d{4})\s*-\s*(\d{1,2})\s*$/;
-const DIGITS = /^\s*(\d{0,6})\s*$/;
+export const YEAR_FIRST = /^\s*(\d{4})\s*-\s*(\d{1,2})\s*$/;
+export const DIGITS = /^\s*(?:(\d{1,6})\s*)?$/;
 const WHOLE = /^\d{1,4}$/;
 /** The month and what follows its separator, for formatting ('1/3', '12 / 30', '1 2030'). */
-const MONTH_THEN = /^\s*(\d{1,2})\s*(?:[/-]|\s)([^]*)$/;
+export const MONTH_THEN = /^\s*(\d{1,2})(?:\s*[/-]|\s)([^]*)$/;
 
 /** Month and year parts of a separator-free run of digits; month '' or '0'/'1' while undecided. */
 function split(digits: string): [month: string, year: string] {
@@ -114,7 +118,7 @@ export function validateExpiry(
       return month === '0' ? bad : fromParts(month.padStart(2, '0'), year, today);
     }
     const plain = DIGITS.exec(text);
-    return plain ? fromDigits(plain[1]!, today) : bad;
+    return plain ? fromDigits(plain[1] ?? '', today) : bad;
   }
   if (value === null || typeof value !== 'object') return bad;
   let month: string | undefined;

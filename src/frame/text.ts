@@ -1,5 +1,4 @@
-import type { FieldName } from '../protocol/names';
-import type { Locale } from '../protocol/names';
+import type { FieldName, Locale } from '../protocol/names';
 
 /** Each field's accessible name (and its frame's title) when the page has no `<label>` for it. */
 export const LABELS: Record<Locale, Record<FieldName, string>> = {

@@ -45,7 +45,7 @@ function child(ctx: Ctx, p: PaymentRecord, state: ChildRecord['state'], amountMi
 }
 
 /**
- * The reduced record of spec 2.4. The result text is `description` on capture and refund records, as
+ * The reduced record of the interface document's 2.4. The result text is `description` on capture and refund records, as
  * the live service's examples show, and `message` on a void record (no example; the interface allows both).
  */
 export function childView(ctx: Ctx, c: ChildRecord) {

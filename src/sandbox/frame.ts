@@ -6,7 +6,7 @@ import { frameHeaders, type FramePolicy, framePage, isFresh, pageTag } from '../
 import { CVV_PAGE } from '../protocol/address';
 import { LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
-import { param, type Reply, type Req, type Sandbox } from './context';
+import { type Reply, type Req, type Sandbox } from './context';
 import type { MerchantConfig } from './state';
 
 const TYPES: Record<string, string> = {

@@ -135,8 +135,14 @@ export class Notifier {
     if (this.chaos.reorder) {
       const waiting = queue.filter((n) => n.held);
       // The newest goes first; those it overtakes follow it at once.
-      for (const n of waiting) (n.held = false), (n.nextAt = now);
-      if (waiting.length === 0) (note.held = true), (note.nextAt = now + REORDER_HOLD_MS);
+      for (const n of waiting) {
+        n.held = false;
+        n.nextAt = now;
+      }
+      if (waiting.length === 0) {
+        note.held = true;
+        note.nextAt = now + REORDER_HOLD_MS;
+      }
       queue.unshift(note);
     } else queue.push(note);
     this.kept.push(note);
@@ -238,7 +244,10 @@ export class Notifier {
     let excess = this.kept.length - MAX_KEPT;
     for (let i = 0; excess > 0 && i < this.kept.length; ) {
       if (this.kept[i]!.view.state === 'pending') i++;
-      else this.kept.splice(i, 1), excess--;
+      else {
+        this.kept.splice(i, 1);
+        excess--;
+      }
     }
   }
 

@@ -74,7 +74,7 @@ function fundingCard(ctx: Ctx, fi: FundingInstrument): { card: CardData; vaulted
   return { card, vaulted: false };
 }
 
-/** The stored-credential table of spec 4.3, as docs/server.md ("Stored credentials") decides its silent cells. */
+/** The stored-credential table of the interface document's 4.3, as docs/server.md ("Stored credentials") decides its silent cells. */
 function checkStoredCredential(ctx: Ctx, body: PaymentRequest): void {
   const fi = body.payer.funding_instrument;
   const bad = (why: string) => fail('INVALID_STORED_CREDENTIAL', why);
@@ -189,7 +189,7 @@ export function itemsOf(p: PaymentRecord): unknown[] {
 }
 
 /**
- * Spec 2.4, as answered on `creation` (with `subscriptions: null`, as the creation responses show it),
+ * The interface document's 2.4, as answered on `creation` (with `subscriptions: null`, as the creation responses show it),
  * on `retrieval` (4.4, 4.5: the result text as `message`, as the live service's examples show it on a
  * retrieved authorisation) or after an `action` (the OTP).
  */

@@ -104,7 +104,7 @@ export interface PaymentRecord {
   sessionUsed: boolean;
 }
 
-/** A capture, void or refund record: the reduced form of spec 2.4. */
+/** A capture, void or refund record: the reduced form of the interface document's 2.4. */
 export interface ChildRecord {
   id: string;
   merchantId: string;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { ResponseExpireMonth, ResponseExpireYear, Timestamp } from './common';
 
-/** 4.2: card details exchanged for a nonce (the service's rules for each field). */
+/** The interface document's 4.2: card details exchanged for a nonce (the service's rules for each field). */
 export const NonceRequestSchema = v.strictObject({
   number: v.pipe(v.string(), v.regex(/^\d{12,19}$/, 'number must be 12 to 19 digits')),
   expire_month: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(12)),
@@ -10,7 +10,7 @@ export const NonceRequestSchema = v.strictObject({
 });
 export type NonceRequest = v.InferOutput<typeof NonceRequestSchema>;
 
-/** 2.2 */
+/** The interface document's 2.2. */
 export const CardNonceSchema = v.looseObject({
   brand_code: v.string(),
   credit_card_nonce: v.pipe(v.string(), v.uuid()),

@@ -3,11 +3,11 @@ import { RequestCountryCode, ResponseCountryCode, ResponseExpireMonth, ResponseE
 
 const text = v.string();
 
-/** 2.5 phone */
+/** The interface document's 2.5: phone. */
 export const PhoneSchema = v.strictObject({ country_code: v.optional(text), number: v.optional(text) });
 export const ResponsePhoneSchema = v.looseObject({ country_code: v.optional(text), number: v.optional(text) });
 
-/** 2.5 billing address (request form: country code in any case). */
+/** The interface document's 2.5: billing address (request form: country code in any case). */
 export const AddressSchema = v.strictObject({
   line1: v.optional(text),
   line2: v.optional(text),
@@ -79,14 +79,14 @@ export const VaultCardSchema = v.looseObject({
 });
 export type VaultCard = v.InferOutput<typeof VaultCardSchema>;
 
-/** 4.10: payer by email or by id. */
+/** The interface document's 4.10: payer by email or by id. */
 export const PayerRecordSchema = v.looseObject({
   payer_info: ResponsePayerInfoSchema,
   funding_instrument: v.looseObject({ credit_cards: v.array(VaultCardSchema) }),
 });
 export type PayerRecord = v.InferOutput<typeof PayerRecordSchema>;
 
-/** 4.10: cards of a payer. */
+/** The interface document's 4.10: cards of a payer. */
 export const CardListSchema = v.looseObject({
   count: v.pipe(v.number(), v.integer()),
   credit_cards: v.array(VaultCardSchema),

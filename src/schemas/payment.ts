@@ -106,7 +106,7 @@ export const PaymentRequestSchema = v.strictObject({
 });
 export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;
 
-/** 4.6 and 4.8: `amount` optional (see docs/server.md: omitted means the whole remaining amount). */
+/** The interface document's 4.6 and 4.8: `amount` optional (see docs/server.md: omitted means the whole remaining amount). */
 export const CaptureRequestSchema = v.strictObject({
   amount: v.optional(DecimalAmount),
   invoice_number: v.optional(text),
@@ -118,7 +118,7 @@ export type RefundRequest = CaptureRequest;
 export const VoidRequestSchema = v.strictObject({ invoice_number: v.optional(text), custom: v.optional(FreeObject) });
 export type VoidRequest = v.InferOutput<typeof VoidRequestSchema>;
 
-/** 4.9 */
+/** The interface document's 4.9. */
 export const AuthenticateRequestSchema = v.strictObject({
   reference_id: id,
   otp: v.pipe(v.string(), v.regex(/^\d{4,8}$/, 'otp must be 4 to 8 digits')),
@@ -132,7 +132,7 @@ export type PaymentState = v.InferOutput<typeof PaymentStateSchema>;
 
 const ActionSchema = v.looseObject({ id: text, state: text, code: text, message: v.optional(text) });
 
-/** 2.7: some responses carry `description`, others `message`. */
+/** The interface document's 2.7: some responses carry `description`, others `message`. */
 export const ResultSchema = v.looseObject({
   code: v.pipe(v.string(), v.regex(/^\d{4}$/)),
   description: v.optional(text),
@@ -174,7 +174,7 @@ export const ResponseTransactionSchema = v.looseObject({
   cancel_url: v.optional(text),
 });
 
-/** 2.4: payment record, returned on creation and retrieval. */
+/** The interface document's 2.4: payment record, returned on creation and retrieval. */
 export const PaymentSchema = v.looseObject({
   id,
   reference_id: id,
@@ -199,7 +199,7 @@ export const PaymentSchema = v.looseObject({
 });
 export type Payment = v.InferOutput<typeof PaymentSchema>;
 
-/** 2.4: the reduced record of a capture, void or refund. */
+/** The interface document's 2.4: the reduced record of a capture, void or refund. */
 export const ReducedRecordSchema = v.looseObject({
   id,
   reference_id: id,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Timestamp } from './common';
 
-/** 2.1: response of the client-token endpoint. */
+/** The interface document's 2.1: response of the client-token endpoint. */
 export const ClientTokenSchema = v.looseObject({
   accessToken: v.pipe(v.string(), v.minLength(1)),
   tokenType: v.string(),

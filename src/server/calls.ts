@@ -31,7 +31,7 @@ export interface GatewayOptions extends CallOptions {
 
 /**
  * `amount` omitted captures (or refunds) whatever remains. Given, its currency must be the payment's:
- * the service's body carries the decimal alone (spec 4.6, 4.8), so the gateway reads the payment first
+ * the service's body carries the decimal alone (the interface document's 4.6, 4.8), so the gateway reads the payment first
  * (one GET) and refuses another currency before anything is posted.
  */
 export interface CaptureOptions extends RequestOptions {
@@ -54,13 +54,13 @@ export interface AuthenticateInput {
 /** The gateway's calls to the service; `Gateway` adds the handlers built on them. */
 export interface GatewayCore {
   /**
-   * Spec 4.1: a client token for the checkout page (mint a fresh one per page load). Answers the
+   * The interface document's 4.1: a client token for the checkout page (mint a fresh one per page load). Answers the
    * service's object `{ accessToken, tokenType, expiresOn, issuedOn }`, which `createClient`'s
    * `authorization` takes as is.
    */
   clientToken(options?: RequestOptions): Promise<ClientToken>;
   payments: {
-    /** Spec 4.3. A declined payment is returned, not thrown: read it with `readPayment`. */
+    /** The interface document's 4.3. A declined payment is returned, not thrown: read it with `readPayment`. */
     create(input: PaymentInput, options?: RequestOptions): Promise<Payment>;
     get(referenceId: string, options?: RequestOptions): Promise<Payment>;
     session(sessionId: string, options?: RequestOptions): Promise<Payment>;
@@ -80,7 +80,7 @@ export interface GatewayCore {
      */
     verify(input: VerifyInput, options?: RequestOptions): Promise<Payment>;
   };
-  /** Payer lookups (spec 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (vault-calls.ts). */
+  /** Payer lookups (the interface document's 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (vault-calls.ts). */
   payers: VaultCalls & {
     byEmail(email: string, options?: RequestOptions): Promise<PayerRecord>;
     byId(payerId: string, options?: RequestOptions): Promise<PayerRecord>;

@@ -28,8 +28,9 @@ export { toNodeListener } from './node';
 export { createFrameHost, type FrameHostOptions } from './frame-host';
 export { isPayframeError, PayframeError } from '../shared/errors';
 export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
-export type { Notification } from '../schemas';
 export type {
   CvvAnswer, ErrorAnswer, KeptCardAction, KeptCardsAnswer, KeptCardView, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant,
 } from '../protocol/wire';
-export type { BrowserInfo, CardList, ClientToken, Item, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard } from '../schemas';
+export type {
+  BrowserInfo, CardList, ClientToken, Item, Notification, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard,
+} from '../schemas';

@@ -62,7 +62,7 @@ export interface CardholderInitiated {
 }
 export type StoredCredential = FirstPayment | MerchantInitiated | CardholderInitiated;
 
-/** Every combination of card and stored credential that the table of spec 4.3 allows, and no other. */
+/** Every combination of card and stored credential that the table of the interface document's 4.3 allows, and no other. */
 export type PaymentFunding =
   | { card: NonceCard | FullCard; storedCredential?: FirstPayment }
   | { card: FullCard | VaultCardInput; storedCredential: MerchantInitiated }
@@ -98,7 +98,7 @@ export type PaymentInput = PaymentCommon & PaymentFunding;
 const refuse = (message: string) => new PayframeError('invalid_request', message);
 
 /**
- * Builds the request body of spec 4.3. Plain JavaScript callers get the same refusals at run time
+ * Builds the request body of the interface document's 4.3. Plain JavaScript callers get the same refusals at run time
  * that TypeScript callers get from the types, before anything is sent.
  */
 export function buildPaymentRequest(input: PaymentInput): PaymentRequest {

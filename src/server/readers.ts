@@ -63,7 +63,7 @@ export function sessionIdOf(url: string | undefined): string | undefined {
 }
 
 /**
- * What to save after the first payment of a card that will be kept (spec 4.3): `previousPaymentId`
+ * What to save after the first payment of a card that will be kept (the interface document's 4.3): `previousPaymentId`
  * for later merchant-initiated payments, `vaultCardId` for payments on the vault card.
  */
 export function readKeptCard(payment: Payment): { previousPaymentId: string; vaultCardId: string | undefined } {

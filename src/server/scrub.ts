@@ -72,6 +72,9 @@ const anyScript = (d: string) => `[${digitsByValue()[Number(d)]!.join('')}]`;
 /** What a paste or a formatter puts between digits: the separators of a card number's shape (shared/errors.ts PAN). */
 const SEPARATOR = '[\\s./_\\-\\p{Cf}]{0,3}';
 
+/** A base64 text's trailing '=': the look-behind starts a match only at a run's first '=' (linear time). */
+export const BASE64_PADDING = /(?<!=)=+$/;
+
 /**
  * A pattern for every rendering of one secret. Digits (a card number, a CVV, a numeric OTP): in any
  * script, run together or apart, and without its leading zeros, but never inside a longer number (a CVV's
@@ -83,7 +86,7 @@ function renderings(secret: string): string[] {
     const forms = [secret, secret.replace(/^0+(?=\d\d)/, '')];
     return forms.map((f) => `(?<!\\p{Nd})${[...f].map(anyScript).join(SEPARATOR)}(?!\\p{Nd})`);
   }
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), secret.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')];
+  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), secret.replace(BASE64_PADDING, '').replace(/\+/g, '-').replace(/\//g, '_')];
   return forms.map(escaped);
 }
 

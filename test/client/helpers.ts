@@ -9,7 +9,7 @@ export function basic(sandbox: SandboxHandle): string {
   return `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
 }
 
-/** A fresh client token, as a merchant's server mints it (spec 4.1). */
+/** A fresh client token, as a merchant's server mints it (the interface document's 4.1). */
 export async function mintToken(sandbox: SandboxHandle): Promise<{ accessToken: string; expiresOn: string }> {
   const response = await fetch(`${sandbox.url}/v1/merchants/${sandbox.merchant.id}/client_token`, {
     method: 'POST',

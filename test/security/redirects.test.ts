@@ -3,7 +3,7 @@
 // on every call path of the server companion and of `client.tokenize` outside a browser. (The CVV
 // frame's post is tested in test/frame/post.test.ts; the frame's nonce call is the same code as
 // client.tokenize's, requestNonce, run in a browser by the e2e tests.)
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';

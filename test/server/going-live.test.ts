@@ -4,7 +4,7 @@
 // page block in test/client/going-live.test.ts.)
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { pageCsp } from '../../e2e/support/merchant';
-import { createFrameHost, createGateway, PayframeError, toNodeListener } from '../../src/server';
+import { createFrameHost, createGateway, PayframeError } from '../../src/server';
 import { readmeBlock } from '../readme';
 
 const root = new URL('../../', import.meta.url).pathname;

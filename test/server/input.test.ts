@@ -36,20 +36,29 @@ describe('a full card takes the forms client.tokenize takes', () => {
 
 describe('impossible payment inputs', () => {
   it('refuses a nonce on a merchant-initiated or cardholder stored payment', async () => {
-    // @ts-expect-error a nonce cannot pay a scheduled payment
-    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: previous }, /nonce cannot pay a scheduled/);
+    await refusedLocally(
+      // @ts-expect-error a nonce cannot pay a scheduled payment
+      { intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: previous },
+      /nonce cannot pay a scheduled/,
+    );
     await refusedLocally(
       // @ts-expect-error nor an unscheduled one
       { intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'unscheduled', previousPaymentId: 'P' } },
       /nonce cannot/,
     );
-    // @ts-expect-error nor a cardholder payment on a kept card
-    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'cardholder' } }, /nonce cannot/);
+    await refusedLocally(
+      // @ts-expect-error nor a cardholder payment on a kept card
+      { intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'cardholder' } },
+      /nonce cannot/,
+    );
   });
 
   it('refuses a cardholder payment on a kept card without the CVV', async () => {
-    // @ts-expect-error the vault card needs the re-entered CVV
-    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C' }, storedCredential: { kind: 'cardholder' } }, /CVV/);
+    await refusedLocally(
+      // @ts-expect-error the vault card needs the re-entered CVV
+      { intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C' }, storedCredential: { kind: 'cardholder' } },
+      /CVV/,
+    );
     // @ts-expect-error also when storedCredential is left out (a vault card is then cardholder-started)
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C' } }, /CVV/);
     const { cvv: _, ...noCvv } = card;
@@ -58,8 +67,11 @@ describe('impossible payment inputs', () => {
   });
 
   it('refuses a vault card as a first payment, mixed card forms, and a missing previous payment id', async () => {
-    // @ts-expect-error a vault card is already kept
-    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C', cvv: CVV }, storedCredential: { kind: 'first' } }, /vault card/);
+    await refusedLocally(
+      // @ts-expect-error a vault card is already kept
+      { intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C', cvv: CVV }, storedCredential: { kind: 'first' } },
+      /vault card/,
+    );
     // @ts-expect-error two card forms at once
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, nonce } }, /exactly one/);
     // @ts-expect-error no card at all
@@ -70,8 +82,11 @@ describe('impossible payment inputs', () => {
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: { kind: 'later' } }, /storedCredential.kind/);
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, number: '4111111111111112' } }, /check digit/);
     // A stored credential without a known kind is not quietly sent as a plain cardholder payment.
-    // @ts-expect-error kind is required
-    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: { type: 'scheduled', previousPaymentId: 'PAY-1' } }, /storedCredential.kind/);
+    await refusedLocally(
+      // @ts-expect-error kind is required
+      { intent: 'sale', amount: EUR('1.00'), card, storedCredential: { type: 'scheduled', previousPaymentId: 'PAY-1' } },
+      /storedCredential.kind/,
+    );
     // @ts-expect-error a stored credential is an object
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card, storedCredential: 'scheduled' }, /storedCredential.kind/);
     // @ts-expect-error intent is auth or sale

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isApproved, readKeptCard, type Payment } from '../../src/server';
 import { CVV, EUR, fullCard, nonceFor, refusal, testCards, useSandbox } from './helpers';
 
-// Every row of the stored-credential table of spec 4.3: what the sandbox received, and that it accepted it.
+// Every row of the stored-credential table of the interface document's 4.3: what the sandbox received, and that it accepted it.
 const ctx = useSandbox();
 let first: Payment;
 let previousPaymentId: string;
@@ -25,7 +25,7 @@ beforeAll(async () => {
   ({ previousPaymentId, vaultCardId } = readKeptCard(first) as { previousPaymentId: string; vaultCardId: string });
 });
 
-describe('stored credentials (spec 4.3)', () => {
+describe("stored credentials (the interface document's 4.3)", () => {
   it('first payment of a subscription: cardholder-started, type "2", full card not yet stored', () => {
     expect(isApproved(first)).toBe(true);
     expect(vaultCardId).toMatch(/\S/);

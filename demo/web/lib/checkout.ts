@@ -3,7 +3,8 @@ import { api, ApiError } from './api';
 import { count, type Locale, t } from './i18n';
 import type { SavedCard } from './types';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// A dot inside the domain, found without backtracking: the run before the first dot holds none.
+const EMAIL = /^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/;
 
 export type CardsLookup = { kind: 'found'; cards: SavedCard[]; note: string } | { kind: 'none' | 'error'; note: string };
 

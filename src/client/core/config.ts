@@ -6,7 +6,7 @@ import { checkBaseUrl, isPathSegment } from '../../shared/url';
 /**
  * What the merchant's own server hands the page: the bare client token; `{ clientToken, expiresAt }`
  * as `handlers.clientToken()` answers it; or the service's own client-token object
- * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (spec 2.1: the service's names).
+ * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (the interface document's 2.1: the service's names).
  */
 export type ClientTokenGrant = string | (Pick<TokenGrant, 'clientToken'> & Partial<TokenGrant>) | { accessToken: string; expiresOn?: string };
 

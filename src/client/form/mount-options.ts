@@ -10,10 +10,9 @@ import { isTimeout } from '../../shared/call';
 import { PayframeError } from '../../shared/errors';
 import { isLoopback, isWebUrl } from '../../shared/url';
 import { urlOf } from '../../shared/url-of';
-import type { Client } from '../core/types';
+import type { Client, ClientCore } from '../core/types';
 import { coreOf } from '../core/core';
 import { elementOf } from '../dom';
-import type { ClientCore } from '../core/types';
 
 export interface HostedField {
   /** A selector or an element; the frame goes inside it. */

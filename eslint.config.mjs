@@ -1,0 +1,61 @@
+// The rules a tool keeps (docs/architecture.md, "Contributing"). Rules without type information only:
+// no parser project, so the whole tree lints in seconds. Formatting is Prettier's alone (eslint-config-prettier last).
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import regexp from 'eslint-plugin-regexp';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'reports/', 'test-results/', 'playwright-report/', 'demo/build/', '.sandbox/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  // The regexp plugin's recommended rules (with ESLint's own regex rules as errors), its own as warnings
+  // (style and clarity), but its ReDoS rules: errors, below.
+  regexp.configs['flat/recommended'],
+  {
+    rules: Object.fromEntries(
+      Object.entries(regexp.configs['flat/recommended'].rules)
+        .filter(([name]) => name.startsWith('regexp/'))
+        .map(([name, level]) => [name, Array.isArray(level) ? ['warn', ...level.slice(1)] : 'warn']),
+    ),
+  },
+  {
+    languageOptions: {
+      globals: { ...globals.browser, ...globals.node },
+      // TypeScript 6.0 is newer than typescript-eslint's tested range; the rules used here need no type information.
+      parserOptions: { warnOnUnsupportedTypeScriptVersion: false },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A security library full of regexes: no pattern may backtrack super-linearly on crafted input.
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+      // One import statement per module; a type-only import may stay separate (verbatimModuleSyntax keeps
+      // a value import of types only as a side-effect import). A module's re-exports are not imports.
+      'no-duplicate-imports': ['error', { allowSeparateTypeImports: true }],
+      // `_` names a value kept on purpose (a rest sibling, a placeholder argument).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      '@typescript-eslint/no-unused-expressions': ['error', { allowShortCircuit: true, allowTernary: true }],
+      // Tests and fixtures read untyped page globals and forged messages: `any` is flagged, not forbidden.
+      '@typescript-eslint/no-explicit-any': 'warn',
+      // Files short enough to read in one sitting: a long function is a warning to split it, not a failure.
+      'max-lines-per-function': ['warn', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
+  {
+    // Tests, browser tests and benchmarks read the repository's own files and their own output, never a
+    // stranger's text: a super-linear pattern there is worth a warning, not a failure.
+    files: ['test/**', 'e2e/**', 'bench/**'],
+    rules: { 'regexp/no-super-linear-backtracking': 'warn', 'regexp/no-super-linear-move': 'warn' },
+  },
+  {
+    // Plain scripts of the e2e pages: the UMD bundle's global.
+    files: ['e2e/support/*.js'],
+    languageOptions: { sourceType: 'script', globals: { Payframe: 'readonly' } },
+  },
+  prettier,
+);
