@@ -11,11 +11,18 @@ process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
 // two cores it runs the suite in about half the time. Tests tagged @full-chromium need what only the
 // whole browser has: its autofill, and delivery of CSP reports through the Reporting API (the shell
 // sends none, so a test that no report came could not fail there).
-for (const [path, pkg, env] of [[HEADLESS_SHELL, 'chromium-headless-shell', 'CHROMIUM_HEADLESS_SHELL_PATH'], [CHROMIUM, 'chromium', 'CHROMIUM_PATH']]) {
+for (const [path, pkg, env] of [
+  [HEADLESS_SHELL, 'chromium-headless-shell', 'CHROMIUM_HEADLESS_SHELL_PATH'],
+  [CHROMIUM, 'chromium', 'CHROMIUM_PATH'],
+]) {
   if (!existsSync(path!)) throw new Error(`No ${pkg} at ${path}: install Debian's (apt-get install ${pkg}) or set ${env}.`);
 }
 
-const use = (executablePath: string) => ({ browserName: 'chromium' as const, ignoreHTTPSErrors: true, launchOptions: launchOf(executablePath) });
+const use = (executablePath: string) => ({
+  browserName: 'chromium' as const,
+  ignoreHTTPSErrors: true,
+  launchOptions: launchOf(executablePath),
+});
 
 export default defineConfig({
   testDir: 'e2e',

@@ -18,9 +18,13 @@ const missing = [
   [existsSync(MINIBROWSER), 'libwebkit2gtk-4.1-0'],
   [onPath('Xvfb'), 'xvfb'],
   [onPath('xdotool'), 'xdotool'],
-].filter(([found]) => !found).map(([, pkg]) => pkg);
+]
+  .filter(([found]) => !found)
+  .map(([, pkg]) => pkg);
 if (missing.length > 0) {
-  throw new Error(`Firefox and WebKit tests need Debian's packages: apt-get update && apt-get install ${missing.join(' ')} (or set FIREFOX_PATH, WEBKIT_DRIVER_PATH, MINIBROWSER_PATH).`);
+  throw new Error(
+    `Firefox and WebKit tests need Debian's packages: apt-get update && apt-get install ${missing.join(' ')} (or set FIREFOX_PATH, WEBKIT_DRIVER_PATH, MINIBROWSER_PATH).`,
+  );
 }
 
 // The flows that matter to a payer, in Firefox (puppeteer-core over WebDriver BiDi) and WebKit

@@ -15,7 +15,9 @@ import { chromium } from '@playwright/test';
 // PAYFRAME_BENCH_DIST: another build (an older checkout's dist/, with its node_modules), run whole: its
 // page bundle, frames, sandbox and frame host, for a before/after. Its frame page and the policy its
 // sandbox serves it with belong together (since issue 21 the policy names the page's inline script).
-const distRoot = process.env.PAYFRAME_BENCH_DIST ? pathToFileURL(`${process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/')}`) : new URL('../dist/', import.meta.url);
+const distRoot = process.env.PAYFRAME_BENCH_DIST
+  ? pathToFileURL(`${process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/')}`)
+  : new URL('../dist/', import.meta.url);
 const dist = (file) => new URL(file, distRoot);
 const { makeCertificate, startSandbox } = await import(dist('sandbox.mjs'));
 const { createFrameHost, createGateway, toNodeListener } = await import(dist('server.mjs'));
@@ -32,7 +34,9 @@ const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Checkout</title>
 <script src="/payframe.umd.min.js" defer></script><script src="/bench.js" defer></script></head>
 <body><form id="pay">
-${Object.entries(LABELS).map(([name, label]) => `<label for="card-${name}">${label}</label><div id="card-${name}"></div>`).join('\n')}
+${Object.entries(LABELS)
+  .map(([name, label]) => `<label for="card-${name}">${label}</label><div id="card-${name}"></div>`)
+  .join('\n')}
 <div id="blank-1"></div><div id="blank-2"></div><div id="blank-3"></div>
 <button>Pay</button></form></body></html>`;
 
@@ -86,7 +90,11 @@ const SCRIPT = `(() => {
 
 const csp = (gateway) =>
   [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", `frame-src ${gateway}`, "connect-src 'self'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `frame-src ${gateway}`,
+    "connect-src 'self'",
     "require-trusted-types-for 'script'",
   ].join('; ');
 
@@ -98,9 +106,14 @@ const csp = (gateway) =>
 export async function startShop({ frameHost = false } = {}) {
   const frameDir = mkdtempSync(join(tmpdir(), 'payframe-bench-frame-'));
   cpSync(dist('frame'), frameDir, { recursive: true });
-  writeFileSync(join(frameDir, 'blank.html'), '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>\n');
+  writeFileSync(
+    join(frameDir, 'blank.html'),
+    '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>\n',
+  );
   const tls = makeCertificate();
-  const spki = createHash('sha256').update(createPublicKey(tls.cert).export({ type: 'spki', format: 'der' })).digest('base64');
+  const spki = createHash('sha256')
+    .update(createPublicKey(tls.cert).export({ type: 'spki', format: 'der' }))
+    .digest('base64');
   const bundle = readFileSync(dist('payframe.umd.min.js'));
   const counts = { token: 0, other: 0 };
   // The shop's server listens first (its origin configures the merchant), and answers once the sandbox runs.
@@ -113,13 +126,21 @@ export async function startShop({ frameHost = false } = {}) {
       return mintToken(req, res);
     }
     counts.other++;
-    const file = { '/': ['text/html; charset=utf-8', PAGE], '/payframe.umd.min.js': ['text/javascript', bundle], '/bench.js': ['text/javascript', SCRIPT] }[path];
+    const file = {
+      '/': ['text/html; charset=utf-8', PAGE],
+      '/payframe.umd.min.js': ['text/javascript', bundle],
+      '/bench.js': ['text/javascript', SCRIPT],
+    }[path];
     if (!file) return res.writeHead(404).end();
     // The page's frame-src names where its frames come from: the gateway it is given (part 6 puts a
     // delaying proxy in front of the sandbox), or the merchant's frame host.
     const query = new URL(req.url ?? '/', 'https://localhost').searchParams;
     const framesOrigin = new URL(query.get('frames') ?? query.get('gateway') ?? sandbox.url).origin;
-    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store', ...(path === '/' ? { 'content-security-policy': csp(framesOrigin) } : {}) });
+    res.writeHead(200, {
+      'content-type': file[0],
+      'cache-control': 'no-store',
+      ...(path === '/' ? { 'content-security-policy': csp(framesOrigin) } : {}),
+    });
     res.end(file[1]);
   });
   await new Promise((resolve) => server.listen(0, 'localhost', resolve));
@@ -130,7 +151,9 @@ export async function startShop({ frameHost = false } = {}) {
   const frames = frameHost ? createServer(tls, (req, res) => host(req, res)) : undefined;
   if (frames) await new Promise((resolve) => frames.listen(0, '127.0.0.2', resolve));
   const framesUrl = frames && `https://127.0.0.2:${frames.address().port}/`;
-  const merchants = frames && [{ id: 'bench-merchant', clientId: 'bench-client', clientSecret: 'bench-secret', origins: [shopOrigin, new URL(framesUrl).origin] }];
+  const merchants = frames && [
+    { id: 'bench-merchant', clientId: 'bench-client', clientSecret: 'bench-secret', origins: [shopOrigin, new URL(framesUrl).origin] },
+  ];
   sandbox = await startSandbox({ frameDir, tls, ...(merchants ? { merchants } : {}) });
   const { id, clientId, clientSecret } = sandbox.merchant;
   const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
@@ -162,8 +185,14 @@ export function launch(shop) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
       `--ignore-certificate-errors-spki-list=${shop.spki}`,
     ],
   });

@@ -64,7 +64,8 @@ export async function buildApp(source, { map = false, external } = {}) {
 }
 
 /** An app that imports `names` from payframe and uses them all (so that nothing is shaken off). */
-export const appOf = (names, from = 'payframe') => `import { ${names.join(', ')} } from ${JSON.stringify(from)};\nwindow.used = [${names.join(', ')}];\n`;
+export const appOf = (names, from = 'payframe') =>
+  `import { ${names.join(', ')} } from ${JSON.stringify(from)};\nwindow.used = [${names.join(', ')}];\n`;
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

@@ -4,7 +4,9 @@
 import { createServer } from 'node:https';
 import { pathToFileURL } from 'node:url';
 
-const distRoot = process.env.PAYFRAME_BENCH_DIST ? pathToFileURL(`${process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/')}`) : new URL('../dist/', import.meta.url);
+const distRoot = process.env.PAYFRAME_BENCH_DIST
+  ? pathToFileURL(`${process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/')}`)
+  : new URL('../dist/', import.meta.url);
 const { createFrameHost, toNodeListener } = await import(new URL('server.mjs', distRoot));
 
 /** Listens on 127.0.0.1; answers its port, `take()` (the answers since the last take: status and body bytes) and `close()`. */

@@ -12,7 +12,10 @@ export async function startLatency(targetPort, ms) {
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('close', () => sockets.delete(s));
-      s.on('error', () => { client.destroy(); upstream.destroy(); });
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
     }
     let due = 0;
     client.on('data', (chunk) => {

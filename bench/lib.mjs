@@ -29,9 +29,7 @@ export async function compare(contenders, { rounds = 7, ratios = [] } = {}) {
       values[name].push(await contenders[name]());
     }
   }
-  const ratio = Object.fromEntries(
-    ratios.map(([a, b]) => [`${a} / ${b}`, values[a].map((v, i) => v / values[b][i])]),
-  );
+  const ratio = Object.fromEntries(ratios.map(([a, b]) => [`${a} / ${b}`, values[a].map((v, i) => v / values[b][i])]));
   return { values, ratio };
 }
 

@@ -16,10 +16,20 @@ export const PATHS = [
   { path: '%63vv/', want: 'any' },
 ];
 
-const meta = (html, name) => new RegExp(`<meta (?:name="payframe-${name}"|http-equiv="${name}") content="([^"]*)">`, 'i').exec(html)?.[1]?.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+const meta = (html, name) =>
+  new RegExp(`<meta (?:name="payframe-${name}"|http-equiv="${name}") content="([^"]*)">`, 'i')
+    .exec(html)?.[1]
+    ?.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
 
 /** A policy as a map of directive → its sources. */
-const parsePolicy = (text) => new Map(text.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...sources]) => [name.toLowerCase(), sources]));
+const parsePolicy = (text) =>
+  new Map(
+    text
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...sources]) => [name.toLowerCase(), sources]),
+  );
 
 /** The sources every policy admits for `directive` (falling back to default-src where it may), or undefined when none restricts it. */
 function admitted(policies, directive, fallback = true) {
@@ -40,15 +50,22 @@ const same = (a, b) => a !== undefined && a.length === b.length && b.every((s) =
  */
 export function verdict({ status, headers, body }, want, { merchants, gateway }) {
   // The frame page: payframe's, with its one inline script (a host's own page is not it).
-  const script = status === 200 && /<title>payframe<\/title>|<meta name="payframe-/.test(body) ? /<script>([^]*?)<\/script/.exec(body)?.[1] : undefined;
+  const script =
+    status === 200 && /<title>payframe<\/title>|<meta name="payframe-/.test(body)
+      ? /<script>([\s\S]*?)<\/script/.exec(body)?.[1]
+      : undefined;
   if (script === undefined) {
-    if (want === 'any') return { ok: true, says: status >= 300 && status < 400 ? `redirects (${status}), no frame page` : `no frame page (${status})` };
+    if (want === 'any')
+      return { ok: true, says: status >= 300 && status < 400 ? `redirects (${status}), no frame page` : `no frame page (${status})` };
     return { ok: false, says: `no frame page here (${status})` };
   }
   const kind = meta(body, 'form') === 'cvv' ? 'cvv' : 'page';
   const what = kind === 'cvv' ? "the CVV-only form's page" : "the card form's page";
   if (want !== 'any' && kind !== want) return { ok: false, says: `${what}, not the ${want === 'cvv' ? "CVV-only form's" : "card form's"}` };
-  const sent = (headers['content-security-policy'] ?? '').split(',').filter((p) => p.trim()).map(parsePolicy);
+  const sent = (headers['content-security-policy'] ?? '')
+    .split(',')
+    .filter((p) => p.trim())
+    .map(parsePolicy);
   const inPage = meta(body, 'Content-Security-Policy');
   const all = inPage === undefined ? sent : [...sent, parsePolicy(inPage)];
   const hash = `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
@@ -57,7 +74,8 @@ export function verdict({ status, headers, body }, want, { merchants, gateway })
   if (sent.length === 0) wrong.push('no Content-Security-Policy header');
   else {
     const ancestors = admitted(sent, 'frame-ancestors', false);
-    if (!same(ancestors, merchants)) wrong.push(`frame-ancestors ${ancestors ? ancestors.join(' ') : 'missing'}, not ${merchants.join(' ')}`);
+    if (!same(ancestors, merchants))
+      wrong.push(`frame-ancestors ${ancestors ? ancestors.join(' ') : 'missing'}, not ${merchants.join(' ')}`);
   }
   const connect = admitted(all, 'connect-src');
   const wantConnect = [gatewayOrigin, ...(kind === 'cvv' ? merchants : [])];
@@ -65,7 +83,9 @@ export function verdict({ status, headers, body }, want, { merchants, gateway })
   else if (!same(connect, wantConnect)) wrong.push(`connect-src ${connect ? connect.join(' ') : 'missing'}, not ${wantConnect.join(' ')}`);
   if (!sent.some((p) => p.get('script-src')?.includes(hash))) wrong.push("script-src without the page's script hash");
   if (!/(^|,)\s*nosniff\s*(,|$)/i.test(headers['x-content-type-options'] ?? '')) wrong.push('no X-Content-Type-Options: nosniff');
-  return wrong.length === 0 ? { ok: true, says: `${what}, its headers hold` } : { ok: false, says: `${what} ${sent.length === 0 ? 'without its headers' : 'under a wrong policy'}: ${wrong.join('; ')}` };
+  return wrong.length === 0
+    ? { ok: true, says: `${what}, its headers hold` }
+    : { ok: false, says: `${what} ${sent.length === 0 ? 'without its headers' : 'under a wrong policy'}: ${wrong.join('; ')}` };
 }
 
 /** Runs the checks with `get(path)` answering each; prints one line per path and answers whether all hold. */
@@ -81,7 +101,11 @@ export async function check(get, { merchants, gateway, where }) {
     good &&= result.ok;
     console.log(`${result.ok ? 'ok  ' : 'FAIL'}  /${path.padEnd(20)} ${result.says}`);
   }
-  console.log(good ? `payframe frames check: ${where} keeps the frames fenced in.` : `payframe frames check: ${where} does not keep the frames fenced in (FAIL above).`);
+  console.log(
+    good
+      ? `payframe frames check: ${where} keeps the frames fenced in.`
+      : `payframe frames check: ${where} does not keep the frames fenced in (FAIL above).`,
+  );
   return good;
 }
 
@@ -96,8 +120,25 @@ export function readHeaderRules(text) {
   const rules = [];
   for (const line of text.split('\n')) {
     if (!line.trim() || line.trim().startsWith('#')) continue;
-    if (!/^\s/.test(line)) rules.push({ pattern: new RegExp(`^${line.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:\w+/g, '[^/]+')}$`), headers: [] });
-    else if (!line.trim().startsWith('!')) rules.at(-1)?.headers.push([line.trim().slice(0, line.trim().indexOf(':')).toLowerCase(), line.trim().slice(line.trim().indexOf(':') + 1).trim()]);
+    if (!/^\s/.test(line))
+      rules.push({
+        pattern: new RegExp(
+          `^${line
+            .trim()
+            .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/:\w+/g, '[^/]+')}$`,
+        ),
+        headers: [],
+      });
+    else if (!line.trim().startsWith('!'))
+      rules.at(-1)?.headers.push([
+        line.trim().slice(0, line.trim().indexOf(':')).toLowerCase(),
+        line
+          .trim()
+          .slice(line.trim().indexOf(':') + 1)
+          .trim(),
+      ]);
   }
   return rules;
 }

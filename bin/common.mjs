@@ -11,7 +11,9 @@ export const fail = (message, code = 1) => {
 
 /** The package's built modules, or one clear line when it is not built. */
 export const built = (...paths) =>
-  Promise.all(paths.map((p) => import(new URL(`../dist/${p}`, import.meta.url).href))).catch(() => fail('dist/ is missing: run `npm run build` first.'));
+  Promise.all(paths.map((p) => import(new URL(`../dist/${p}`, import.meta.url).href))).catch(() =>
+    fail('dist/ is missing: run `npm run build` first.'),
+  );
 
 /** The certificate kept in `dir`, made (and written) when missing or past its validity. */
 export function keptCertificate(dir, makeCertificate) {

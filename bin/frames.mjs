@@ -54,17 +54,25 @@ export async function run(args) {
   }
   const [action, dir, ...extra] = positionals;
   if (extra.length > 0 || (action !== undefined && action !== 'export' && action !== 'check') || (action !== undefined && !dir)) {
-    usageFail(action === 'export' ? 'export takes one folder' : action === 'check' ? 'check takes one frame URL' : `unknown argument "${action}"`);
+    usageFail(
+      action === 'export' ? 'export takes one folder' : action === 'check' ? 'check takes one frame URL' : `unknown argument "${action}"`,
+    );
   }
   if (action === 'check') return checkHost(dir, values, usageFail);
-  const [{ createFrameHost, toNodeListener }, { makeCertificate }, { isLoopbackHost }] = await built('server.mjs', 'sandbox.mjs', 'lib/shared/url.mjs');
+  const [{ createFrameHost, toNodeListener }, { makeCertificate }, { isLoopbackHost }] = await built(
+    'server.mjs',
+    'sandbox.mjs',
+    'lib/shared/url.mjs',
+  );
   const options = { gateway: values.gateway, merchantOrigins: values['merchant-origin'] ?? [] };
   let host;
   try {
     host = createFrameHost(options);
   } catch (error) {
     // createFrameHost's own sentence, which names the option.
-    usageFail(error.message.replace(/^createFrameHost: gateway/, '--gateway').replace(/^createFrameHost: merchantOrigins/, '--merchant-origin'));
+    usageFail(
+      error.message.replace(/^createFrameHost: gateway/, '--gateway').replace(/^createFrameHost: merchantOrigins/, '--merchant-origin'),
+    );
   }
   if (action === 'export') {
     // The serving options have nothing to do in an export: said, rather than silently ignored.
@@ -76,7 +84,9 @@ export async function run(args) {
   const port = portOf(values.port, usageFail);
   const certDir = values['cert-dir'];
   if (certDir === undefined && !isLoopbackHost(values.host)) {
-    usageFail(`serving on ${values.host} needs https: give --cert-dir DIR, or serve createFrameHost behind your own TLS, or export the frames to a static host`);
+    usageFail(
+      `serving on ${values.host} needs https: give --cert-dir DIR, or serve createFrameHost behind your own TLS, or export the frames to a static host`,
+    );
   }
   const kept = certDir === undefined ? undefined : keptCertificate(resolve(certDir), makeCertificate);
   const listener = toNodeListener(host);
@@ -85,7 +95,8 @@ export async function run(args) {
     server.once('error', (error) => fail(whyNot(error, 'frame host', values.host, port)));
     server.listen(port, values.host, done);
   });
-  const name = values.host === '0.0.0.0' || values.host === '::' ? '127.0.0.1' : values.host.includes(':') ? `[${values.host}]` : values.host;
+  const name =
+    values.host === '0.0.0.0' || values.host === '::' ? '127.0.0.1' : values.host.includes(':') ? `[${values.host}]` : values.host;
   const frameUrl = `${kept ? 'https' : 'http'}://${name}:${server.address().port}/`;
   // Before the block says Ctrl-C stops it: a signal that follows the block at once must find the handler.
   const stop = () => {
@@ -133,15 +144,27 @@ async function exportTo(dir, host, { gateway, merchantOrigins }) {
   const any = { 'content-security-policy': cvvPage.headers['content-security-policy'], 'x-content-type-options': 'nosniff' };
   // Each page answers at its folder and as its index.html, the CVV page also at `/cvv`, which static
   // hosts serve or redirect without the slash (its headers must come with it). The script is in the pages.
-  const routes = [['/', page.headers], ['/index.html', page.headers], ['/cvv', cvvPage.headers], ['/cvv/', cvvPage.headers], ['/cvv/index.html', cvvPage.headers]];
+  const routes = [
+    ['/', page.headers],
+    ['/index.html', page.headers],
+    ['/cvv', cvvPage.headers],
+    ['/cvv/', cvvPage.headers],
+    ['/cvv/index.html', cvvPage.headers],
+  ];
   const title = (name) => name.replace(/(^|-)(\w)/g, (_, dash, c) => dash + c.toUpperCase());
   const block = (path, headers) => [path, ...Object.entries(headers).map(([k, v]) => `  ${title(k)}: ${v}`)].join('\n');
   const headersFile = [block('/*', any), ...routes.map(([path, headers]) => block(path, headers))].join('\n\n');
   const vercelRule = (source, headers) => ({ source, headers: Object.entries(headers).map(([key, value]) => ({ key, value })) });
-  const vercel = { trailingSlash: true, headers: [vercelRule('/(.*)', any), ...routes.map(([source, headers]) => vercelRule(source, headers))] };
+  const vercel = {
+    trailingSlash: true,
+    headers: [vercelRule('/(.*)', any), ...routes.map(([source, headers]) => vercelRule(source, headers))],
+  };
   const files = [
-    ['index.html', page.body], ['cvv/index.html', cvvPage.body], ['404.html', NOT_FOUND],
-    ['_headers', `${headersFile}\n`], ['vercel.json', `${JSON.stringify(vercel, null, 2)}\n`],
+    ['index.html', page.body],
+    ['cvv/index.html', cvvPage.body],
+    ['404.html', NOT_FOUND],
+    ['_headers', `${headersFile}\n`],
+    ['vercel.json', `${JSON.stringify(vercel, null, 2)}\n`],
   ];
   try {
     for (const [path, body] of files) {
@@ -154,7 +177,11 @@ async function exportTo(dir, host, { gateway, merchantOrigins }) {
   console.log(`payframe frames: wrote ${files.map(([path]) => path).join(', ')} to ${dir}\n`);
   // The folder as a static host serves it (the files, _headers matched on the path as it arrives).
   const { check, readFrom } = await import('./check.mjs');
-  const good = await check(readFrom(dir), { merchants: merchantOrigins, gateway: new URL(gateway).origin, where: `${dir}, served as _headers says,` });
+  const good = await check(readFrom(dir), {
+    merchants: merchantOrigins,
+    gateway: new URL(gateway).origin,
+    where: `${dir}, served as _headers says,`,
+  });
   if (!good) process.exit(1);
   console.log(`
 Serve the folder at the root of its own origin (not your checkout's), and pass that origin's URL
@@ -173,7 +200,12 @@ async function checkHost(frameUrl, values, usageFail) {
     usageFail('--merchant-origin must name each origin of your checkout pages exactly, e.g. https://shop.example (one each)');
   }
   const { check, fetchFrom } = await import('./check.mjs');
-  const gateway = values.gateway === undefined ? undefined : URL.canParse(values.gateway) ? new URL(values.gateway).origin : usageFail('--gateway must be a URL');
+  const gateway =
+    values.gateway === undefined
+      ? undefined
+      : URL.canParse(values.gateway)
+        ? new URL(values.gateway).origin
+        : usageFail('--gateway must be a URL');
   const good = await check(fetchFrom(base), { merchants, gateway, where: base.href });
   process.exit(good ? 0 : 1);
 }

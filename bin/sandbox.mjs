@@ -57,10 +57,15 @@ export async function run(args) {
     ...(kept ? { tls: kept.tls } : {}),
     ...(values['notify-url'] !== undefined ? { notifyUrl: values['notify-url'] } : {}),
     ...(values['notify-authorization'] !== undefined ? { notifyAuthorization: values['notify-authorization'] } : {}),
-  }).catch((error) => (error?.code === 'invalid_config' ? fail(`payframe sandbox: ${error.message}\n\n${sandboxUsage}`, 2) : fail(whyNot(error, 'sandbox', values.host, port))));
+  }).catch((error) =>
+    error?.code === 'invalid_config'
+      ? fail(`payframe sandbox: ${error.message}\n\n${sandboxUsage}`, 2)
+      : fail(whyNot(error, 'sandbox', values.host, port)),
+  );
 
   const { id, clientId, clientSecret } = sandbox.merchant;
-  const card = (c) => `${c.number}  ${String(c.expireMonth).padStart(2, '0')}/${c.expireYear}  cvv ${c.cvv}${c.otp ? `  otp ${c.otp}` : ''}`;
+  const card = (c) =>
+    `${c.number}  ${String(c.expireMonth).padStart(2, '0')}/${c.expireYear}  cvv ${c.cvv}${c.otp ? `  otp ${c.otp}` : ''}`;
   const dev = sandbox.httpUrl ? `\n  development URL ${sandbox.httpUrl}  (plain HTTP on loopback: no certificate to trust)` : '';
   const trust = kept
     ? `The https certificate is self-signed and kept in ${kept.files.cert}: trust it with NODE_EXTRA_CA_CERTS=${kept.files.cert}`
@@ -91,5 +96,4 @@ Test cards:
 Try: curl -u ${clientId}:${clientSecret} -H 'content-type: application/json' \\
        -d "'grant_type=client_credentials'" ${sandbox.httpUrl ?? sandbox.url}/v1/merchants/${id}/client_token${sandbox.httpUrl ? '' : ' -k'}
 ${trust} Ctrl-C stops the sandbox.`);
-
 }

@@ -75,7 +75,14 @@ const BUILDS = [
   {
     what: 'payframe',
     // dist/frame/index.html is the card frames' page: the sandbox serves it, its script inline.
-    outputs: ['dist/payframe.mjs', 'dist/payframe.umd.min.js', 'dist/server.mjs', 'dist/sandbox.mjs', 'dist/react.mjs', 'dist/frame/index.html'],
+    outputs: [
+      'dist/payframe.mjs',
+      'dist/payframe.umd.min.js',
+      'dist/server.mjs',
+      'dist/sandbox.mjs',
+      'dist/react.mjs',
+      'dist/frame/index.html',
+    ],
     inputs: ['src', 'rollup.config.mjs'],
     config: 'rollup.config.mjs',
   },
@@ -157,19 +164,33 @@ const server = createServer();
 const shopStart = await new Promise((resolve, reject) => {
   server.once('error', reject);
   server.listen(shopPort, '127.0.0.1', () => resolve(undefined));
-}).then((value) => ({ status: 'fulfilled', value }), (reason) => ({ status: /** @type {const} */ ('rejected'), reason }));
+}).then(
+  (value) => ({ status: 'fulfilled', value }),
+  (reason) => ({ status: /** @type {const} */ ('rejected'), reason }),
+);
 // The Authorization value the shop asks the service to add to its notifications: new at each start.
 const notifyAuthorization = `Bearer ${newStaffKey()}`;
-const notifyUrl = options['notify-url'] ?? (shopStart.status === 'fulfilled'
-  ? `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/api/notifications`
-  : undefined);
+const notifyUrl =
+  options['notify-url'] ??
+  (shopStart.status === 'fulfilled'
+    ? `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/api/notifications`
+    : undefined);
 const [sandboxStart] = await Promise.allSettled([
-  startSandbox({ port: sandboxPort, host: '127.0.0.1', plainHttp: true, testMode: options['test-mode'], ...(notifyUrl ? { notifyUrl, notifyAuthorization } : {}) }),
+  startSandbox({
+    port: sandboxPort,
+    host: '127.0.0.1',
+    plainHttp: true,
+    testMode: options['test-mode'],
+    ...(notifyUrl ? { notifyUrl, notifyAuthorization } : {}),
+  }),
 ]);
 if (sandboxStart.status === 'rejected' || shopStart.status === 'rejected') {
   if (sandboxStart.status === 'fulfilled') await sandboxStart.value.close();
   if (shopStart.status === 'fulfilled') server.close();
-  const failures = /** @type {const} */ ([[shopStart, shopPort, '--port'], [sandboxStart, sandboxPort, '--sandbox-port']]);
+  const failures = /** @type {const} */ ([
+    [shopStart, shopPort, '--port'],
+    [sandboxStart, sandboxPort, '--sandbox-port'],
+  ]);
   const lines = [];
   for (const [start, port, flag] of failures) {
     if (start.status === 'fulfilled') continue;
@@ -183,7 +204,10 @@ const sandbox = sandboxStart.value;
 const gatewayUrl = /** @type {string} */ (sandbox.httpUrl);
 const { id: merchantId, clientId, clientSecret } = sandbox.merchant;
 const gateway = createGateway({
-  merchantId, clientId, clientSecret, baseUrl: gatewayUrl,
+  merchantId,
+  clientId,
+  clientSecret,
+  baseUrl: gatewayUrl,
   onEvent: (event) => console.log(`payframe: ${event.message}`), // each call to the service, and the cause of a handler's 5xx
 });
 
@@ -192,9 +216,18 @@ const shop = `http://localhost:${port}`;
 // The back office's key, printed in its address's fragment (never sent to the server, so never in a
 // log or a Referer); the page trades it for a staff cookie. New at each start: a restart ends old cookies.
 const staffKey = newStaffKey();
-server.on('request', createMerchantServer({
-  gateway, merchantId, gatewayUrl, frameOrigin: new URL(gatewayUrl).origin, publicOrigin: shop, staffKey, notifyAuthorization,
-}));
+server.on(
+  'request',
+  createMerchantServer({
+    gateway,
+    merchantId,
+    gatewayUrl,
+    frameOrigin: new URL(gatewayUrl).origin,
+    publicOrigin: shop,
+    staffKey,
+    notifyAuthorization,
+  }),
+);
 
 // Before the block below says Ctrl-C stops everything: a Ctrl-C (or a test's SIGINT) that follows it at
 // once must find the handler, or the default action kills the process mid-way.
@@ -228,4 +261,3 @@ payframe demo: the shop on ${shop}, the sandbox on ${gatewayUrl}${options['test-
   One-time password: ${testCards.otp.otp}
 
 Plain HTTP on loopback only: no certificate to trust. Ctrl-C stops everything.`);
-

@@ -43,7 +43,9 @@ test.afterAll(() => merchant?.close());
 test("the merchant's own inputs format, validate, report events and tokenise through the direct path", async ({ page }) => {
   const violations: string[] = [];
   page.on('console', (m) => /security policy/i.test(m.text()) && violations.push(m.text()));
-  await page.goto(`${merchant.url}/attach?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url })}`);
+  await page.goto(
+    `${merchant.url}/attach?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url })}`,
+  );
   await page.getByLabel('Card number').click();
   await page.keyboard.type('٥٥٥٥٥٥٥٥٥٥٥٥٤٤٤٤');
   await expect(page.getByLabel('Card number')).toHaveValue('5555 5555 5555 4444');
@@ -69,6 +71,9 @@ test("the merchant's own inputs format, validate, report events and tokenise thr
   expect(events[0]).toEqual(['ready', null, null]);
   expect(violations).toEqual([]);
   // The nonce request left the merchant's own page (CORS to the gateway), as documented.
-  const nonce = merchant.sandbox.requests().filter((r) => r.path.endsWith('/credit-card-nonce') && r.method === 'POST').at(-1)!;
+  const nonce = merchant.sandbox
+    .requests()
+    .filter((r) => r.path.endsWith('/credit-card-nonce') && r.method === 'POST')
+    .at(-1)!;
   expect(nonce.headers.origin).toBe(merchant.url);
 });

@@ -107,7 +107,9 @@ test('says in one line, without a stack trace, why a busy port or an unavailable
   try {
     const inUse = run(['sandbox', '--port', port]);
     expect(await inUse.exited).toBe(1);
-    expect(inUse.errors()).toBe(`payframe: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another port (--port 0 picks a free one)\n`);
+    expect(inUse.errors()).toBe(
+      `payframe: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another port (--port 0 picks a free one)\n`,
+    );
   } finally {
     busy.close();
   }
@@ -143,7 +145,9 @@ test('--cert-dir keeps one certificate across starts, which Node trusts through 
     const script = `fetch(process.argv[1]).then((r) => r.json()).then((b) => console.log(b.service), (e) => console.log(e.cause?.code))`;
     const env = { ...process.env };
     delete env['NODE_TLS_REJECT_UNAUTHORIZED'];
-    const trusted = await exec(process.execPath, ['-e', script, `${second.url}/`], { env: { ...env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') } });
+    const trusted = await exec(process.execPath, ['-e', script, `${second.url}/`], {
+      env: { ...env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') },
+    });
     expect(trusted.stdout.trim()).toBe('payframe sandbox');
     const untrusted = await exec(process.execPath, ['-e', script, `${second.url}/`], { env });
     expect(untrusted.stdout.trim()).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');

@@ -23,18 +23,38 @@ function listenAndRead(page: Page) {
   return page.evaluate(() => {
     const w = window as any;
     const log: string[] = (w.hostileLog = []);
-    const keys = ['keydown', 'keypress', 'keyup', 'beforeinput', 'input', 'paste', 'copy', 'cut', 'compositionend', 'selectionchange', 'focusin'];
+    const keys = [
+      'keydown',
+      'keypress',
+      'keyup',
+      'beforeinput',
+      'input',
+      'paste',
+      'copy',
+      'cut',
+      'compositionend',
+      'selectionchange',
+      'focusin',
+    ];
     for (const type of keys) {
       for (const target of [window, document]) {
-        target.addEventListener(type, (e: any) => log.push(`${type} ${e.key ?? ''} ${e.data ?? ''} ${e.clipboardData?.getData('text') ?? ''}`), true);
+        target.addEventListener(
+          type,
+          (e: any) => log.push(`${type} ${e.key ?? ''} ${e.data ?? ''} ${e.clipboardData?.getData('text') ?? ''}`),
+          true,
+        );
       }
     }
     const iframes = [...document.querySelectorAll('iframe')];
     const channel = new URLSearchParams(iframes[0]!.src.split('#')[1]).get('channel');
     new BroadcastChannel(`payframe:${channel}`).onmessage = (e) => log.push(`broadcast ${JSON.stringify(e.data)}`);
-    new PerformanceObserver((list) => list.getEntries().forEach((e) => log.push(`resource ${e.name}`))).observe({ type: 'resource', buffered: true });
-    new MutationObserver((records) => records.forEach((r) => log.push(`mutation ${r.type} ${r.attributeName ?? ''} ${(r.target as Element).outerHTML ?? ''}`)))
-      .observe(document, { subtree: true, attributes: true, childList: true, characterData: true });
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => log.push(`resource ${e.name}`))).observe({
+      type: 'resource',
+      buffered: true,
+    });
+    new MutationObserver((records) =>
+      records.forEach((r) => log.push(`mutation ${r.type} ${r.attributeName ?? ''} ${(r.target as Element).outerHTML ?? ''}`)),
+    ).observe(document, { subtree: true, attributes: true, childList: true, characterData: true });
     const reads: string[] = [];
     iframes.forEach((iframe, i) => {
       const tries: Record<string, () => unknown> = {
@@ -87,7 +107,9 @@ function openOwnFrames(page: Page) {
         const ch = new URLSearchParams(iframe.src.split('#')[1]).get('channel');
         const origin = new URL(iframe.src).origin;
         addEventListener('message', (e) => e.source === iframe.contentWindow && e.data.id === id && resolve());
-        document.querySelectorAll<HTMLIFrameElement>('.field iframe').forEach((real) => real.contentWindow!.postMessage({ ch, t: 'share', id }, origin));
+        document
+          .querySelectorAll<HTMLIFrameElement>('.field iframe')
+          .forEach((real) => real.contentWindow!.postMessage({ ch, t: 'share', id }, origin));
         iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id, token: clientToken, timeoutMs: 10_000, retries: 0 }, origin);
       });
     const [number, , other] = await Promise.all([open(live), open(live.replace('field=number', 'field=cvv')), open(guessed)]);
@@ -97,7 +119,9 @@ function openOwnFrames(page: Page) {
   });
 }
 
-test('a whole checkout under a hostile script: the page sees a nonce, the brand, the last four and the expiry, never the card', async ({ page }) => {
+test('a whole checkout under a hostile script: the page sees a nonce, the brand, the last four and the expiry, never the card', async ({
+  page,
+}) => {
   const recorder = await recordMerchant(page);
   await openCheckout(page, merchant);
   const reads = await listenAndRead(page);
@@ -133,7 +157,12 @@ test('a whole checkout under a hostile script: the page sees a nonce, the brand,
   // Its own frames answered it, with states and refusals only: the number frame gathered the real
   // fields' values among the frames, had no number of its own, and sent nothing to the gateway.
   expect(ownFrames.filter((m) => /"t":"result"/.test(m))).toEqual([]);
-  expect(ownFrames.filter((m) => /"t":"failure"/.test(m)).map((m) => JSON.parse(m).error.code).sort()).toEqual(['invalid_card', 'timeout']);
+  expect(
+    ownFrames
+      .filter((m) => /"t":"failure"/.test(m))
+      .map((m) => JSON.parse(m).error.code)
+      .sort(),
+  ).toEqual(['invalid_card', 'timeout']);
   expect(nonceRequests() - noncesBefore).toBe(1);
   // The recorder did hear the frames: its silence about the card means something.
   expect(recorder.messages.length).toBeGreaterThan(50);
@@ -155,7 +184,11 @@ test('the recorder finds card data wherever it is put on the page (so that nothi
   await expect.poll(() => recorder.messages.filter((m) => m.includes('piece')).length).toBe(3);
   const spaced = recorder.messages.find((m) => m.includes(CARD.spaced))!;
   const split = recorder.messages.filter((m) => m.includes('piece'));
-  expect(findCard({ one: spaced, split, console: recorder.console, requests: recorder.requests, ...(await recorder.snapshot()) }, CARD, ['split']).sort()).toEqual([
+  expect(
+    findCard({ one: spaced, split, console: recorder.console, requests: recorder.requests, ...(await recorder.snapshot()) }, CARD, [
+      'split',
+    ]).sort(),
+  ).toEqual([
     'console: the CVV',
     'dom: six digits of the card number in a row',
     'one: the card number',

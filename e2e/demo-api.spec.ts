@@ -81,17 +81,26 @@ test('the one-time password finishes only a payment this browser started, with i
 
   // The session read of the return page follows the same rule.
   expect((await stranger.get(`${demo.shop}/api/session/${sessionId}`)).status()).toBe(404);
-  expect(await (await payer.get(`${demo.shop}/api/session/${sessionId}`)).json()).toMatchObject({ status: 'approved', state: 'captured', referenceId });
+  expect(await (await payer.get(`${demo.shop}/api/session/${sessionId}`)).json()).toMatchObject({
+    status: 'approved',
+    state: 'captured',
+    referenceId,
+  });
   await payer.dispose();
   await stranger.dispose();
 });
 
-test('a kept card pays again with its security code: a one-time ticket of this checkout, then the CVV frame’s post', async ({ playwright, request }) => {
+test('a kept card pays again with its security code: a one-time ticket of this checkout, then the CVV frame’s post', async ({
+  playwright,
+  request,
+}) => {
   const payer = await playwright.request.newContext();
   const email = `kept-${Date.now()}@example.com`;
   await pay(payer, demo, { intent: 'sale', email, saveCard: true });
   const { cards } = await (await payer.get(`${demo.shop}/api/saved-cards?email=${encodeURIComponent(email)}`)).json();
-  expect(cards).toEqual([{ id: expect.stringMatching(/^CARD-/), brand: 'Visa', bin: '411111', last4: '1111', expireMonth: 12, expireYear: 2034 }]);
+  expect(cards).toEqual([
+    { id: expect.stringMatching(/^CARD-/), brand: 'Visa', bin: '411111', last4: '1111', expireMonth: 12, expireYear: 2034 },
+  ]);
   const keptCardId = cards[0].id as string;
 
   // Step 1, from the page with its cookie: a ticket, only for a card kept under this email.
@@ -106,9 +115,14 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   // Step 2, as the CVV frame posts it: from the frames' origin, no cookie. The answer is the pay route's.
   const frames = new URL(demo.sandbox).origin;
   const post = (data: unknown, origin: string | null = frames) =>
-    fetch(`${demo.shop}/api/kept-card/pay`, { method: 'POST', headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body: JSON.stringify(data) });
+    fetch(`${demo.shop}/api/kept-card/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+      body: JSON.stringify(data),
+    });
   const preflight = await fetch(`${demo.shop}/api/kept-card/pay`, {
-    method: 'OPTIONS', headers: { origin: frames, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    method: 'OPTIONS',
+    headers: { origin: frames, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
   });
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-origin')).toBe(frames);
@@ -119,7 +133,9 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   expect(otherCard.headers.get('access-control-allow-origin')).toBe(frames); // the frame reads the refusal
 
   // That refusal spent the ticket: one use, whatever happens.
-  expect(await (await post({ ticket, keptCardId, cvv: '123' })).json()).toEqual(refusal('not_found', 'This payment has expired or was already sent: press pay again.'));
+  expect(await (await post({ ticket, keptCardId, cvv: '123' })).json()).toEqual(
+    refusal('not_found', 'This payment has expired or was already sent: press pay again.'),
+  );
   const fresh = (await (await ticketFor({ intent: 'auth', email, keptCardId })).json()).ticket;
   const paid = await post({ ticket: fresh, keptCardId, cvv: '123' });
   // The CVV route answers the payment's outcome alone (what the frame passes to the page)...
@@ -128,7 +144,12 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   expect(JSON.stringify(answer)).not.toMatch(/"cvv|\b123\b/);
   // ...and the page asks its shop, with its cookie, for the rest; no other checkout may.
   const shown = await (await payer.get(`${demo.shop}/api/payment/${answer.referenceId}`)).json();
-  expect(shown).toMatchObject({ status: 'approved', state: 'authorised', referenceId: answer.referenceId, amount: { currency: 'OMR', total: '13.750' } });
+  expect(shown).toMatchObject({
+    status: 'approved',
+    state: 'authorised',
+    referenceId: answer.referenceId,
+    amount: { currency: 'OMR', total: '13.750' },
+  });
   expect((await fetch(`${demo.shop}/api/payment/${answer.referenceId}`)).status).toBe(404);
   expect((await post({ ticket: fresh, keptCardId, cvv: '123' })).status).toBe(404);
   // The payment is this checkout's (the ticket's cookie): the back office sees the kept card paid.
@@ -144,7 +165,10 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   await payer.dispose();
 });
 
-test('a kept card is the saving browser’s: who knows only the email sees and pays nothing; five tickets a card in ten minutes', async ({ page, playwright }) => {
+test('a kept card is the saving browser’s: who knows only the email sees and pays nothing; five tickets a card in ten minutes', async ({
+  page,
+  playwright,
+}) => {
   const payer = page.context().request; // the checkout page's own cookie
   const stranger = await playwright.request.newContext();
   const email = `owner-${Date.now()}@example.com`;
@@ -172,7 +196,11 @@ test('a kept card is the saving browser’s: who knows only the email sees and p
   expect([unknownCard.status(), await unknownCard.json()]).toEqual(noSuchCard);
   const theirs = await stranger.post(ticketUrl, { data: { intent: 'sale', email, keptCardId } });
   expect([theirs.status(), await theirs.json()]).toEqual(noSuchCard);
-  const bare = await fetch(ticketUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ intent: 'sale', email, keptCardId }) });
+  const bare = await fetch(ticketUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ intent: 'sale', email, keptCardId }),
+  });
   expect([bare.status, await bare.json()]).toEqual(noSuchCard);
   expect(bare.headers.get('set-cookie')).toBeNull();
 
@@ -190,7 +218,9 @@ test('a kept card is the saving browser’s: who knows only the email sees and p
   await page.frameLocator('#kept-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
   await page.keyboard.type('123');
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('form', { name: 'Payment' }).getByRole('status')).toHaveText(new RegExp(`^Not paid The payment did not go through: ${tooMany.source.slice(1)}`));
+  await expect(page.getByRole('form', { name: 'Payment' }).getByRole('status')).toHaveText(
+    new RegExp(`^Not paid The payment did not go through: ${tooMany.source.slice(1)}`),
+  );
   await stranger.dispose();
 });
 
@@ -219,9 +249,15 @@ test('another site cannot act through a staff browser: no JSON, no action; anoth
   expect(form.status()).toBe(415);
   const { cookies } = await request.storageState();
   const staff = cookies.find((c) => c.name === 'staff')!;
-  const bare = await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST', headers: { cookie: `staff=${staff.value}` } });
+  const bare = await fetch(`${demo.shop}/api/payments/${referenceId}/void`, {
+    method: 'POST',
+    headers: { cookie: `staff=${staff.value}` },
+  });
   expect(bare.status).toBe(415);
-  expect((await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+  expect(
+    (await fetch(`${demo.shop}/api/payments/${referenceId}/void`, { method: 'POST', headers: { 'content-type': 'application/json' } }))
+      .status,
+  ).toBe(401);
   const { payment } = await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json();
   expect(payment.state).toBe('authorised');
 

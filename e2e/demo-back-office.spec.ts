@@ -13,7 +13,9 @@ const openPayment = (page: Page, referenceId: string) => openIn(page, demo, refe
 
 const NO_KEY = 'This back office is for the shop’s staff: open the Back office address that npm start printed (it ends in #key=…).';
 
-test('only the printed address opens the back office: a payer’s browser gets 401 on every route and one line on the page', async ({ page }, testInfo) => {
+test('only the printed address opens the back office: a payer’s browser gets 401 on every route and one line on the page', async ({
+  page,
+}, testInfo) => {
   // A payer who paid and kept a card: their browser holds the checkout cookie.
   const payer = page.context().request;
   const email = `victim-${Date.now()}@example.com`;
@@ -29,11 +31,20 @@ test('only the printed address opens the back office: a payer’s browser gets 4
     ['GET', '/api/payers/PAYER-1'],
     ['GET', '/api/payers/PAYER-1/cards/CARD-1'],
   ];
-  const unauthorized = { error: { code: 'unauthorized', message: 'The back office is for the shop’s staff: open the Back office address that npm start printed.' } };
+  const unauthorized = {
+    error: {
+      code: 'unauthorized',
+      message: 'The back office is for the shop’s staff: open the Back office address that npm start printed.',
+    },
+  };
   const cookies = [undefined, `staff=${'0'.repeat(64)}`, `staff=${staffKey(demo)}`]; // none, a guess, the key itself as a cookie
   for (const [method, path, data] of routes) {
     for (const cookie of cookies) {
-      const response = await payer.fetch(`${demo.shop}${path}`, { method, ...(data ? { data } : {}), ...(cookie ? { headers: { cookie } } : {}) });
+      const response = await payer.fetch(`${demo.shop}${path}`, {
+        method,
+        ...(data ? { data } : {}),
+        ...(cookie ? { headers: { cookie } } : {}),
+      });
       expect(response.status(), `${method} ${path} ${cookie}`).toBe(401);
       expect(await response.json(), `${method} ${path}`).toEqual(unauthorized);
     }
@@ -55,7 +66,9 @@ test('only the printed address opens the back office: a payer’s browser gets 4
   await expectAccessible(page);
   // An old or mistyped key says so, and leaves the address.
   await page.goto(`${demo.shop}/back-office#key=${'a'.repeat(32)}`);
-  await expect(page.getByRole('status')).toHaveText('This key is not this run’s: open the Back office address that npm start printed this time.');
+  await expect(page.getByRole('status')).toHaveText(
+    'This key is not this run’s: open the Back office address that npm start printed this time.',
+  );
   expect(page.url()).toBe(`${demo.shop}/back-office`);
   await expect(page.getByRole('table').first()).toBeHidden();
 
@@ -69,7 +82,8 @@ test('only the printed address opens the back office: a payer’s browser gets 4
   expect(staff).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api' });
   expect(staff!.value).not.toContain(staffKey(demo));
   const { payments } = await (await payer.get(`${demo.shop}/api/payments`)).json();
-  expect(payments.filter((p: { email: string | null }) => p.email === email)).toEqual([ // the charge would be a second row
+  expect(payments.filter((p: { email: string | null }) => p.email === email)).toEqual([
+    // the charge would be a second row
     expect.objectContaining({ referenceId, state: 'captured', refunded: '0.000', history: [] }),
   ]);
   expect(await page.evaluate(() => document.cookie)).not.toContain('staff');
@@ -97,7 +111,10 @@ test('an authorisation captured in full', async ({ page, request }) => {
   expect(await violations()).toEqual([]);
 });
 
-test('an authorisation captured in part, typed with the keyboard; a wrong amount and one above the hold are refused', async ({ page, request }) => {
+test('an authorisation captured in part, typed with the keyboard; a wrong amount and one above the hold are refused', async ({
+  page,
+  request,
+}) => {
   const { referenceId } = await pay(request, demo, { intent: 'auth' });
   const panel = await openPayment(page, referenceId);
   const amount = panel.getByLabel('Amount to capture (OMR)');

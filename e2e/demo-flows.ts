@@ -26,7 +26,11 @@ export const REDIRECT: Card = { number: testCards.redirectOnly.number, cvv: '928
 
 /** The checkout of `kind`, opened fresh, recorded, with its card frames loaded. */
 export class CheckoutPage {
-  constructor(readonly page: Page, readonly recorder: Recorder, readonly csp: () => Promise<string[]>) {}
+  constructor(
+    readonly page: Page,
+    readonly recorder: Recorder,
+    readonly csp: () => Promise<string[]>,
+  ) {}
 
   static async open(page: Page, demo: Launched, kind: Checkout, lang: 'en' | 'ar' = 'en'): Promise<CheckoutPage> {
     const csp = await watchCsp(page);
@@ -35,7 +39,9 @@ export class CheckoutPage {
     const checkout = new CheckoutPage(page, recorder, csp);
     // Every field, as a person waits for the whole form: under load the expiry frame may still be loading
     // when the number's is ready, and a Tab from the number would then skip it.
-    if (lang === 'en') for (const name of Object.keys(LABELS) as (keyof typeof LABELS)[]) await expect(checkout.field(name)).toBeEditable({ timeout: 15_000 });
+    if (lang === 'en')
+      for (const name of Object.keys(LABELS) as (keyof typeof LABELS)[])
+        await expect(checkout.field(name)).toBeEditable({ timeout: 15_000 });
     return checkout;
   }
 
@@ -69,7 +75,10 @@ export class CheckoutPage {
 
   /** Waits for the approval the payer reads, and answers its payment's reference. */
   async approved(intent: 'sale' | 'auth' = 'sale'): Promise<string> {
-    const said = intent === 'sale' ? 'OMR 13.750 has been charged to your card.' : 'OMR 13.750 is reserved on your card; it is charged when your order ships.';
+    const said =
+      intent === 'sale'
+        ? 'OMR 13.750 has been charged to your card.'
+        : 'OMR 13.750 is reserved on your card; it is charged when your order ships.';
     // Amounts are formatted by Intl: a no-break space between the currency and the number.
     const pattern = `^Payment approved ${said.replace(/[.;]/g, '\\$&').replace(/ /g, '\\s')} Order ORD-\\d+ · payment PAY-\\w+$`;
     await expect(this.status).toHaveText(new RegExp(pattern), { timeout: 15_000 });
@@ -107,7 +116,12 @@ export function paymentFlows(kind: Checkout): void {
     if (testInfo.status === testInfo.expectedStatus || page.isClosed()) return;
     console.log(`page at ${page.url()}`);
     if (checkout) console.log(`page said: ${JSON.stringify([...checkout.recorder.console, ...(await checkout.csp().catch(() => []))])}`);
-    console.log(await page.locator('body').ariaSnapshot({ timeout: 2_000 }).catch((e: Error) => `no snapshot: ${e.message}`));
+    console.log(
+      await page
+        .locator('body')
+        .ariaSnapshot({ timeout: 2_000 })
+        .catch((e: Error) => `no snapshot: ${e.message}`),
+    );
   });
 
   test(`${kind}: looks, English and Arabic right to left, at 360 px; axe-core with the frames loaded`, async ({ page }, testInfo) => {
@@ -181,7 +195,10 @@ export function paymentFlows(kind: Checkout): void {
     const panel = await openPayment(page, demo, referenceId);
     const amount = panel.getByLabel('Amount to refund (OMR)');
     const status = panel.getByRole('status');
-    for (const [total, said] of [['3.000', 'OMR 10.750'], ['4.000', 'OMR 6.750']]) {
+    for (const [total, said] of [
+      ['3.000', 'OMR 10.750'],
+      ['4.000', 'OMR 6.750'],
+    ]) {
       await amount.fill(total!);
       await amount.press('Enter');
       await expect(status).toHaveText(`Refunded OMR ${total}; ${said} is left to refund.`);
@@ -196,7 +213,10 @@ export function paymentFlows(kind: Checkout): void {
     const checkout = await open(page);
     await checkout.typeCard(DECLINED);
     await checkout.pay();
-    await expect(checkout.status).toHaveText(/^Payment declined Your bank declined the payment: Do not honor \(code 1005\)\. No money was taken\. Order ORD-\d+ · payment PAY-\w+$/, { timeout: 15_000 });
+    await expect(checkout.status).toHaveText(
+      /^Payment declined Your bank declined the payment: Do not honor \(code 1005\)\. No money was taken\. Order ORD-\d+ · payment PAY-\w+$/,
+      { timeout: 15_000 },
+    );
     await expect(checkout.status).toBeFocused();
     await expect(checkout.payButton).toBeEnabled();
     await expect(checkout.field('number')).toHaveValue('4000 0000 0000 0002');
@@ -224,14 +244,21 @@ export function paymentFlows(kind: Checkout): void {
     await checkout.expectClean({ number: APPROVED.number });
   });
 
-  test(`${kind}: a network failure, of the payment service and of the shop's server, is said; paying again works`, async ({ page, request }, testInfo) => {
+  test(`${kind}: a network failure, of the payment service and of the shop's server, is said; paying again works`, async ({
+    page,
+    request,
+  }, testInfo) => {
     const checkout = await open(page);
     await checkout.typeCard(APPROVED);
     // The nonce request and both of its retries are dropped by the sandbox.
-    const fault = await request.post(`${demo.sandbox}/__sandbox/fault`, { data: { kind: 'drop', path: '/v1/merchants/sandbox-merchant/credit-card-nonce', times: 3 } });
+    const fault = await request.post(`${demo.sandbox}/__sandbox/fault`, {
+      data: { kind: 'drop', path: '/v1/merchants/sandbox-merchant/credit-card-nonce', times: 3 },
+    });
     expect(fault.status()).toBe(200);
     await checkout.pay();
-    await expect(checkout.status).toHaveText('Not paid The payment service did not answer. Check your connection and try again.', { timeout: 20_000 });
+    await expect(checkout.status).toHaveText('Not paid The payment service did not answer. Check your connection and try again.', {
+      timeout: 20_000,
+    });
     await screenshot(page, testInfo, `${kind}-network`);
     // The shop's own server does not answer.
     await page.route('**/api/pay', (route) => route.abort('connectionrefused'));
@@ -261,7 +288,9 @@ export function paymentFlows(kind: Checkout): void {
     await checkout.expectClean(OTP);
   });
 
-  test(`${kind}: a card whose bank takes the password on its own page: straight there, then the return page`, async ({ page }, testInfo) => {
+  test(`${kind}: a card whose bank takes the password on its own page: straight there, then the return page`, async ({
+    page,
+  }, testInfo) => {
     const drawn = await watchOtpForm(page);
     const checkout = await open(page);
     await checkout.typeCard(REDIRECT);
@@ -291,7 +320,8 @@ export function paymentFlows(kind: Checkout): void {
     const again = await open(await context.newPage());
     const posts: string[] = [];
     again.page.on('request', (r) => {
-      if (r.url().endsWith('/api/kept-card/pay') && r.method() === 'POST') posts.push(`${r.frame() === again.page.mainFrame() ? 'page' : 'frame'} ${r.postData()}`);
+      if (r.url().endsWith('/api/kept-card/pay') && r.method() === 'POST')
+        posts.push(`${r.frame() === again.page.mainFrame() ? 'page' : 'frame'} ${r.postData()}`);
     });
     await again.page.getByRole('textbox', { name: 'Email' }).fill(email);
     await again.page.getByRole('button', { name: 'Find my saved cards' }).click();
@@ -325,20 +355,25 @@ export function paymentFlows(kind: Checkout): void {
   });
 
   // Last: moving the sandbox's clock ages every authorisation of this launcher.
-  backOffice(`${kind}: an authorisation left seven days (sandbox clock) is cancelled, and its capture refused`, async ({ page, request }) => {
-    const referenceId = await (await open(page)).payApproved('auth');
+  backOffice(
+    `${kind}: an authorisation left seven days (sandbox clock) is cancelled, and its capture refused`,
+    async ({ page, request }) => {
+      const referenceId = await (await open(page)).payApproved('auth');
 
-    // The staff opened the payment on the day; a week later, they press Capture.
-    const panel = await openPayment(page, demo, referenceId);
-    await expect(fact(panel, 'State')).toHaveText('authorised');
-    expect((await request.post(`${demo.sandbox}/__sandbox/clock`, { data: { advanceMs: 7 * 24 * 3600_000 + 60_000 } })).status()).toBe(200);
-    await panel.getByRole('button', { name: 'Capture' }).click();
-    await expect(panel.getByRole('status')).toHaveText(
-      'Refused: this authorisation is more than seven days old, so the bank has cancelled it. It can no longer be captured or voided.',
-    );
-    await expect(fact(panel, 'State')).toHaveText('cancelled');
-    await expect(panel.getByRole('button', { name: 'Capture' })).toBeDisabled();
-  });
+      // The staff opened the payment on the day; a week later, they press Capture.
+      const panel = await openPayment(page, demo, referenceId);
+      await expect(fact(panel, 'State')).toHaveText('authorised');
+      expect((await request.post(`${demo.sandbox}/__sandbox/clock`, { data: { advanceMs: 7 * 24 * 3600_000 + 60_000 } })).status()).toBe(
+        200,
+      );
+      await panel.getByRole('button', { name: 'Capture' }).click();
+      await expect(panel.getByRole('status')).toHaveText(
+        'Refused: this authorisation is more than seven days old, so the bank has cancelled it. It can no longer be captured or voided.',
+      );
+      await expect(fact(panel, 'State')).toHaveText('cancelled');
+      await expect(panel.getByRole('button', { name: 'Capture' })).toBeDisabled();
+    },
+  );
 }
 
 /** Pays a sale with "save this card" under `email`: the first payment of a stored series. */

@@ -8,7 +8,10 @@ test.use({ ignoreHTTPSErrors: false });
 
 const demo = useDemo();
 
-test('a sale finished on the bank’s page ends on the return page: approved, with the amount and the order', async ({ page, context }, testInfo) => {
+test('a sale finished on the bank’s page ends on the return page: approved, with the amount and the order', async ({
+  page,
+  context,
+}, testInfo) => {
   // The page's own pay call, made with this browser's cookies (the checkout's form is phase 2).
   const answer = await pay(context.request, demo, { intent: 'sale', card: testCards.redirectOnly });
   expect(answer.status).toBe('pending');
@@ -57,7 +60,9 @@ test('a wrong one-time password: declined, with the bank’s reason', async ({ p
   await page.getByRole('button', { name: 'Confirm' }).click();
   await page.waitForURL(/\/return\?/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment declined');
-  await expect(page.getByRole('status')).toHaveText('Your bank declined the payment: Cardholder failed 3-D authentication (code 1202). No money was taken.');
+  await expect(page.getByRole('status')).toHaveText(
+    'Your bank declined the payment: Cardholder failed 3-D authentication (code 1202). No money was taken.',
+  );
 });
 
 test('a return address without a valid session id asks nothing of the server', async ({ page }) => {

@@ -32,7 +32,12 @@ const cardsOf = async (request: APIRequestContext) => {
  * out-of-process frames), which no person's click meets.
  */
 async function addCard(page: Page, card: { number: string; cvv: string }): Promise<void> {
-  const typed = { number: [card.number, 'Card number'], expiry: ['1234', 'Expiry date'], cvv: [card.cvv, 'Security code'], name: ['Ada Lovelace', 'Name on card'] };
+  const typed = {
+    number: [card.number, 'Card number'],
+    expiry: ['1234', 'Expiry date'],
+    cvv: [card.cvv, 'Security code'],
+    name: ['Ada Lovelace', 'Name on card'],
+  };
   for (const [field, [text, label]] of Object.entries(typed)) {
     const input = page.frameLocator(`#card-${field} iframe`).getByLabel(label!);
     await expect(input).toBeEditable({ timeout: 15_000 });
@@ -135,8 +140,13 @@ test('another shopper, or nobody, reaches none of a shopper’s cards; account e
   expect((await nobody.get(`${demo.shop}/api/account/cards`)).status()).toBe(401);
   expect((await nobody.post(`${demo.shop}/api/account/cards/new`, { data: { card: { nonce: 'x' } } })).status()).toBe(401);
   // An account's email is the shop's: typed anonymously, or by another shopper, it is refused.
-  for (const [request, message] of [[nobody, /sign in to use it/], [grace, /Signed in as grace@/]] as const) {
-    const response = await request.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', email: ADA, saveCard: true, card: { nonce: await nonceFor(demo) } } });
+  for (const [request, message] of [
+    [nobody, /sign in to use it/],
+    [grace, /Signed in as grace@/],
+  ] as const) {
+    const response = await request.post(`${demo.shop}/api/pay`, {
+      data: { intent: 'sale', email: ADA, saveCard: true, card: { nonce: await nonceFor(demo) } },
+    });
     expect(response.status()).toBe(400);
     expect((await response.json()).error.message).toMatch(message);
   }
@@ -146,7 +156,9 @@ test('another shopper, or nobody, reaches none of a shopper’s cards; account e
   await asStaff(nobody, demo);
   const { record } = await (await nobody.get(`${demo.shop}/api/payments/${paid.referenceId}`)).json();
   expect(record.payer.payer_info.email).toBe(ADA);
-  const declined = await ada.post(`${demo.shop}/api/account/cards/new`, { data: { card: { nonce: await nonceFor(demo, testCards.declined) } } });
+  const declined = await ada.post(`${demo.shop}/api/account/cards/new`, {
+    data: { card: { nonce: await nonceFor(demo, testCards.declined) } },
+  });
   expect(await declined.json()).toMatchObject({ saved: false, code: '1005' });
   expect((await cardsOf(ada)).map((c) => c.last4)).not.toContain('0002');
 

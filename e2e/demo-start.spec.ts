@@ -24,7 +24,10 @@ test('prints one short block: the pages, the test cards and the one-time passwor
   expect(block).toContain('One-time password: 111111');
   expect(block.trim().split('\n').length).toBeLessThanOrEqual(16);
   // The README shows this very block, for the default ports; the staff key is new at each start.
-  const shown = block.trim().replaceAll(demo.shop, 'http://localhost:3000').replaceAll(demo.sandbox, 'http://127.0.0.1:8443')
+  const shown = block
+    .trim()
+    .replaceAll(demo.shop, 'http://localhost:3000')
+    .replaceAll(demo.sandbox, 'http://127.0.0.1:8443')
     .replace(/#key=[0-9a-f]{32}/, '#key=3f9a0c5e7b21d4869e0f1a2b3c4d5e6f');
   expect(shown).toBe(readmeBlock('npm-start.txt').trim());
   expect(demo.errors()).toBe('');
@@ -37,8 +40,8 @@ test('serves every page with the strict CSP, whose frame-src is the sandbox wher
     const response = await request.get(`${demo.shop}${path}`);
     expect(response.status(), path).toBe(200);
     expect(response.headers()['content-security-policy'], path).toBe(
-      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-src ${demo.sandbox}; connect-src 'self'; `
-        + "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'",
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-src ${demo.sandbox}; connect-src 'self'; ` +
+        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'; require-trusted-types-for 'script'",
     );
   }
   expect((await request.get(`${demo.shop}/`, { maxRedirects: 0 })).headers()['location']).toBe('/checkout');
@@ -46,7 +49,9 @@ test('serves every page with the strict CSP, whose frame-src is the sandbox wher
   expect((await request.get(`${demo.shop}/demo/server/merchant.mjs`)).status()).toBe(404);
 });
 
-test('the script-tag checkout: order, language switch to Arabic right to left, 360 px, no CSP or axe violation', async ({ page }, testInfo) => {
+test('the script-tag checkout: order, language switch to Arabic right to left, 360 px, no CSP or axe violation', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000); // axe runs and full-page screenshots: near 30 s on two cores shared with other test runs
   const violations = await watchCsp(page);
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -57,7 +62,12 @@ test('the script-tag checkout: order, language switch to Arabic right to left, 3
   await expect(page.getByRole('button', { name: 'Pay OMR 13.750' })).toBeDisabled();
   await expect(page.getByRole('radio', { name: /Pay now/ })).toBeChecked();
   // Each box holds one card frame of the sandbox's origin, named by the page's label; no card input is the page's own.
-  for (const [id, label] of [['card-number', 'Card number'], ['card-expiry', 'Expiry date'], ['card-cvv', 'Security code'], ['card-name', 'Name on card']]) {
+  for (const [id, label] of [
+    ['card-number', 'Card number'],
+    ['card-expiry', 'Expiry date'],
+    ['card-cvv', 'Security code'],
+    ['card-name', 'Name on card'],
+  ]) {
     await expect(page.locator(`#${id} iframe`)).toHaveAttribute('src', new RegExp(`^${demo.sandbox}/frame/`));
     await expect(page.frameLocator(`#${id} iframe`).getByLabel(label!)).toBeEditable();
   }
@@ -89,7 +99,9 @@ test('the script-tag checkout: order, language switch to Arabic right to left, 3
   await expectNothing(violations);
 });
 
-test('the React checkout in StrictMode: the same shell, in both languages, no CSP (Trusted Types) or axe violation', async ({ page }, testInfo) => {
+test('the React checkout in StrictMode: the same shell, in both languages, no CSP (Trusted Types) or axe violation', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000); // axe runs and full-page screenshots: near 30 s on two cores shared with other test runs
   const violations = await watchCsp(page);
   await page.goto(`${demo.shop}/spa/?lang=en`);
@@ -175,22 +187,36 @@ test.describe('stopping and ports', () => {
     expect(await refused(`${own.sandbox}/`)).toBe(true);
   });
 
-  test('the shop server prints each call to the service, and why a route failed where the page reads a generic 502', async ({ request }) => {
+  test('the shop server prints each call to the service, and why a route failed where the page reads a generic 502', async ({
+    request,
+  }) => {
     test.setTimeout(60_000);
     const own = await launch(['--test-mode']);
     try {
       await pay(request, own, { intent: 'sale' });
-      const lines = () => own.output().split('\n').filter((line) => line.startsWith('payframe: '));
-      await expect.poll(lines).toContainEqual(expect.stringMatching(/^payframe: POST \/v1\/merchants\/sandbox-merchant\/payment: 200 in \d+ ms$/));
+      const lines = () =>
+        own
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith('payframe: '));
+      await expect
+        .poll(lines)
+        .toContainEqual(expect.stringMatching(/^payframe: POST \/v1\/merchants\/sandbox-merchant\/payment: 200 in \d+ ms$/));
 
-      const fault = await request.post(`${own.sandbox}/__sandbox/fault`, { data: { kind: 'error', method: 'POST', path: '/v1/merchants/sandbox-merchant/client_token' } });
+      const fault = await request.post(`${own.sandbox}/__sandbox/fault`, {
+        data: { kind: 'error', method: 'POST', path: '/v1/merchants/sandbox-merchant/client_token' },
+      });
       expect(fault.status()).toBe(200);
       const token = await request.post(`${own.shop}/api/client-token`);
       expect(token.status()).toBe(502);
       expect((await token.json()).error.message).toBe('the payment service failed or refused this server');
-      await expect.poll(lines).toContainEqual(expect.stringMatching(
-        /^payframe: handlers\.clientToken\(\) answered 502: server_error: POST \/v1\/merchants\/sandbox-merchant\/client_token: INTERNAL_ERROR \(service event [\da-f-]{36}\)$/,
-      ));
+      await expect
+        .poll(lines)
+        .toContainEqual(
+          expect.stringMatching(
+            /^payframe: handlers\.clientToken\(\) answered 502: server_error: POST \/v1\/merchants\/sandbox-merchant\/client_token: INTERNAL_ERROR \(service event [\da-f-]{36}\)$/,
+          ),
+        );
       expect(own.errors()).toBe('');
     } finally {
       own.child.kill('SIGTERM');
@@ -202,7 +228,11 @@ test.describe('stopping and ports', () => {
     test.setTimeout(60_000);
     const blockers = [createServer(), createServer()];
     try {
-      const ports = await Promise.all(blockers.map((b) => new Promise<string>((resolve) => b.listen(0, '127.0.0.1', () => resolve(String((b.address() as { port: number }).port))))));
+      const ports = await Promise.all(
+        blockers.map(
+          (b) => new Promise<string>((resolve) => b.listen(0, '127.0.0.1', () => resolve(String((b.address() as { port: number }).port)))),
+        ),
+      );
       const cli = run(['--port', ports[0]!, '--sandbox-port', ports[1]!]);
       expect(await cli.exited).toBe(1);
       expect(cli.errors().trim().split('\n')).toEqual([

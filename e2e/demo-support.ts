@@ -140,7 +140,10 @@ export async function screenshot(page: Page, testInfo: TestInfo, name: string): 
 
 /** The shop's and the sandbox's ports are free again: nothing answers there. */
 export async function refused(url: string): Promise<boolean> {
-  return fetch(url).then(() => false, () => true);
+  return fetch(url).then(
+    () => false,
+    () => true,
+  );
 }
 
 /** The run's staff key, from the printed back office address. */
@@ -166,4 +169,7 @@ export const fact = (panel: Locator, term: string) => panel.locator(`dt:text-is(
 
 /** A payment's row in the back office's list. */
 export const row = (page: Page, referenceId: string) =>
-  page.getByRole('table', { name: /Choose a payment/ }).getByRole('row').filter({ hasText: referenceId });
+  page
+    .getByRole('table', { name: /Choose a payment/ })
+    .getByRole('row')
+    .filter({ hasText: referenceId });

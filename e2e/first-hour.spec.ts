@@ -118,14 +118,20 @@ test.afterAll(async () => {
 
 test('a production install brings payframe and valibot, and nothing else', async () => {
   const { stdout } = await exec('npm', ['ls', '--all', '--omit=dev', '--parseable'], { cwd: app });
-  const packages = stdout.trim().split('\n').slice(1).map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+  const packages = stdout
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
   expect(packages.sort()).toEqual(['payframe', 'valibot']);
   const manifest = JSON.parse(await readFile(join(app, 'node_modules/payframe/package.json'), 'utf8'));
   expect(Object.keys(manifest.dependencies)).toEqual(['valibot']);
 });
 
 test('the packed package has its LICENSE and the docs pages a merchant reads, builds before packing, and ships no source maps', async () => {
-  const files = JSON.parse((await exec('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root })).stdout)[0].files as { path: string }[];
+  const files = JSON.parse((await exec('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root })).stdout)[0].files as {
+    path: string;
+  }[];
   const paths = files.map((file) => file.path);
   expect(paths).toContain('LICENSE');
   expect(paths).toContain('dist/payframe.umd.min.js');
@@ -133,7 +139,9 @@ test('the packed package has its LICENSE and the docs pages a merchant reads, bu
   expect(paths.filter((path) => path.endsWith('.map'))).toEqual([]);
   // The pages a merchant reads ship beside the README; the screenshots, the benchmark report and the source layout do not.
   expect(paths.filter((path) => path.startsWith('docs/') || path.startsWith('bench/')).sort()).toEqual(
-    docPages().filter((page) => page.startsWith('docs/') && page !== 'docs/architecture.md').sort(),
+    docPages()
+      .filter((page) => page.startsWith('docs/') && page !== 'docs/architecture.md')
+      .sort(),
   );
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
   expect(manifest.scripts.prepack).toBe('npm run build');
@@ -192,7 +200,8 @@ test('over HTTPS, the server example works once it trusts sandbox.ca, and says w
 test('CommonJS: require() loads every entry on this Node, and the README block runs', async () => {
   const { stdout } = await exec(process.execPath, ['require.cjs'], { cwd: app });
   expect(stdout.trim()).toBe('function function');
-  const script = "for (const entry of ['payframe', 'payframe/server', 'payframe/sandbox']) console.log(entry + ' ' + (Object.keys(require(entry)).length > 0))";
+  const script =
+    "for (const entry of ['payframe', 'payframe/server', 'payframe/sandbox']) console.log(entry + ' ' + (Object.keys(require(entry)).length > 0))";
   const all = await exec(process.execPath, ['-e', script], { cwd: app });
   expect(all.stdout.trim().split('\n')).toEqual(['payframe true', 'payframe/server true', 'payframe/sandbox true']);
 });
@@ -202,7 +211,7 @@ async function guideScript(kind: 'bundle' | 'script-tag'): Promise<string> {
   const source = join(app, 'guide/checkout.src.js');
   const code = await readFile(source, 'utf8');
   if (kind === 'script-tag') return code;
-  const line = 'const { createClient, handlePending, mountFields } = Payframe; // the script tag\'s global';
+  const line = "const { createClient, handlePending, mountFields } = Payframe; // the script tag's global";
   expect(code).toContain(line);
   const module = join(app, 'guide/checkout.module.js');
   await writeFile(module, code.replace(line, "import { createClient, handlePending, mountFields } from 'payframe';"));
@@ -227,10 +236,18 @@ async function payHosted(browser: Browser, url: string, screenshot?: string) {
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => (message.type() === 'error' || /Content Security Policy|Trusted Type/i.test(message.text())) && problems.push(message.text()));
+  page.on(
+    'console',
+    (message) =>
+      (message.type() === 'error' || /Content Security Policy|Trusted Type/i.test(message.text())) && problems.push(message.text()),
+  );
   const status = page.locator('#checkout').getByRole('status');
   const typeCard = async (p: Page, number: string) => {
-    for (const [id, label, text] of [['card-number', 'Card number', number], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123']]) {
+    for (const [id, label, text] of [
+      ['card-number', 'Card number', number],
+      ['card-expiry', 'Expiry date', '1234'],
+      ['card-cvv', 'Security code', '123'],
+    ]) {
       await p.frameLocator(`#${id} iframe`).getByLabel(label!).click();
       await p.keyboard.type(text!);
     }
@@ -256,7 +273,9 @@ async function payHosted(browser: Browser, url: string, screenshot?: string) {
   await context.close();
 }
 
-test("the five-minute integration (docs/integration.md) runs as written: bundled as an ES module, and by script tag", async ({ browser }) => {
+test('the five-minute integration (docs/integration.md) runs as written: bundled as an ES module, and by script tag', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const sandbox = await startSandbox({ plainHttp: true });
   try {
@@ -278,10 +297,16 @@ test("the five-minute integration (docs/integration.md) runs as written: bundled
   }
 });
 
-test("the guide's notification route settles a payment whose answer was lost: the page says it is checking, then Paid, one charge", async ({ browser }) => {
+test("the guide's notification route settles a payment whose answer was lost: the page says it is checking, then Paid, one charge", async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   const port = await closedPort(); // the guide's port, known before it starts: the sandbox posts there
-  const sandbox = await startSandbox({ plainHttp: true, notifyUrl: `http://127.0.0.1:${port}/payframe/notify`, notifyAuthorization: 'sandbox-notify-secret' });
+  const sandbox = await startSandbox({
+    plainHttp: true,
+    notifyUrl: `http://127.0.0.1:${port}/payframe/notify`,
+    notifyAuthorization: 'sandbox-notify-secret',
+  });
   try {
     await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
     const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) }));
@@ -292,7 +317,11 @@ test("the guide's notification route settles a payment whose answer was lost: th
     const context = await browser.newContext({ ignoreHTTPSErrors: false });
     const page = await context.newPage();
     await page.goto(url);
-    for (const [id, label, text] of [['card-number', 'Card number', '4111111111111111'], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123']]) {
+    for (const [id, label, text] of [
+      ['card-number', 'Card number', '4111111111111111'],
+      ['card-expiry', 'Expiry date', '1234'],
+      ['card-cvv', 'Security code', '123'],
+    ]) {
       await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
       await page.keyboard.type(text!);
     }
@@ -303,16 +332,24 @@ test("the guide's notification route settles a payment whose answer was lost: th
     await expect(status).toHaveText('Paid', { timeout: 15_000 });
     await context.close();
     expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path === path)).toHaveLength(1);
-    expect(sandbox.notifications().map((n) => [n.kind, n.state, n.attempts.at(-1)?.status])).toEqual([['PAYMENT.SALE.COMPLETED', 'delivered', 204]]);
+    expect(sandbox.notifications().map((n) => [n.kind, n.state, n.attempts.at(-1)?.status])).toEqual([
+      ['PAYMENT.SALE.COMPLETED', 'delivered', 204],
+    ]);
   } finally {
     await sandbox.close();
   }
 });
 
-test("the guide's page keeps checking when one of its asks fails, and when /pay's own answer is lost on its way back", async ({ browser }) => {
+test("the guide's page keeps checking when one of its asks fails, and when /pay's own answer is lost on its way back", async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   const port = await closedPort();
-  const sandbox = await startSandbox({ plainHttp: true, notifyUrl: `http://127.0.0.1:${port}/payframe/notify`, notifyAuthorization: 'sandbox-notify-secret' });
+  const sandbox = await startSandbox({
+    plainHttp: true,
+    notifyUrl: `http://127.0.0.1:${port}/payframe/notify`,
+    notifyAuthorization: 'sandbox-notify-secret',
+  });
   try {
     await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
     const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) }));
@@ -321,7 +358,11 @@ test("the guide's page keeps checking when one of its asks fails, and when /pay'
     const page = await context.newPage();
     const status = page.locator('#checkout').getByRole('status');
     const typeCard = async () => {
-      for (const [id, label, text] of [['card-number', 'Card number', '4111111111111111'], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123']]) {
+      for (const [id, label, text] of [
+        ['card-number', 'Card number', '4111111111111111'],
+        ['card-expiry', 'Expiry date', '1234'],
+        ['card-cvv', 'Security code', '123'],
+      ]) {
         await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
         await page.keyboard.type(text!);
       }
@@ -378,9 +419,15 @@ test("the guide's server: HEAD as GET, and a 403 that names the missing shopper 
 
     // A page served by another server (a bundler's dev server) posts the OTP without the cookie of GET /.
     const otp = { referenceId: 'PAY-1', sessionId: '0'.repeat(32), otp: '111111' };
-    const refused = await fetch(new URL('/authenticate', url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(otp) });
+    const refused = await fetch(new URL('/authenticate', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(otp),
+    });
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toEqual({ error: { code: 'forbidden', message: 'no shopper cookie: open the checkout from this server (GET / sets it)' } });
+    expect(await refused.json()).toEqual({
+      error: { code: 'forbidden', message: 'no shopper cookie: open the checkout from this server (GET / sets it)' },
+    });
     expect(sandbox.requests().filter((r) => r.path.startsWith('/v1/authenticate/'))).toEqual([]);
 
     // Its console shows each call to the service, in one line.
@@ -399,18 +446,30 @@ test("the guide's server says why a client token failed, where the page reads a 
   expect(answer.status).toBe(502);
   expect(await answer.json()).toEqual({ error: { code: 'network', message: 'the connection failed' } });
   const path = '/v1/merchants/sandbox-merchant/client_token';
-  await unreachable.printed(new RegExp(`(payframe: handlers\\.clientToken\\(\\) answered 502: network: POST ${path}: the connection failed \\(ECONNREFUSED\\))\n`));
-  expect(unreachable.output()).toMatch(new RegExp(`payframe: POST ${path}: no answer in \\d+ ms: network: the connection failed \\(ECONNREFUSED\\)\n`));
+  await unreachable.printed(
+    new RegExp(`(payframe: handlers\\.clientToken\\(\\) answered 502: network: POST ${path}: the connection failed \\(ECONNREFUSED\\))\n`),
+  );
+  expect(unreachable.output()).toMatch(
+    new RegExp(`payframe: POST ${path}: no answer in \\d+ ms: network: the connection failed \\(ECONNREFUSED\\)\n`),
+  );
 
   const sandbox = await startSandbox({ plainHttp: true });
   try {
-    const wrong = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0', PAYFRAME_CLIENT_SECRET: 'not-the-secret' }));
+    const wrong = start(
+      process.execPath,
+      ['guide/server.mjs'],
+      merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0', PAYFRAME_CLIENT_SECRET: 'not-the-secret' }),
+    );
     const second = await wrong.printed(/checkout on (http:\/\/\S+)/);
     const refused = await fetch(new URL('/client-token', second), { method: 'POST' });
     expect(refused.status).toBe(502);
     expect(await refused.json()).toEqual({ error: { code: 'unauthorized', message: 'the payment service failed or refused this server' } });
     const line = await wrong.printed(/(payframe: handlers\.clientToken\(\) answered 502: unauthorized: .*)\n/);
-    expect(line).toMatch(new RegExp(`^payframe: handlers\\.clientToken\\(\\) answered 502: unauthorized: POST ${path}: UNAUTHORIZED \\(service event [\\da-f-]{36}\\)$`));
+    expect(line).toMatch(
+      new RegExp(
+        `^payframe: handlers\\.clientToken\\(\\) answered 502: unauthorized: POST ${path}: UNAUTHORIZED \\(service event [\\da-f-]{36}\\)$`,
+      ),
+    );
     expect(wrong.output()).not.toContain('not-the-secret');
   } finally {
     await sandbox.close();

@@ -33,10 +33,14 @@ async function countArrivals(context: BrowserContext): Promise<(receiver: string
   const counts = new Map<string, number>();
   await context.exposeBinding('__arrived', (_, key: string) => void counts.set(key, (counts.get(key) ?? 0) + 1));
   await context.addInitScript(() => {
-    addEventListener('message', (e) => {
-      const field = new URLSearchParams(location.search).get('field');
-      void (window as any).__arrived(`${window === top || !field ? location.origin : field} <- ${e.origin}`);
-    }, true);
+    addEventListener(
+      'message',
+      (e) => {
+        const field = new URLSearchParams(location.search).get('field');
+        void (window as any).__arrived(`${window === top || !field ? location.origin : field} <- ${e.origin}`);
+      },
+      true,
+    );
   });
   return (receiver, sender) => counts.get(`${receiver} <- ${sender}`) ?? 0;
 }
@@ -46,14 +50,16 @@ async function view(page: Page) {
   const onPage = await page.evaluate(formView, true);
   const fields = await Promise.all(
     FIELDS.map((field) =>
-      frameOf(page, field).locator('input').evaluate((el: HTMLInputElement) => ({
-        value: el.value,
-        placeholder: el.placeholder,
-        invalid: el.getAttribute('aria-invalid'),
-        label: document.querySelector('label')!.textContent,
-        lang: document.documentElement.lang,
-        focused: document.activeElement === el,
-      })),
+      frameOf(page, field)
+        .locator('input')
+        .evaluate((el: HTMLInputElement) => ({
+          value: el.value,
+          placeholder: el.placeholder,
+          invalid: el.getAttribute('aria-invalid'),
+          label: document.querySelector('label')!.textContent,
+          lang: document.documentElement.lang,
+          focused: document.activeElement === el,
+        })),
     ),
   );
   return { ...onPage, fields, nonces: nonceRequests(), pays: merchant.requests.filter((r) => r.path === '/pay').length };
@@ -72,16 +78,22 @@ const fakeOnFrameOrigin = () => `${merchant.sandbox.url}/frame/?merchant=${merch
 
 /** Adds iframes to the page, as whatever can add one would (an ad slot), and answers their frames once loaded. */
 async function plantFrames(page: Page, srcs: string[]) {
-  await page.evaluate((list) => list.forEach((src) => document.body.append(Object.assign(document.createElement('iframe'), { src }))), srcs);
-  return Promise.all(srcs.map(async (src) => {
-    await expect.poll(() => page.frames().some((f) => f.url() === src)).toBe(true);
-    const frame = page.frames().find((f) => f.url() === src)!;
-    await frame.waitForLoadState();
-    return frame;
-  }));
+  await page.evaluate(
+    (list) => list.forEach((src) => document.body.append(Object.assign(document.createElement('iframe'), { src }))),
+    srcs,
+  );
+  return Promise.all(
+    srcs.map(async (src) => {
+      await expect.poll(() => page.frames().some((f) => f.url() === src)).toBe(true);
+      const frame = page.frames().find((f) => f.url() === src)!;
+      await frame.waitForLoadState();
+      return frame;
+    }),
+  );
 }
 
-const channelOf = (page: Page) => page.evaluate(() => new URLSearchParams(document.querySelector('iframe')!.src.split('#')[1]).get('channel')!);
+const channelOf = (page: Page) =>
+  page.evaluate(() => new URLSearchParams(document.querySelector('iframe')!.src.split('#')[1]).get('channel')!);
 
 /** Posts with `post`, then waits until each receiver got at least the count `post` gave for it from `sender`. */
 async function delivered(arrived: (r: string, s: string) => number, sender: string, post: () => Promise<Record<string, number>>) {
@@ -106,10 +118,16 @@ async function paysAfter(page: Page, nonces: number) {
   expect(nonceRequests()).toBe(nonces + 1);
 }
 
-test('a page on another origin that opened the checkout posts every message to it and to its frames: all ignored', async ({ page, context }) => {
+test('a page on another origin that opened the checkout posts every message to it and to its frames: all ignored', async ({
+  page,
+  context,
+}) => {
   const arrived = await countArrivals(context);
   await page.goto(other.url);
-  const [checkout] = await Promise.all([page.waitForEvent('popup'), page.evaluate((url) => ((window as any).popup = open(url)), checkoutUrl(merchant))]);
+  const [checkout] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.evaluate((url) => ((window as any).popup = open(url)), checkoutUrl(merchant)),
+  ]);
   await checkout.waitForLoadState();
   await expect.poll(async () => (await recorded(checkout))?.events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
   await typeCard(checkout);
@@ -117,13 +135,20 @@ test('a page on another origin that opened the checkout posts every message to i
   const ch = await channelOf(checkout);
 
   const sent = await delivered(arrived, other.url, async () =>
-    toEach(await page.evaluate(forge, { ch, to: 'page', target: 'popup' }), await page.evaluate(forge, { ch, to: 'frames', target: 'popup.frames' })));
+    toEach(
+      await page.evaluate(forge, { ch, to: 'page', target: 'popup' }),
+      await page.evaluate(forge, { ch, to: 'frames', target: 'popup.frames' }),
+    ),
+  );
   expect(await view(checkout)).toEqual(before);
   expect([sent[merchant.url], sent['number']]).toEqual([44, 62]);
   await paysAfter(checkout, before.nonces);
 });
 
-test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored', async ({ page, context }) => {
+test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored', async ({
+  page,
+  context,
+}) => {
   const arrived = await countArrivals(context);
   // A checkout whose CSP also lets an ad slot on another origin in (the strict one would refuse it).
   await page.goto(checkoutUrl(merchant).replace('/?', '/with-ads?'));
@@ -133,9 +158,16 @@ test('fake field frames in the checkout, on another origin and on the frame orig
   const before = await view(page);
   const ch = await channelOf(page);
 
-  for (const [fake, origin] of [[fakes[0]!, other.url], [fakes[1]!, merchant.sandbox.url]] as const) {
+  for (const [fake, origin] of [
+    [fakes[0]!, other.url],
+    [fakes[1]!, merchant.sandbox.url],
+  ] as const) {
     const sent = await delivered(arrived, origin, async () =>
-      toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), await fake.evaluate(forge, { ch, to: 'frames', target: 'parent.frames' })));
+      toEach(
+        await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }),
+        await fake.evaluate(forge, { ch, to: 'frames', target: 'parent.frames' }),
+      ),
+    );
     expect([sent[merchant.url], sent['number']]).toEqual([44, 62]);
   }
   expect(await view(page)).toEqual(before);
@@ -154,14 +186,19 @@ test('a forged result while the real tokenisation waits: the page keeps the real
   const nonces = nonceRequests();
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect.poll(nonceRequests).toBe(nonces + 1); // the real request is out, its answer held back
-  const sent = await delivered(arrived, merchant.sandbox.url, async () => toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), undefined));
+  const sent = await delivered(arrived, merchant.sandbox.url, async () =>
+    toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), undefined),
+  );
   expect(sent[merchant.url]).toBe(44);
   await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
   expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', brand: 'visa' });
   expect(await page.evaluate(() => (window as any).lastCard.nonce)).not.toBe('00000000-0000-4000-8000-000000000000');
 });
 
-test('malformed messages from the real senders (the page to its frames, a frame to the page) are ignored, and the form works after', async ({ page, context }) => {
+test('malformed messages from the real senders (the page to its frames, a frame to the page) are ignored, and the form works after', async ({
+  page,
+  context,
+}) => {
   const arrived = await countArrivals(context);
   await page.goto(checkoutUrl(merchant));
   await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
@@ -170,17 +207,22 @@ test('malformed messages from the real senders (the page to its frames, a frame 
   const ch = await channelOf(page);
 
   const toFrames = await delivered(arrived, merchant.url, async () =>
-    toEach(undefined, await page.evaluate(forge, { ch, to: 'frames', target: 'frames', malformedOnly: true })));
+    toEach(undefined, await page.evaluate(forge, { ch, to: 'frames', target: 'frames', malformedOnly: true })),
+  );
   // As if a frame had a bug: the number frame itself posts malformed messages to the page.
   const numberFrame = page.frames().find((f) => f.url().includes('field=number'))!;
   const toPage = await delivered(arrived, merchant.sandbox.url, async () =>
-    toEach(await numberFrame.evaluate(forge, { ch, to: 'page', target: 'parent', malformedOnly: true }), undefined));
+    toEach(await numberFrame.evaluate(forge, { ch, to: 'page', target: 'parent', malformedOnly: true }), undefined),
+  );
   expect([toFrames['number'], toPage[merchant.url]]).toEqual([54, 34]);
   expect(await view(page)).toEqual(before);
   await paysAfter(page, before.nonces);
 });
 
-test('the real frame page with a copied or guessed channel id: blank outside the merchant page, and nothing to gain inside another', async ({ page, context }) => {
+test('the real frame page with a copied or guessed channel id: blank outside the merchant page, and nothing to gain inside another', async ({
+  page,
+  context,
+}) => {
   await page.goto(checkoutUrl(merchant));
   await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
   await fillCard(page, CARD);
@@ -205,27 +247,35 @@ test('the real frame page with a copied or guessed channel id: blank outside the
   // on the guessed one: the checkout's fields (open in the first tab) share theirs only when their own
   // page asks. It answers timeout, naming them.
   const { clientToken } = await (await fetch(`${merchant.url}/client-token`, { method: 'POST' })).json();
-  const heard = await attacker.evaluate(async ({ srcs, token }) => {
-    const got: string[] = [];
-    await Promise.all(srcs.map((src, i) => new Promise<void>((resolve) => {
-      const iframe = Object.assign(document.createElement('iframe'), { src });
-      const ch = new URLSearchParams(src.split('#')[1]).get('channel');
-      const to = new URL(src).origin;
-      let asked = false;
-      addEventListener('message', (e) => {
-        if (e.source !== iframe.contentWindow) return;
-        got.push(JSON.stringify(e.data));
-        // Ready with the config of its URL: asked at once (the config posted on load, as the page does, changes nothing).
-        if (e.data.t === 'ready' && !asked) {
-          asked = true;
-          iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id: i + 1, token, timeoutMs: 10_000, retries: 0 }, to);
-        }
-        if (e.data.t === 'failure' || e.data.t === 'result') resolve();
-      });
-      document.body.append(iframe);
-    })));
-    return got;
-  }, { srcs: [naming(other.url), naming(other.url, guessed)], token: clientToken });
+  const heard = await attacker.evaluate(
+    async ({ srcs, token }) => {
+      const got: string[] = [];
+      await Promise.all(
+        srcs.map(
+          (src, i) =>
+            new Promise<void>((resolve) => {
+              const iframe = Object.assign(document.createElement('iframe'), { src });
+              const ch = new URLSearchParams(src.split('#')[1]).get('channel');
+              const to = new URL(src).origin;
+              let asked = false;
+              addEventListener('message', (e) => {
+                if (e.source !== iframe.contentWindow) return;
+                got.push(JSON.stringify(e.data));
+                // Ready with the config of its URL: asked at once (the config posted on load, as the page does, changes nothing).
+                if (e.data.t === 'ready' && !asked) {
+                  asked = true;
+                  iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id: i + 1, token, timeoutMs: 10_000, retries: 0 }, to);
+                }
+                if (e.data.t === 'failure' || e.data.t === 'result') resolve();
+              });
+              document.body.append(iframe);
+            }),
+        ),
+      );
+      return got;
+    },
+    { srcs: [naming(other.url), naming(other.url, guessed)], token: clientToken },
+  );
   expect(heard.filter((m) => /"t":"(result|failure)"/.test(m)).map((m) => JSON.parse(m).error)).toEqual([
     expect.objectContaining({ code: 'timeout', fields: ['expiry', 'cvv', 'name'] }),
     expect.objectContaining({ code: 'timeout', fields: ['expiry', 'cvv', 'name'] }),
@@ -236,7 +286,10 @@ test('the real frame page with a copied or guessed channel id: blank outside the
   await paysAfter(page, nonces);
 });
 
-test('a forged share (from another window of the page\'s origin or another origin, or on another channel) gets no value out, and the next real tokenize sends the values of its moment', async ({ page, context }) => {
+test("a forged share (from another window of the page's origin or another origin, or on another channel) gets no value out, and the next real tokenize sends the values of its moment", async ({
+  page,
+  context,
+}) => {
   const arrived = await countArrivals(context);
   await page.goto(checkoutUrl(merchant).replace('/?', '/with-ads?'));
   await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
@@ -253,18 +306,23 @@ test('a forged share (from another window of the page\'s origin or another origi
   // Shares for the next real jobs (the page's first tokenize is job 1), to every frame of the checkout.
   const shares = (ch: string) => [1, 2, 3].map((id) => ({ ch, t: 'share', id }));
   const postAll = (sender: { evaluate: Page['evaluate'] }, frames: string, list: unknown[], to: string) =>
-    sender.evaluate(({ frames, list, to }) => {
-      const win = frames === 'opener' ? opener : frames === 'parent' ? parent : window;
-      for (let i = 0; i < win.frames.length; i++) for (const m of list) win.frames[i]!.postMessage(m, to);
-      return list.length;
-    }, { frames, list, to });
+    sender.evaluate(
+      ({ frames, list, to }) => {
+        const win = frames === 'opener' ? opener : frames === 'parent' ? parent : window;
+        for (let i = 0; i < win.frames.length; i++) for (const m of list) win.frames[i]!.postMessage(m, to);
+        return list.length;
+      },
+      { frames, list, to },
+    );
 
   // A window of the page's own origin that is not the frames' parent: a popup the page's script opens.
   const [popup] = await Promise.all([page.waitForEvent('popup'), page.evaluate(() => void open('about:blank'))]);
   await delivered(arrived, merchant.url, async () => toEach(undefined, await postAll(popup, 'opener', shares(ch), frameOrigin)));
   // The page itself, on another channel and on none.
   const otherCh = ch.replace(/^./, (c) => (c === 'a' ? 'b' : 'a'));
-  await delivered(arrived, merchant.url, async () => toEach(undefined, await postAll(page, 'window', [...shares(otherCh), { t: 'share', id: 1 }], frameOrigin)));
+  await delivered(arrived, merchant.url, async () =>
+    toEach(undefined, await postAll(page, 'window', [...shares(otherCh), { t: 'share', id: 1 }], frameOrigin)),
+  );
   // Frames planted in the page, on another origin and on the frame origin.
   await delivered(arrived, other.url, async () => toEach(undefined, await postAll(fakeOther!, 'parent', shares(ch), '*')));
   await delivered(arrived, merchant.sandbox.url, async () => toEach(undefined, await postAll(fakeFrameOrigin!, 'parent', shares(ch), '*')));
@@ -280,9 +338,13 @@ test('a forged share (from another window of the page\'s origin or another origi
   expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', expireMonth: 5, expireYear: 2030 });
   // On the channel: each field's value once, for the real job, the one the page asked with its tokenize.
   const byField = (a: { field: string }, b: { field: string }) => a.field.localeCompare(b.field);
-  await expect.poll(async () => (await fakeFrameOrigin!.evaluate(() => (window as any).heard)).sort(byField)).toEqual([
-    { id: 1, field: 'cvv' }, { id: 1, field: 'expiry' }, { id: 1, field: 'name' },
-  ]);
+  await expect
+    .poll(async () => (await fakeFrameOrigin!.evaluate(() => (window as any).heard)).sort(byField))
+    .toEqual([
+      { id: 1, field: 'cvv' },
+      { id: 1, field: 'expiry' },
+      { id: 1, field: 'name' },
+    ]);
   // And no value, nor a share, ever reached the page.
   expect((await recorded(page)).messages.filter((m) => /"t":"(value|share)"|4111/.test(m.data))).toEqual([]);
 });
@@ -291,16 +353,21 @@ test('a forged share (from another window of the page\'s origin or another origi
 // the mount's channel: every check of a message passes) sent a `share` for the next job; the expiry
 // frame put its value of that moment on the channel, the number frame kept it, and the nonce carried
 // that expiry, not the one the payer corrected afterwards.
-test('a share the page’s own script sends ahead of the next job changes nothing: the nonce carries the expiry as corrected', async ({ page }) => {
+test('a share the page’s own script sends ahead of the next job changes nothing: the nonce carries the expiry as corrected', async ({
+  page,
+}) => {
   await page.goto(checkoutUrl(merchant));
   await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
   await fillCard(page, CARD);
   const ch = await channelOf(page);
   const frameOrigin = new URL(merchant.sandbox.url).origin;
   // From the page itself, to each of its frames, for the jobs to come (the first tokenize is job 1).
-  await page.evaluate(({ ch, to }) => {
-    for (let i = 0; i < window.frames.length; i++) for (const id of [1, 2, 3]) window.frames[i]!.postMessage({ ch, t: 'share', id }, to);
-  }, { ch, to: frameOrigin });
+  await page.evaluate(
+    ({ ch, to }) => {
+      for (let i = 0; i < window.frames.length; i++) for (const id of [1, 2, 3]) window.frames[i]!.postMessage({ ch, t: 'share', id }, to);
+    },
+    { ch, to: frameOrigin },
+  );
   // What a sibling would have said is on the channel well before the payer corrects the expiry.
   await page.waitForTimeout(300);
   await input(page, 'expiry').click();
@@ -311,7 +378,10 @@ test('a share the page’s own script sends ahead of the next job changes nothin
   await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
   expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', expireMonth: 5, expireYear: 2030 });
   // The card the gateway received: the corrected expiry.
-  const sent = merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce')).slice(nonces);
+  const sent = merchant.sandbox
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce'))
+    .slice(nonces);
   expect(sent).toHaveLength(1);
   expect(JSON.stringify(sent[0]!.body)).toMatch(/"expire_month":"?0?5"?/);
 });

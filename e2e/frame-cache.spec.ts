@@ -9,8 +9,9 @@ import { createFrameHost, toNodeListener } from '../src/server';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Origin, startOrigin } from './support/origin';
 
-const SHOP = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>'
-  + '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
+const SHOP =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>' +
+  '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
 
 let merchant: Merchant;
 let shop: Origin;
@@ -24,7 +25,9 @@ test.beforeAll(async () => {
   shop.files.set('/shop', { type: 'text/html; charset=utf-8', body: SHOP });
   const host = toNodeListener(createFrameHost({ gateway: merchant.sandbox.url, merchantOrigins: [shop.url] }));
   frames = createServer((req, res) => {
-    res.on('finish', () => answered.push({ path: new URL(req.url ?? '/', 'http://x').pathname, status: res.statusCode, inm: !!req.headers['if-none-match'] }));
+    res.on('finish', () =>
+      answered.push({ path: new URL(req.url ?? '/', 'http://x').pathname, status: res.statusCode, inm: !!req.headers['if-none-match'] }),
+    );
     void host(req, res);
   });
   await new Promise<void>((resolve) => frames.listen(0, '127.0.0.1', resolve));
@@ -37,12 +40,18 @@ test.afterAll(async () => {
 
 /** Mounts number, expiry and CVV from the frame host; answers how `ready` settled. */
 const mount = (page: Page) =>
-  page.evaluate(({ gateway, merchantId, frameUrl }) => {
-    const w = window as any;
-    const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
-    const fields = { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } };
-    return w.Payframe.mountFields({ client, fields, frameUrl }).ready.then(() => 'ready', (e: any) => e.code);
-  }, { gateway: merchant.sandbox.url, merchantId: merchant.sandbox.merchant.id, frameUrl });
+  page.evaluate(
+    ({ gateway, merchantId, frameUrl }) => {
+      const w = window as any;
+      const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
+      const fields = { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } };
+      return w.Payframe.mountFields({ client, fields, frameUrl }).ready.then(
+        () => 'ready',
+        (e: any) => e.code,
+      );
+    },
+    { gateway: merchant.sandbox.url, merchantId: merchant.sandbox.merchant.id, frameUrl },
+  );
 
 test('a repeat visit revalidates the three frame pages: three 200s, then three empty 304s, and the fields take input', async ({ page }) => {
   await page.goto(`${shop.url}/shop`);
@@ -54,7 +63,11 @@ test('a repeat visit revalidates the three frame pages: three 200s, then three e
   answered.length = 0;
   await page.reload();
   expect(await mount(page)).toBe('ready');
-  expect(answered).toEqual([{ path: '/', status: 304, inm: true }, { path: '/', status: 304, inm: true }, { path: '/', status: 304, inm: true }]);
+  expect(answered).toEqual([
+    { path: '/', status: 304, inm: true },
+    { path: '/', status: 304, inm: true },
+    { path: '/', status: 304, inm: true },
+  ]);
   const number = page.frameLocator('#n iframe').getByRole('textbox', { name: 'Card number' });
   await number.pressSequentially('4111 1111 1111 1111');
   await expect(number).toHaveValue('4111 1111 1111 1111');

@@ -36,7 +36,10 @@ function mountIn(where: Page | Frame, token: string) {
       const fields = { number: { container: '#card-number' }, expiry: { container: '#card-expiry' }, cvv: { container: '#card-cvv' } };
       // A long timeout: a refused frame is said within seconds of its page's arrival, not at the timeout.
       w.attempt = w.Payframe.mountFields({ client: w.client, fields, timeoutMs: 60_000 });
-      return w.attempt.ready.then(() => 'ready', (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields }));
+      return w.attempt.ready.then(
+        () => 'ready',
+        (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields }),
+      );
     },
     { gateway: merchant.sandbox.url, merchantId: merchant.sandbox.merchant.id, token },
   );
@@ -69,24 +72,44 @@ test('a page on an origin the merchant has not configured cannot embed the frame
 
   // Nor by hand: the frame page framed directly (naming this page's origin), and the client's own
   // nonce call, whose preflight the gateway refuses for an origin the merchant has not configured.
-  await page.evaluate((src) => document.body.append(Object.assign(document.createElement('iframe'), { src })), (await framePage(page)).replace(/origin=[^&]+/, `origin=${encodeURIComponent(other.url)}`));
+  await page.evaluate(
+    (src) => document.body.append(Object.assign(document.createElement('iframe'), { src })),
+    (await framePage(page)).replace(/origin=[^&]+/, `origin=${encodeURIComponent(other.url)}`),
+  );
   await expect.poll(() => blocked.length).toBe(4);
   const direct = await page.evaluate(() =>
-    (window as any).client.tokenize({ number: '4111111111111111', expireMonth: 12, expireYear: 2034, cvv: '123' }).then(() => 'tokenised', (e: any) => e.code));
+    (window as any).client.tokenize({ number: '4111111111111111', expireMonth: 12, expireYear: 2034, cvv: '123' }).then(
+      () => 'tokenised',
+      (e: any) => e.code,
+    ),
+  );
   expect(direct).toBe('network');
-  expect(merchant.sandbox.requests().filter((r) => r.method === 'OPTIONS' && r.path.endsWith('/credit-card-nonce')).at(-1)?.headers.origin).toBe(other.url);
+  expect(
+    merchant.sandbox
+      .requests()
+      .filter((r) => r.method === 'OPTIONS' && r.path.endsWith('/credit-card-nonce'))
+      .at(-1)?.headers.origin,
+  ).toBe(other.url);
   expect(nonceRequests()).toBe(nonces);
 });
 
 test('the real checkout inside a page of another origin (clickjacking): its card frames refuse to load', async ({ page }) => {
   const blocked = refusals(page);
   await page.goto(other.url);
-  await page.evaluate((src) => document.body.append(Object.assign(document.createElement('iframe'), { src })), checkoutUrl(merchant, { auto: '0' }));
+  await page.evaluate(
+    (src) => document.body.append(Object.assign(document.createElement('iframe'), { src })),
+    checkoutUrl(merchant, { auto: '0' }),
+  );
   await expect.poll(() => page.frames().length).toBe(2);
   const checkout = page.frames()[1]!;
   await checkout.waitForLoadState();
   // The checkout's own script mounts as it always does; every ancestor of a card frame must be allowed.
-  const ready = await checkout.evaluate(() => (window as any).mount({ timeoutMs: 60_000 }).ready.then(() => 'ready', (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields })));
+  const ready = await checkout.evaluate(() =>
+    (window as any).mount({ timeoutMs: 60_000 }).ready.then(
+      () => 'ready',
+      (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields }),
+    ),
+  );
   expect(ready).toEqual({ ...refused, fields: ['number', 'expiry', 'cvv', 'name'] });
   expect(blocked.length).toBeGreaterThanOrEqual(4);
 });

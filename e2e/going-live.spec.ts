@@ -25,7 +25,8 @@ test.afterAll(async () => {
 });
 
 const frameOrigin = () => new URL(merchant.frameHost!.url).origin;
-const gatewayRequests = (method: string) => merchant.sandbox.requests().filter((r) => r.method === method && r.path.endsWith('/credit-card-nonce'));
+const gatewayRequests = (method: string) =>
+  merchant.sandbox.requests().filter((r) => r.method === method && r.path.endsWith('/credit-card-nonce'));
 
 async function pay(page: Page, card = CARD, expected = 'Paid: captured visa 1111') {
   await fillCard(page, card);
@@ -33,41 +34,45 @@ async function pay(page: Page, card = CARD, expected = 'Paid: captured visa 1111
   await expect(page.locator('#status')).toHaveText(expected, { timeout: 15_000 });
 }
 
-test('a card typed in the frames of the merchant’s frame host pays a sale; the frames call the gateway cross-origin, one request per tokenize after the first', { tag: '@full-chromium' }, async ({ page }) => {
-  const recorder = await recordMerchant(page);
-  await openCheckout(page, merchant);
-  // Every frame from the frame host, none from the gateway.
-  const sources = await page.locator('iframe').evaluateAll((frames) => frames.map((f) => new URL((f as HTMLIFrameElement).src).origin));
-  expect(new Set(sources)).toEqual(new Set([frameOrigin()]));
-  // One response per frame: the page, with its script inline, and no script file after it.
-  const asked = merchant.frameHost!.requests.map((r) => new URL(r.path, 'https://frames.invalid').pathname);
-  expect(asked.filter((path) => path.endsWith('/')).length).toBeGreaterThanOrEqual(3);
-  expect(asked.filter((path) => !path.endsWith('/'))).toEqual([]);
+test(
+  'a card typed in the frames of the merchant’s frame host pays a sale; the frames call the gateway cross-origin, one request per tokenize after the first',
+  { tag: '@full-chromium' },
+  async ({ page }) => {
+    const recorder = await recordMerchant(page);
+    await openCheckout(page, merchant);
+    // Every frame from the frame host, none from the gateway.
+    const sources = await page.locator('iframe').evaluateAll((frames) => frames.map((f) => new URL((f as HTMLIFrameElement).src).origin));
+    expect(new Set(sources)).toEqual(new Set([frameOrigin()]));
+    // One response per frame: the page, with its script inline, and no script file after it.
+    const asked = merchant.frameHost!.requests.map((r) => new URL(r.path, 'https://frames.invalid').pathname);
+    expect(asked.filter((path) => path.endsWith('/')).length).toBeGreaterThanOrEqual(3);
+    expect(asked.filter((path) => !path.endsWith('/'))).toEqual([]);
 
-  const [posts, preflights] = [gatewayRequests('POST').length, gatewayRequests('OPTIONS').length];
-  await pay(page);
-  // The nonce request left the frame host's origin for the gateway's, after one preflight.
-  const nonce = gatewayRequests('POST').at(-1)!;
-  expect(nonce.headers['origin']).toBe(frameOrigin());
-  expect(gatewayRequests('POST').length - posts).toBe(1);
-  expect(gatewayRequests('OPTIONS').length - preflights).toBe(1);
-
-  // Two more payments on the same page: one request each, the preflight cached (Access-Control-Max-Age).
-  for (let i = 0; i < 2; i++) {
-    for (const field of ['number', 'expiry', 'cvv', 'name'] as const) {
-      await input(page, field).click();
-      await input(page, field).press('ControlOrMeta+a');
-      await input(page, field).press('Delete');
-    }
+    const [posts, preflights] = [gatewayRequests('POST').length, gatewayRequests('OPTIONS').length];
     await pay(page);
-  }
-  expect(gatewayRequests('POST').length - posts).toBe(3);
-  expect(gatewayRequests('OPTIONS').length - preflights).toBe(1);
+    // The nonce request left the frame host's origin for the gateway's, after one preflight.
+    const nonce = gatewayRequests('POST').at(-1)!;
+    expect(nonce.headers['origin']).toBe(frameOrigin());
+    expect(gatewayRequests('POST').length - posts).toBe(1);
+    expect(gatewayRequests('OPTIONS').length - preflights).toBe(1);
 
-  await expectNoCardData(recorder, { number: CARD.number.replace(/ /g, ''), cvv: CARD.cvv });
-  expect((await recorded(page)).violations).toEqual([]);
-  expect(merchant.reports).toEqual([]);
-});
+    // Two more payments on the same page: one request each, the preflight cached (Access-Control-Max-Age).
+    for (let i = 0; i < 2; i++) {
+      for (const field of ['number', 'expiry', 'cvv', 'name'] as const) {
+        await input(page, field).click();
+        await input(page, field).press('ControlOrMeta+a');
+        await input(page, field).press('Delete');
+      }
+      await pay(page);
+    }
+    expect(gatewayRequests('POST').length - posts).toBe(3);
+    expect(gatewayRequests('OPTIONS').length - preflights).toBe(1);
+
+    await expectNoCardData(recorder, { number: CARD.number.replace(/ /g, ''), cvv: CARD.cvv });
+    expect((await recorded(page)).violations).toEqual([]);
+    expect(merchant.reports).toEqual([]);
+  },
+);
 
 test('a pending payment is finished by OTP on the same page', async ({ page }) => {
   await openCheckout(page, merchant);
@@ -84,12 +89,20 @@ test('a pending payment is finished by OTP on the same page', async ({ page }) =
 
 test('a vault card’s CVV goes from its frame on the frame host to the merchant’s server, which pays', async ({ page }) => {
   const first = await merchant.gateway.payments.create({
-    intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' }, payer: { email: 'ada@example.com' },
+    intent: 'sale',
+    amount: { currency: 'USD', total: '5.00' },
+    storedCredential: { kind: 'first' },
+    payer: { email: 'ada@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
   const card = readKeptCard(first).vaultCardId!;
   const recorder = await recordMerchant(page);
-  const query = new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card, frameUrl: merchant.frameHost!.url });
+  const query = new URLSearchParams({
+    merchant: merchant.sandbox.merchant.id,
+    gateway: merchant.sandbox.url,
+    card,
+    frameUrl: merchant.frameHost!.url,
+  });
   await page.goto(`${merchant.url}/kept-card?${query}`);
   const cvv = page.frameLocator('#kept-cvv iframe').getByLabel('Security code of the Visa ending in 1111');
   await cvv.click();
@@ -104,17 +117,33 @@ test('a vault card’s CVV goes from its frame on the frame host to the merchant
   await expectNoCardData(recorder, { cvv: '739' });
 });
 
-test('docs/kept-card.md’s page script and routes, as written, on three origins: the CVV frame from the frame host, a payment', async ({ page }) => {
+test('docs/kept-card.md’s page script and routes, as written, on three origins: the CVV frame from the frame host, a payment', async ({
+  page,
+}) => {
   const first = await merchant.gateway.payments.create({
-    intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' }, payer: { email: 'grace@example.com' },
+    intent: 'sale',
+    amount: { currency: 'USD', total: '5.00' },
+    storedCredential: { kind: 'first' },
+    payer: { email: 'grace@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
   const card = readKeptCard(first).vaultCardId!;
   await merchant.useKeptCardRoutes(readmeBlock('hosted/kept-card.mjs'));
   // The page a merchant's server renders, with what docs/kept-card.md says it writes into the form.
-  const data = { 'card-id': card, brand: 'visa', 'merchant-id': merchant.sandbox.merchant.id, 'gateway-url': merchant.sandbox.url, 'frame-url': merchant.frameHost!.url };
+  const data = {
+    'card-id': card,
+    brand: 'visa',
+    'merchant-id': merchant.sandbox.merchant.id,
+    'gateway-url': merchant.sandbox.url,
+    'frame-url': merchant.frameHost!.url,
+  };
   const html = (await readFile(new URL('support/kept-card.html', import.meta.url), 'utf8'))
-    .replace('<form id="pay" novalidate>', `<form id="pay" novalidate ${Object.entries(data).map(([k, v]) => `data-${k}="${v}"`).join(' ')}>`)
+    .replace(
+      '<form id="pay" novalidate>',
+      `<form id="pay" novalidate ${Object.entries(data)
+        .map(([k, v]) => `data-${k}="${v}"`)
+        .join(' ')}>`,
+    )
     .replace('/kept-card.js', '/readme/kept-card.js');
   merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html });
   merchant.files.set('/readme/kept-card.js', { type: 'text/javascript', body: readmeBlock('hosted/kept-card.js') });
@@ -145,14 +174,24 @@ test('docs/kept-card.md’s page script and routes, as written, on three origins
 test('a page script that points the frames at another gateway gets a refusal at once, and no request leaves', async ({ page }) => {
   await openCheckout(page, merchant);
   const before = merchant.sandbox.requests().length;
-  const answer = await page.evaluate(async ({ frameUrl }) => {
-    for (const id of ['n', 'e', 'c']) document.body.append(Object.assign(document.createElement('div'), { id }));
-    const w = window as any;
-    const elsewhere = w.Payframe.createClient({ merchantId: 'm', baseUrl: 'https://127.0.0.3:9/', authorization: 'token' });
-    const form = w.Payframe.mountFields({ client: elsewhere, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } }, frameUrl });
-    const started = performance.now();
-    return form.ready.then(() => ({ code: 'ready' }), (e: any) => ({ code: e.code, message: e.message, ms: performance.now() - started }));
-  }, { frameUrl: merchant.frameHost!.url });
+  const answer = await page.evaluate(
+    async ({ frameUrl }) => {
+      for (const id of ['n', 'e', 'c']) document.body.append(Object.assign(document.createElement('div'), { id }));
+      const w = window as any;
+      const elsewhere = w.Payframe.createClient({ merchantId: 'm', baseUrl: 'https://127.0.0.3:9/', authorization: 'token' });
+      const form = w.Payframe.mountFields({
+        client: elsewhere,
+        fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+        frameUrl,
+      });
+      const started = performance.now();
+      return form.ready.then(
+        () => ({ code: 'ready' }),
+        (e: any) => ({ code: e.code, message: e.message, ms: performance.now() - started }),
+      );
+    },
+    { frameUrl: merchant.frameHost!.url },
+  );
   expect(answer).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('this frame host serves the card frames of') });
   expect(answer.ms).toBeLessThan(10_000); // said by the frames, not by the 30 s timeout
   expect(merchant.sandbox.requests().length).toBe(before);
@@ -162,7 +201,10 @@ test('a page on an origin the frame host does not name cannot frame the fields',
   const refusals: string[] = [];
   page.on('console', (m) => /frame-ancestors/.test(m.text()) && refusals.push(m.text()));
   await page.goto(`${other.url}/`);
-  await page.evaluate((src) => document.body.append(Object.assign(document.createElement('iframe'), { src })), `${merchant.frameHost!.url}?merchant=m`);
+  await page.evaluate(
+    (src) => document.body.append(Object.assign(document.createElement('iframe'), { src })),
+    `${merchant.frameHost!.url}?merchant=m`,
+  );
   await expect.poll(() => refusals.length, { timeout: 10_000 }).toBeGreaterThan(0);
   // The frame shows no field: its document never loaded.
   await expect(page.frameLocator('iframe').getByRole('textbox')).toHaveCount(0);

@@ -16,13 +16,19 @@ test.beforeAll(async () => {
   merchant = await startMerchant();
   // A first payment whose card the payer asked to keep: the vault's card id is what the page knows.
   const first = await merchant.gateway.payments.create({
-    intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' }, payer: { email: 'ada@example.com' },
+    intent: 'sale',
+    amount: { currency: 'USD', total: '5.00' },
+    storedCredential: { kind: 'first' },
+    payer: { email: 'ada@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
   keptCardId = readKeptCard(first).vaultCardId!;
   // The page for a kept card of docs/kept-card.md: its form carries what the merchant's server knows of the card.
   const html = (await readFile(new URL('support/kept-card.html', import.meta.url), 'utf8'))
-    .replace('<form id="pay" novalidate>', `<form id="pay" novalidate data-card-id="${keptCardId}" data-brand="visa" data-merchant-id="${merchant.sandbox.merchant.id}" data-gateway-url="${merchant.sandbox.url}">`)
+    .replace(
+      '<form id="pay" novalidate>',
+      `<form id="pay" novalidate data-card-id="${keptCardId}" data-brand="visa" data-merchant-id="${merchant.sandbox.merchant.id}" data-gateway-url="${merchant.sandbox.url}">`,
+    )
     .replace('/kept-card.js', '/readme/kept-card.js');
   merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html });
   merchant.files.set('/readme/kept-card.js', { type: 'text/javascript', body: readmeBlock('hosted/kept-card.js') });
@@ -48,23 +54,34 @@ test('the CVV goes from its frame to the merchant’s server, which pays the kep
   await expect(page.getByRole('status')).toHaveText('Paid: authorised', { timeout: 15_000 });
 
   expect(merchant.received.at(-1)).toEqual({ cvv: CVV, body: { keptCardId } });
-  const payment = merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1)!;
+  const payment = merchant.sandbox
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
+    .at(-1)!;
   expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
   // The post came from the frame's origin, without cookies, after a preflight the route answered.
   const frameOrigin = new URL(merchant.sandbox.url).origin;
   const asked = merchant.requests.filter((r) => r.path === '/pay/kept-card').slice(-2);
-  expect(asked.map((r) => [r.method, r.headers.origin, r.headers.cookie])).toEqual([['OPTIONS', frameOrigin, undefined], ['POST', frameOrigin, undefined]]);
+  expect(asked.map((r) => [r.method, r.headers.origin, r.headers.cookie])).toEqual([
+    ['OPTIONS', frameOrigin, undefined],
+    ['POST', frameOrigin, undefined],
+  ]);
   await expectNoCardData(recorder, { cvv: CVV });
   expect(recorder.requests.filter((r) => r.includes('/pay/kept-card'))).toEqual([]); // the page itself posted nothing there
 });
 
-test('the brand sets the size: an American Express CID takes four digits; an incomplete one is refused and nothing is sent', async ({ page }) => {
+test('the brand sets the size: an American Express CID takes four digits; an incomplete one is refused and nothing is sent', async ({
+  page,
+}) => {
   await page.goto(keptCardPage({ brand: 'american-express', label: '' }));
   const input = cvvInput(page, 'Security code (CID)');
   await input.click();
   await page.keyboard.type('12');
   const before = posts();
-  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/kept-card', body: {} })")).toMatchObject({ code: 'invalid_card', fields: ['cvv'] });
+  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/kept-card', body: {} })")).toMatchObject({
+    code: 'invalid_card',
+    fields: ['cvv'],
+  });
   await expect(input).toHaveValue('12');
   await expect(input).toHaveAttribute('aria-invalid', 'true');
   await page.keyboard.type('345');
@@ -98,7 +115,10 @@ test('a hostile script on the page cannot send the CVV anywhere but the merchant
     const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
     const answers: unknown[] = [];
     addEventListener('message', (e) => e.data?.t === 'failure' && e.data.id === 99 && answers.push(e.data.error.code));
-    frame.contentWindow!.postMessage({ ch, t: 'post', id: 99, url: `${gateway}/collect`, body: {}, timeoutMs: 5000 }, new URL(gateway).origin);
+    frame.contentWindow!.postMessage(
+      { ch, t: 'post', id: 99, url: `${gateway}/collect`, body: {}, timeoutMs: 5000 },
+      new URL(gateway).origin,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     return answers;
   }, merchant.sandbox.url);
@@ -125,7 +145,10 @@ test('a full form’s CVV field never posts, whatever the page asks', async ({ p
     addEventListener('message', (e) => e.data?.id === 7 && heard.push(e.data));
     // Even claiming, in a forged config, that the form has no number field.
     frame.contentWindow!.postMessage({ ch, t: 'config', locale: 'en', fields: ['cvv'] }, new URL(frame.src).origin);
-    frame.contentWindow!.postMessage({ ch, t: 'post', id: 7, url: `${location.origin}/pay/kept-card`, body: {}, timeoutMs: 5000 }, new URL(frame.src).origin);
+    frame.contentWindow!.postMessage(
+      { ch, t: 'post', id: 7, url: `${location.origin}/pay/kept-card`, body: {}, timeoutMs: 5000 },
+      new URL(frame.src).origin,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     return heard;
   });
@@ -148,12 +171,17 @@ test('the kept card of docs/kept-card.md, page and routes as written: a ticket, 
   await page.keyboard.type('3');
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect(page.getByRole('status')).toHaveText('Paid: captured', { timeout: 15_000 });
-  const sent = merchant.requests.filter((r) => r.path.startsWith('/kept-card/')).map((r) => `${r.method} ${r.path} ${r.headers.origin ?? ''}`);
+  const sent = merchant.requests
+    .filter((r) => r.path.startsWith('/kept-card/'))
+    .map((r) => `${r.method} ${r.path} ${r.headers.origin ?? ''}`);
   const frames = new URL(merchant.sandbox.url).origin;
   // The first try's ticket went unused (postCvv refused the code before sending anything); the second paid.
   const ticket = `POST /kept-card/ticket ${merchant.url}`;
   expect(sent).toEqual([ticket, ticket, `OPTIONS /kept-card/pay ${frames}`, `POST /kept-card/pay ${frames}`]);
-  const payment = merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1)!;
+  const payment = merchant.sandbox
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
+    .at(-1)!;
   expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
   await expectNoCardData(recorder, { cvv: '123' });
 });
@@ -166,22 +194,34 @@ test('a page script that points a full form’s gateway at another origin gets n
   const got: string[] = [];
   const rogue = createServer((req, res) => {
     got.push(`${req.method} ${req.url}`);
-    res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': '*' }).end();
+    res
+      .writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': '*' })
+      .end();
   });
   await new Promise<void>((resolve) => rogue.listen(0, '127.0.0.1', resolve));
   try {
     const rogueUrl = `http://127.0.0.1:${(rogue.address() as { port: number }).port}/`;
     await page.goto(keptCardPage());
     await expect(cvvInput(page)).toBeEditable({ timeout: 15_000 });
-    await page.evaluate(([gateway, frames, merchantId]) => {
-      for (const id of ['n', 'e', 'c']) document.body.append(Object.assign(document.createElement('div'), { id }));
-      const P = (window as any).Payframe;
-      const client = P.createClient({ merchantId, baseUrl: gateway, authorization: 'a-token' });
-      (window as any).stolen = P.mountFields({ client, frameUrl: frames, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
-    }, [rogueUrl, `${merchant.sandbox.url}/frame/`, merchant.sandbox.merchant.id]);
+    await page.evaluate(
+      ([gateway, frames, merchantId]) => {
+        for (const id of ['n', 'e', 'c']) document.body.append(Object.assign(document.createElement('div'), { id }));
+        const P = (window as any).Payframe;
+        const client = P.createClient({ merchantId, baseUrl: gateway, authorization: 'a-token' });
+        (window as any).stolen = P.mountFields({
+          client,
+          frameUrl: frames,
+          fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+        });
+      },
+      [rogueUrl, `${merchant.sandbox.url}/frame/`, merchant.sandbox.merchant.id],
+    );
     // The sandbox's page names its gateway, itself: frames pointed elsewhere refuse to start, and show
     // no input to type a card into (the policy's connect-src, the gateway alone, is the second fence).
-    expect(await outcome(page, '() => window.stolen.ready')).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('this frame host serves the card frames of') });
+    expect(await outcome(page, '() => window.stolen.ready')).toMatchObject({
+      code: 'invalid_config',
+      message: expect.stringContaining('this frame host serves the card frames of'),
+    });
     await expect(page.frameLocator('#n iframe').getByRole('textbox')).toHaveCount(0);
     expect(got).toEqual([]);
   } finally {

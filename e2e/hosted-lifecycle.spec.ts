@@ -33,7 +33,10 @@ test('StrictMode: mount, destroy and mount again into the same containers in one
   const first = await page.evaluate(() => {
     const w = window as any;
     const a = w.mount();
-    const aReady = a.ready.then(() => 'ready', (e: any) => e.code);
+    const aReady = a.ready.then(
+      () => 'ready',
+      (e: any) => e.code,
+    );
     a.destroy();
     w.form = w.mount();
     return aReady;
@@ -65,7 +68,10 @@ test('an abort while mounting removes the frames and rejects ready with aborted;
       const abort = new AbortController();
       const form = (window as any).mount({ signal: abort.signal });
       setTimeout(() => abort.abort(), 0);
-      return form.ready.then(() => 'ready', (e: any) => e.code);
+      return form.ready.then(
+        () => 'ready',
+        (e: any) => e.code,
+      );
     }),
   ).toBe('aborted');
   await expect(page.locator('iframe')).toHaveCount(0);
@@ -81,7 +87,9 @@ test('an abort while mounting removes the frames and rejects ready with aborted;
   expect((await recorded(page)).errors).toEqual([]);
 });
 
-test('a frame blocked by an extension (left on about:blank) makes ready reject within seconds, network FRAME_NOT_ANSWERING naming that field, and the form is gone', async ({ page }) => {
+test('a frame blocked by an extension (left on about:blank) makes ready reject within seconds, network FRAME_NOT_ANSWERING naming that field, and the form is gone', async ({
+  page,
+}) => {
   await openCheckout(page, merchant, { auto: '0' });
   const error = await page.evaluate(() => {
     // As an extension blocking the frame would: the CVV frame's page is about:blank, where no frame speaks.
@@ -95,7 +103,10 @@ test('a frame blocked by an extension (left on about:blank) makes ready reject w
     });
     const started = performance.now();
     const form = (window as any).mount({ timeoutMs: 60_000 });
-    return form.ready.then(() => 'ready', (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started }));
+    return form.ready.then(
+      () => 'ready',
+      (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started }),
+    );
   });
   expect(error).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['cvv'] });
   expect(error.message).toContain('the cvv field: the page arrived from');
@@ -123,7 +134,9 @@ test('tokenize() on an incomplete form names the fields, sends nothing and chang
   await expect(page.locator('#card-number')).not.toHaveClass(/payframe-field--invalid/);
 });
 
-test('a client token that expires mid-checkout: one refresh, one retry, a nonce; a failing refresh is a typed error, not a loop', async ({ page }) => {
+test('a client token that expires mid-checkout: one refresh, one retry, a nonce; a failing refresh is a typed error, not a loop', async ({
+  page,
+}) => {
   await openCheckout(page, merchant);
   await fillCard(page, { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
   expect(await outcome(page, '() => window.form.tokenize()')).toHaveProperty('ok');
@@ -138,7 +151,10 @@ test('a client token that expires mid-checkout: one refresh, one retry, a nonce;
   merchant.refuseTokens = true;
   try {
     const failed = await outcome(page, '() => window.form.tokenize()');
-    expect(failed).toMatchObject({ code: 'server_error', message: expect.stringMatching(/^the merchant's server answered an error instead of a client token/) });
+    expect(failed).toMatchObject({
+      code: 'server_error',
+      message: expect.stringMatching(/^the merchant's server answered an error instead of a client token/),
+    });
     expect([merchant.tokenRequests - tokens, nonceRequests() - nonces]).toEqual([2, 3]);
   } finally {
     merchant.refuseTokens = false;

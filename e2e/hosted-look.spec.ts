@@ -53,7 +53,12 @@ test("the merchant's styles apply inside the frames; values that could load or i
     const w = window as any;
     w.form = w.mount({
       styles: {
-        base: { color: 'rgb(10, 20, 30)', fontSize: 18, 'background-image': 'url(https://evil.example/x.png)', 'letter-spacing': '1px; background: red' },
+        base: {
+          color: 'rgb(10, 20, 30)',
+          fontSize: 18,
+          'background-image': 'url(https://evil.example/x.png)',
+          'letter-spacing': '1px; background: red',
+        },
         invalid: { color: 'rgb(200, 0, 0)' },
         placeholder: { color: 'expression(alert(1))' },
         hover: { color: 'red' },
@@ -61,10 +66,12 @@ test("the merchant's styles apply inside the frames; values that could load or i
     });
     return w.form.ready;
   });
-  const look = await frameOf(page, 'number').locator('input').evaluate((el) => {
-    const s = getComputedStyle(el);
-    return { color: s.color, fontSize: s.fontSize, backgroundImage: s.backgroundImage, letterSpacing: s.letterSpacing };
-  });
+  const look = await frameOf(page, 'number')
+    .locator('input')
+    .evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { color: s.color, fontSize: s.fontSize, backgroundImage: s.backgroundImage, letterSpacing: s.letterSpacing };
+    });
   expect(look).toEqual({ color: 'rgb(10, 20, 30)', fontSize: '18px', backgroundImage: 'none', letterSpacing: 'normal' });
   await typeInto(page, 'number', '5555555555554445');
   await expect(input(page, 'number')).toHaveCSS('color', 'rgb(200, 0, 0)');
@@ -73,7 +80,9 @@ test("the merchant's styles apply inside the frames; values that could load or i
 });
 
 test('web fonts load inside the frames from https woff2 sources only', async ({ page }) => {
-  const ttf = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'].find(existsSync);
+  const ttf = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'].find(
+    existsSync,
+  );
   merchant.files.set('/fonts/brand.woff2', {
     type: 'font/woff2',
     body: ttf ? readFileSync(ttf) : Buffer.from('not a font'),
@@ -94,10 +103,12 @@ test('web fonts load inside the frames from https woff2 sources only', async ({ 
     });
     return w.form.ready;
   }, merchant.url);
-  const faces = await frameOf(page, 'number').locator('input').evaluate(async () => {
-    await document.fonts.ready;
-    return [...document.fonts].map((f) => f.family);
-  });
+  const faces = await frameOf(page, 'number')
+    .locator('input')
+    .evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].map((f) => f.family);
+    });
   expect(faces).toEqual(['Brand']);
   await expect.poll(() => merchant.requests.slice(asked).filter((r) => r.path.startsWith('/fonts/')).length).toBeGreaterThan(0);
   const fontRequests = merchant.requests.slice(asked).filter((r) => r.path.startsWith('/fonts/'));
@@ -105,40 +116,46 @@ test('web fonts load inside the frames from https woff2 sources only', async ({ 
     new Set([`/fonts/brand.woff2 font ${merchant.sandbox.url}`]),
   );
   if (ttf) {
-    const status = await frameOf(page, 'number').locator('input').evaluate(async () => (await document.fonts.ready, [...document.fonts][0]!.status));
+    const status = await frameOf(page, 'number')
+      .locator('input')
+      .evaluate(async () => (await document.fonts.ready, [...document.fonts][0]!.status));
     expect(status).toBe('loaded');
   }
 });
 
-test("Chromium's card autofill, started in the number frame, fills expiry, CVV and name across the frames", { tag: '@full-chromium' }, async ({ page, context }) => {
-  await openCheckout(page, merchant);
-  const frame = page.frames().find((f) => f.url().includes('field=number'))!;
-  const cdp = await context.newCDPSession(frame);
-  const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
-  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'input' });
-  const { node } = await cdp.send('DOM.describeNode', { nodeId });
-  const { frameTree } = await cdp.send('Page.getFrameTree');
-  // Chromium's autofill agent learns a frame's fields a moment after they load; on a busy machine the
-  // first trigger can come before that and fill nothing (seen once in CI), so it is tried again, as a
-  // person picks the saved card again.
-  await expect(async () => {
-    await cdp.send('Autofill.trigger', {
-      fieldId: node.backendNodeId!,
-      frameId: frameTree.frame.id,
-      card: { number: '5555555555554444', name: 'Katherine Johnson', expiryMonth: '11', expiryYear: '2033', cvc: '321' },
-    });
-    await expect(input(page, 'number')).toHaveValue('5555 5555 5555 4444', { timeout: 2_000 });
-  }).toPass({ timeout: 20_000 });
-  await expect(input(page, 'expiry')).toHaveValue(/^11 \/ (20)?33$/);
-  await expect(input(page, 'cvv')).toHaveValue('321');
-  await expect(input(page, 'name')).toHaveValue('Katherine Johnson');
-  await expect.poll(async () => (await state(page)).isValid).toBe(true);
-  expect((await state(page)).brand.id).toBe('mastercard');
-  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
-  await expect(page.locator('#status')).toHaveText('Paid: captured mastercard 4444', { timeout: 15_000 });
-  // No permission policy was named that this Chromium does not know (it would warn on the console).
-  await expect(page.locator('#card-number iframe')).not.toHaveAttribute('allow', /./);
-});
+test(
+  "Chromium's card autofill, started in the number frame, fills expiry, CVV and name across the frames",
+  { tag: '@full-chromium' },
+  async ({ page, context }) => {
+    await openCheckout(page, merchant);
+    const frame = page.frames().find((f) => f.url().includes('field=number'))!;
+    const cdp = await context.newCDPSession(frame);
+    const { root } = await cdp.send('DOM.getDocument', { depth: -1 });
+    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'input' });
+    const { node } = await cdp.send('DOM.describeNode', { nodeId });
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    // Chromium's autofill agent learns a frame's fields a moment after they load; on a busy machine the
+    // first trigger can come before that and fill nothing (seen once in CI), so it is tried again, as a
+    // person picks the saved card again.
+    await expect(async () => {
+      await cdp.send('Autofill.trigger', {
+        fieldId: node.backendNodeId!,
+        frameId: frameTree.frame.id,
+        card: { number: '5555555555554444', name: 'Katherine Johnson', expiryMonth: '11', expiryYear: '2033', cvc: '321' },
+      });
+      await expect(input(page, 'number')).toHaveValue('5555 5555 5555 4444', { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(input(page, 'expiry')).toHaveValue(/^11 \/ (20)?33$/);
+    await expect(input(page, 'cvv')).toHaveValue('321');
+    await expect(input(page, 'name')).toHaveValue('Katherine Johnson');
+    await expect.poll(async () => (await state(page)).isValid).toBe(true);
+    expect((await state(page)).brand.id).toBe('mastercard');
+    await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
+    await expect(page.locator('#status')).toHaveText('Paid: captured mastercard 4444', { timeout: 15_000 });
+    // No permission policy was named that this Chromium does not know (it would warn on the console).
+    await expect(page.locator('#card-number iframe')).not.toHaveAttribute('allow', /./);
+  },
+);
 
 test('setLocale turns the fields to Arabic in place, keeping what was typed', async ({ page }) => {
   await openCheckout(page, merchant);

@@ -62,18 +62,22 @@ test('a paste is regrouped, and a same-brand paste over a number is one change',
   await openCheckout(page, merchant);
   const number = input(page, 'number');
   await number.click();
-  await frameOf(page, 'number').locator('input').evaluate((el: HTMLInputElement) => {
-    // What a paste does: the browser inserts the text, then fires input with insertFromPaste.
-    el.value = '5555-5555-5555-4444';
-    el.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
-  });
+  await frameOf(page, 'number')
+    .locator('input')
+    .evaluate((el: HTMLInputElement) => {
+      // What a paste does: the browser inserts the text, then fires input with insertFromPaste.
+      el.value = '5555-5555-5555-4444';
+      el.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+    });
   await expect(number).toHaveValue('5555 5555 5555 4444');
   const before = (await recorded(page)).events.filter(([name]) => name === 'change').length;
   await page.keyboard.press('ControlOrMeta+a');
-  await frameOf(page, 'number').locator('input').evaluate((el: HTMLInputElement) => {
-    el.value = '5105 1051 0510 5100';
-    el.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
-  });
+  await frameOf(page, 'number')
+    .locator('input')
+    .evaluate((el: HTMLInputElement) => {
+      el.value = '5105 1051 0510 5100';
+      el.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+    });
   await expect(number).toHaveValue('5105 1051 0510 5100');
   const events = (await recorded(page)).events;
   expect(events.filter(([name]) => name === 'change').length).toBe(before + 1);
@@ -169,7 +173,11 @@ test('a label in a shadow root focuses a field whose container is in that shadow
     const w = window as any;
     w.form = w.Payframe.mountFields({
       client: w.client,
-      fields: { number: { container: root.getElementById('shadow-number') }, expiry: { container: root.getElementById('shadow-expiry') }, cvv: { container: root.getElementById('shadow-cvv') } },
+      fields: {
+        number: { container: root.getElementById('shadow-number') },
+        expiry: { container: root.getElementById('shadow-expiry') },
+        cvv: { container: root.getElementById('shadow-cvv') },
+      },
     });
     return w.form.ready;
   });
@@ -234,14 +242,29 @@ test("the expiry's label, then a click into the number: 4, Tab, 2, Tab, 3 land i
   await page.getByText('Expiry date', { exact: true }).click();
   await expect(input(page, 'expiry')).toBeFocused();
   await input(page, 'number').click();
-  await keys(page, [['4', 'number'], ['Tab', 'number'], ['2', 'expiry'], ['Tab', 'expiry'], ['3', 'cvv']]);
+  await keys(page, [
+    ['4', 'number'],
+    ['Tab', 'number'],
+    ['2', 'expiry'],
+    ['Tab', 'expiry'],
+    ['3', 'cvv'],
+  ]);
   expect(await values(page)).toEqual(['4', '02 / ', '3']);
 });
 
 test("a field's label, then typing, Tab and Shift-Tab", async ({ page }) => {
   await openCheckout(page, merchant);
   await page.getByText('Card number', { exact: true }).click();
-  await keys(page, [['4', 'number'], ['Tab', 'number'], ['1', 'expiry'], ['2', 'expiry'], ['Tab', 'expiry'], ['3', 'cvv'], ['Shift+Tab', 'cvv'], ['Shift+Tab', 'expiry']]);
+  await keys(page, [
+    ['4', 'number'],
+    ['Tab', 'number'],
+    ['1', 'expiry'],
+    ['2', 'expiry'],
+    ['Tab', 'expiry'],
+    ['3', 'cvv'],
+    ['Shift+Tab', 'cvv'],
+    ['Shift+Tab', 'expiry'],
+  ]);
   await expect(input(page, 'number')).toBeFocused();
   expect(await values(page)).toEqual(['4', '12 / ', '3']);
 });
@@ -249,10 +272,20 @@ test("a field's label, then typing, Tab and Shift-Tab", async ({ page }) => {
 test("a click on a field's container, typing, then a click into another field, Tab and Shift-Tab out to the page", async ({ page }) => {
   await openCheckout(page, merchant);
   await page.locator('#card-expiry').click({ position: { x: 2, y: 2 } });
-  await keys(page, [['1', 'expiry'], ['2', 'expiry']]);
+  await keys(page, [
+    ['1', 'expiry'],
+    ['2', 'expiry'],
+  ]);
   await input(page, 'number').click();
   // Tab selects the expiry's text: the 0 and 9 replace it.
-  await keys(page, [['4', 'number'], ['Tab', 'number'], ['0', 'expiry'], ['9', 'expiry'], ['Shift+Tab', 'expiry'], ['Shift+Tab', 'number']]);
+  await keys(page, [
+    ['4', 'number'],
+    ['Tab', 'number'],
+    ['0', 'expiry'],
+    ['9', 'expiry'],
+    ['Shift+Tab', 'expiry'],
+    ['Shift+Tab', 'number'],
+  ]);
   await expect(page.locator('#email')).toBeFocused();
   expect(await values(page)).toEqual(['4', '09 / ', '']);
 });
@@ -262,8 +295,18 @@ test('form.focus() from a click of the page, typing, then a click into another f
   // The merchant's page focuses a field when the person clicks something of its own (say, "Edit card").
   await page.evaluate(() => document.getElementById('shop')!.addEventListener('click', () => (window as any).form.focus('expiry')));
   await page.getByText('Corner Bookshop').click();
-  await keys(page, [['1', 'expiry'], ['2', 'expiry']]);
+  await keys(page, [
+    ['1', 'expiry'],
+    ['2', 'expiry'],
+  ]);
   await input(page, 'number').click();
-  await keys(page, [['4', 'number'], ['Tab', 'number'], ['0', 'expiry'], ['9', 'expiry'], ['Tab', 'expiry'], ['3', 'cvv']]);
+  await keys(page, [
+    ['4', 'number'],
+    ['Tab', 'number'],
+    ['0', 'expiry'],
+    ['9', 'expiry'],
+    ['Tab', 'expiry'],
+    ['3', 'cvv'],
+  ]);
   expect(await values(page)).toEqual(['4', '09 / ', '3']);
 });

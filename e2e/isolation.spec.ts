@@ -35,42 +35,59 @@ test.describe('finding 1: frames on the checkout’s own origin', () => {
 
   test('mountFields refuses a frameUrl on the page’s origin, and adds no frame', async ({ page }) => {
     await page.goto(`${other.url}/shop`);
-    const answer = await page.evaluate(({ gateway, merchantId }) => {
-      const w = window as any;
-      const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
-      try {
-        w.Payframe.mountFields({ client, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } }, frameUrl: `${location.origin}/frame/` });
-        return 'mounted';
-      } catch (e: any) {
-        return `${e.code}: ${e.message}`;
-      }
-    }, { gateway: merchant.sandbox.url, merchantId: merchant.sandbox.merchant.id });
+    const answer = await page.evaluate(
+      ({ gateway, merchantId }) => {
+        const w = window as any;
+        const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
+        try {
+          w.Payframe.mountFields({
+            client,
+            fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+            frameUrl: `${location.origin}/frame/`,
+          });
+          return 'mounted';
+        } catch (e: any) {
+          return `${e.code}: ${e.message}`;
+        }
+      },
+      { gateway: merchant.sandbox.url, merchantId: merchant.sandbox.merchant.id },
+    );
     expect(answer).toMatch(/^invalid_config: mountFields: frameUrl must be on another origin than this page's/);
     expect(await page.locator('iframe').count()).toBe(0);
   });
 
   test('a frame put on the page’s own origin by hand shows no input: nothing for a script of the page to read', async ({ page }) => {
     await page.goto(`${other.url}/shop`);
-    const read = await page.evaluate(async ({ gateway }) => {
-      const failures: unknown[] = [];
-      addEventListener('message', (e) => e.data?.t === 'failure' && failures.push(e.data.error));
-      const iframe = document.createElement('iframe');
-      const channel = 'a'.repeat(32);
-      const config = JSON.stringify({ ch: channel, t: 'config', locale: 'en', fields: ['number'] });
-      iframe.src = `/frame/?merchant=m&gateway=${encodeURIComponent(`${gateway}/`)}&field=number#channel=${channel}&origin=${encodeURIComponent(location.origin)}&config=${encodeURIComponent(config)}`;
-      document.body.append(iframe);
-      await new Promise((r) => iframe.addEventListener('load', r));
-      await new Promise((r) => setTimeout(r, 500)); // the frame's deferred script has run
-      return { inputs: iframe.contentDocument!.querySelectorAll('input').length, failures };
-    }, { gateway: merchant.sandbox.url });
+    const read = await page.evaluate(
+      async ({ gateway }) => {
+        const failures: unknown[] = [];
+        addEventListener('message', (e) => e.data?.t === 'failure' && failures.push(e.data.error));
+        const iframe = document.createElement('iframe');
+        const channel = 'a'.repeat(32);
+        const config = JSON.stringify({ ch: channel, t: 'config', locale: 'en', fields: ['number'] });
+        iframe.src = `/frame/?merchant=m&gateway=${encodeURIComponent(`${gateway}/`)}&field=number#channel=${channel}&origin=${encodeURIComponent(location.origin)}&config=${encodeURIComponent(config)}`;
+        document.body.append(iframe);
+        await new Promise((r) => iframe.addEventListener('load', r));
+        await new Promise((r) => setTimeout(r, 500)); // the frame's deferred script has run
+        return { inputs: iframe.contentDocument!.querySelectorAll('input').length, failures };
+      },
+      { gateway: merchant.sandbox.url },
+    );
     expect(read.inputs).toBe(0);
-    expect(read.failures).toEqual([{ code: 'invalid_config', message: "the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)" }]);
+    expect(read.failures).toEqual([
+      {
+        code: 'invalid_config',
+        message: "the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)",
+      },
+    ]);
   });
 });
 
 test('finding 2: a CVV route that echoes the CVV, in any rendering, gets none of it to the page', async ({ page }) => {
   const first = await merchant.gateway.payments.create({
-    intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' },
+    intent: 'sale',
+    amount: { currency: 'USD', total: '5.00' },
+    storedCredential: { kind: 'first' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
   const card = readKeptCard(first).vaultCardId!;
@@ -92,7 +109,9 @@ export const payKeptCard = (gateway) => async (request) => {
   await page.goto(`${merchant.url}/kept-card?${query}`);
   await page.frameLocator('#kept-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
   await page.keyboard.type('042');
-  const answer = await page.evaluate(() => (window as any).form.postCvv({ url: '/kept-card/pay', body: { cardId: new URLSearchParams(location.search).get('card') } }));
+  const answer = await page.evaluate(() =>
+    (window as any).form.postCvv({ url: '/kept-card/pay', body: { cardId: new URLSearchParams(location.search).get('card') } }),
+  );
   // The sandbox's payment id, whatever hex digits it holds (they may include 042 by chance), and nothing echoed.
   const { referenceId, ...rest } = answer;
   expect(referenceId).toMatch(/^PAY-[\dA-F]{24}$/);
@@ -108,13 +127,22 @@ test('finding 3: a redirect answered to the frame’s nonce request is an error,
   merchant.sandbox.injectFault({ method: 'POST', path: nonce, kind: 'reply', status: 307, location: `${other.url}/steal` });
   const before = other.requests.length;
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
-  await expect(page.locator('#status')).toHaveText(/^invalid_response: POST \/v1\/merchants\/[\w-]+\/credit-card-nonce: the service answered a redirect/, { timeout: 15_000 });
+  await expect(page.locator('#status')).toHaveText(
+    /^invalid_response: POST \/v1\/merchants\/[\w-]+\/credit-card-nonce: the service answered a redirect/,
+    { timeout: 15_000 },
+  );
   expect(other.requests.slice(before).filter((r) => r.path === '/steal')).toEqual([]);
 });
 
-test('finding 4: a web page reaching the sandbox through a name of its own (DNS rebinding) gets 421, not a client token', async ({ playwright, launchOptions }) => {
+test('finding 4: a web page reaching the sandbox through a name of its own (DNS rebinding) gets 421, not a client token', async ({
+  playwright,
+  launchOptions,
+}) => {
   // The project's browser, with a resolver rule of its own: the attacker's name leads to the sandbox.
-  const browser = await playwright.chromium.launch({ ...launchOptions, args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP rebind.evil.example 127.0.0.1'] });
+  const browser = await playwright.chromium.launch({
+    ...launchOptions,
+    args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP rebind.evil.example 127.0.0.1'],
+  });
   try {
     const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     const port = new URL(merchant.sandbox.url).port;
@@ -122,8 +150,16 @@ test('finding 4: a web page reaching the sandbox through a name of its own (DNS 
     await page.goto(`${evil}/`); // the attacker's page, now on the sandbox's address
     const answers = await page.evaluate(async (merchantId) => {
       const basic = `Basic ${btoa('sandbox-client:sandbox-secret')}`; // the credentials the sandbox prints
-      const token = await fetch(`/v1/merchants/${merchantId}/client_token`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: '{"grant_type":"client_credentials"}' });
-      const clock = await fetch('/__sandbox/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advanceMs":1}' });
+      const token = await fetch(`/v1/merchants/${merchantId}/client_token`, {
+        method: 'POST',
+        headers: { authorization: basic, 'content-type': 'application/json' },
+        body: '{"grant_type":"client_credentials"}',
+      });
+      const clock = await fetch('/__sandbox/clock', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"advanceMs":1}',
+      });
       return [token.status, (await token.json()).name, clock.status];
     }, merchant.sandbox.merchant.id);
     expect(answers).toEqual([421, 'MISDIRECTED_REQUEST', 421]);

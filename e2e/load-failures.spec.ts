@@ -9,8 +9,9 @@ import { type Merchant, startMerchant } from './support/merchant';
 import { type Origin, startOrigin } from './support/origin';
 import { createFrameHost } from '../src/server';
 
-const SHOP = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>'
-  + '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
+const SHOP =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>' +
+  '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
 
 let merchant: Merchant;
 /** The merchant's page, on its own origin. */
@@ -22,7 +23,11 @@ test.beforeAll(async () => {
   shop.files.set('/shop', { type: 'text/html; charset=utf-8', body: SHOP });
   shop.files.set('/strict', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy': "frame-src 'self'" } });
   // A policy rolled out report-only first: it reports the frames and blocks nothing.
-  shop.files.set('/report-only', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy-report-only': "frame-src 'self'" } });
+  shop.files.set('/report-only', {
+    type: 'text/html; charset=utf-8',
+    body: SHOP,
+    headers: { 'content-security-policy-report-only': "frame-src 'self'" },
+  });
   // The frame page a frame host makes for this shop (the page names the merchant origins it serves).
   const host = createFrameHost({ gateway: merchant.sandbox.url, merchantOrigins: [shop.url] });
   const page = await (await host(new Request(`${slow.url}/frame/`))).text();
@@ -70,8 +75,15 @@ function mount(page: Page, frameUrl?: string) {
 test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCKED_BY_CSP, at once", async ({ page }) => {
   await page.goto(`${shop.url}/strict`);
   const error = await mount(page);
-  expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: ['number', 'expiry', 'cvv'], heard: ['invalid_config'] });
-  expect(error.message).toBe(`the page's Content Security Policy blocked the number, expiry, cvv fields (frame-src): add ${merchant.sandbox.url} to its frame-src`);
+  expect(error).toMatchObject({
+    code: 'invalid_config',
+    reason: 'FRAME_BLOCKED_BY_CSP',
+    fields: ['number', 'expiry', 'cvv'],
+    heard: ['invalid_config'],
+  });
+  expect(error.message).toBe(
+    `the page's Content Security Policy blocked the number, expiry, cvv fields (frame-src): add ${merchant.sandbox.url} to its frame-src`,
+  );
   expect(error.ms).toBeLessThan(10_000);
   said(error.ms);
   await expect(page.locator('iframe')).toHaveCount(0);

@@ -9,14 +9,31 @@ import { fillCard, input, openCheckout, typeInto } from './support/page';
 
 const CARD = { number: '371449635398431', spaced: '3714 496353 98431', expiry: '1234', cvv: '7391', name: 'Grace Hopper' };
 const MiB = 1024 * 1024;
-const nonce = { credit_card_nonce: '3f0c8a52-6c1e-4a4f-9d2e-0b7f1c2d3e4f', brand_code: 'AMEX', last4: '8431', type: 'American Express', expire_month: 12, expire_year: 2034, expires_on: '2034-01-01T00:00:00Z', issued_on: '2026-01-01T00:00:00Z' };
+const nonce = {
+  credit_card_nonce: '3f0c8a52-6c1e-4a4f-9d2e-0b7f1c2d3e4f',
+  brand_code: 'AMEX',
+  last4: '8431',
+  type: 'American Express',
+  expire_month: 12,
+  expire_year: 2034,
+  expires_on: '2034-01-01T00:00:00Z',
+  issued_on: '2026-01-01T00:00:00Z',
+};
 
 /** What the nonce request gets, and the code the page must show; `times` covers the retries. */
 const ANSWERS: [string, Omit<Fault, 'method' | 'path'>, string][] = [
   ['truncated JSON', { kind: 'reply', body: '{"data":{"credit_card_nonce":"3f0c8a52' }, 'invalid_response'],
   ['wrong types', { kind: 'reply', body: JSON.stringify({ data: { ...nonce, credit_card_nonce: 7, last4: 8431 } }) }, 'invalid_response'],
-  ['an HTML error page', { kind: 'reply', status: 502, body: '<html><h1>502 Bad Gateway</h1></html>', type: 'text/html', times: 3 }, 'server_error'],
-  ['an HTML page with status 200', { kind: 'reply', body: '<!doctype html><title>Maintenance</title>', type: 'text/html' }, 'invalid_response'],
+  [
+    'an HTML error page',
+    { kind: 'reply', status: 502, body: '<html><h1>502 Bad Gateway</h1></html>', type: 'text/html', times: 3 },
+    'server_error',
+  ],
+  [
+    'an HTML page with status 200',
+    { kind: 'reply', body: '<!doctype html><title>Maintenance</title>', type: 'text/html' },
+    'invalid_response',
+  ],
   ['an empty 200', { kind: 'reply' }, 'invalid_response'],
   ['a huge body', { kind: 'reply', body: `{"data":{"pad":"${'x'.repeat(8 * MiB)}"}}` }, 'invalid_response'],
   ['a huge body, streamed', { kind: 'reply', body: `{"data":{"pad":"${'x'.repeat(8 * MiB)}"}}`, ms: 1 }, 'invalid_response'],
@@ -36,7 +53,10 @@ test.afterAll(() => merchant?.close());
 async function drain() {
   const url = `${merchant.sandbox.url}/v1/merchants/${merchant.sandbox.merchant.id}/credit-card-nonce`;
   for (let i = 0; i < 10; i++) {
-    const answer = await fetch(url, { method: 'POST' }).then((r) => r.json(), () => undefined);
+    const answer = await fetch(url, { method: 'POST' }).then(
+      (r) => r.json(),
+      () => undefined,
+    );
     if (answer?.name === 'INVALID_CLIENT_TOKEN') return;
   }
 }

@@ -25,7 +25,13 @@ test.beforeAll(async () => {
       const authorization = req.headers.authorization ?? '';
       const status = relay.down
         ? 503
-        : (await fetch(relay.target, { method: 'POST', headers: { authorization, 'content-type': req.headers['content-type'] ?? '' }, body })).status;
+        : (
+            await fetch(relay.target, {
+              method: 'POST',
+              headers: { authorization, 'content-type': req.headers['content-type'] ?? '' },
+              body,
+            })
+          ).status;
       relay.posts.push({ authorization, body, status });
       res.writeHead(status).end();
     });
@@ -41,9 +47,15 @@ test.afterAll(async () => {
   server?.close();
 });
 
-interface SentNotification { id: string; kind: string; referenceId: string; state: string; attempts: { status?: number }[] }
+interface SentNotification {
+  id: string;
+  kind: string;
+  referenceId: string;
+  state: string;
+  attempts: { status?: number }[];
+}
 const control = (request: APIRequestContext, path: string, data?: unknown) =>
-  (data === undefined ? request.get(`${demo.sandbox}/__sandbox/${path}`) : request.post(`${demo.sandbox}/__sandbox/${path}`, { data }));
+  data === undefined ? request.get(`${demo.sandbox}/__sandbox/${path}`) : request.post(`${demo.sandbox}/__sandbox/${path}`, { data });
 /** What the sandbox sent, once nothing is under way or due. */
 async function sent(request: APIRequestContext): Promise<SentNotification[]> {
   const response = await control(request, 'notifications/idle', {});
@@ -61,7 +73,10 @@ async function backOffice(page: Page) {
   return { notices, payments: page.getByRole('table', { name: /Newest first\. Choose a payment/ }) };
 }
 
-test('the answer to the payment is lost after the service charged: the page says it is checking, the order settles paid, one charge', async ({ page, request }, testInfo) => {
+test('the answer to the payment is lost after the service charged: the page says it is checking, the order settles paid, one charge', async ({
+  page,
+  request,
+}, testInfo) => {
   const before = (await sent(request)).length;
   expect((await loseNextPayment(request)).status()).toBe(200);
   const checkout = await CheckoutPage.open(page, demo, 'script');
@@ -87,11 +102,14 @@ test('the payer pays on the bank’s page and closes the tab: the order becomes 
   // The payer confirms on the bank's page and closes the tab: the bank's answer, which would send them
   // back to the shop's return page, is never followed.
   let back = '';
-  await page.route((url) => url.href.startsWith(`${demo.sandbox}/v1/redirect/`), async (route) => {
-    if (route.request().method() !== 'POST') return route.continue();
-    back = (await route.fetch({ maxRedirects: 0 })).headers()['location'] ?? '';
-    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'the payer closed this tab' });
-  });
+  await page.route(
+    (url) => url.href.startsWith(`${demo.sandbox}/v1/redirect/`),
+    async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      back = (await route.fetch({ maxRedirects: 0 })).headers()['location'] ?? '';
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'the payer closed this tab' });
+    },
+  );
   await page.getByLabel('One-time password').fill('111111');
   await page.getByRole('button', { name: 'Confirm' }).click();
   await expect.poll(() => back).toMatch(new RegExp(`^${demo.shop}/return\\?`));
@@ -106,7 +124,11 @@ test('the payer pays on the bank’s page and closes the tab: the order becomes 
   await expect(payments.getByRole('row').filter({ hasText: order.referenceId })).toContainText('captured');
 });
 
-test('the notification route is down for a while: the order stays being checked, then settles once it is back', async ({ page, context, request }) => {
+test('the notification route is down for a while: the order stays being checked, then settles once it is back', async ({
+  page,
+  context,
+  request,
+}) => {
   relay.down = true;
   await loseNextPayment(request);
   const checkout = await CheckoutPage.open(page, demo, 'script');
@@ -138,12 +160,19 @@ test('duplicate and reordered notifications have one effect each', async ({ page
     expect((await staff.post(`${demo.shop}/api/payments/${referenceId}/capture`, { data: {} })).status()).toBe(200);
     expect((await staff.post(`${demo.shop}/api/payments/${referenceId}/refund`, { data: { amount: '1.000' } })).status()).toBe(200);
     const mine = (await sent(request)).filter((n) => n.referenceId === referenceId);
-    expect(mine.map((n) => n.kind).sort()).toEqual(['PAYMENT.AUTHORIZATION.CREATED', 'PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.REFUND.COMPLETED']);
+    expect(mine.map((n) => n.kind).sort()).toEqual([
+      'PAYMENT.AUTHORIZATION.CREATED',
+      'PAYMENT.CAPTURE.COMPLETED',
+      'PAYMENT.REFUND.COMPLETED',
+    ]);
     // Each came twice (the same id), and the route answered both.
-    const idOf = (body: string) => (JSON.parse(Buffer.from(new URLSearchParams(body).get('pg_payload') ?? '', 'base64').toString()) as { id: string }).id;
+    const idOf = (body: string) =>
+      (JSON.parse(Buffer.from(new URLSearchParams(body).get('pg_payload') ?? '', 'base64').toString()) as { id: string }).id;
     for (const n of mine) expect(relay.posts.filter((p) => idOf(p.body) === n.id && p.status === 204)).toHaveLength(2);
     // The shop handled each notification once, whatever came twice or out of order, and read the state as it is now.
-    const { notifications } = (await (await staff.get(`${demo.shop}/api/notifications`)).json()) as { notifications: { id: string; referenceId: string; state: string }[] };
+    const { notifications } = (await (await staff.get(`${demo.shop}/api/notifications`)).json()) as {
+      notifications: { id: string; referenceId: string; state: string }[];
+    };
     const handled = notifications.filter((n) => n.referenceId === referenceId);
     expect(handled.map((n) => n.id).sort()).toEqual(mine.map((n) => n.id).sort());
     expect(handled.at(0)!.state).toBe('captured'); // the newest read: captured, part refunded
@@ -152,7 +181,11 @@ test('duplicate and reordered notifications have one effect each', async ({ page
   }
 });
 
-test('a forged notification changes nothing: without or with a wrong Authorization, or claiming captured for a declined payment', async ({ page, context, request }) => {
+test('a forged notification changes nothing: without or with a wrong Authorization, or claiming captured for a declined payment', async ({
+  page,
+  context,
+  request,
+}) => {
   const checkout = await CheckoutPage.open(page, demo, 'script');
   await checkout.typeCard(DECLINED);
   await checkout.pay();
@@ -160,36 +193,54 @@ test('a forged notification changes nothing: without or with a wrong Authorizati
   const referenceId = /PAY-\w+/.exec((await checkout.status.textContent())!)![0];
   const authorization = relay.posts.at(-1)!.authorization; // what the service adds: a forger who learnt it
   expect(authorization).toMatch(/^Bearer [0-9a-f]{32}$/);
-  const payload = Buffer.from(JSON.stringify({
-    id: 'WH-FORGED', create_time: new Date().toISOString(), resource_type: 'payment', kind: 'PAYMENT.CAPTURE.COMPLETED',
-    resource: { reference_id: referenceId, state: 'captured', result: { code: '0000' } },
-  })).toString('base64');
+  const payload = Buffer.from(
+    JSON.stringify({
+      id: 'WH-FORGED',
+      create_time: new Date().toISOString(),
+      resource_type: 'payment',
+      kind: 'PAYMENT.CAPTURE.COMPLETED',
+      resource: { reference_id: referenceId, state: 'captured', result: { code: '0000' } },
+    }),
+  ).toString('base64');
   const form = `pg_signature=forged&pg_payload=${encodeURIComponent(payload)}`;
   const forge = (headers: Record<string, string>) =>
-    request.post(`${demo.shop}/api/notifications`, { headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, data: form });
+    request.post(`${demo.shop}/api/notifications`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      data: form,
+    });
   expect((await forge({})).status()).toBe(401);
   expect((await forge({ authorization: 'Bearer wrong' })).status()).toBe(401);
   expect((await forge({ authorization })).status()).toBe(204); // taken, and the payment read from the service
 
   const { notices, payments } = await backOffice(await context.newPage());
   await expect(payments.getByRole('row').filter({ hasText: referenceId })).toContainText('declined');
-  await expect(notices.getByRole('row').filter({ hasText: 'PAYMENT.CAPTURE.COMPLETED' }).filter({ hasText: referenceId })).toContainText('declined');
+  await expect(notices.getByRole('row').filter({ hasText: 'PAYMENT.CAPTURE.COMPLETED' }).filter({ hasText: referenceId })).toContainText(
+    'declined',
+  );
 });
 
-test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({ page, context, request }, testInfo) => {
+test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({
+  page,
+  context,
+  request,
+}, testInfo) => {
   const referenceId = await (await CheckoutPage.open(page, demo, 'script')).payApproved('auth');
   await control(request, 'clock', { advanceMs: 7 * 24 * 3600_000 });
   const cancelled = (await sent(request)).filter((n) => n.referenceId === referenceId && n.kind === 'PAYMENT.AUTHORIZATION.VOIDED');
   expect(cancelled).toHaveLength(1);
   const office = await context.newPage();
   const { notices, payments } = await backOffice(office);
-  await expect(notices.getByRole('row').filter({ hasText: referenceId }).filter({ hasText: 'PAYMENT.AUTHORIZATION.VOIDED' })).toContainText('cancelled');
+  await expect(notices.getByRole('row').filter({ hasText: referenceId }).filter({ hasText: 'PAYMENT.AUTHORIZATION.VOIDED' })).toContainText(
+    'cancelled',
+  );
   await expect(payments.getByRole('row').filter({ hasText: referenceId })).toContainText('cancelled');
   await screenshot(office, testInfo, 'back-office-notifications');
   await expectAccessible(office);
 });
 
-test("the shop charged, and its answer to /api/pay was lost on the way to the browser: the page never says 'Not paid'", async ({ page }) => {
+test("the shop charged, and its answer to /api/pay was lost on the way to the browser: the page never says 'Not paid'", async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const checkout = await CheckoutPage.open(page, demo, 'script');
   await checkout.typeCard(APPROVED);
@@ -206,7 +257,9 @@ test("the shop charged, and its answer to /api/pay was lost on the way to the br
   expect(await checkout.status.textContent()).not.toMatch(/Not paid/);
 });
 
-test("a refund whose answer was lost reaches the back office by its notification: staff never see the money as still to refund", async ({ request }) => {
+test('a refund whose answer was lost reaches the back office by its notification: staff never see the money as still to refund', async ({
+  request,
+}) => {
   test.setTimeout(60_000);
   const { referenceId, status } = await pay(request, demo, { intent: 'sale' });
   expect(status).toBe('approved');
@@ -222,9 +275,14 @@ test("a refund whose answer was lost reaches the back office by its notification
   const idle = (await (await request.post(`${demo.sandbox}/__sandbox/notifications/idle`, { data: {} })).json()) as {
     notifications: { kind: string; referenceId: string; state: string }[];
   };
-  expect(idle.notifications.filter((n) => n.referenceId === referenceId).map((n) => [n.kind, n.state])).toContainEqual(['PAYMENT.REFUND.COMPLETED', 'delivered']);
+  expect(idle.notifications.filter((n) => n.referenceId === referenceId).map((n) => [n.kind, n.state])).toContainEqual([
+    'PAYMENT.REFUND.COMPLETED',
+    'delivered',
+  ]);
   // What the staff read of the payment: OMR 5.000 refunded, so only 8.750 left (not 13.750, which invites a second refund).
-  const row = (await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json()) as { payment: { refunded: string; captured: string } };
+  const row = (await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json()) as {
+    payment: { refunded: string; captured: string };
+  };
   expect(row.payment.captured).toBe('13.750');
   expect(row.payment.refunded).toBe('5.000');
 });

@@ -32,11 +32,22 @@ test.beforeAll(async () => {
   await mkdir(join(dir, 'node_modules'));
   await symlink(root, join(dir, 'node_modules', 'payframe'), 'dir');
   await writeFile(join(dir, 'main.mts'), CONSUMER);
-  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { module: 'node16', moduleResolution: 'node16', target: 'es2022', strict: true, skipLibCheck: false,
-      lib: ['es2022', 'dom'], types: [], outDir: 'out' },
-    files: ['main.mts'],
-  }));
+  await writeFile(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'node16',
+        moduleResolution: 'node16',
+        target: 'es2022',
+        strict: true,
+        skipLibCheck: false,
+        lib: ['es2022', 'dom'],
+        types: [],
+        outDir: 'out',
+      },
+      files: ['main.mts'],
+    }),
+  );
 });
 test.afterAll(() => rm(dir, { recursive: true, force: true }));
 

@@ -199,7 +199,9 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
   const routes: Record<string, (req: never, res: never) => void> = {
     '/client-token': toNodeListener(gateway.handlers.clientToken()),
     '/pay': toNodeListener(pay),
-    '/authenticate': toNodeListener(gateway.handlers.authenticate({ authorize: async (request, referenceId) => mine(request, referenceId) })),
+    '/authenticate': toNodeListener(
+      gateway.handlers.authenticate({ authorize: async (request, referenceId) => mine(request, referenceId) }),
+    ),
     '/session': toNodeListener(session),
   };
 

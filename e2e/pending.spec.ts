@@ -88,7 +88,9 @@ test('an auth with OTP: authorised in the page, captured later by the merchant',
   expect((await gateway.payments.get(lastPayment())).state).toBe('captured');
 });
 
-test('a wrong OTP declines the payment (1202); a second try on the used session is told that outcome, and changes nothing', async ({ page }, testInfo) => {
+test('a wrong OTP declines the payment (1202); a second try on the used session is told that outcome, and changes nothing', async ({
+  page,
+}, testInfo) => {
   await checkout(page, { card: 'otp', intent: 'sale', mode: 'otp' });
   await page.getByRole('button', { name: 'Pay' }).click();
   await otpInput(page).fill('12');
@@ -111,7 +113,9 @@ test('a wrong OTP declines the payment (1202); a second try on the used session 
     const { Payframe, checkoutPending } = window as unknown as { Payframe: any; checkoutPending: unknown };
     const client = Payframe.createClient({ merchantId: 'm', baseUrl: 'https://127.0.0.1', authorization: 'unused' });
     const post = (body: unknown) =>
-      fetch('/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      fetch('/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) =>
+        r.json(),
+      );
     document.getElementById('result')!.textContent = '';
     Payframe.handlePending(checkoutPending, { client, mode: 'otp', container: '#otp', submitOtp: post }).then(
       (outcome: any) => (document.getElementById('result')!.textContent = `again: ${outcome.status} ${outcome.code}`),
@@ -135,10 +139,17 @@ test('another payer cannot finish this payment: the authorize hook answers 403',
   const other = await browser.newPage({ ignoreHTTPSErrors: true });
   try {
     await other.goto(`${shop.url}/return`);
-    const answer = await other.evaluate(async (body) => {
-      const response = await fetch('/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: response.status, body: await response.json() };
-    }, { referenceId, sessionId, otp: '111111' });
+    const answer = await other.evaluate(
+      async (body) => {
+        const response = await fetch('/authenticate', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, body: await response.json() };
+      },
+      { referenceId, sessionId, otp: '111111' },
+    );
     expect(answer).toEqual({ status: 403, body: { error: { code: 'forbidden', message: expect.any(String) } } });
   } finally {
     await other.close();
@@ -172,7 +183,9 @@ test('the domestic card in auto mode gets the OTP form', async ({ page }) => {
   await expect(result(page)).toHaveText('approved: captured 0000');
 });
 
-test('an older server (no otp in its pending answer): the form first, then the service refusal sends the payer to the bank', async ({ page }) => {
+test('an older server (no otp in its pending answer): the form first, then the service refusal sends the payer to the bank', async ({
+  page,
+}) => {
   await checkout(page, { card: 'redirectOnly', intent: 'sale', mode: 'auto' });
   shop.answerAsOlderServer();
   await page.getByRole('button', { name: 'Pay' }).click();

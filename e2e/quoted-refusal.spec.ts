@@ -19,16 +19,31 @@ test.afterAll(() => merchant?.close());
 
 const refusals: [string, object, string][] = [
   ['its message', { code: '4000', name: 'INVALID_REQUEST', message: `Cannot process ${quoted}` }, 'INVALID_REQUEST'],
-  ['its code and its name', { code: `4000 ${quoted}`, name: `INVALID_CVV_${CARD.cvv}_${CARD.number}`, message: `Cannot process ${quoted}` }, 'HTTP 400'],
+  [
+    'its code and its name',
+    { code: `4000 ${quoted}`, name: `INVALID_CVV_${CARD.cvv}_${CARD.number}`, message: `Cannot process ${quoted}` },
+    'HTTP 400',
+  ],
 ];
 
 for (const [where, body, said] of refusals) {
-  test(`a nonce refusal quoting the request in ${where} reaches the page as a code, a shaped reason and payframe's words`, async ({ page }) => {
+  test(`a nonce refusal quoting the request in ${where} reaches the page as a code, a shaped reason and payframe's words`, async ({
+    page,
+  }) => {
     await openCheckout(page, merchant);
     await fillCard(page, CARD);
-    merchant.sandbox.injectFault({ kind: 'reply', status: 400, method: 'POST', path: /credit-card-nonce$/, body: JSON.stringify(body) } as Fault);
+    merchant.sandbox.injectFault({
+      kind: 'reply',
+      status: 400,
+      method: 'POST',
+      path: /credit-card-nonce$/,
+      body: JSON.stringify(body),
+    } as Fault);
     await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
-    await expect(page.locator('#status')).toHaveText(`invalid_request: POST /v1/merchants/${merchant.sandbox.merchant.id}/credit-card-nonce: ${said}`, { timeout: 20_000 });
+    await expect(page.locator('#status')).toHaveText(
+      `invalid_request: POST /v1/merchants/${merchant.sandbox.merchant.id}/credit-card-nonce: ${said}`,
+      { timeout: 20_000 },
+    );
     const heard = JSON.stringify((await recorded(page)).messages);
     expect(heard).toContain('invalid_request'); // the frame's failure is among them
     for (const text of [heard, (await page.locator('#status').textContent())!]) {

@@ -27,7 +27,12 @@ const dir = new URL(`../test-results/docs-react/${process.pid}/`, import.meta.ur
 test.beforeAll(async () => {
   sandbox = await startSandbox();
   const { id, clientId, clientSecret } = sandbox.merchant;
-  Object.assign(process.env, { PAYFRAME_MERCHANT_ID: id, PAYFRAME_CLIENT_ID: clientId, PAYFRAME_CLIENT_SECRET: clientSecret, PAYFRAME_URL: sandbox.url });
+  Object.assign(process.env, {
+    PAYFRAME_MERCHANT_ID: id,
+    PAYFRAME_CLIENT_ID: clientId,
+    PAYFRAME_CLIENT_SECRET: clientSecret,
+    PAYFRAME_URL: sandbox.url,
+  });
   // The blocks as the docs lay them out; the route's TypeScript made JavaScript, inside the package
   // (so that `payframe/server` resolves to this build).
   await mkdir(new URL('app/checkout/', dir), { recursive: true });
@@ -36,25 +41,38 @@ test.beforeAll(async () => {
   await writeFile(new URL('app/layout.tsx', dir), readmeBlock('react/next/layout.tsx'));
   await writeFile(new URL('app/globals.css', dir), readmeBlock('react/globals.css'));
   const route = new URL('route.mjs', dir);
-  const { outputFiles } = await build({ stdin: { contents: readmeBlock('react/next/route.ts'), loader: 'ts' }, write: false, format: 'esm', platform: 'node' });
+  const { outputFiles } = await build({
+    stdin: { contents: readmeBlock('react/next/route.ts'), loader: 'ts' },
+    write: false,
+    format: 'esm',
+    platform: 'node',
+  });
   await writeFile(route, outputFiles[0]!.text);
   ({ POST } = await import(route.href));
 
   // The page, as Next.js would serve it: the server's render of the root layout around the page, then the
   // browser's hydration of the whole document.
-  const tree = "import RootLayout from './app/layout';\nimport Page from './app/checkout/page';\nconst tree = <RootLayout><Page /></RootLayout>;\n";
-  await writeFile(new URL('server.tsx', dir), `import { renderToString } from 'react-dom/server';\n${tree}export const render = () => renderToString(tree);\n`);
+  const tree =
+    "import RootLayout from './app/layout';\nimport Page from './app/checkout/page';\nconst tree = <RootLayout><Page /></RootLayout>;\n";
+  await writeFile(
+    new URL('server.tsx', dir),
+    `import { renderToString } from 'react-dom/server';\n${tree}export const render = () => renderToString(tree);\n`,
+  );
   await writeFile(new URL('client.tsx', dir), `import { hydrateRoot } from 'react-dom/client';\n${tree}hydrateRoot(document, tree);\n`);
   const { html, touched } = await serverRender(new URL('server.tsx', dir).pathname, '19', {});
   expect(touched).toEqual([]);
   const env = (name: string) => JSON.stringify(process.env[name]);
   const script = await bundle(new URL('client.tsx', dir).pathname, '19', {
-    'process.env.PAYFRAME_MERCHANT_ID': env('PAYFRAME_MERCHANT_ID'), 'process.env.PAYFRAME_URL': env('PAYFRAME_URL'), 'process.env.PAYFRAME_FRAME_URL': 'undefined',
+    'process.env.PAYFRAME_MERCHANT_ID': env('PAYFRAME_MERCHANT_ID'),
+    'process.env.PAYFRAME_URL': env('PAYFRAME_URL'),
+    'process.env.PAYFRAME_FRAME_URL': 'undefined',
   });
   expect(html).toMatch(/^<html lang="en"><head>.*<\/head><body>/);
   // What Next.js adds to the layout's <head>: metadata's title, the <link> of the CSS import, the page's script.
   const document = `<!doctype html>${html.replace('<head>', '<head><meta charset="utf-8"><title>Checkout</title><link rel="stylesheet" href="/globals.css"><script type="module" src="/app.js"></script>')}`;
-  const routes = toNodeListener((request) => POST(request, { params: Promise.resolve({ action: new URL(request.url).pathname.split('/').pop()! }) }));
+  const routes = toNodeListener((request) =>
+    POST(request, { params: Promise.resolve({ action: new URL(request.url).pathname.split('/').pop()! }) }),
+  );
   shop = createServer(await localhostTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     if (path.startsWith('/api/payframe/') && req.method === 'POST') return void routes(req, res);
@@ -62,7 +80,10 @@ test.beforeAll(async () => {
     if (path === '/globals.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end(readmeBlock('react/globals.css'));
     if (path === '/favicon.ico') return void res.writeHead(204).end();
     if (path !== '/') return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': pageCsp(sandbox.url).replace(/; report-.*$/, '') });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': pageCsp(sandbox.url).replace(/; report-.*$/, ''),
+    });
     res.end(document);
   });
   await new Promise<void>((resolve) => shop.listen(0, 'localhost', resolve));
@@ -76,9 +97,14 @@ test.afterAll(async () => {
 
 /** A POST to the docs' route handler, as Next.js calls it. */
 const call = (action: string, body: unknown = {}, cookie?: string) =>
-  POST(new Request(`https://shop.example/api/payframe/${action}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body),
-  }), { params: Promise.resolve({ action }) });
+  POST(
+    new Request(`https://shop.example/api/payframe/${action}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({ action }) },
+  );
 
 test('react/next/route.ts: a client token with the shopper’s cookie, a payment from a nonce, and its OTP by its own shopper only', async () => {
   const token = await call('client-token');
@@ -90,23 +116,45 @@ test('react/next/route.ts: a client token with the shopper’s cookie, a payment
   expect((await call('client-token', {}, cookie)).headers.get('set-cookie')).toBeNull();
 
   // The nonce as the frames get it: a client whose token comes from the route.
-  const client = createClient({ merchantId: sandbox.merchant.id, baseUrl: sandbox.url, authorization: async () => (await call('client-token', {}, cookie)).json() });
+  const client = createClient({
+    merchantId: sandbox.merchant.id,
+    baseUrl: sandbox.url,
+    authorization: async () => (await call('client-token', {}, cookie)).json(),
+  });
   const nonce = async (card: { number: string; expireMonth: number; expireYear: number; cvv: string }) =>
     (await client.tokenize({ number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv })).nonce;
 
-  expect(await (await call('pay', { nonce: await nonce(testCards.approved) }, cookie)).json()).toEqual({ status: 'approved', code: '0000', text: 'Approved' });
-  expect(await (await call('pay', { nonce: await nonce(testCards.declined) }, cookie)).json()).toMatchObject({ status: 'declined', code: '1005' });
+  expect(await (await call('pay', { nonce: await nonce(testCards.approved) }, cookie)).json()).toEqual({
+    status: 'approved',
+    code: '0000',
+    text: 'Approved',
+  });
+  expect(await (await call('pay', { nonce: await nonce(testCards.declined) }, cookie)).json()).toMatchObject({
+    status: 'declined',
+    code: '1005',
+  });
 
   const { pending } = await (await call('pay', { nonce: await nonce(testCards.otp) }, cookie)).json();
-  expect(pending).toEqual({ referenceId: expect.stringMatching(/^PAY-/), sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.any(String), otp: true });
+  expect(pending).toEqual({
+    referenceId: expect.stringMatching(/^PAY-/),
+    sessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
+    redirectUrl: expect.any(String),
+    otp: true,
+  });
   const otp = { referenceId: pending.referenceId, sessionId: pending.sessionId, otp: testCards.otp.otp };
   expect((await call('authenticate', otp)).status).toBe(403);
   expect((await call('authenticate', otp, 'shopper=someone-else')).status).toBe(403);
-  expect(await (await call('authenticate', otp, cookie)).json()).toMatchObject({ status: 'approved', state: 'captured', referenceId: pending.referenceId });
+  expect(await (await call('authenticate', otp, cookie)).json()).toMatchObject({
+    status: 'approved',
+    state: 'captured',
+    referenceId: pending.referenceId,
+  });
   expect((await call('refund')).status).toBe(404);
 });
 
-test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, paid; a one-time password in the page’s own form', async ({ page }) => {
+test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, paid; a one-time password in the page’s own form', async ({
+  page,
+}) => {
   test.setTimeout(90_000); // two payments across frames: slow on a loaded machine
   const problems: string[] = [];
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(`${m.type()}: ${m.text()}`));
@@ -130,7 +178,9 @@ test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, pa
   expect(problems).toEqual([]);
 });
 
-test('react/vite/main.tsx and server.mjs: a Vite build of the same checkout, served with its routes by the docs’ Node server, paid', async ({ page }) => {
+test('react/vite/main.tsx and server.mjs: a Vite build of the same checkout, served with its routes by the docs’ Node server, paid', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const vite = new URL('vite/', dir);
   await mkdir(new URL('src/', vite), { recursive: true });
@@ -140,14 +190,25 @@ test('react/vite/main.tsx and server.mjs: a Vite build of the same checkout, ser
   await writeFile(new URL('src/main.tsx', vite), readmeBlock('react/vite/main.tsx'));
   // What `vite build` writes: the entry bundled with the VITE_ variables in it, its CSS, and an index.html naming both.
   const env = { VITE_PAYFRAME_MERCHANT_ID: sandbox.merchant.id, VITE_PAYFRAME_URL: sandbox.url };
-  await writeFile(new URL('dist/assets/index-1a2b.js', vite), await bundle(new URL('src/main.tsx', vite).pathname, '19', { 'import.meta.env': JSON.stringify(env) }));
+  await writeFile(
+    new URL('dist/assets/index-1a2b.js', vite),
+    await bundle(new URL('src/main.tsx', vite).pathname, '19', { 'import.meta.env': JSON.stringify(env) }),
+  );
   await writeFile(new URL('dist/assets/index-3c4d.css', vite), readmeBlock('react/globals.css'));
-  await writeFile(new URL('dist/index.html', vite), `<!doctype html>
+  await writeFile(
+    new URL('dist/index.html', vite),
+    `<!doctype html>
 <html lang="en"><head><meta charset="UTF-8"><title>Checkout</title>
 <script type="module" crossorigin src="/assets/index-1a2b.js"></script><link rel="stylesheet" crossorigin href="/assets/index-3c4d.css">
-</head><body><div id="root"></div></body></html>`);
+</head><body><div id="root"></div></body></html>`,
+  );
   // route.mjs: route.ts made JavaScript, as the docs say (esbuild); the server beside it.
-  const { outputFiles } = await build({ stdin: { contents: readmeBlock('react/next/route.ts'), loader: 'ts' }, write: false, format: 'esm', platform: 'node' });
+  const { outputFiles } = await build({
+    stdin: { contents: readmeBlock('react/next/route.ts'), loader: 'ts' },
+    write: false,
+    format: 'esm',
+    platform: 'node',
+  });
   await writeFile(new URL('route.mjs', vite), outputFiles[0]!.text);
   await writeFile(new URL('server.mjs', vite), readmeBlock('react/vite/server.mjs'));
   process.env['PORT'] = '0';
@@ -158,7 +219,8 @@ test('react/vite/main.tsx and server.mjs: a Vite build of the same checkout, ser
     const answer = await fetch(`${url}/checkout/anywhere`);
     expect(answer.headers.get('content-security-policy')).toContain(`frame-src ${new URL(sandbox.url).origin};`);
     // Only dist/'s files: a path that climbs out of assets/ gets the page, never the server's code.
-    for (const path of ['/assets/..%2fserver.mjs', '/assets/%2e%2e/server.mjs', '/server.mjs']) expect(await (await fetch(`${url}${path}`)).text(), path).toContain('<div id="root">');
+    for (const path of ['/assets/..%2fserver.mjs', '/assets/%2e%2e/server.mjs', '/server.mjs'])
+      expect(await (await fetch(`${url}${path}`)).text(), path).toContain('<div id="root">');
     expect((await fetch(`${url}/api/payframe/client-token`)).status).toBe(405);
 
     const problems: string[] = [];
@@ -191,7 +253,11 @@ async function expectVisibleBoxes(page: Page): Promise<void> {
 }
 
 async function payWith(page: Page, number: string, cvv: string): Promise<void> {
-  for (const [id, label, text] of [['card-number', 'Card number', number], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', cvv]]) {
+  for (const [id, label, text] of [
+    ['card-number', 'Card number', number],
+    ['card-expiry', 'Expiry date', '1234'],
+    ['card-cvv', 'Security code', cvv],
+  ]) {
     const input = page.frameLocator(`#${id} iframe`).getByLabel(label!);
     await input.click({ timeout: 15_000 });
     await page.keyboard.type(text!);

@@ -18,13 +18,25 @@ test.beforeAll(async () => {
   const client = `Payframe.createClient({ merchantId: ${JSON.stringify(merchant.sandbox.merchant.id)}, baseUrl: ${JSON.stringify(merchant.sandbox.url)},
   authorization: () => fetch('/client-token', { method: 'POST' }).then((r) => r.json()) })`;
   const js = (body: string) => ({ type: 'text/javascript', body });
-  merchant.files.set('/readme/hosted', { type: 'text/html; charset=utf-8', body: page(readmeBlock('hosted/page.html'), '/readme/hosted-run.mjs') });
+  merchant.files.set('/readme/hosted', {
+    type: 'text/html; charset=utf-8',
+    body: page(readmeBlock('hosted/page.html'), '/readme/hosted-run.mjs'),
+  });
   merchant.files.set('/readme/hosted.mjs', js(readmeBlock('hosted/form.mjs')));
   merchant.files.set('/readme/page.css', { type: 'text/css', body: readmeBlock('hosted/page.css') });
-  merchant.files.set('/readme/hosted-run.mjs', js(`import { mountCheckout } from './hosted.mjs';\nwindow.form = mountCheckout(${client});\n`));
-  merchant.files.set('/readme/pending', { type: 'text/html; charset=utf-8', body: page('<div id="otp"></div>', '/readme/pending-run.mjs') });
+  merchant.files.set(
+    '/readme/hosted-run.mjs',
+    js(`import { mountCheckout } from './hosted.mjs';\nwindow.form = mountCheckout(${client});\n`),
+  );
+  merchant.files.set('/readme/pending', {
+    type: 'text/html; charset=utf-8',
+    body: page('<div id="otp"></div>', '/readme/pending-run.mjs'),
+  });
   merchant.files.set('/readme/pending.mjs', js(readmeBlock('pending/page.mjs')));
-  merchant.files.set('/readme/pending-run.mjs', js(`import { finish } from './pending.mjs';\nwindow.finish = (pending) => finish(pending, ${client});\n`));
+  merchant.files.set(
+    '/readme/pending-run.mjs',
+    js(`import { finish } from './pending.mjs';\nwindow.finish = (pending) => finish(pending, ${client});\n`),
+  );
 });
 test.afterAll(() => merchant?.close());
 
@@ -41,7 +53,12 @@ test('hosted/page.html and hosted/form.mjs: the form mounts, the pay button foll
     expect((await page.locator(`#${id}`).boundingBox())!.height, id).toBeGreaterThanOrEqual(40);
   }
   await page.screenshot({ path: test.info().outputPath('hosted-page.png') });
-  for (const [id, label, text] of [['card-number', 'Card number', '4111111111111111'], ['card-expiry', 'Expiry date', '1234'], ['card-cvv', 'Security code', '123'], ['card-name', 'Name on card', 'Ada Lovelace']]) {
+  for (const [id, label, text] of [
+    ['card-number', 'Card number', '4111111111111111'],
+    ['card-expiry', 'Expiry date', '1234'],
+    ['card-cvv', 'Security code', '123'],
+    ['card-name', 'Name on card', 'Ada Lovelace'],
+  ]) {
     await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
     await page.keyboard.type(text!);
   }
@@ -56,7 +73,9 @@ test('hosted/page.html and hosted/form.mjs: the form mounts, the pay button foll
 test('pending/page.mjs renders pending/otp-form.html, and the right OTP approves the payment', async ({ page }) => {
   const card = testCards.otp;
   const payment = await merchant.gateway.payments.create({
-    intent: 'sale', amount: { currency: 'USD', total: '25.00' }, card: { number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv },
+    intent: 'sale',
+    amount: { currency: 'USD', total: '25.00' },
+    card: { number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv },
   });
   await page.goto(`${merchant.url}/readme/pending`);
   const outcome = page.evaluate((pending) => (window as any).finish(pending), toPending(payment));
@@ -77,7 +96,9 @@ function normalise(html: string): string {
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/<(\w+)((?:\s+[\w-]+(?:="[^"]*")?)*)\s*>/g, (_, tag: string, attributes: string) => {
-      const sorted = [...attributes.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map(([, name, value]) => (value ? `${name}="${value}"` : name)).sort();
+      const sorted = [...attributes.matchAll(/([\w-]+)(?:="([^"]*)")?/g)]
+        .map(([, name, value]) => (value ? `${name}="${value}"` : name))
+        .sort();
       return `<${[tag, ...sorted].join(' ')}>`;
     });
 }

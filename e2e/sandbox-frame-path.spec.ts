@@ -29,9 +29,13 @@ test.beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       received.push({ method: req.method ?? 'GET', body });
-      res.writeHead(req.method === 'OPTIONS' ? 204 : 500, {
-        'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST',
-      }).end();
+      res
+        .writeHead(req.method === 'OPTIONS' ? 204 : 500, {
+          'access-control-allow-origin': '*',
+          'access-control-allow-headers': '*',
+          'access-control-allow-methods': 'POST',
+        })
+        .end();
     });
   });
   await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
@@ -44,13 +48,19 @@ test.afterAll(async () => {
 for (const path of ['%63vv/', 'cvv%2F..%2F']) {
   test(`frames from the sandbox at /frame/${path} with a gateway of the page's own: they refuse, and no card leaves`, async ({ page }) => {
     await page.goto(`${shop.url}/page`);
-    const ready = await page.evaluate(({ gateway, merchantId, frameUrl }) => {
-      const P = (window as any).Payframe;
-      const client = P.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
-      const fields = { number: { container: '#card-number' }, expiry: { container: '#card-expiry' }, cvv: { container: '#card-cvv' } };
-      (window as any).form = P.mountFields({ client, fields, frameUrl, timeoutMs: 15_000 });
-      return (window as any).form.ready.then(() => 'ready', (e: any) => ({ code: e.code, message: e.message }));
-    }, { gateway: gatewayUrl, merchantId: merchant.sandbox.merchant.id, frameUrl: `${merchant.sandbox.url}/frame/${path}` });
+    const ready = await page.evaluate(
+      ({ gateway, merchantId, frameUrl }) => {
+        const P = (window as any).Payframe;
+        const client = P.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
+        const fields = { number: { container: '#card-number' }, expiry: { container: '#card-expiry' }, cvv: { container: '#card-cvv' } };
+        (window as any).form = P.mountFields({ client, fields, frameUrl, timeoutMs: 15_000 });
+        return (window as any).form.ready.then(
+          () => 'ready',
+          (e: any) => ({ code: e.code, message: e.message }),
+        );
+      },
+      { gateway: gatewayUrl, merchantId: merchant.sandbox.merchant.id, frameUrl: `${merchant.sandbox.url}/frame/${path}` },
+    );
     expect(ready).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('this frame host serves the card frames of') });
     // No input to type a card into.
     await expect(page.frameLocator('#card-number iframe').locator('input')).toHaveCount(0);

@@ -29,8 +29,11 @@ let folder: string;
 /** The export as it was before the review: no 404.html, and `_headers` for the pages' own paths alone. */
 let unguarded: string;
 
-const run = (args: string[]) => exec(process.execPath, [BIN, 'frames', ...args], { env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' } })
-  .then(({ stdout }) => ({ code: 0, stdout }), (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }));
+const run = (args: string[]) =>
+  exec(process.execPath, [BIN, 'frames', ...args], { env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' } }).then(
+    ({ stdout }) => ({ code: 0, stdout }),
+    (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
+  );
 
 test.beforeAll(async () => {
   [shop, other] = await Promise.all([startOrigin(), startOrigin()]);
@@ -38,7 +41,9 @@ test.beforeAll(async () => {
   for (const host of HOSTS) hosts.set(host, await serveStatic(host, empty));
   const frameOrigins = [...hosts.values()].map((h) => new URL(h.url).origin);
   // The nonce call answers CORS for the frame hosts' origins, as the live service does for the merchant's.
-  sandbox = await startSandbox({ merchants: [{ id: 'shop', clientId: 'shop-client', clientSecret: 'shop-secret', origins: [shop.url, ...frameOrigins] }] });
+  sandbox = await startSandbox({
+    merchants: [{ id: 'shop', clientId: 'shop-client', clientSecret: 'shop-secret', origins: [shop.url, ...frameOrigins] }],
+  });
   folder = mkdtempSync(join(tmpdir(), 'payframe-export-'));
   const exported = await run(['export', folder, '--gateway', sandbox.url, '--merchant-origin', shop.url]);
   expect(exported.code, exported.stdout).toBe(0);
@@ -56,16 +61,29 @@ test.afterAll(async () => {
 /** Mounts a full card form from `frameUrl` on a page of `origin`; answers how `ready` ended. */
 async function mount(page: Page, origin: Origin, frameUrl: string) {
   await page.goto(`${origin.url}/page`);
-  return page.evaluate(({ gateway, frameUrl }) => {
-    const P = (window as any).Payframe;
-    const client = P.createClient({ merchantId: 'shop', baseUrl: gateway, authorization: 'unused' });
-    const form = P.mountFields({ client, frameUrl, timeoutMs: 20_000, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
-    return form.ready.then(() => ({ code: 'ready' }), (e: any) => ({ code: e.code, reason: e.reason, message: e.message }));
-  }, { gateway: sandbox.url, frameUrl });
+  return page.evaluate(
+    ({ gateway, frameUrl }) => {
+      const P = (window as any).Payframe;
+      const client = P.createClient({ merchantId: 'shop', baseUrl: gateway, authorization: 'unused' });
+      const form = P.mountFields({
+        client,
+        frameUrl,
+        timeoutMs: 20_000,
+        fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+      });
+      return form.ready.then(
+        () => ({ code: 'ready' }),
+        (e: any) => ({ code: e.code, reason: e.reason, message: e.message }),
+      );
+    },
+    { gateway: sandbox.url, frameUrl },
+  );
 }
 
 for (const name of HOSTS) {
-  test(`${name}: the checkout's frames become ready; a foreign page's never do, at the root, an unknown path or an encoded one`, async ({ page }) => {
+  test(`${name}: the checkout's frames become ready; a foreign page's never do, at the root, an unknown path or an encoded one`, async ({
+    page,
+  }) => {
     const host = hosts.get(name)!;
     expect(await mount(page, shop, host.url)).toEqual({ code: 'ready' });
     for (const path of ['', 'x/', 'checkout/frames/', '%63vv/', '%69ndex.html/']) {
@@ -75,12 +93,17 @@ for (const name of HOSTS) {
   });
 }
 
-test('a deploy that serves the frame page without its headers (no 404.html: index.html at every path) still gives a foreign page no frame: the frame refuses and says why', async ({ page }) => {
+test('a deploy that serves the frame page without its headers (no 404.html: index.html at every path) still gives a foreign page no frame: the frame refuses and says why', async ({
+  page,
+}) => {
   const host = hosts.get('cloudflare')!;
   host.deploy(unguarded);
   try {
     const answer = await mount(page, other, `${host.url}x/`);
-    expect(answer).toMatchObject({ code: 'invalid_config', message: expect.stringContaining(`not to ${other.url}: add it to the host's merchantOrigins`) });
+    expect(answer).toMatchObject({
+      code: 'invalid_config',
+      message: expect.stringContaining(`not to ${other.url}: add it to the host's merchantOrigins`),
+    });
     // The merchant's own page, at a path where the host serves another page than the one for it.
     const misplaced = await mount(page, shop, `${host.url}%63vv/`);
     expect(misplaced).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('serves another page at /%63vv/') });
@@ -89,13 +112,18 @@ test('a deploy that serves the frame page without its headers (no 404.html: inde
   }
 });
 
-test('the build’s bare frame page (dist/frame/, which names no merchants), served as it is, starts for no page, the merchant’s included', async ({ page }) => {
+test('the build’s bare frame page (dist/frame/, which names no merchants), served as it is, starts for no page, the merchant’s included', async ({
+  page,
+}) => {
   const host = hosts.get('netlify')!;
   const bare = mkdtempSync(join(tmpdir(), 'payframe-bare-'));
   await exec('cp', ['-r', `${new URL('../dist/frame/', import.meta.url).pathname}.`, bare]);
   host.deploy(bare);
   try {
-    expect(await mount(page, shop, host.url)).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('this frame page is not one a frame host made') });
+    expect(await mount(page, shop, host.url)).toMatchObject({
+      code: 'invalid_config',
+      message: expect.stringContaining('this frame page is not one a frame host made'),
+    });
   } finally {
     host.deploy(folder);
   }
@@ -104,7 +132,13 @@ test('the build’s bare frame page (dist/frame/, which names no merchants), ser
 test('frames check: a guarded deploy passes (exit 0); the unguarded one is reported path by path (exit 1)', async () => {
   const host = hosts.get('cloudflare')!;
   const good = await run(['check', host.url, '--merchant-origin', shop.url]);
-  expect(good.stdout.trim().split('\n').slice(0, 6).every((line) => line.startsWith('ok  '))).toBe(true);
+  expect(
+    good.stdout
+      .trim()
+      .split('\n')
+      .slice(0, 6)
+      .every((line) => line.startsWith('ok  ')),
+  ).toBe(true);
   expect(good.code, good.stdout).toBe(0);
   host.deploy(unguarded);
   try {

@@ -14,7 +14,9 @@ import { fillCard, frameOf, input, openCheckout, recorded, typeInto } from './su
 let merchant: Merchant;
 test.beforeAll(async () => {
   merchant = await startMerchant({ testMode: true });
-  const ttf = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'].find(existsSync);
+  const ttf = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'].find(
+    existsSync,
+  );
   merchant.files.set('/fonts/brand.woff2', {
     type: 'font/woff2',
     body: ttf ? readFileSync(ttf) : Buffer.from('not a font'),
@@ -28,9 +30,13 @@ async function watchCsp(context: BrowserContext, page: Page): Promise<string[]> 
   const seen: string[] = [];
   await context.exposeBinding('__cspViolation', (_, text: string) => void seen.push(text));
   await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      void (window as any).__cspViolation(`${location.origin} ${e.violatedDirective} ${e.blockedURI}`);
-    }, true);
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        void (window as any).__cspViolation(`${location.origin} ${e.violatedDirective} ${e.blockedURI}`);
+      },
+      true,
+    );
   });
   page.on('console', (m) => /content security policy|trusted type/i.test(m.text()) && seen.push(`console ${m.type()}: ${m.text()}`));
   return seen;
@@ -40,156 +46,188 @@ const state = (page: Page) => page.evaluate(() => (window as any).form.getState(
 const payButton = (page: Page) => page.getByRole('button', { name: 'Pay 25.00 USD' });
 const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' };
 
-test('every flow of the hosted form, under the strict CSP with Trusted Types: zero violations', { tag: '@full-chromium' }, async ({ page, context }) => {
-  test.setTimeout(180_000);
-  const violations = await watchCsp(context, page);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: merchant.url });
-  const reportsBefore = merchant.reports.length;
-  const flows: string[] = [];
-  const flow = (name: string, body: () => Promise<void>) => test.step(name, async () => {
-    await body();
-    flows.push(name);
-  });
+test(
+  'every flow of the hosted form, under the strict CSP with Trusted Types: zero violations',
+  { tag: '@full-chromium' },
+  async ({ page, context }) => {
+    test.setTimeout(180_000);
+    const violations = await watchCsp(context, page);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: merchant.url });
+    const reportsBefore = merchant.reports.length;
+    const flows: string[] = [];
+    const flow = (name: string, body: () => Promise<void>) =>
+      test.step(name, async () => {
+        await body();
+        flows.push(name);
+      });
 
-  await flow('mount with styles and a web font', async () => {
-    await openCheckout(page, merchant, { auto: '0' });
-    await page.evaluate((base) => {
-      const w = window as any;
-      w.form = w.mount({ styles: { base: { fontFamily: 'Brand, sans-serif', color: '#222' }, focus: { outline: 'none' } }, fonts: [{ family: 'Brand', src: `${base}/fonts/brand.woff2` }] });
-      return w.form.ready;
-    }, merchant.url);
-    await frameOf(page, 'number').locator('input').evaluate(() => document.fonts.ready);
-  });
-  await flow('type every field with the keyboard', async () => {
-    await fillCard(page, CARD);
-    await expect.poll(async () => (await state(page)).isValid).toBe(true);
-  });
-  await flow('paste a number from the clipboard', async () => {
-    await page.evaluate(() => navigator.clipboard.writeText('5555-5555-5555-4444'));
-    await input(page, 'number').click();
-    await page.keyboard.press('ControlOrMeta+a');
-    await page.keyboard.press('ControlOrMeta+v');
-    await expect(input(page, 'number')).toHaveValue('5555 5555 5555 4444');
-  });
-  await flow('Arabic-Indic digits, and backspace across a space', async () => {
-    await input(page, 'number').fill('');
-    await typeInto(page, 'number', '٤١١١١');
-    await expect(input(page, 'number')).toHaveValue('4111 1');
-    await page.keyboard.press('ArrowLeft');
-    await page.keyboard.press('Backspace');
-    await expect(input(page, 'number')).toHaveValue('4111');
-  });
-  await flow('an impossible number shows as invalid, with its error text in the frame', async () => {
-    await input(page, 'number').fill('');
-    await typeInto(page, 'number', '5555555555554445');
-    await expect(input(page, 'number')).toHaveAccessibleDescription('Enter a valid card number.');
-    await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
-  });
-  await flow("the page's label focuses a field, and Tab moves on", async () => {
-    await page.getByText('Expiry date', { exact: true }).click();
-    await expect(input(page, 'expiry')).toBeFocused();
-    await page.keyboard.press('Tab');
-    await expect(input(page, 'cvv')).toBeFocused();
-  });
-  await flow('focus(), clear() and setPlaceholder() from the page', async () => {
-    await page.evaluate(() => (window as any).form.focus('name'));
-    await expect(input(page, 'name')).toBeFocused();
-    await page.evaluate(() => (window as any).form.clear('number'));
-    await expect(input(page, 'number')).toHaveValue('');
-    await page.evaluate(() => (window as any).form.setPlaceholder('name', 'As on the card'));
-    await expect(input(page, 'name')).toHaveAttribute('placeholder', 'As on the card');
-  });
-  await flow('tokenize() on an incomplete form marks the fields', async () => {
-    expect(await page.evaluate(() => (window as any).form.tokenize().catch((e: any) => e.code))).toBe('invalid_card');
-    await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'true');
-  });
-  await flow("setLocale('ar') and back to English", async () => {
-    await page.evaluate(() => (window as any).form.setLocale('ar'));
-    await expect(frameOf(page, 'expiry').locator('html')).toHaveAttribute('dir', 'rtl');
-    await page.evaluate(() => (window as any).form.setLocale('en'));
-    await expect(frameOf(page, 'expiry').locator('html')).toHaveAttribute('dir', 'ltr');
-  });
-  await flow('Enter in a field tokenises, and the sale is paid', async () => {
-    await typeInto(page, 'number', CARD.number);
-    await input(page, 'name').click();
-    await page.keyboard.press('Enter');
-    await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
-  });
-  await flow('a refused nonce request, then a paid retry', async () => {
-    merchant.sandbox.injectFault({ method: 'POST', path: /credit-card-nonce$/, kind: 'error', times: 3 });
-    await payButton(page).click();
-    await expect(page.locator('#status')).toHaveText(/^server_error: /, { timeout: 15_000 });
-    await payButton(page).click();
-    await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
-  });
-  await flow('destroy(), then the StrictMode double mount, and a payment', async () => {
-    await page.evaluate(() => {
-      const w = window as any;
-      w.form.destroy();
-      w.mount().destroy();
-      w.form = w.mount();
-      return w.form.ready;
+    await flow('mount with styles and a web font', async () => {
+      await openCheckout(page, merchant, { auto: '0' });
+      await page.evaluate((base) => {
+        const w = window as any;
+        w.form = w.mount({
+          styles: { base: { fontFamily: 'Brand, sans-serif', color: '#222' }, focus: { outline: 'none' } },
+          fonts: [{ family: 'Brand', src: `${base}/fonts/brand.woff2` }],
+        });
+        return w.form.ready;
+      }, merchant.url);
+      await frameOf(page, 'number')
+        .locator('input')
+        .evaluate(() => document.fonts.ready);
     });
-    await fillCard(page, CARD);
-    await payButton(page).click();
-    await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
-  });
-  await flow('an abort while mounting, and a frame that never loads', async () => {
-    const outcomes = await page.evaluate(async () => {
-      const w = window as any;
-      w.form.destroy();
-      const abort = new AbortController();
-      const aborted = w.mount({ signal: abort.signal });
-      abort.abort();
-      // The CVV frame never loads, as an extension blocking it would have it (set before the mount:
-      // replacing the src afterwards races with a frame page already loaded from the cache).
-      const src = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'src')!;
-      Object.defineProperty(HTMLIFrameElement.prototype, 'src', { ...src, set(value: string) { src.set!.call(this, value.includes('field=cvv') ? 'about:blank' : value); } });
-      const late = w.mount({ timeoutMs: 1500 });
-      Object.defineProperty(HTMLIFrameElement.prototype, 'src', src);
-      return Promise.all([aborted.ready.catch((e: any) => e.code), late.ready.catch((e: any) => e.code)]);
+    await flow('type every field with the keyboard', async () => {
+      await fillCard(page, CARD);
+      await expect.poll(async () => (await state(page)).isValid).toBe(true);
     });
-    expect(outcomes).toEqual(['aborted', 'timeout']);
-  });
-  await flow('mount in Arabic, right to left, and pay', async () => {
-    await openCheckout(page, merchant, { locale: 'ar' });
-    for (const [field, text] of [['number', CARD.number], ['expiry', '١٢٣٤'], ['cvv', CARD.cvv], ['name', 'عائشة']] as const) {
-      await frameOf(page, field).locator('input').click();
-      await page.keyboard.type(text);
-    }
-    await page.getByRole('button', { name: 'ادفع 25.00 دولار' }).click();
-    await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
-  });
+    await flow('paste a number from the clipboard', async () => {
+      await page.evaluate(() => navigator.clipboard.writeText('5555-5555-5555-4444'));
+      await input(page, 'number').click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.press('ControlOrMeta+v');
+      await expect(input(page, 'number')).toHaveValue('5555 5555 5555 4444');
+    });
+    await flow('Arabic-Indic digits, and backspace across a space', async () => {
+      await input(page, 'number').fill('');
+      await typeInto(page, 'number', '٤١١١١');
+      await expect(input(page, 'number')).toHaveValue('4111 1');
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('Backspace');
+      await expect(input(page, 'number')).toHaveValue('4111');
+    });
+    await flow('an impossible number shows as invalid, with its error text in the frame', async () => {
+      await input(page, 'number').fill('');
+      await typeInto(page, 'number', '5555555555554445');
+      await expect(input(page, 'number')).toHaveAccessibleDescription('Enter a valid card number.');
+      await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
+    });
+    await flow("the page's label focuses a field, and Tab moves on", async () => {
+      await page.getByText('Expiry date', { exact: true }).click();
+      await expect(input(page, 'expiry')).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(input(page, 'cvv')).toBeFocused();
+    });
+    await flow('focus(), clear() and setPlaceholder() from the page', async () => {
+      await page.evaluate(() => (window as any).form.focus('name'));
+      await expect(input(page, 'name')).toBeFocused();
+      await page.evaluate(() => (window as any).form.clear('number'));
+      await expect(input(page, 'number')).toHaveValue('');
+      await page.evaluate(() => (window as any).form.setPlaceholder('name', 'As on the card'));
+      await expect(input(page, 'name')).toHaveAttribute('placeholder', 'As on the card');
+    });
+    await flow('tokenize() on an incomplete form marks the fields', async () => {
+      expect(await page.evaluate(() => (window as any).form.tokenize().catch((e: any) => e.code))).toBe('invalid_card');
+      await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'true');
+    });
+    await flow("setLocale('ar') and back to English", async () => {
+      await page.evaluate(() => (window as any).form.setLocale('ar'));
+      await expect(frameOf(page, 'expiry').locator('html')).toHaveAttribute('dir', 'rtl');
+      await page.evaluate(() => (window as any).form.setLocale('en'));
+      await expect(frameOf(page, 'expiry').locator('html')).toHaveAttribute('dir', 'ltr');
+    });
+    await flow('Enter in a field tokenises, and the sale is paid', async () => {
+      await typeInto(page, 'number', CARD.number);
+      await input(page, 'name').click();
+      await page.keyboard.press('Enter');
+      await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+    });
+    await flow('a refused nonce request, then a paid retry', async () => {
+      merchant.sandbox.injectFault({ method: 'POST', path: /credit-card-nonce$/, kind: 'error', times: 3 });
+      await payButton(page).click();
+      await expect(page.locator('#status')).toHaveText(/^server_error: /, { timeout: 15_000 });
+      await payButton(page).click();
+      await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+    });
+    await flow('destroy(), then the StrictMode double mount, and a payment', async () => {
+      await page.evaluate(() => {
+        const w = window as any;
+        w.form.destroy();
+        w.mount().destroy();
+        w.form = w.mount();
+        return w.form.ready;
+      });
+      await fillCard(page, CARD);
+      await payButton(page).click();
+      await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+    });
+    await flow('an abort while mounting, and a frame that never loads', async () => {
+      const outcomes = await page.evaluate(async () => {
+        const w = window as any;
+        w.form.destroy();
+        const abort = new AbortController();
+        const aborted = w.mount({ signal: abort.signal });
+        abort.abort();
+        // The CVV frame never loads, as an extension blocking it would have it (set before the mount:
+        // replacing the src afterwards races with a frame page already loaded from the cache).
+        const src = Object.getOwnPropertyDescriptor(HTMLIFrameElement.prototype, 'src')!;
+        Object.defineProperty(HTMLIFrameElement.prototype, 'src', {
+          ...src,
+          set(value: string) {
+            src.set!.call(this, value.includes('field=cvv') ? 'about:blank' : value);
+          },
+        });
+        const late = w.mount({ timeoutMs: 1500 });
+        Object.defineProperty(HTMLIFrameElement.prototype, 'src', src);
+        return Promise.all([aborted.ready.catch((e: any) => e.code), late.ready.catch((e: any) => e.code)]);
+      });
+      expect(outcomes).toEqual(['aborted', 'timeout']);
+    });
+    await flow('mount in Arabic, right to left, and pay', async () => {
+      await openCheckout(page, merchant, { locale: 'ar' });
+      for (const [field, text] of [
+        ['number', CARD.number],
+        ['expiry', '١٢٣٤'],
+        ['cvv', CARD.cvv],
+        ['name', 'عائشة'],
+      ] as const) {
+        await frameOf(page, field).locator('input').click();
+        await page.keyboard.type(text);
+      }
+      await page.getByRole('button', { name: 'ادفع 25.00 دولار' }).click();
+      await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
+    });
 
-  expect(flows).toHaveLength(14);
-  expect((await recorded(page)).errors).toEqual([]);
-  expect(violations).toEqual([]);
-  expect(merchant.reports.slice(reportsBefore)).toEqual([]);
-});
+    expect(flows).toHaveLength(14);
+    expect((await recorded(page)).errors).toEqual([]);
+    expect(violations).toEqual([]);
+    expect(merchant.reports.slice(reportsBefore)).toEqual([]);
+  },
+);
 
 /** Breaks the policy once on the page and once in the CVV frame, as a stray inline style would. */
 async function violate(page: Page) {
   await openCheckout(page, merchant);
   await page.evaluate(() => document.body.setAttribute('style', 'color: red'));
-  await page.frames().find((f) => f.url().includes('field=cvv'))!.evaluate(() => document.body.setAttribute('style', 'color: red'));
+  await page
+    .frames()
+    .find((f) => f.url().includes('field=cvv'))!
+    .evaluate(() => document.body.setAttribute('style', 'color: red'));
 }
 
 // The suites that watch the console alone (pending, React) rely on this: each violation is an error there.
-test('the CSP watch does see a violation, on the page and in a frame, as an event and as a console error (so that zero means zero)', async ({ page, context }) => {
+test('the CSP watch does see a violation, on the page and in a frame, as an event and as a console error (so that zero means zero)', async ({
+  page,
+  context,
+}) => {
   const violations = await watchCsp(context, page);
   await violate(page);
   // The frame's twice: it is under two policies, its host's header and its own page's meta, which
   // holds wherever the page is served (docs/security.md, "The frame page guards itself").
-  await expect.poll(() => violations.filter((v) => !v.startsWith('console')).sort()).toEqual([
-    `${merchant.sandbox.url} style-src-attr inline`,
-    `${merchant.sandbox.url} style-src-attr inline`,
-    `${merchant.url} style-src-attr inline`,
-  ]);
+  await expect
+    .poll(() => violations.filter((v) => !v.startsWith('console')).sort())
+    .toEqual([
+      `${merchant.sandbox.url} style-src-attr inline`,
+      `${merchant.sandbox.url} style-src-attr inline`,
+      `${merchant.url} style-src-attr inline`,
+    ]);
   await expect.poll(() => violations.filter((v) => v.startsWith('console error: ') && /inline style/i.test(v)).length).toBe(3);
 });
 
-test("a violation is reported to the page's report endpoint (so that no report means none)", { tag: '@full-chromium' }, async ({ page }) => {
-  const before = merchant.reports.length;
-  await violate(page);
-  await expect.poll(() => merchant.reports.length - before, { timeout: 10_000 }).toBeGreaterThan(0);
-});
+test(
+  "a violation is reported to the page's report endpoint (so that no report means none)",
+  { tag: '@full-chromium' },
+  async ({ page }) => {
+    const before = merchant.reports.length;
+    await violate(page);
+    await expect.poll(() => merchant.reports.length - before, { timeout: 10_000 }).toBeGreaterThan(0);
+  },
+);

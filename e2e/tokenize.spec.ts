@@ -64,7 +64,10 @@ test.beforeAll(async () => {
     else if (path === '/payframe.umd.min.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(hostedBundle);
     else if (path === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
     // The same page with the hosted form's bundle, which leaves client.tokenize out.
-    else if (path === '/hosted') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE.replace('payframe.full.umd.min.js', 'payframe.umd.min.js'));
+    else if (path === '/hosted')
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(PAGE.replace('payframe.full.umd.min.js', 'payframe.umd.min.js'));
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => page.listen(0, 'localhost', resolve));
@@ -108,7 +111,9 @@ test('a page on another origin tokenises a card with the bundle, and the nonce p
   expect(errors).toEqual([]);
 });
 
-test("the hosted form's bundle answers client.tokenize with invalid_config naming the full bundle, and sends nothing", async ({ page: tab }) => {
+test("the hosted form's bundle answers client.tokenize with invalid_config naming the full bundle, and sends nothing", async ({
+  page: tab,
+}) => {
   const before = { tokens: tokenRequests, gateway: sandbox.requests().length };
   const query = new URLSearchParams({ merchant: sandbox.merchant.id, gateway: sandbox.url });
   await tab.goto(`${pageUrl}/hosted?${query}`);
@@ -118,7 +123,9 @@ test("the hosted form's bundle answers client.tokenize with invalid_config namin
   await tab.fill('#year', String(card.expireYear));
   await tab.fill('#cvv', card.cvv);
   await tab.click('button');
-  await expect(tab.locator('#error')).toHaveText("invalid_config: client.tokenize is in payframe.full.umd.min.js, not in the hosted form's bundle");
+  await expect(tab.locator('#error')).toHaveText(
+    "invalid_config: client.tokenize is in payframe.full.umd.min.js, not in the hosted form's bundle",
+  );
   await expect(tab.locator('#nonce')).toHaveText('');
   expect(tokenRequests).toBe(before.tokens);
   expect(sandbox.requests()).toHaveLength(before.gateway);

@@ -49,7 +49,13 @@ export function checkInlineable(code) {
 
 /** src/frame/page.ts, run here as the build runs it nowhere else. */
 async function pageModule() {
-  const { outputFiles } = await build({ entryPoints: [new URL('src/frame/page.ts', ROOT).pathname], bundle: true, format: 'esm', write: false, platform: 'neutral' });
+  const { outputFiles } = await build({
+    entryPoints: [new URL('src/frame/page.ts', ROOT).pathname],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    platform: 'neutral',
+  });
   return import(`data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`);
 }
 
@@ -72,7 +78,12 @@ export function frameBundle({ emit = false } = {}) {
       const script = await buildFrame();
       const { framePage } = await pageModule();
       this.emitFile({ type: 'asset', fileName: 'frame-bundle.mjs', source: moduleText(script) });
-      this.emitFile({ type: 'asset', fileName: 'frame-bundle.d.ts', source: '/** The frame\'s built script: its text, and its hash as `script-src` names it. */\nexport declare const frameScript: { code: string; hash: string };\n' });
+      this.emitFile({
+        type: 'asset',
+        fileName: 'frame-bundle.d.ts',
+        source:
+          "/** The frame's built script: its text, and its hash as `script-src` names it. */\nexport declare const frameScript: { code: string; hash: string };\n",
+      });
       this.emitFile({ type: 'asset', fileName: 'frame/index.html', source: framePage(script) });
       this.emitFile({ type: 'asset', fileName: 'frame/cvv/index.html', source: framePage(script) });
     },

@@ -39,8 +39,14 @@ const apps = [
 const rows = [];
 for (const names of apps) {
   const app = await buildApp(appOf(names));
-  rows.push({ file: `app: ${names.join(' + ')}`, ...sizes(app.eager), lazy: app.lazy.map((c) => `${c.name} ${sizes(c.code).gzip}`).join(', ') });
+  rows.push({
+    file: `app: ${names.join(' + ')}`,
+    ...sizes(app.eager),
+    lazy: app.lazy.map((c) => `${c.name} ${sizes(c.code).gzip}`).join(', '),
+  });
 }
 console.log('\nESM apps importing only these names from dist/payframe.mjs (rollup, tree-shaken, terser):');
 print(rows);
-console.log('(bytes, gzip and brotli of what loads at once; lazy: gzip of each chunk loaded at first use, named by its module: tokenize at the first client.tokenize(), pending-flow at the first handlePending())');
+console.log(
+  '(bytes, gzip and brotli of what loads at once; lazy: gzip of each chunk loaded at first use, named by its module: tokenize at the first client.tokenize(), pending-flow at the first handlePending())',
+);

@@ -2,7 +2,11 @@
 import { readFileSync } from 'node:fs';
 
 function read(file) {
-  try { return JSON.parse(readFileSync(file, 'utf8')); } catch { return undefined; }
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 let passed = 0;
@@ -23,7 +27,13 @@ for (const report of [e2e, engines]) {
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;
 }
-const missing = [['unit', unit], ['e2e', e2e], ['engines', engines]].filter(([, r]) => !r).map(([name]) => name);
+const missing = [
+  ['unit', unit],
+  ['e2e', e2e],
+  ['engines', engines],
+]
+  .filter(([, r]) => !r)
+  .map(([name]) => name);
 if (missing.length > 0) console.log(`missing report: ${missing.join(' ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 ? 1 : 0);

@@ -10,8 +10,22 @@
 // The client, the hosted card form and pending payments.
 export { collectBrowserInfo, createClient, attachForm, mountFields, handlePending, readReturn } from './client';
 export type {
-  AttachOptions, Authorization, CardForm, Client, ClientOptions, ClientTokenGrant, FormEvents, FormState, HandlePendingOptions, HostedField,
-  MountOptions, OtpFormState, PendingMode, PendingOutcome, PostCvvOptions, TokenizeOptions,
+  AttachOptions,
+  Authorization,
+  CardForm,
+  Client,
+  ClientOptions,
+  ClientTokenGrant,
+  FormEvents,
+  FormState,
+  HandlePendingOptions,
+  HostedField,
+  MountOptions,
+  OtpFormState,
+  PendingMode,
+  PendingOutcome,
+  PostCvvOptions,
+  TokenizeOptions,
 } from './client';
 export type { BrandInfo, FieldState, FieldStyles, FontSource, StyleState } from './protocol/messages';
 export type { CardField, FieldName, Locale } from './protocol/names';

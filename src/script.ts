@@ -18,7 +18,8 @@ export { mountFields } from './client/form/hosted';
 export { handlePending, readReturn } from './client/pending/pending';
 export { isPayframeError, PayframeError } from './shared/errors';
 
-const elsewhere = (what: string) => new PayframeError('invalid_config', `${what} is in payframe.full.umd.min.js, not in the hosted form's bundle`);
+const elsewhere = (what: string) =>
+  new PayframeError('invalid_config', `${what} is in payframe.full.umd.min.js, not in the hosted form's bundle`);
 
 export function createClient(options: ClientOptions): Client {
   return clientWith(options, async () => ({ tokenizer: () => () => Promise.reject(elsewhere('client.tokenize')) }));

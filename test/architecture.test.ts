@@ -19,7 +19,14 @@ function importsOf(file: string): Import[] {
   const pattern = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/g;
   for (const m of text.matchAll(pattern)) {
     const names = /\{([^}]*)\}/.exec(m[2] ?? '')?.[1];
-    const allTypes = !!names && /^\s*\{/.test(m[2]!) && names.split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '));
+    const allTypes =
+      !!names &&
+      /^\s*\{/.test(m[2]!) &&
+      names
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .every((n) => n.startsWith('type '));
     found.push({ spec: m[3]!, typeOnly: !!m[1] || allTypes });
   }
   for (const m of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push({ spec: m[1]!, typeOnly: false });
@@ -100,25 +107,52 @@ describe('architecture', () => {
         if (!target || typeOnly) continue;
         const to = layer(target);
         // The frame page's HTML and headers (frame/page.ts) are every frame host's: the build's, the sandbox's, createFrameHost's.
-        if (from !== to && !allowed[from]!.includes(to) && !allowed[from]!.includes(relative(src, target))) broken.push(`${relative(src, file)} -> ${relative(src, target)}`);
+        if (from !== to && !allowed[from]!.includes(to) && !allowed[from]!.includes(relative(src, target)))
+          broken.push(`${relative(src, file)} -> ${relative(src, target)}`);
       }
     }
     expect(broken).toEqual([]);
   });
 
   it('has no import circle in src/: static and dynamic imports, types included', () => {
-    const edges = new Map(sourceFiles(src).map((f) => [f, importsOf(f).map((i) => resolveLocal(f, i.spec)).filter((t): t is string => !!t)]));
+    const edges = new Map(
+      sourceFiles(src).map((f) => [
+        f,
+        importsOf(f)
+          .map((i) => resolveLocal(f, i.spec))
+          .filter((t): t is string => !!t),
+      ]),
+    );
     expect(circlesOf(edges).map((c) => c.map((f) => relative(src, f)).join(' -> '))).toEqual([]);
   });
 
   it('finds a circle when there is one, however long', () => {
-    expect(circlesOf(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c', 'a']]);
+    expect(
+      circlesOf(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c', 'a']]);
     expect(circlesOf(new Map([['a', ['a']]]))).toEqual([['a', 'a']]);
-    expect(circlesOf(new Map([['a', ['b']], ['b', []], ['c', ['a', 'b']]]))).toEqual([]);
+    expect(
+      circlesOf(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+          ['c', ['a', 'b']],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('keeps no loose module in src/ besides the entries', () => {
-    const loose = readdirSync(src, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+    const loose = readdirSync(src, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => e.name);
     expect(loose.sort()).toEqual(['index.ts', 'script.ts']);
   });
 
@@ -126,7 +160,10 @@ describe('architecture', () => {
     // payframe/frame-bundle is the frame's built script, a module of strings the build makes (scripts/frame-bundle.mjs).
     for (const entry of ['index.ts', 'server/index.ts']) {
       const { bare } = graph(entry);
-      expect(bare.filter((m) => m !== 'valibot' && m !== 'payframe/frame-bundle'), entry).toEqual([]);
+      expect(
+        bare.filter((m) => m !== 'valibot' && m !== 'payframe/frame-bundle'),
+        entry,
+      ).toEqual([]);
     }
   });
 
@@ -148,7 +185,14 @@ describe('architecture', () => {
 
   it("keeps the card rules out of the hosted form's script-tag bundle (src/script.ts), save the digit folding of the OTP", () => {
     const files = graph('script.ts').files;
-    expect(files.filter((f) => (f.startsWith('card/') && f !== 'card/digits.ts') || f.startsWith('tokenize/') || (f.startsWith('fields/') && f !== 'fields/state.ts'))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          (f.startsWith('card/') && f !== 'card/digits.ts') ||
+          f.startsWith('tokenize/') ||
+          (f.startsWith('fields/') && f !== 'fields/state.ts'),
+      ),
+    ).toEqual([]);
     expect(files).not.toContain('client/form/attach.ts');
   });
 
@@ -161,19 +205,26 @@ describe('architecture', () => {
     for (const file of sourceFiles(join(src, 'react'))) {
       for (const { spec } of importsOf(file)) {
         const target = resolveLocal(file, spec);
-        const allowed = target ? target === join(src, 'index.ts') || layer(target) === 'react' : /^(react|react-dom|react\/jsx-runtime)$/.test(spec);
+        const allowed = target
+          ? target === join(src, 'index.ts') || layer(target) === 'react'
+          : /^(react|react-dom|react\/jsx-runtime)$/.test(spec);
         if (!allowed) broken.push(`${relative(src, file)} -> ${spec}`);
       }
     }
     expect(broken).toEqual([]);
     // And nothing else imports it: the rest of payframe knows nothing of React.
-    const users = sourceFiles(src).filter((f) => layer(f) !== 'react' && importsOf(f).some(({ spec }) => resolveLocal(f, spec)?.startsWith(join(src, 'react'))));
+    const users = sourceFiles(src).filter(
+      (f) => layer(f) !== 'react' && importsOf(f).some(({ spec }) => resolveLocal(f, spec)?.startsWith(join(src, 'react'))),
+    );
     expect(users).toEqual([]);
   });
 
   it('keeps the sandbox out of the browser bundle', () => {
     for (const entry of ['index.ts', 'script.ts']) {
-      expect(graph(entry).files.filter((f) => f.startsWith('sandbox/') || f.startsWith('server/')), entry).toEqual([]);
+      expect(
+        graph(entry).files.filter((f) => f.startsWith('sandbox/') || f.startsWith('server/')),
+        entry,
+      ).toEqual([]);
     }
   });
 
@@ -181,7 +232,8 @@ describe('architecture', () => {
     const demo = join(root, 'demo');
     const files = (dir: string, ext: RegExp): string[] =>
       readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? files(join(dir, e.name), ext) : ext.test(e.name) ? [join(dir, e.name)] : []);
+        e.isDirectory() ? files(join(dir, e.name), ext) : ext.test(e.name) ? [join(dir, e.name)] : [],
+      );
     const broken: string[] = [];
     const check = (file: string, allowed: RegExp, within: string) => {
       for (const { spec } of importsOf(file)) {
@@ -194,7 +246,8 @@ describe('architecture', () => {
       check(file, /^(node:|payframe\/server$|payframe\/sandbox$)/, demo);
     }
     // The pages: payframe (the global's types, or the ES module, and its React binding) and React.
-    for (const file of files(join(demo, 'web'), /\.tsx?$/)) check(file, /^(payframe|payframe\/react|react|react\/jsx-runtime|react-dom|react-dom\/client)$/, join(demo, 'web'));
+    for (const file of files(join(demo, 'web'), /\.tsx?$/))
+      check(file, /^(payframe|payframe\/react|react|react\/jsx-runtime|react-dom|react-dom\/client)$/, join(demo, 'web'));
     expect(broken).toEqual([]);
   });
 });

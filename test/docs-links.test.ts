@@ -23,7 +23,12 @@ function prose(markdown: string): string {
     return line;
   });
   // A code span ends at the next run of as many backticks, within its paragraph.
-  return lines.join('\n').replace(/(`+)(?!`)((?:(?!\n\s*\n)[\s\S])*?[^`])\1(?!`)/g, (_, ticks: string, code: string) => `${ticks}${code.replace(/[^\n]/g, 'x')}${ticks}`);
+  return lines
+    .join('\n')
+    .replace(
+      /(`+)(?!`)((?:(?!\n\s*\n)[\s\S])*?[^`])\1(?!`)/g,
+      (_, ticks: string, code: string) => `${ticks}${code.replace(/[^\n]/g, 'x')}${ticks}`,
+    );
 }
 
 /**
@@ -41,7 +46,10 @@ export function headingSlugs(markdown: string): Set<string> {
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/<[^>]+>/g, '')
       .replaceAll('`', '');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+      .replace(/ /g, '-');
     let slug = base;
     for (let n = 1; slugs.has(slug); n++) slug = `${base}-${n}`;
     slugs.add(slug);
@@ -86,7 +94,8 @@ export function brokenLinks(page: string, markdown: string, readText: (path: str
     }
     const text = readText(resolved.replace(/\/$/, ''));
     if (text === undefined) broken.push(`${where}: no file ${resolved}`);
-    else if (anchor !== undefined && !(resolved.endsWith('.md') && headingSlugs(text).has(anchor))) broken.push(`${where}: no heading #${anchor} in ${resolved}`);
+    else if (anchor !== undefined && !(resolved.endsWith('.md') && headingSlugs(text).has(anchor)))
+      broken.push(`${where}: no heading #${anchor} in ${resolved}`);
   }
   return broken;
 }

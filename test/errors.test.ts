@@ -76,7 +76,9 @@ describe('isPayframeError', () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Errors in the library'), readme.indexOf('It also carries `status`'));
-    const listed = [...section.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]).filter((c) => c === c!.toLowerCase() && c!.length > 4 && !['number', 'expiry', 'expireMonth', 'fields', 'signal'].includes(c!));
+    const listed = [...section.matchAll(/`([a-z_]+)`/g)]
+      .map((m) => m[1])
+      .filter((c) => c === c!.toLowerCase() && c!.length > 4 && !['number', 'expiry', 'expireMonth', 'fields', 'signal'].includes(c!));
     for (const code of ERROR_CODES) expect(listed, code).toContain(code);
     expect(listed).not.toContain('declined');
   });
@@ -132,17 +134,27 @@ describe('messages name the field, never the value', () => {
 });
 
 describe('issueMessage', () => {
-  it('keeps the schemas\' own messages, which say what is wrong and never the value', () => {
-    const ok = { intent: 'sale', payer: { payment_type: 'CC', funding_instrument: { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' } } }, transaction: { amount: { currency: 'EUR', total: '1.00' } } };
+  it("keeps the schemas' own messages, which say what is wrong and never the value", () => {
+    const ok = {
+      intent: 'sale',
+      payer: { payment_type: 'CC', funding_instrument: { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' } } },
+      transaction: { amount: { currency: 'EUR', total: '1.00' } },
+    };
     const messages = (body: unknown) => issueMessage(v.safeParse(PaymentRequestSchema, body).issues![0]);
     expect(messages({ ...ok, custom: [] })).toBe('custom: must be an object, not an array');
-    for (const funding of [{}, { credit_card_nonce: 5 }, { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' }, credit_card_token: { credit_card_id: 'c' } }]) {
+    for (const funding of [
+      {},
+      { credit_card_nonce: 5 },
+      { credit_card_nonce: { nonce: '11111111-1111-4111-8111-111111111111' }, credit_card_token: { credit_card_id: 'c' } },
+    ]) {
       const message = messages({ ...ok, payer: { ...ok.payer, funding_instrument: funding } });
-      expect(message, JSON.stringify(funding)).toMatch(/^payer\.funding_instrument: .*exactly one of credit_card, credit_card_token, credit_card_nonce/);
+      expect(message, JSON.stringify(funding)).toMatch(
+        /^payer\.funding_instrument: .*exactly one of credit_card, credit_card_token, credit_card_nonce/,
+      );
     }
   });
 
-  it('keeps a long field name short: an unknown key is the sender\'s text', () => {
+  it("keeps a long field name short: an unknown key is the sender's text", () => {
     const schema = v.strictObject({ a: v.optional(v.string()) });
     const issue = v.safeParse(schema, { ['k'.repeat(5000)]: 1 }).issues![0];
     const message = issueMessage(issue);

@@ -38,7 +38,11 @@ describe('README commands', () => {
       expect(pkg.scripts, script).toHaveProperty(script);
     }
     const parts = readdirSync(join(root, 'bench/parts'));
-    for (const n of /-- ([\d ]+)/.exec(readmeBlock('bench.sh'))![1]!.trim().split(' ')) expect(parts.some((p) => p.startsWith(`${n}-`)), n).toBe(true);
+    for (const n of /-- ([\d ]+)/.exec(readmeBlock('bench.sh'))![1]!.trim().split(' '))
+      expect(
+        parts.some((p) => p.startsWith(`${n}-`)),
+        n,
+      ).toBe(true);
   });
 
   it("shows the sandbox CLI's own usage, and its help commands run", () => {
@@ -53,7 +57,14 @@ describe('README commands', () => {
 
 describe('README Content-Security-Policy blocks', () => {
   const directives = (text: string) =>
-    new Map(text.replace(/^Content-Security-Policy: /, '').split(/;\s*/).map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0]!, d.split(/\s+/).slice(1).join(' ')]));
+    new Map(
+      text
+        .replace(/^Content-Security-Policy: /, '')
+        .split(/;\s*/)
+        .map((d) => d.trim())
+        .filter(Boolean)
+        .map((d) => [d.split(/\s+/)[0]!, d.split(/\s+/).slice(1).join(' ')]),
+    );
 
   it("the merchant page's policy is the one the browser tests run under", () => {
     const gateway = 'https://127.0.0.1:8443';
@@ -65,8 +76,12 @@ describe('README Content-Security-Policy blocks', () => {
   it("the frame host's policy is the one the sandbox serves (it is the gateway: 'self')", () => {
     const lines = readmeBlock('csp/frame.txt').split('\n');
     const policy = lines.filter((l) => !l.startsWith('Referrer-Policy')).join(' ');
-    const block = directives(policy.replaceAll('<gateway origin>', "'self'").replaceAll("<the merchant's origins>", 'https://shop.example')
-      .replace("'<the script's sha256->'", `'${frameScript.hash}'`));
+    const block = directives(
+      policy
+        .replaceAll('<gateway origin>', "'self'")
+        .replaceAll("<the merchant's origins>", 'https://shop.example')
+        .replace("'<the script's sha256->'", `'${frameScript.hash}'`),
+    );
     const shop = { id: 'shop', clientId: 'c', clientSecret: 's', origins: ['https://shop.example'] };
     const served = frameHeadersFor(shop);
     // And the CVV-only form's, as the text under the block says.
@@ -85,10 +100,20 @@ describe('README Content-Security-Policy blocks', () => {
 describe('README server blocks', () => {
   let sandbox: SandboxHandle;
   const nonce = async (card = testCards.approved) => {
-    const client = createClient({ merchantId: sandbox.merchant.id, baseUrl: sandbox.httpUrl!, authorization: async () => (await fetch(`${sandbox.httpUrl}/v1/merchants/${sandbox.merchant.id}/client_token`, {
-      method: 'POST', headers: { authorization: `Basic ${btoa('sandbox-client:sandbox-secret')}`, 'content-type': 'application/json' }, body: '{"grant_type":"client_credentials"}',
-    })).json() });
-    return (await client.tokenize({ number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv })).nonce;
+    const client = createClient({
+      merchantId: sandbox.merchant.id,
+      baseUrl: sandbox.httpUrl!,
+      authorization: async () =>
+        (
+          await fetch(`${sandbox.httpUrl}/v1/merchants/${sandbox.merchant.id}/client_token`, {
+            method: 'POST',
+            headers: { authorization: `Basic ${btoa('sandbox-client:sandbox-secret')}`, 'content-type': 'application/json' },
+            body: '{"grant_type":"client_credentials"}',
+          })
+        ).json(),
+    });
+    return (await client.tokenize({ number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv }))
+      .nonce;
   };
   beforeAll(async () => {
     sandbox = await startSandbox({ plainHttp: true });
@@ -98,7 +123,9 @@ describe('README server blocks', () => {
   it('every page names the local sandbox at 127.0.0.1:8443 by its development URL, plain http as the sandbox serves it', async () => {
     const { docPages, readPage } = await import('./readme');
     const scheme = new URL(sandbox.httpUrl!).protocol;
-    const named = docPages().flatMap((page) => [...readPage(page).matchAll(/\b(\w+):\/\/127\.0\.0\.1:8443\b/g)].map((m) => `${page}: ${m[1]}:`));
+    const named = docPages().flatMap((page) =>
+      [...readPage(page).matchAll(/\b(\w+):\/\/127\.0\.0\.1:8443\b/g)].map((m) => `${page}: ${m[1]}:`),
+    );
     expect(named.length).toBeGreaterThan(5);
     expect(named.filter((n) => !n.endsWith(` ${scheme}`))).toEqual([]);
   });
@@ -118,29 +145,59 @@ describe('README server blocks', () => {
 
   it('hosted/keep-card.mjs keeps the card of an approved first payment under the payer, and nothing of a declined one', async () => {
     const { createGateway } = await import('../src/server');
-    const gateway = createGateway({ merchantId: sandbox.merchant.id, clientId: 'sandbox-client', clientSecret: 'sandbox-secret', baseUrl: sandbox.httpUrl! });
+    const gateway = createGateway({
+      merchantId: sandbox.merchant.id,
+      clientId: 'sandbox-client',
+      clientSecret: 'sandbox-secret',
+      baseUrl: sandbox.httpUrl!,
+    });
     const { payAndKeep } = await load(readmeBlock('hosted/keep-card.mjs'));
     const email = `keep-${Date.now()}@example.com`;
     const paid = await payAndKeep(gateway, { nonce: await nonce(), email });
-    expect(paid).toEqual({ status: 'approved', code: '0000', kept: { cardId: expect.stringMatching(/^CARD-/), brand: 'visa', last4: '1111' } });
+    expect(paid).toEqual({
+      status: 'approved',
+      code: '0000',
+      kept: { cardId: expect.stringMatching(/^CARD-/), brand: 'visa', last4: '1111' },
+    });
     // The payer's kept cards list it; paid again with its CVV, it pays.
     const payer = await gateway.payers.byEmail(email);
     expect(payer.funding_instrument.credit_cards.map((c) => c.id)).toEqual([paid.kept.cardId]);
-    const again = await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '5.00' }, card: { vaultCardId: paid.kept.cardId, cvv: '123' } });
+    const again = await gateway.payments.create({
+      intent: 'sale',
+      amount: { currency: 'USD', total: '5.00' },
+      card: { vaultCardId: paid.kept.cardId, cvv: '123' },
+    });
     expect(again.state).toBe('captured');
-    expect(await payAndKeep(gateway, { nonce: await nonce(testCards.declined), email: `declined-${email}` })).toMatchObject({ status: 'declined', kept: undefined });
+    expect(await payAndKeep(gateway, { nonce: await nonce(testCards.declined), email: `declined-${email}` })).toMatchObject({
+      status: 'declined',
+      kept: undefined,
+    });
   });
 
   it('pending/server.mjs: pending, finished with the OTP by its own shopper only, then read by session', async () => {
     const { pay, authenticate, paymentSession } = await load(readmeBlock('pending/server.mjs'), sandbox.httpUrl!);
     const as = (shopper: string, body: unknown) =>
-      new Request('https://shop.example/x', { method: 'POST', headers: { 'content-type': 'application/json', cookie: `shopper=${shopper}` }, body: JSON.stringify(body) });
+      new Request('https://shop.example/x', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: `shopper=${shopper}` },
+        body: JSON.stringify(body),
+      });
     const { pending } = await (await pay(as('ada', { nonce: await nonce(testCards.otp) }))).json();
-    expect(pending).toEqual({ referenceId: expect.stringMatching(/^PAY-/), sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.any(String), otp: true });
+    expect(pending).toEqual({
+      referenceId: expect.stringMatching(/^PAY-/),
+      sessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      redirectUrl: expect.any(String),
+      otp: true,
+    });
     const otp = { referenceId: pending.referenceId, sessionId: pending.sessionId, otp: testCards.otp.otp };
     expect((await authenticate(as('eve', otp))).status).toBe(403);
     expect(await (await authenticate(as('ada', otp))).json()).toMatchObject({ status: 'approved', state: 'captured' });
     expect((await paymentSession(as('eve', { sessionId: pending.sessionId }))).status).toBe(403);
-    expect(await (await paymentSession(as('ada', { sessionId: pending.sessionId }))).json()).toEqual({ status: 'approved', state: 'captured', code: '0000', text: 'Approved' });
+    expect(await (await paymentSession(as('ada', { sessionId: pending.sessionId }))).json()).toEqual({
+      status: 'approved',
+      state: 'captured',
+      code: '0000',
+      text: 'Approved',
+    });
   });
 });

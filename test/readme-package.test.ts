@@ -18,7 +18,12 @@ function table(header: string): string {
   const start = text.indexOf(`\n${header}\n`);
   expect(start, `README: a table headed ${header}`).toBeGreaterThan(0);
   const rows = text.slice(start + 1).split('\n');
-  return rows.slice(0, rows.findIndex((row) => !row.startsWith('|'))).join('\n');
+  return rows
+    .slice(
+      0,
+      rows.findIndex((row) => !row.startsWith('|')),
+    )
+    .join('\n');
 }
 
 describe("the README's tables of the package", () => {
@@ -32,7 +37,10 @@ describe("the README's tables of the package", () => {
     expect(code).not.toContain('payframe/package.json');
   });
 
-  it.each([['the entries', '| entry | runs in | what it does |'], ['the package', '| what | where |']])('%s: every code entry, as `payframe/...` (or its dist/ file)', (_, header) => {
+  it.each([
+    ['the entries', '| entry | runs in | what it does |'],
+    ['the package', '| what | where |'],
+  ])('%s: every code entry, as `payframe/...` (or its dist/ file)', (_, header) => {
     const rows = table(header);
     const missing = code.filter((entry) => !rows.includes(`\`${entry}\``) && !rows.includes(`\`dist/${entry.slice('payframe/'.length)}\``));
     expect(missing).toEqual([]);
@@ -44,7 +52,13 @@ describe("the README's package size", () => {
     const said = /package is about ([\d.]+) MB unpacked \(([\d,]+) bytes, (\d+) files, (\d+) KB packed\)/.exec(readPage('README.md'));
     expect(said, 'README: "package is about X MB unpacked (N bytes, F files, K KB packed)"').not.toBeNull();
     const [mb, bytes, files, kb] = said!.slice(1).map((n) => Number(n!.replaceAll(',', '')));
-    const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    const [pack] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }),
+    );
     const near = (written: number, actual: number) => Math.abs(written - actual) / actual <= 0.05;
     expect(near(bytes!, pack.unpackedSize), `${bytes} bytes written, ${pack.unpackedSize} packed`).toBe(true);
     expect(near(mb! * 1e6, pack.unpackedSize), `${mb} MB written, ${pack.unpackedSize} bytes packed`).toBe(true);
@@ -60,7 +74,10 @@ describe("the README's note on npm ci's engine warnings", () => {
     const warned = Object.entries(lock.packages as Record<string, { engines?: { node?: string }; optional?: boolean }>)
       .filter(([path, p]) => path && !p.optional && p.engines?.node && !satisfies(process.version, p.engines.node))
       .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
-    const note = readPage('README.md').split('\n\n').find((paragraph) => paragraph.includes('EBADENGINE')) ?? '';
+    const note =
+      readPage('README.md')
+        .split('\n\n')
+        .find((paragraph) => paragraph.includes('EBADENGINE')) ?? '';
     expect(warned.filter((name) => !note.includes(`\`${name}\``))).toEqual([]);
     // And none of them is a dependency of the package itself.
     for (const name of warned) expect(Object.keys(pkg.dependencies ?? {})).not.toContain(name);

@@ -35,6 +35,11 @@ describe('README and docs code blocks run by tests', () => {
     const text = '<!-- readme-test: a -->\n```js\nconsole.log(1);\n```\n';
     expect(readmeBlocks([['README.md', text]]).get('a')).toBe('console.log(1);\n');
     expect(() => readmeBlocks([['README.md', text + text]])).toThrow('two blocks are marked "a": both in README.md');
-    expect(() => readmeBlocks([['README.md', text], ['docs/x.md', text]])).toThrow('two blocks are marked "a": in README.md and in docs/x.md');
+    expect(() =>
+      readmeBlocks([
+        ['README.md', text],
+        ['docs/x.md', text],
+      ]),
+    ).toThrow('two blocks are marked "a": in README.md and in docs/x.md');
   });
 });

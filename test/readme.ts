@@ -29,7 +29,8 @@ export function readmeBlocks(pages: [string, string][] = docPages().map((page) =
   for (const [page, text] of pages) {
     for (const [, name, code] of text.matchAll(MARKED)) {
       const first = where.get(name!);
-      if (first !== undefined) throw new Error(`two blocks are marked "${name}": ${first === page ? `both in ${page}` : `in ${first} and in ${page}`}`);
+      if (first !== undefined)
+        throw new Error(`two blocks are marked "${name}": ${first === page ? `both in ${page}` : `in ${first} and in ${page}`}`);
       blocks.set(name!, `${code}\n`);
       where.set(name!, page);
     }

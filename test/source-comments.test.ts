@@ -15,7 +15,13 @@ const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf
 /** Every comment of a source file, found by the compiler's parser (so not a `//` inside a string or a URL). */
 function commentsOf(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found = new Map<number, string>();
   const visit = (node: ts.Node) => {
     for (const range of [...(ts.getLeadingCommentRanges(text, node.pos) ?? []), ...(ts.getTrailingCommentRanges(text, node.end) ?? [])]) {
@@ -24,7 +30,8 @@ function commentsOf(file: string): string[] {
     node.forEachChild(visit);
   };
   visit(source);
-  for (const range of ts.getLeadingCommentRanges(text, source.endOfFileToken.pos) ?? []) found.set(range.pos, text.slice(range.pos, range.end));
+  for (const range of ts.getLeadingCommentRanges(text, source.endOfFileToken.pos) ?? [])
+    found.set(range.pos, text.slice(range.pos, range.end));
   return [...found.values()];
 }
 
@@ -67,7 +74,7 @@ describe('comments in src/', () => {
     const unknown: string[] = [];
     for (const file of sources) {
       for (const comment of commentsOf(file)) {
-        for (const [named] of comment.matchAll(/\bpayframe[:/][\w.-]+(?<![.])/g)) if (!entries.has(named)) unknown.push(`${file}: ${named}`);
+        for (const [named] of comment.matchAll(/\bpayframe[:/][\w.-]+(?<!\.)/g)) if (!entries.has(named)) unknown.push(`${file}: ${named}`);
       }
     }
     expect(unknown).toEqual([]);
@@ -81,11 +88,16 @@ describe('comments in src/', () => {
     for (const file of [...sources, ...files.filter((f) => /^test\/.*\.tsx?$/.test(f))]) {
       for (const comment of commentsOf(file)) {
         for (const pattern of BARE) {
-          const found = pattern.exec(comment.split('\n').map((line) => line.trim()).join('\n'));
+          const found = pattern.exec(
+            comment
+              .split('\n')
+              .map((line) => line.trim())
+              .join('\n'),
+          );
           if (found) bare.push(`${file}: ${found[0]}`);
         }
       }
     }
-    expect(bare.join("\n")).toBe("");
+    expect(bare.join('\n')).toBe('');
   });
 });

@@ -47,7 +47,10 @@ window.used = [cardValidator, creditCardType];`,
 async function braintreeScripts(names) {
   let total = { bytes: 0, gzip: 0, brotli: 0 };
   for (const name of names) {
-    const { code } = await minify(readFileSync(new URL(`../../node_modules/braintree-web/dist/browser/${name}.js`, import.meta.url), 'utf8'), { format: { comments: false } });
+    const { code } = await minify(
+      readFileSync(new URL(`../../node_modules/braintree-web/dist/browser/${name}.js`, import.meta.url), 'utf8'),
+      { format: { comments: false } },
+    );
     const s = sizes(code);
     total = { bytes: total.bytes + s.bytes, gzip: total.gzip + s.gzip, brotli: total.brotli + s.brotli };
   }
@@ -75,12 +78,21 @@ async function reactBinding() {
   const payframeAlone = await buildApp(appOf([...imported], 'payframe'), { external: REACT });
   const app = sizes(withBinding.eager);
   const base = sizes(payframeAlone.eager);
-  return { app, base, imported: [...imported], beyond: { bytes: app.bytes - base.bytes, gzip: app.gzip - base.gzip, brotli: app.brotli - base.brotli } };
+  return {
+    app,
+    base,
+    imported: [...imported],
+    beyond: { bytes: app.bytes - base.bytes, gzip: app.gzip - base.gzip, brotli: app.brotli - base.brotli },
+  };
 }
 
 const row = (what, s, extra = {}) => ({ what, 'min bytes': s.bytes, gzip: s.gzip, brotli: s.brotli, ...extra });
 const verdict = (value, goal) => `≤ ${goal / KB} KB: ${value <= goal ? 'met' : 'missed'}`;
-const short = (source) => source.replace(/^.*?(src|dist)\/(lib\/)?/, '').replace(/^.*node_modules\//, '').replace(/\.m?[jt]s$/, '');
+const short = (source) =>
+  source
+    .replace(/^.*?(src|dist)\/(lib\/)?/, '')
+    .replace(/^.*node_modules\//, '')
+    .replace(/\.m?[jt]s$/, '');
 
 /** The script-tag bundle rebuilt in memory from rollup.config.mjs, with a source map, for `analyse`. */
 async function umdWithMap(file) {
@@ -89,7 +101,9 @@ async function umdWithMap(file) {
   const output = [config.output].flat().find((o) => o.file === `dist/${file}`);
   const bundle = await rollup({ ...config, onwarn: () => undefined });
   try {
-    const { output: [chunk] } = await bundle.generate({ ...output, sourcemap: true });
+    const {
+      output: [chunk],
+    } = await bundle.generate({ ...output, sourcemap: true });
     return { code: chunk.code.replace(/\/\/# sourceMappingURL=.*\n?$/, ''), map: chunk.map };
   } finally {
     await bundle.close();
@@ -115,8 +129,15 @@ export async function run() {
   const react = await reactBinding();
   const peers = {};
   for (const [name, source] of Object.entries(PEERS)) peers[name] = sizes((await buildApp(source)).eager);
-  peers["braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)"] = await braintreeScripts(['client', 'hosted-fields']);
-  peers["braintree-web's script-tag files client.js + hosted-fields.js + three-d-secure.js"] = await braintreeScripts(['client', 'hosted-fields', 'three-d-secure']);
+  peers["braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)"] = await braintreeScripts([
+    'client',
+    'hosted-fields',
+  ]);
+  peers["braintree-web's script-tag files client.js + hosted-fields.js + three-d-secure.js"] = await braintreeScripts([
+    'client',
+    'hosted-fields',
+    'three-d-secure',
+  ]);
 
   const goals = {
     'dist/payframe.umd.min.js': 9 * KB,
@@ -125,12 +146,24 @@ export async function run() {
     'payframe/react beyond payframe': 1.5 * KB,
   };
   const ownRows = [
-    ...Object.entries(own).map(([what, s]) => row(what, s, { 'gzip at first use': '', goal: goals[what] ? verdict(s.gzip, goals[what]) : '' })),
+    ...Object.entries(own).map(([what, s]) =>
+      row(what, s, { 'gzip at first use': '', goal: goals[what] ? verdict(s.gzip, goals[what]) : '' }),
+    ),
     ...Object.entries(apps).map(([name, a]) =>
-      row(`ESM app: ${name}`, a, { 'gzip at first use': a.lazy.map((c) => `${c.chunk} ${c.gzip}`).join(', '), goal: goals[name] ? verdict(a.gzip, goals[name]) : '' })),
+      row(`ESM app: ${name}`, a, {
+        'gzip at first use': a.lazy.map((c) => `${c.chunk} ${c.gzip}`).join(', '),
+        goal: goals[name] ? verdict(a.gzip, goals[name]) : '',
+      }),
+    ),
     row(`ESM app: payframe/react (${REACT_NAMES.length} names; React external)`, react.app, { 'gzip at first use': '', goal: '' }),
-    row(`ESM app: what payframe/react imports from payframe (${react.imported.join(', ')})`, react.base, { 'gzip at first use': '', goal: '' }),
-    row('payframe/react beyond payframe (the difference)', react.beyond, { 'gzip at first use': '', goal: verdict(react.beyond.gzip, goals['payframe/react beyond payframe']) }),
+    row(`ESM app: what payframe/react imports from payframe (${react.imported.join(', ')})`, react.base, {
+      'gzip at first use': '',
+      goal: '',
+    }),
+    row('payframe/react beyond payframe (the difference)', react.beyond, {
+      'gzip at first use': '',
+      goal: verdict(react.beyond.gzip, goals['payframe/react beyond payframe']),
+    }),
   ];
   const peerRows = Object.entries(peers).map(([what, s]) => row(what, s));
 
@@ -139,12 +172,48 @@ export async function run() {
   const ratio = (a, b) => (a / b).toFixed(2);
   const ratios = [
     ['dist/payframe.umd.min.js', own['dist/payframe.umd.min.js'].gzip, 'braintree-web client + hosted-fields', bt.gzip, '≤ 0.25'],
-    ['dist/payframe.umd.min.js', own['dist/payframe.umd.min.js'].gzip, "braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)", peers["braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)"].gzip, '≤ 0.25'],
-    ['dist/payframe.umd.min.js', own['dist/payframe.umd.min.js'].gzip, 'braintree-web client + hosted-fields + three-d-secure', bt3.gzip, ''],
-    ['dist/payframe.full.umd.min.js', own['dist/payframe.full.umd.min.js'].gzip, 'braintree-web client + hosted-fields + three-d-secure', bt3.gzip, ''],
-    ['ESM createClient + mountFields + handlePending', apps['createClient + mountFields + handlePending'].gzip, 'braintree-web client + hosted-fields + three-d-secure', bt3.gzip, ''],
-    ['ESM createClient + mountFields + handlePending', apps['createClient + mountFields + handlePending'].gzip, '@adyen/adyen-web AdyenCheckout + Card', peers['@adyen/adyen-web AdyenCheckout + Card'].gzip, ''],
-    ['ESM card core', apps['card core (validate*, brandsFor, detectBrand)'].gzip, 'card-validator + credit-card-type', peers['card-validator + credit-card-type'].gzip, ''],
+    [
+      'dist/payframe.umd.min.js',
+      own['dist/payframe.umd.min.js'].gzip,
+      "braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)",
+      peers["braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)"].gzip,
+      '≤ 0.25',
+    ],
+    [
+      'dist/payframe.umd.min.js',
+      own['dist/payframe.umd.min.js'].gzip,
+      'braintree-web client + hosted-fields + three-d-secure',
+      bt3.gzip,
+      '',
+    ],
+    [
+      'dist/payframe.full.umd.min.js',
+      own['dist/payframe.full.umd.min.js'].gzip,
+      'braintree-web client + hosted-fields + three-d-secure',
+      bt3.gzip,
+      '',
+    ],
+    [
+      'ESM createClient + mountFields + handlePending',
+      apps['createClient + mountFields + handlePending'].gzip,
+      'braintree-web client + hosted-fields + three-d-secure',
+      bt3.gzip,
+      '',
+    ],
+    [
+      'ESM createClient + mountFields + handlePending',
+      apps['createClient + mountFields + handlePending'].gzip,
+      '@adyen/adyen-web AdyenCheckout + Card',
+      peers['@adyen/adyen-web AdyenCheckout + Card'].gzip,
+      '',
+    ],
+    [
+      'ESM card core',
+      apps['card core (validate*, brandsFor, detectBrand)'].gzip,
+      'card-validator + credit-card-type',
+      peers['card-validator + credit-card-type'].gzip,
+      '',
+    ],
   ].map(([a, av, b, bv, goal]) => {
     const r = ratio(av, bv);
     return { payframe: a, peer: b, 'gzip ratio': `${r} ×`, goal: goal ? `${goal}: ${Number(r) <= 0.25 ? 'met' : 'missed'}` : '' };
@@ -169,10 +238,20 @@ export async function run() {
 
   return {
     tables: [
-      { title: 'payframe: bytes a page downloads (min, gzip -9, brotli); ESM apps: what loads at once, and at first use of the lazy part', rows: ownRows },
-      { title: "Peers built the same way in this run (rollup + node-resolve + commonjs + terser; the entries imported), and braintree-web's own script-tag files", rows: peerRows },
+      {
+        title: 'payframe: bytes a page downloads (min, gzip -9, brotli); ESM apps: what loads at once, and at first use of the lazy part',
+        rows: ownRows,
+      },
+      {
+        title:
+          "Peers built the same way in this run (rollup + node-resolve + commonjs + terser; the entries imported), and braintree-web's own script-tag files",
+        rows: peerRows,
+      },
       { title: 'payframe / peer, gzip', rows: ratios },
-      { title: 'dist/payframe.umd.min.js by module (min bytes by source map; gzip at margin = the whole minus the whole without it)', rows: umdModules },
+      {
+        title: 'dist/payframe.umd.min.js by module (min bytes by source map; gzip at margin = the whole minus the whole without it)',
+        rows: umdModules,
+      },
       { title: 'ESM app mountFields + handlePending by module (what loads at once)', rows: appModules },
     ],
     figures,

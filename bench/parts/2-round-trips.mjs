@@ -215,11 +215,15 @@ async function measure(options) {
           { what: 'bare fetch of the same request in the number frame, ms', value: cell(fetch) },
           { what: `tokenize / fetch (goal ≤ 1.2): ${ratio.median <= 1.2 ? 'met' : 'missed'}`, value: `${cell(ratio)} ×` },
           { what: 'tokenize - fetch, ms', value: cell(extra) },
-          { what: `tokenize / fetch with ${NETWORK_MS} ms of network (the sandbox holds each nonce request; ${NETWORK_PAIRS} pairs per page)`, value: `${cell(network)} ×` },
+          {
+            what: `tokenize / fetch with ${NETWORK_MS} ms of network (the sandbox holds each nonce request; ${NETWORK_PAIRS} pairs per page)`,
+            value: `${cell(network)} ×`,
+          },
         ],
       },
       {
-        title: 'Where tokenize - fetch goes: the two message legs of the design, measured alone; tokenize() runs them side by side (median of 21 per page)',
+        title:
+          'Where tokenize - fetch goes: the two message legs of the design, measured alone; tokenize() runs them side by side (median of 21 per page)',
         rows: [
           { what: 'page → number frame → page (postMessage), ms', value: cell(postMessage) },
           { what: 'page → expiry and CVV frames (share) → number frame (BroadcastChannel) → page, ms', value: cell(share) },

@@ -21,13 +21,28 @@ const VISITS = ['first mount (frame script downloaded)', 'second mount (frame sc
  */
 async function milestones(page, part, start) {
   const frames = page.frames().filter((f) => f.url().includes(part));
-  const each = await Promise.all(frames.map((f) => f.evaluate(() => {
-    const nav = performance.getEntriesByType('navigation')[0];
-    const script = performance.getEntriesByType('resource').find((r) => r.initiatorType === 'script');
-    const at = (t) => performance.timeOrigin + t;
-    return { navigation: at(0), html: at(nav.responseEnd), script: script ? at(script.responseEnd) : undefined, ran: at(nav.domContentLoadedEventEnd) };
-  })));
-  const median = (key) => (each[0]?.[key] === undefined ? undefined : quantile(each.map((e) => e[key] - start), 0.5));
+  const each = await Promise.all(
+    frames.map((f) =>
+      f.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const script = performance.getEntriesByType('resource').find((r) => r.initiatorType === 'script');
+        const at = (t) => performance.timeOrigin + t;
+        return {
+          navigation: at(0),
+          html: at(nav.responseEnd),
+          script: script ? at(script.responseEnd) : undefined,
+          ran: at(nav.domContentLoadedEventEnd),
+        };
+      }),
+    ),
+  );
+  const median = (key) =>
+    each[0]?.[key] === undefined
+      ? undefined
+      : quantile(
+          each.map((e) => e[key] - start),
+          0.5,
+        );
   return { navigation: median('navigation'), html: median('html'), script: median('script'), ran: median('ran') };
 }
 
@@ -46,10 +61,13 @@ export async function run() {
         }, shop.blankUrl);
         for (let visit = 0; visit < VISITS.length; visit++) {
           for (const who of (r + visit) % 2 ? ['blank', 'mount'] : ['mount', 'blank']) {
-            const { start, ms } = await page.evaluate(async ([who, src]) => {
-              const start = performance.timeOrigin + performance.now();
-              return { start, ms: await (who === 'mount' ? window.bench.mount() : window.bench.blank(src)) };
-            }, [who, shop.blankUrl]);
+            const { start, ms } = await page.evaluate(
+              async ([who, src]) => {
+                const start = performance.timeOrigin + performance.now();
+                return { start, ms: await (who === 'mount' ? window.bench.mount() : window.bench.blank(src)) };
+              },
+              [who, shop.blankUrl],
+            );
             times[who][visit].push(ms);
             marks[who][visit].push(await milestones(page, who === 'mount' ? '/frame/?' : '/frame/blank.html', start));
             await page.evaluate((who) => (who === 'mount' ? window.bench.unmount() : window.bench.unblank()), who);
@@ -70,7 +88,10 @@ export async function run() {
   VISITS.forEach((what, visit) => {
     const mount = summary(times.mount[visit], 'ms');
     const blank = summary(times.blank[visit], 'ms');
-    const ratio = summary(times.mount[visit].map((m, i) => m / times.blank[visit][i]), '×');
+    const ratio = summary(
+      times.mount[visit].map((m, i) => m / times.blank[visit][i]),
+      '×',
+    );
     Object.assign(figures, { [`${what}: mountFields ms`]: mount, [`${what}: 3 blank iframes ms`]: blank, [`${what}: ratio`]: ratio });
     rows.push({
       when: what,
@@ -83,7 +104,15 @@ export async function run() {
         const values = marks[who][visit].map((m) => m[key]).filter((v) => v !== undefined);
         return values.length ? summary(values, 'ms').median.toFixed(0) : '';
       };
-      const row = { when: what, frames: who === 'mount' ? 'card frames' : 'blank', 'navigation starts': at('navigation'), 'HTML received': at('html'), 'script received': at('script'), 'scripts run': at('ran'), 'ready / load': summary(times[who][visit]).median.toFixed(0) };
+      const row = {
+        when: what,
+        frames: who === 'mount' ? 'card frames' : 'blank',
+        'navigation starts': at('navigation'),
+        'HTML received': at('html'),
+        'script received': at('script'),
+        'scripts run': at('ran'),
+        'ready / load': summary(times[who][visit]).median.toFixed(0),
+      };
       timeline.push(row);
       figures[`${what}: ${row.frames} milestones ms`] = row;
     }

@@ -51,7 +51,16 @@ async function interleaved(pairs, a, b) {
   const ta = [];
   const tb = [];
   for (let i = 0; i < pairs; i++) {
-    const order = i % 2 ? [[a, ta], [b, tb]] : [[b, tb], [a, ta]];
+    const order =
+      i % 2
+        ? [
+            [a, ta],
+            [b, tb],
+          ]
+        : [
+            [b, tb],
+            [a, ta],
+          ];
     for (const [call, list] of order) list.push(await time(call));
   }
   return [quantile(ta, 0.5), quantile(tb, 0.5)];
@@ -106,7 +115,8 @@ export async function run() {
     const gateway = createGateway(options);
 
     // Warm the connections and the JIT of both sides first.
-    for (let i = 0; i < 30; i++) await Promise.all([gateway.clientToken(), bare(tokenRequest)(), gateway.payments.create(PAYMENT), bare(paymentRequest)()]);
+    for (let i = 0; i < 30; i++)
+      await Promise.all([gateway.clientToken(), bare(tokenRequest)(), gateway.payments.create(PAYMENT), bare(paymentRequest)()]);
     const figures = {};
     const callRows = [];
     const pairs = [
@@ -116,9 +126,18 @@ export async function run() {
     for (const [nameA, nameB, a, b] of pairs) {
       const runs = [];
       for (let r = 0; r < 9; r++) runs.push(await interleaved(60, a, b));
-      const sa = summary(runs.map((x) => x[0]), 'ms');
-      const sb_ = summary(runs.map((x) => x[1]), 'ms');
-      const ratio = summary(runs.map((x) => x[0] / x[1]), '×');
+      const sa = summary(
+        runs.map((x) => x[0]),
+        'ms',
+      );
+      const sb_ = summary(
+        runs.map((x) => x[1]),
+        'ms',
+      );
+      const ratio = summary(
+        runs.map((x) => x[0] / x[1]),
+        '×',
+      );
       Object.assign(figures, { [`${nameA} ms`]: sa, [`${nameB} ms`]: sb_, [`${nameA} / ${nameB}`]: ratio });
       callRows.push({ call: nameA, 'median ms per call (min-max of 9 runs)': cell(sa) });
       callRows.push({ call: nameB, 'median ms per call (min-max of 9 runs)': cell(sb_) });
@@ -130,7 +149,12 @@ export async function run() {
     const nonceUrl = `${sb.url}/v1/merchants/${sb.merchant.id}/credit-card-nonce`;
     const nonceBody = JSON.stringify({ number: CARD.number, expire_month: CARD.expireMonth, expire_year: CARD.expireYear, cvv2: CARD.cvv });
     const kinds = {
-      nonce: { url: nonceUrl, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: nonceBody },
+      nonce: {
+        url: nonceUrl,
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: nonceBody,
+      },
       payment: { url: paymentRequest.url, method: 'POST', headers: Object.fromEntries(paymentRequest.headers), body: paymentRequest.body },
     };
     const loadRows = [];
@@ -139,26 +163,46 @@ export async function run() {
       const runs = { nonce: [], payment: [] };
       // The two kinds take turns, run by run, so that both meet the machine's load alike.
       for (let r = 0; r < 5; r++) {
-        for (const kind of r % 2 ? ['payment', 'nonce'] : ['nonce', 'payment']) runs[kind].push(await load(clients, clients === 1 ? 200 : 640, kinds[kind]));
+        for (const kind of r % 2 ? ['payment', 'nonce'] : ['nonce', 'payment'])
+          runs[kind].push(await load(clients, clients === 1 ? 200 : 640, kinds[kind]));
       }
       for (const kind of ['nonce', 'payment']) {
-        const rps = summary(runs[kind].map((x) => x.rps), 'requests/s');
-        const p50 = summary(runs[kind].map((x) => x.p50), 'ms');
-        const p99 = summary(runs[kind].map((x) => x.p99), 'ms');
+        const rps = summary(
+          runs[kind].map((x) => x.rps),
+          'requests/s',
+        );
+        const p50 = summary(
+          runs[kind].map((x) => x.p50),
+          'ms',
+        );
+        const p99 = summary(
+          runs[kind].map((x) => x.p99),
+          'ms',
+        );
         p99At[kind][clients] = runs[kind].map((x) => x.p99);
-        Object.assign(figures, { [`${kind} x${clients} requests/s`]: rps, [`${kind} x${clients} p50 ms`]: p50, [`${kind} x${clients} p99 ms`]: p99 });
+        Object.assign(figures, {
+          [`${kind} x${clients} requests/s`]: rps,
+          [`${kind} x${clients} p50 ms`]: p50,
+          [`${kind} x${clients} p99 ms`]: p99,
+        });
         loadRows.push({ request: kind, clients, 'requests/s': cell(rps), 'p50 ms': cell(p50), 'p99 ms': cell(p99) });
       }
     }
     for (const kind of ['nonce', 'payment']) {
-      const growth = summary(p99At[kind][64].map((v, i) => v / p99At[kind][1][i]), '×');
+      const growth = summary(
+        p99At[kind][64].map((v, i) => v / p99At[kind][1][i]),
+        '×',
+      );
       figures[`${kind} p99 growth 1 -> 64 clients`] = growth;
       loadRows.push({ request: kind, clients: '1 -> 64', 'requests/s': '', 'p50 ms': '', 'p99 ms': `${cell(growth)} ×` });
     }
     return {
       tables: [
         { title: 'One call at a time, 60 of each interleaved per run, 9 runs; goal gateway / fetch ≤ 1.1 ×', rows: callRows },
-        { title: 'Sandbox throughput (its own process; clients on kept-alive node:https connections), 5 runs each: median (min-max)', rows: loadRows },
+        {
+          title: 'Sandbox throughput (its own process; clients on kept-alive node:https connections), 5 runs each: median (min-max)',
+          rows: loadRows,
+        },
       ],
       figures,
     };

@@ -33,8 +33,15 @@ export async function run() {
       // The merchant's frame host behind a delay of its own: a third origin, as in production.
       const frameHost = await startFrameHost(shop, `${gateway}/`);
       const frameHostProxy = await startLatency(frameHost.port, ms);
-      const pages = { mount: url, blank: url, one: url, host: `${url}&frames=${encodeURIComponent(`https://127.0.0.1:${frameHostProxy.port}/`)}` };
-      const times = Object.fromEntries(['first', 'cached'].map((visit) => [visit, Object.fromEntries(Object.keys(pages).map((who) => [who, []]))]));
+      const pages = {
+        mount: url,
+        blank: url,
+        one: url,
+        host: `${url}&frames=${encodeURIComponent(`https://127.0.0.1:${frameHostProxy.port}/`)}`,
+      };
+      const times = Object.fromEntries(
+        ['first', 'cached'].map((visit) => [visit, Object.fromEntries(Object.keys(pages).map((who) => [who, []]))]),
+      );
       const cost = { first: [], cached: [] };
       try {
         for (let r = 0; r < RUNS; r++) {
@@ -45,7 +52,10 @@ export async function run() {
             try {
               for (const visit of ['first', 'cached']) {
                 frameHost.take();
-                const took = await tab.evaluate(([mounts, src, count]) => (mounts ? window.bench.mount() : window.bench.blank(src, count)), [mounts, blankUrl, who === 'one' ? 1 : 3]);
+                const took = await tab.evaluate(
+                  ([mounts, src, count]) => (mounts ? window.bench.mount() : window.bench.blank(src, count)),
+                  [mounts, blankUrl, who === 'one' ? 1 : 3],
+                );
                 times[visit][who].push(took);
                 if (who === 'host') cost[visit].push(frameHost.take());
                 await tab.evaluate((mounts) => (mounts ? window.bench.unmount() : window.bench.unblank()), mounts);
@@ -64,16 +74,28 @@ export async function run() {
         const mount = summary(t.mount, 'ms');
         const blank = summary(t.blank, 'ms');
         const one = summary(t.one, 'ms');
-        const ratio = summary(t.mount.map((m, i) => m / t.blank[i]), '×');
+        const ratio = summary(
+          t.mount.map((m, i) => m / t.blank[i]),
+          '×',
+        );
         const host = summary(t.host, 'ms');
-        const hostRatio = summary(t.host.map((m, i) => m / t.blank[i]), '×');
+        const hostRatio = summary(
+          t.host.map((m, i) => m / t.blank[i]),
+          '×',
+        );
         // What the frame host answered for one visit (the last run's: every run answers alike).
         const answers = cost[visit].at(-1);
         const counted = new Map();
         for (const a of answers) counted.set(a.status, (counted.get(a.status) ?? 0) + 1);
         const statuses = [...counted].map(([status, n]) => `${n} × ${status}`).join(', ');
         const bytes = answers.reduce((sum, a) => sum + a.bytes, 0);
-        const trips = ms === 0 ? undefined : summary(t.mount.map((m) => m / ms), 'trips');
+        const trips =
+          ms === 0
+            ? undefined
+            : summary(
+                t.mount.map((m) => m / ms),
+                'trips',
+              );
         Object.assign(figures, {
           [`${ms} ms, ${visit}: mountFields ms`]: mount,
           [`${ms} ms, ${visit}: 3 blank iframes ms`]: blank,
@@ -111,7 +133,8 @@ export async function run() {
     tables: [
       { title: `Number, expiry and CVV; ${RUNS} runs each, median (min-max); ratios of the same run's figures`, rows },
       {
-        title: "The same mount with the frames from a frame host of the merchant's (createFrameHost, a third origin behind the same delay), and what it answered for one visit",
+        title:
+          "The same mount with the frames from a frame host of the merchant's (createFrameHost, a third origin behind the same delay), and what it answered for one visit",
         rows: hosted,
       },
     ],

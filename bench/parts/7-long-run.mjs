@@ -31,7 +31,9 @@ function sandboxProcess(distUrl) {
 const sb = await startSandbox({ testMode: true });
 process.on('message', () => { gc(); gc(); process.send({ heap: process.memoryUsage().heapUsed }); });
 process.send({ url: sb.url, merchant: sb.merchant });`;
-  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const next = () => new Promise((resolve) => child.once('message', resolve));
   return next().then((started) => ({
     ...started,
@@ -67,18 +69,29 @@ function client(sb) {
     async token(agent) {
       bearer = `Bearer ${ok(await send(agent, `${base}/client_token`, 'POST', { ...json, authorization: basic }, 'grant_type=client_credentials'), 'client token').accessToken}`;
     },
-    nonce: async (agent) => ok(await send(agent, `${base}/credit-card-nonce`, 'POST', { ...json, authorization: bearer }, JSON.stringify(CARD)), 'nonce').data.credit_card_nonce,
+    nonce: async (agent) =>
+      ok(await send(agent, `${base}/credit-card-nonce`, 'POST', { ...json, authorization: bearer }, JSON.stringify(CARD)), 'nonce').data
+        .credit_card_nonce,
     async pay(agent, i) {
       const nonce = await c.nonce(agent);
       const body = {
         intent: 'sale',
-        payer: { payment_type: 'CC', funding_instrument: { credit_card_nonce: { nonce } }, ...(i % 100 === 0 ? { payer_info: { email: `payer-${i}@bench.example` } } : {}) },
+        payer: {
+          payment_type: 'CC',
+          funding_instrument: { credit_card_nonce: { nonce } },
+          ...(i % 100 === 0 ? { payer_info: { email: `payer-${i}@bench.example` } } : {}),
+        },
         transaction: { amount: { currency: 'EUR', total: '10.00' }, invoice_number: `INV-${i}` },
       };
       ok(await send(agent, `${base}/payment`, 'POST', { ...json, authorization: basic }, JSON.stringify(body)), 'payment');
     },
-    lookup: async (agent, i) => ok(await send(agent, `${base}/payer?email=${encodeURIComponent(`PAYER-${i}@BENCH.EXAMPLE`)}`, 'GET', { authorization: basic }), 'payer'),
-    clock: async (agent, ms) => ok(await send(agent, `${sb.url}/__sandbox/clock`, 'POST', json, JSON.stringify({ advanceMs: ms })), 'clock'),
+    lookup: async (agent, i) =>
+      ok(
+        await send(agent, `${base}/payer?email=${encodeURIComponent(`PAYER-${i}@BENCH.EXAMPLE`)}`, 'GET', { authorization: basic }),
+        'payer',
+      ),
+    clock: async (agent, ms) =>
+      ok(await send(agent, `${sb.url}/__sandbox/clock`, 'POST', json, JSON.stringify({ advanceMs: ms })), 'clock'),
   };
   return c;
 }
@@ -89,9 +102,11 @@ async function load(clients, total, job) {
   try {
     let next = 0;
     const start = performance.now();
-    await Promise.all(Array.from({ length: clients }, async () => {
-      while (next < total) await job(agent, next++);
-    }));
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (next < total) await job(agent, next++);
+      }),
+    );
     return (total * 1000) / (performance.now() - start);
   } finally {
     agent.destroy();
@@ -142,7 +157,8 @@ async function throughput(builds) {
   }
   for (const b of builds) {
     const t = runs.get(b);
-    for (const clients of [4, 64]) t[clients] = { nonces: summary(t[clients].nonces, 'nonces/s'), payments: summary(t[clients].payments, 'payments/s') };
+    for (const clients of [4, 64])
+      t[clients] = { nonces: summary(t[clients].nonces, 'nonces/s'), payments: summary(t[clients].payments, 'payments/s') };
   }
   return runs;
 }
@@ -191,35 +207,71 @@ export async function run() {
         [`${prefix}heap bytes per unused nonce`]: b.perNonce,
         [`${prefix}heap bytes freed when every token and nonce expires`]: b.freed,
       });
-      for (const [when, rates] of [['start', startRates], ['end', endRates]]) {
+      for (const [when, rates] of [
+        ['start', startRates],
+        ['end', endRates],
+      ]) {
         for (const clients of [4, 64]) {
           const t = rates.get(b)[clients];
-          Object.assign(figures, { [`${prefix}nonces/s x${clients} ${when}`]: t.nonces, [`${prefix}payments/s x${clients} ${when}`]: t.payments });
+          Object.assign(figures, {
+            [`${prefix}nonces/s x${clients} ${when}`]: t.nonces,
+            [`${prefix}payments/s x${clients} ${when}`]: t.payments,
+          });
         }
       }
     }
     const b0 = builds[0];
     const rows = [
-      row('payments in the run (64 clients)', '', (b) => `${PAYMENTS.toLocaleString('en')} in ${b.seconds.toFixed(1)} s: ${b.rate.toFixed(0)}/s`),
+      row(
+        'payments in the run (64 clients)',
+        '',
+        (b) => `${PAYMENTS.toLocaleString('en')} in ${b.seconds.toFixed(1)} s: ${b.rate.toFixed(0)}/s`,
+      ),
       row('heap after GC, start → end, KB', '', (b) => `${kb(b.start.heap)} → ${kb(b.end.heap)}`),
-      row('heap per payment (the payment, its nonce, a payer, a card)', 'bounded: nothing unused kept', (b) => `${b.perPayment.toFixed(0)} B`),
-      row(`GET …/payer?email= median ms, ${b0.start.paid.toLocaleString('en')} → ${b0.end.paid.toLocaleString('en')} payers`, 'end ≤ 1.2 × start', (b) => `${b.start.lookup.toFixed(2)} → ${b.end.lookup.toFixed(2)}: ${(b.end.lookup / b.start.lookup).toFixed(2)} ×`),
+      row(
+        'heap per payment (the payment, its nonce, a payer, a card)',
+        'bounded: nothing unused kept',
+        (b) => `${b.perPayment.toFixed(0)} B`,
+      ),
+      row(
+        `GET …/payer?email= median ms, ${b0.start.paid.toLocaleString('en')} → ${b0.end.paid.toLocaleString('en')} payers`,
+        'end ≤ 1.2 × start',
+        (b) => `${b.start.lookup.toFixed(2)} → ${b.end.lookup.toFixed(2)}: ${(b.end.lookup / b.start.lookup).toFixed(2)} ×`,
+      ),
       row(`heap per unused nonce (${EXPIRING_NONCES.toLocaleString('en')})`, '', (b) => `${b.perNonce.toFixed(0)} B`),
-      row(`heap freed once the clock passes the lifetime of every token and nonce (${(b0.paid + b0.unused).toLocaleString('en')} nonces, ${b0.paid.toLocaleString('en')} of them used), KB`, 'most of what they hold', (b) => kb(b.freed)),
+      row(
+        `heap freed once the clock passes the lifetime of every token and nonce (${(b0.paid + b0.unused).toLocaleString('en')} nonces, ${b0.paid.toLocaleString('en')} of them used), KB`,
+        'most of what they hold',
+        (b) => kb(b.freed),
+      ),
     ];
     const loadRows = [];
-    for (const [when, rates] of [['start', startRates], ['end', endRates]]) {
+    for (const [when, rates] of [
+      ['start', startRates],
+      ['end', endRates],
+    ]) {
       for (const what of ['nonces', 'payments']) {
         for (const clients of [4, 64]) {
-          loadRows.push(Object.fromEntries([['when', when], ['per second', what], ['clients', clients], ...builds.map((b) => [b.name, cell(rates.get(b)[clients][what])])]));
+          loadRows.push(
+            Object.fromEntries([
+              ['when', when],
+              ['per second', what],
+              ['clients', clients],
+              ...builds.map((b) => [b.name, cell(rates.get(b)[clients][what])]),
+            ]),
+          );
         }
       }
     }
     return {
       tables: [
-        { title: `One sandbox per build, ${PAYMENTS.toLocaleString('en')} payments (${builds.map((b) => `${b.name}: ${b.dist}`).join(', ')})`, rows },
         {
-          title: 'Throughput before and after the long run, 3 runs each (2,000 nonces; 1,000 payments of a nonce and a payment), builds taking turns: median (min-max); goal: x64 within 10 % of the build before',
+          title: `One sandbox per build, ${PAYMENTS.toLocaleString('en')} payments (${builds.map((b) => `${b.name}: ${b.dist}`).join(', ')})`,
+          rows,
+        },
+        {
+          title:
+            'Throughput before and after the long run, 3 runs each (2,000 nonces; 1,000 payments of a nonce and a payment), builds taking turns: median (min-max); goal: x64 within 10 % of the build before',
           rows: loadRows,
         },
       ],

@@ -80,52 +80,67 @@ export function createAccounts(shop) {
   const routes = [
     ['GET', /^\/api\/account$/, async (request) => json(200, { account: accountOf(request) ?? null })],
 
-    ['POST', /^\/api\/account\/session$/, async (request) => {
-      const body = await readJson(request);
-      onlyKeys(body, ['account']);
-      const name = body['account'];
-      const account = typeof name === 'string' && Object.hasOwn(ACCOUNTS, name) ? ACCOUNTS[name] : undefined;
-      if (!account) throw refuse('invalid_request', `account must be one of: ${Object.keys(ACCOUNTS).join(', ')}.`);
-      const old = cookieOf(request, ACCOUNT_COOKIE);
-      if (old) sessions.delete(old);
-      const id = randomBytes(16).toString('hex');
-      sessions.set(id, account);
-      return json(200, { account }, { 'set-cookie': `${ACCOUNT_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax` });
-    }],
+    [
+      'POST',
+      /^\/api\/account\/session$/,
+      async (request) => {
+        const body = await readJson(request);
+        onlyKeys(body, ['account']);
+        const name = body['account'];
+        const account = typeof name === 'string' && Object.hasOwn(ACCOUNTS, name) ? ACCOUNTS[name] : undefined;
+        if (!account) throw refuse('invalid_request', `account must be one of: ${Object.keys(ACCOUNTS).join(', ')}.`);
+        const old = cookieOf(request, ACCOUNT_COOKIE);
+        if (old) sessions.delete(old);
+        const id = randomBytes(16).toString('hex');
+        sessions.set(id, account);
+        return json(200, { account }, { 'set-cookie': `${ACCOUNT_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax` });
+      },
+    ],
 
-    ['DELETE', /^\/api\/account\/session$/, async (request) => {
-      const id = cookieOf(request, ACCOUNT_COOKIE);
-      if (id) sessions.delete(id);
-      return json(200, { account: null }, { 'set-cookie': `${ACCOUNT_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0` });
-    }],
+    [
+      'DELETE',
+      /^\/api\/account\/session$/,
+      async (request) => {
+        const id = cookieOf(request, ACCOUNT_COOKIE);
+        if (id) sessions.delete(id);
+        return json(200, { account: null }, { 'set-cookie': `${ACCOUNT_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0` });
+      },
+    ],
 
     // The shopper's cards, listed, removed, made the default: payframe's handler, the payer from the session.
     ['GET', /^\/api\/account\/cards$/, async (request) => keptCards(request)],
     ['POST', /^\/api\/account\/cards$/, async (request) => keptCards(request)],
 
     // A card kept without paying: the nonce of the page's card form, verified with a zero amount under the account's email.
-    ['POST', /^\/api\/account\/cards\/new$/, async (request, _params, ctx) => {
-      const account = accountOf(request);
-      if (!account) return notSignedIn();
-      const body = await readJson(request);
-      onlyKeys(body, ['card', 'browserInfo']);
-      const card = /** @type {Record<string, unknown>} */ (typeof body['card'] === 'object' && body['card'] !== null ? body['card'] : {});
-      if (typeof card['nonce'] !== 'string' || Object.keys(card).length !== 1) throw refuse('invalid_request', 'card must be { nonce }.');
-      const { browserInfo = {} } = body;
-      if (typeof browserInfo !== 'object' || browserInfo === null || Array.isArray(browserInfo)) throw refuse('invalid_request', 'browserInfo must be an object.');
-      const verification = await gateway.payments.verify({
-        card: { nonce: card['nonce'] }, currency: shop.order.currency, payer: { email: account.email, name: account.name },
-        browserInfo: { .../** @type {import('payframe/server').BrowserInfo} */ (browserInfo), ...(ctx.ip ? { ip: ctx.ip } : {}) },
-        description: 'Card saved without paying',
-      });
-      if (!isApproved(verification)) {
-        const { code, text } = verification.result ?? {};
-        return json(200, { saved: false, code, text });
-      }
-      const payerId = verification.payer?.payer_info?.id;
-      if (payerId) payers.set(account.id, payerId);
-      return json(200, { saved: true });
-    }],
+    [
+      'POST',
+      /^\/api\/account\/cards\/new$/,
+      async (request, _params, ctx) => {
+        const account = accountOf(request);
+        if (!account) return notSignedIn();
+        const body = await readJson(request);
+        onlyKeys(body, ['card', 'browserInfo']);
+        const card = /** @type {Record<string, unknown>} */ (typeof body['card'] === 'object' && body['card'] !== null ? body['card'] : {});
+        if (typeof card['nonce'] !== 'string' || Object.keys(card).length !== 1) throw refuse('invalid_request', 'card must be { nonce }.');
+        const { browserInfo = {} } = body;
+        if (typeof browserInfo !== 'object' || browserInfo === null || Array.isArray(browserInfo))
+          throw refuse('invalid_request', 'browserInfo must be an object.');
+        const verification = await gateway.payments.verify({
+          card: { nonce: card['nonce'] },
+          currency: shop.order.currency,
+          payer: { email: account.email, name: account.name },
+          browserInfo: { .../** @type {import('payframe/server').BrowserInfo} */ (browserInfo), ...(ctx.ip ? { ip: ctx.ip } : {}) },
+          description: 'Card saved without paying',
+        });
+        if (!isApproved(verification)) {
+          const { code, text } = verification.result ?? {};
+          return json(200, { saved: false, code, text });
+        }
+        const payerId = verification.payer?.payer_info?.id;
+        if (payerId) payers.set(account.id, payerId);
+        return json(200, { saved: true });
+      },
+    ],
   ];
 
   return { accountOf, cardsOf, routes };

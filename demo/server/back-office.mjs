@@ -66,109 +66,186 @@ export function backOfficeRoutes(shop) {
     const decimals = decimalsOf(currency);
     const pattern = new RegExp(`^(0|[1-9]\\d{0,11})${decimals > 0 ? `(\\.\\d{1,${decimals}})?` : ''}$`);
     if (typeof amount !== 'string' || !pattern.test(amount) || toMinor(amount, currency) <= 0) {
-      throw refuse('invalid_request', `Enter an amount above zero such as ${fromMinor(5 * 10 ** decimals, currency)}: ${currency} has ${decimals} decimals.`);
+      throw refuse(
+        'invalid_request',
+        `Enter an amount above zero such as ${fromMinor(5 * 10 ** decimals, currency)}: ${currency} has ${decimals} decimals.`,
+      );
     }
     return amount;
   };
 
   return [
-    ['GET', /^\/api\/payments$/, async () => {
-      const rows = await Promise.all(
-        ledger.all().map((entry) => fresh(entry).then(({ payment }) => payment, (error) => row(entry, undefined, error))),
-      );
-      return json(200, { payments: rows });
-    }],
+    [
+      'GET',
+      /^\/api\/payments$/,
+      async () => {
+        const rows = await Promise.all(
+          ledger.all().map((entry) =>
+            fresh(entry).then(
+              ({ payment }) => payment,
+              (error) => row(entry, undefined, error),
+            ),
+          ),
+        );
+        return json(200, { payments: rows });
+      },
+    ],
 
     // Each notification of the service as it arrived, with the order it settled: newest first.
     ['GET', /^\/api\/notifications$/, async () => json(200, { notifications: ledger.notices() })],
 
-    ['GET', /^\/api\/payments\/([^/]+)$/, async (_request, [id]) => {
-      const entry = ledger.get(id);
-      if (entry) return json(200, await fresh(entry));
-      // Any id the service knows (a capture or refund record too): shown, not acted on.
-      return json(200, { payment: null, record: await gateway.payments.get(/** @type {string} */ (id)) });
-    }],
+    [
+      'GET',
+      /^\/api\/payments\/([^/]+)$/,
+      async (_request, [id]) => {
+        const entry = ledger.get(id);
+        if (entry) return json(200, await fresh(entry));
+        // Any id the service knows (a capture or refund record too): shown, not acted on.
+        return json(200, { payment: null, record: await gateway.payments.get(/** @type {string} */ (id)) });
+      },
+    ],
 
-    ['POST', /^\/api\/payments\/([^/]+)\/capture$/, async (request, [id]) => {
-      const amount = await amountOf(request, entryOf(/** @type {string} */ (id)).amount.currency, false);
-      return action(/** @type {string} */ (id), async (entry) => {
-        const record = await gateway.payments.capture(entry.referenceId, amount ? { amount: { currency: entry.amount.currency, total: amount } } : {});
-        noteAction(entry, 'captures', { id: record.id, total: record.transaction?.amount?.total ?? amount ?? entry.amount.total, at: record.create_time });
-      }, (entry) => {
-        const { total, captured } = totals(entry, 'captured');
-        const { currency } = entry.amount;
-        return captured < total
-          ? `Captured ${money(captured, currency)} of ${money(total, currency)}; the rest of the hold is released.`
-          : `Captured ${money(captured, currency)}.`;
-      });
-    }],
+    [
+      'POST',
+      /^\/api\/payments\/([^/]+)\/capture$/,
+      async (request, [id]) => {
+        const amount = await amountOf(request, entryOf(/** @type {string} */ (id)).amount.currency, false);
+        return action(
+          /** @type {string} */ (id),
+          async (entry) => {
+            const record = await gateway.payments.capture(
+              entry.referenceId,
+              amount ? { amount: { currency: entry.amount.currency, total: amount } } : {},
+            );
+            noteAction(entry, 'captures', {
+              id: record.id,
+              total: record.transaction?.amount?.total ?? amount ?? entry.amount.total,
+              at: record.create_time,
+            });
+          },
+          (entry) => {
+            const { total, captured } = totals(entry, 'captured');
+            const { currency } = entry.amount;
+            return captured < total
+              ? `Captured ${money(captured, currency)} of ${money(total, currency)}; the rest of the hold is released.`
+              : `Captured ${money(captured, currency)}.`;
+          },
+        );
+      },
+    ],
 
-    ['POST', /^\/api\/payments\/([^/]+)\/void$/, async (request, [id]) => {
-      onlyKeys(await readJson(request), []);
-      return action(/** @type {string} */ (id), async (entry) => {
-        const record = await gateway.payments.void(entry.referenceId);
-        noteAction(entry, 'voids', { id: record.id, total: entry.amount.total, at: record.create_time });
-      }, (entry) => `Voided: the hold of ${entry.amount.currency} ${entry.amount.total} is released.`);
-    }],
+    [
+      'POST',
+      /^\/api\/payments\/([^/]+)\/void$/,
+      async (request, [id]) => {
+        onlyKeys(await readJson(request), []);
+        return action(
+          /** @type {string} */ (id),
+          async (entry) => {
+            const record = await gateway.payments.void(entry.referenceId);
+            noteAction(entry, 'voids', { id: record.id, total: entry.amount.total, at: record.create_time });
+          },
+          (entry) => `Voided: the hold of ${entry.amount.currency} ${entry.amount.total} is released.`,
+        );
+      },
+    ],
 
-    ['POST', /^\/api\/payments\/([^/]+)\/refund$/, async (request, [id]) => {
-      const amount = await amountOf(request, entryOf(/** @type {string} */ (id)).amount.currency, false);
-      return action(/** @type {string} */ (id), async (entry) => {
-        const record = await gateway.payments.refund(entry.referenceId, amount ? { amount: { currency: entry.amount.currency, total: amount } } : {});
-        noteAction(entry, 'refunds', { id: record.id, total: record.transaction?.amount?.total ?? amount ?? '0', at: record.create_time });
-      }, (entry, record) => {
-        const { captured, refunded } = totals(entry, record.state);
-        const { currency } = entry.amount;
-        const last = /** @type {import('./ledger.mjs').Action} */ (entry.refunds.at(-1));
-        return refunded < captured
-          ? `Refunded ${currency} ${last.total}; ${money(captured - refunded, currency)} is left to refund.`
-          : `Refunded ${currency} ${last.total}; the payment is now refunded in full.`;
-      });
-    }],
+    [
+      'POST',
+      /^\/api\/payments\/([^/]+)\/refund$/,
+      async (request, [id]) => {
+        const amount = await amountOf(request, entryOf(/** @type {string} */ (id)).amount.currency, false);
+        return action(
+          /** @type {string} */ (id),
+          async (entry) => {
+            const record = await gateway.payments.refund(
+              entry.referenceId,
+              amount ? { amount: { currency: entry.amount.currency, total: amount } } : {},
+            );
+            noteAction(entry, 'refunds', {
+              id: record.id,
+              total: record.transaction?.amount?.total ?? amount ?? '0',
+              at: record.create_time,
+            });
+          },
+          (entry, record) => {
+            const { captured, refunded } = totals(entry, record.state);
+            const { currency } = entry.amount;
+            const last = /** @type {import('./ledger.mjs').Action} */ (entry.refunds.at(-1));
+            return refunded < captured
+              ? `Refunded ${currency} ${last.total}; ${money(captured - refunded, currency)} is left to refund.`
+              : `Refunded ${currency} ${last.total}; the payment is now refunded in full.`;
+          },
+        );
+      },
+    ],
 
-    ['POST', /^\/api\/payments\/([^/]+)\/charge$/, async (request, [id]) => {
-      const first = entryOf(/** @type {string} */ (id));
-      const total = /** @type {string} */ (await amountOf(request, first.amount.currency, true));
-      if (!first.saveCard) throw refuse('conflict', 'The payer did not ask to keep this card: it cannot be charged again.');
-      if (!first.vaultCardId) learn(first, await gateway.payments.get(first.referenceId));
-      if (!first.vaultCardId) throw refuse('conflict', 'This payment was not approved, so no card was kept.');
-      const orderId = ledger.nextOrderId();
-      const amount = { currency: first.amount.currency, total };
-      // Kept before it is sent: if the answer is lost, the notification settles this order.
-      const entry = ledger.open({
-        orderId, kind: 'merchant-initiated', intent: 'sale', amount, saveCard: false, previousPaymentId: first.referenceId,
-        ...(first.email ? { email: first.email } : {}),
-      });
-      const payment = await gateway.payments.create({
-        intent: 'sale',
-        amount,
-        card: { vaultCardId: first.vaultCardId },
-        storedCredential: { kind: 'unscheduled', previousPaymentId: first.referenceId },
-        ...(first.email ? { payer: { email: first.email } } : {}),
-        description: `Merchant-initiated charge ${orderId} on the card kept by ${first.referenceId}`,
-        invoiceNumber: orderId,
-      }).catch((/** @type {unknown} */ error) => {
-        if (!isPayframeError(error) || error.code !== 'outcome_unknown') ledger.drop(entry);
-        throw error;
-      });
-      ledger.attach(entry, payment.reference_id);
-      const outcome = readPayment(payment);
-      const message = outcome.status === 'approved'
-        ? `Charged ${amount.currency} ${amount.total} on the kept card (${entry.referenceId}).`
-        : `The charge was declined: ${outcome.text ?? outcome.code}.`;
-      return json(200, { message, payment: row(entry, payment), record: payment });
-    }],
+    [
+      'POST',
+      /^\/api\/payments\/([^/]+)\/charge$/,
+      async (request, [id]) => {
+        const first = entryOf(/** @type {string} */ (id));
+        const total = /** @type {string} */ (await amountOf(request, first.amount.currency, true));
+        if (!first.saveCard) throw refuse('conflict', 'The payer did not ask to keep this card: it cannot be charged again.');
+        if (!first.vaultCardId) learn(first, await gateway.payments.get(first.referenceId));
+        if (!first.vaultCardId) throw refuse('conflict', 'This payment was not approved, so no card was kept.');
+        const orderId = ledger.nextOrderId();
+        const amount = { currency: first.amount.currency, total };
+        // Kept before it is sent: if the answer is lost, the notification settles this order.
+        const entry = ledger.open({
+          orderId,
+          kind: 'merchant-initiated',
+          intent: 'sale',
+          amount,
+          saveCard: false,
+          previousPaymentId: first.referenceId,
+          ...(first.email ? { email: first.email } : {}),
+        });
+        const payment = await gateway.payments
+          .create({
+            intent: 'sale',
+            amount,
+            card: { vaultCardId: first.vaultCardId },
+            storedCredential: { kind: 'unscheduled', previousPaymentId: first.referenceId },
+            ...(first.email ? { payer: { email: first.email } } : {}),
+            description: `Merchant-initiated charge ${orderId} on the card kept by ${first.referenceId}`,
+            invoiceNumber: orderId,
+          })
+          .catch((/** @type {unknown} */ error) => {
+            if (!isPayframeError(error) || error.code !== 'outcome_unknown') ledger.drop(entry);
+            throw error;
+          });
+        ledger.attach(entry, payment.reference_id);
+        const outcome = readPayment(payment);
+        const message =
+          outcome.status === 'approved'
+            ? `Charged ${amount.currency} ${amount.total} on the kept card (${entry.referenceId}).`
+            : `The charge was declined: ${outcome.text ?? outcome.code}.`;
+        return json(200, { message, payment: row(entry, payment), record: payment });
+      },
+    ],
 
-    ['GET', /^\/api\/payers$/, async (request) => {
-      const email = new URL(request.url).searchParams.get('email') ?? '';
-      return json(200, payerView(shop, await gateway.payers.byEmail(email)));
-    }],
+    [
+      'GET',
+      /^\/api\/payers$/,
+      async (request) => {
+        const email = new URL(request.url).searchParams.get('email') ?? '';
+        return json(200, payerView(shop, await gateway.payers.byEmail(email)));
+      },
+    ],
 
-    ['GET', /^\/api\/payers\/([^/]+)$/, async (_request, [payerId]) =>
-      json(200, payerView(shop, await gateway.payers.byId(/** @type {string} */ (payerId))))],
+    [
+      'GET',
+      /^\/api\/payers\/([^/]+)$/,
+      async (_request, [payerId]) => json(200, payerView(shop, await gateway.payers.byId(/** @type {string} */ (payerId)))),
+    ],
 
-    ['GET', /^\/api\/payers\/([^/]+)\/cards\/([^/]+)$/, async (_request, [payerId, cardId]) =>
-      json(200, { card: await gateway.payers.card(/** @type {string} */ (payerId), /** @type {string} */ (cardId)) })],
+    [
+      'GET',
+      /^\/api\/payers\/([^/]+)\/cards\/([^/]+)$/,
+      async (_request, [payerId, cardId]) =>
+        json(200, { card: await gateway.payers.card(/** @type {string} */ (payerId), /** @type {string} */ (cardId)) }),
+    ],
   ];
 }
 
@@ -236,13 +313,24 @@ function explain(error, entry, record) {
 
 /** A payer and their cards, each marked when the payer asked the shop to keep it. @param {Shop} shop @param {import('payframe/server').PayerRecord} record */
 function payerView(shop, record) {
-  const kept = new Set(shop.ledger.all().map((e) => (e.saveCard ? e.vaultCardId : undefined)).filter(Boolean));
+  const kept = new Set(
+    shop.ledger
+      .all()
+      .map((e) => (e.saveCard ? e.vaultCardId : undefined))
+      .filter(Boolean),
+  );
   const info = record.payer_info;
   return {
     payer: { id: info.id ?? '', email: info.email ?? '', name: info.name ?? '' },
     cards: record.funding_instrument.credit_cards.map((c) => ({
-      id: c.id, type: c.type ?? '', bin: c.bin, last4: c.last4, expireMonth: c.expire_month ?? null, expireYear: c.expire_year ?? null,
-      isDefault: c.is_default ?? false, keptWithConsent: kept.has(c.id),
+      id: c.id,
+      type: c.type ?? '',
+      bin: c.bin,
+      last4: c.last4,
+      expireMonth: c.expire_month ?? null,
+      expireYear: c.expire_year ?? null,
+      isDefault: c.is_default ?? false,
+      keptWithConsent: kept.has(c.id),
     })),
   };
 }

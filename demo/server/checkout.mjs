@@ -33,7 +33,8 @@ const ACTIONS = { 'PAYMENT.CAPTURE.COMPLETED': 'captures', 'PAYMENT.AUTHORIZATIO
  */
 function payerEmail(email, account) {
   if (account) {
-    if (email !== undefined && email.toLowerCase() !== account.email) throw refuse('invalid_request', `Signed in as ${account.email}: the payment is made under that email.`);
+    if (email !== undefined && email.toLowerCase() !== account.email)
+      throw refuse('invalid_request', `Signed in as ${account.email}: the payment is made under that email.`);
     return account.email;
   }
   if (email !== undefined && isAccountEmail(email)) throw refuse('invalid_request', 'This email is a shop account’s: sign in to use it.');
@@ -59,7 +60,13 @@ export function checkoutRoutes(shop, accounts) {
     const outcome = readPayment(payment);
     const { status, state, code, text, referenceId } = outcome;
     return {
-      status, state, code, text, referenceId, orderId: entry.orderId, amount: entry.amount,
+      status,
+      state,
+      code,
+      text,
+      referenceId,
+      orderId: entry.orderId,
+      amount: entry.amount,
       ...(outcome.status === 'pending' ? { pending: toPending(payment) } : {}),
     };
   };
@@ -76,8 +83,14 @@ export function checkoutRoutes(shop, accounts) {
     const returnUrl = new URL('/return', shop.publicOrigin);
     if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
     const entry = ledger.open({
-      orderId, kind: 'checkout', intent: input.intent, amount: { currency: bill.amount.currency, total: bill.amount.total }, owner,
-      saveCard: input.saveCard, ...(input.email ? { email: input.email } : {}), ...(input.attempt ? { attempt: input.attempt } : {}),
+      orderId,
+      kind: 'checkout',
+      intent: input.intent,
+      amount: { currency: bill.amount.currency, total: bill.amount.total },
+      owner,
+      saveCard: input.saveCard,
+      ...(input.email ? { email: input.email } : {}),
+      ...(input.attempt ? { attempt: input.attempt } : {}),
     });
     let payment;
     try {
@@ -121,7 +134,11 @@ export function checkoutRoutes(shop, accounts) {
         }
       }
       ledger.noticed({
-        id: notice.id, kind: notice.kind, orderId: entry?.orderId ?? null, referenceId: payment.reference_id, state: payment.state,
+        id: notice.id,
+        kind: notice.kind,
+        orderId: entry?.orderId ?? null,
+        referenceId: payment.reference_id,
+        state: payment.state,
         at: new Date().toISOString(),
       });
     },
@@ -135,122 +152,176 @@ export function checkoutRoutes(shop, accounts) {
   };
 
   return [
-    ['GET', /^\/api\/checkout$/, async () =>
-      json(200, { order: priced(order), gateway: { merchantId: shop.merchantId, baseUrl: shop.gatewayUrl } })],
+    [
+      'GET',
+      /^\/api\/checkout$/,
+      async () => json(200, { order: priced(order), gateway: { merchantId: shop.merchantId, baseUrl: shop.gatewayUrl } }),
+    ],
 
     ['POST', /^\/api\/client-token$/, async (request) => clientToken(request)],
 
-    ['POST', /^\/api\/pay$/, async (request, _params, ctx) => {
-      const account = accounts.accountOf(request);
-      const input = checkPay(await readJson(request));
-      input.email = payerEmail(input.email, account);
-      const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
-      const owner = ctx.owner ?? newOwner();
-      const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
-      const orderId = ledger.nextOrderId();
-      try {
-        const { answer } = await startPayment(input, { card, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) }, owner, ctx.ip, orderId);
-        return json(200, answer, cookie);
-      } catch (error) {
-        // Sent, and its answer lost: the service may have charged. The page is told it is being checked, never "not paid".
-        const open = ledger.byOrder(orderId);
-        if (open && isPayframeError(error) && error.code === 'outcome_unknown') return json(200, checking(open), cookie);
-        throw error;
-      }
-    }],
+    [
+      'POST',
+      /^\/api\/pay$/,
+      async (request, _params, ctx) => {
+        const account = accounts.accountOf(request);
+        const input = checkPay(await readJson(request));
+        input.email = payerEmail(input.email, account);
+        const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
+        const owner = ctx.owner ?? newOwner();
+        const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
+        const orderId = ledger.nextOrderId();
+        try {
+          const { answer } = await startPayment(
+            input,
+            { card, ...(input.saveCard ? { storedCredential: { kind: 'first' } } : {}) },
+            owner,
+            ctx.ip,
+            orderId,
+          );
+          return json(200, answer, cookie);
+        } catch (error) {
+          // Sent, and its answer lost: the service may have charged. The page is told it is being checked, never "not paid".
+          const open = ledger.byOrder(orderId);
+          if (open && isPayframeError(error) && error.code === 'outcome_unknown') return json(200, checking(open), cookie);
+          throw error;
+        }
+      },
+    ],
 
     // A payment whose answer to the page was lost on the way: the page asks by the attempt id it made (a
     // secret only it and this server know, so it needs no cookie: a first payment's cookie came in that answer).
-    ['GET', /^\/api\/attempt\/([0-9a-f-]{36})$/, async (_request, [attempt]) => {
-      const entry = ledger.byAttempt(attempt);
-      if (!entry) return json(200, { status: 'none' }); // never reached this server: nothing was paid
-      if (!entry.referenceId) return json(200, checking(entry));
-      const payment = await gateway.payments.get(entry.referenceId);
-      learn(entry, payment);
-      return json(200, answerOf(payment, entry));
-    }],
+    [
+      'GET',
+      /^\/api\/attempt\/([0-9a-f-]{36})$/,
+      async (_request, [attempt]) => {
+        const entry = ledger.byAttempt(attempt);
+        if (!entry) return json(200, { status: 'none' }); // never reached this server: nothing was paid
+        if (!entry.referenceId) return json(200, checking(entry));
+        const payment = await gateway.payments.get(entry.referenceId);
+        learn(entry, payment);
+        return json(200, answerOf(payment, entry));
+      },
+    ],
 
     // An order being checked (its answer was lost): the page asks until the service's notification settles it.
-    ['GET', /^\/api\/order\/(ORD-\d{1,12})$/, async (_request, [orderId], ctx) => {
-      const entry = ledger.byOrder(orderId);
-      if (!entry || !ctx.owner || entry.owner !== ctx.owner) throw refuse('not_found', 'No order of this checkout has this number.');
-      if (!entry.referenceId) return json(200, checking(entry));
-      const payment = await gateway.payments.get(entry.referenceId);
-      learn(entry, payment);
-      return json(200, answerOf(payment, entry));
-    }],
+    [
+      'GET',
+      /^\/api\/order\/(ORD-\d{1,12})$/,
+      async (_request, [orderId], ctx) => {
+        const entry = ledger.byOrder(orderId);
+        if (!entry || !ctx.owner || entry.owner !== ctx.owner) throw refuse('not_found', 'No order of this checkout has this number.');
+        if (!entry.referenceId) return json(200, checking(entry));
+        const payment = await gateway.payments.get(entry.referenceId);
+        learn(entry, payment);
+        return json(200, answerOf(payment, entry));
+      },
+    ],
 
     // The service posts every change of a payment here, with the Authorization value the shop set.
     ['POST', /^\/api\/notifications$/, async (request) => notification(request)],
 
     // A kept card, step 1: the page (with its checkout cookie) asks for a one-time ticket for this card.
-    ['POST', /^\/api\/kept-card\/ticket$/, async (request, _params, ctx) => {
-      const body = await readJson(request);
-      onlyKeys(body, ['intent', 'email', 'keptCardId', 'browserInfo', 'locale']);
-      const { keptCardId: id, ...rest } = body;
-      const input = checkPayInput(rest);
-      if (typeof id !== 'string') throw refuse('invalid_request', 'keptCardId must be the id of a saved card.');
-      const account = accounts.accountOf(request);
-      input.email = payerEmail(input.email, account);
-      // A signed-in shopper's card is one of their account's; else one this browser saved under the email.
-      const keptCardId = account
-        ? (await accounts.cardsOf(account)).find((c) => c.id === id)?.id
-        : await keptCardIdOf(shop, input.email, id, ctx.owner);
-      if (!keptCardId) throw refuse('not_found', 'No saved card with this id for this email.');
-      const orderId = ledger.nextOrderId();
-      const ticket = tickets.issue({
-        owner: /** @type {string} */ (ctx.owner), keptCardId, email: /** @type {string} */ (input.email), intent: input.intent, locale: input.locale,
-        browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) }, orderId,
-      });
-      // The order's number: should the payment's answer be lost, the page asks for this order.
-      return json(200, { ticket, orderId });
-    }],
+    [
+      'POST',
+      /^\/api\/kept-card\/ticket$/,
+      async (request, _params, ctx) => {
+        const body = await readJson(request);
+        onlyKeys(body, ['intent', 'email', 'keptCardId', 'browserInfo', 'locale']);
+        const { keptCardId: id, ...rest } = body;
+        const input = checkPayInput(rest);
+        if (typeof id !== 'string') throw refuse('invalid_request', 'keptCardId must be the id of a saved card.');
+        const account = accounts.accountOf(request);
+        input.email = payerEmail(input.email, account);
+        // A signed-in shopper's card is one of their account's; else one this browser saved under the email.
+        const keptCardId = account
+          ? (await accounts.cardsOf(account)).find((c) => c.id === id)?.id
+          : await keptCardIdOf(shop, input.email, id, ctx.owner);
+        if (!keptCardId) throw refuse('not_found', 'No saved card with this id for this email.');
+        const orderId = ledger.nextOrderId();
+        const ticket = tickets.issue({
+          owner: /** @type {string} */ (ctx.owner),
+          keptCardId,
+          email: /** @type {string} */ (input.email),
+          intent: input.intent,
+          locale: input.locale,
+          browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) },
+          orderId,
+        });
+        // The order's number: should the payment's answer be lost, the page asks for this order.
+        return json(200, { ticket, orderId });
+      },
+    ],
 
     // Step 2: the CVV frame posts `{ ticket, keptCardId, cvv }` here. It sends no cookie; the ticket says
     // whose checkout this is. CORS answers the card frames' origin only. The CVV goes into the payment
     // call and nowhere else: never logged, never answered.
     ...keptCardPay(shop, tickets, startPayment),
 
-    ['POST', /^\/api\/authenticate$/, async (request, _params, ctx) => {
-      // The OTP may only finish a payment this browser started, with the session the service gave it.
-      const body = await readJson(request);
-      const entry = ownPayment(body['referenceId'], ctx.owner);
-      if (entry.sessionId === undefined || body['sessionId'] !== entry.sessionId) throw refuse('not_found', 'This payment has no such session.');
-      return authenticate(new Request(request.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
-    }],
+    [
+      'POST',
+      /^\/api\/authenticate$/,
+      async (request, _params, ctx) => {
+        // The OTP may only finish a payment this browser started, with the session the service gave it.
+        const body = await readJson(request);
+        const entry = ownPayment(body['referenceId'], ctx.owner);
+        if (entry.sessionId === undefined || body['sessionId'] !== entry.sessionId)
+          throw refuse('not_found', 'This payment has no such session.');
+        return authenticate(
+          new Request(request.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        );
+      },
+    ],
 
     // A payment of this checkout by its reference: what the page shows after a kept card's CVV post,
     // whose answer (through the CVV frame) is the payment's outcome alone.
-    ['GET', /^\/api\/payment\/([\w.-]{1,128})$/, async (_request, [referenceId], ctx) => {
-      const entry = ownPayment(referenceId, ctx.owner);
-      const payment = await gateway.payments.get(/** @type {string} */ (referenceId));
-      learn(entry, payment);
-      return json(200, answerOf(payment, entry));
-    }],
+    [
+      'GET',
+      /^\/api\/payment\/([\w.-]{1,128})$/,
+      async (_request, [referenceId], ctx) => {
+        const entry = ownPayment(referenceId, ctx.owner);
+        const payment = await gateway.payments.get(/** @type {string} */ (referenceId));
+        learn(entry, payment);
+        return json(200, answerOf(payment, entry));
+      },
+    ],
 
-    ['GET', /^\/api\/session\/([0-9a-fA-F]{32})$/, async (_request, [sessionId], ctx) => {
-      const entry = ledger.bySession(/** @type {string} */ (sessionId));
-      ownPayment(entry?.referenceId, ctx.owner);
-      const payment = await gateway.payments.session(/** @type {string} */ (sessionId));
-      learn(/** @type {Entry} */ (entry), payment);
-      const { status, state, code, text, referenceId } = readPayment(payment);
-      return json(200, { status, state, code, text, referenceId, orderId: entry?.orderId, amount: entry?.amount });
-    }],
+    [
+      'GET',
+      /^\/api\/session\/([0-9a-fA-F]{32})$/,
+      async (_request, [sessionId], ctx) => {
+        const entry = ledger.bySession(/** @type {string} */ (sessionId));
+        ownPayment(entry?.referenceId, ctx.owner);
+        const payment = await gateway.payments.session(/** @type {string} */ (sessionId));
+        learn(/** @type {Entry} */ (entry), payment);
+        const { status, state, code, text, referenceId } = readPayment(payment);
+        return json(200, { status, state, code, text, referenceId, orderId: entry?.orderId, amount: entry?.amount });
+      },
+    ],
 
-    ['GET', /^\/api\/saved-cards$/, async (request, _params, ctx) => {
-      const typed = new URL(request.url).searchParams.get('email') ?? '';
-      const account = accounts.accountOf(request);
-      if (!account && !EMAIL.test(typed)) throw refuse('invalid_request', 'Enter a valid email address.');
-      const email = payerEmail(typed || undefined, account);
-      // A signed-in shopper's: every card of their account, the default first.
-      const cards = account ? await accounts.cardsOf(account) : await keptCards(shop, /** @type {string} */ (email), ctx.owner);
-      return json(200, {
-        cards: cards.map((c) => ({
-          id: c.id, brand: c.type, bin: c.bin, last4: c.last4, expireMonth: c.expire_month, expireYear: c.expire_year,
-          ...(account ? { isDefault: c.is_default === true } : {}),
-        })),
-      });
-    }],
+    [
+      'GET',
+      /^\/api\/saved-cards$/,
+      async (request, _params, ctx) => {
+        const typed = new URL(request.url).searchParams.get('email') ?? '';
+        const account = accounts.accountOf(request);
+        if (!account && !EMAIL.test(typed)) throw refuse('invalid_request', 'Enter a valid email address.');
+        const email = payerEmail(typed || undefined, account);
+        // A signed-in shopper's: every card of their account, the default first.
+        const cards = account ? await accounts.cardsOf(account) : await keptCards(shop, /** @type {string} */ (email), ctx.owner);
+        return json(200, {
+          cards: cards.map((c) => ({
+            id: c.id,
+            brand: c.type,
+            bin: c.bin,
+            last4: c.last4,
+            expireMonth: c.expire_month,
+            expireYear: c.expire_year,
+            ...(account ? { isDefault: c.is_default === true } : {}),
+          })),
+        });
+      },
+    ],
   ];
 }
 
@@ -287,11 +358,15 @@ function keptCardPay(shop, tickets, startPayment) {
       const { intent, email, locale, browserInfo, orderId } = ticket;
       const funding = { card: { vaultCardId: ticket.keptCardId, cvv }, storedCredential: /** @type {const} */ ({ kind: 'cardholder' }) };
       // The payment itself: the handler answers its outcome alone, and the page asks the shop for the rest.
-      return (await startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined, orderId)).payment;
+      return (await startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined, orderId))
+        .payment;
     },
   });
   const route = /^\/api\/kept-card\/pay$/;
-  return [['OPTIONS', route, handler], ['POST', route, handler]];
+  return [
+    ['OPTIONS', route, handler],
+    ['POST', route, handler],
+  ];
 }
 
 /** @param {Shop} shop @param {string | undefined} email @param {string} cardId @param {string | undefined} owner */
@@ -313,7 +388,8 @@ export function checkPay(body) {
   const { card, attempt, ...rest } = body;
   const c = /** @type {Record<string, unknown>} */ (typeof card === 'object' && card !== null ? card : {});
   if (typeof c['nonce'] !== 'string' || Object.keys(c).length !== 1) throw refuse('invalid_request', 'card must be { nonce }.');
-  if (attempt !== undefined && (typeof attempt !== 'string' || !ATTEMPT.test(attempt))) throw refuse('invalid_request', 'attempt must be a random UUID the page made.');
+  if (attempt !== undefined && (typeof attempt !== 'string' || !ATTEMPT.test(attempt)))
+    throw refuse('invalid_request', 'attempt must be a random UUID the page made.');
   return { ...checkPayInput(rest), nonce: c['nonce'], ...(attempt ? { attempt: /** @type {string} */ (attempt) } : {}) };
 }
 
@@ -324,15 +400,21 @@ export function checkPay(body) {
 function checkPayInput(body) {
   const { intent, email, name, saveCard = false, browserInfo = {}, locale = 'en' } = body;
   if (intent !== 'auth' && intent !== 'sale') throw refuse('invalid_request', 'intent must be auth or sale.');
-  if (email !== undefined && (typeof email !== 'string' || !EMAIL.test(email))) throw refuse('invalid_request', 'Enter a valid email address.');
-  if (name !== undefined && (typeof name !== 'string' || name.length > 100)) throw refuse('invalid_request', 'name must be text of at most 100 characters.');
+  if (email !== undefined && (typeof email !== 'string' || !EMAIL.test(email)))
+    throw refuse('invalid_request', 'Enter a valid email address.');
+  if (name !== undefined && (typeof name !== 'string' || name.length > 100))
+    throw refuse('invalid_request', 'name must be text of at most 100 characters.');
   if (typeof saveCard !== 'boolean') throw refuse('invalid_request', 'saveCard must be true or false.');
   if (saveCard && !email) throw refuse('invalid_request', 'Enter your email to save the card: it finds the card next time.');
-  if (typeof browserInfo !== 'object' || browserInfo === null || Array.isArray(browserInfo)) throw refuse('invalid_request', 'browserInfo must be an object.');
+  if (typeof browserInfo !== 'object' || browserInfo === null || Array.isArray(browserInfo))
+    throw refuse('invalid_request', 'browserInfo must be an object.');
   if (locale !== 'en' && locale !== 'ar') throw refuse('invalid_request', 'locale must be en or ar.');
   return {
-    intent, saveCard, locale,
-    email: /** @type {string | undefined} */ (email), name: /** @type {string | undefined} */ (name),
+    intent,
+    saveCard,
+    locale,
+    email: /** @type {string | undefined} */ (email),
+    name: /** @type {string | undefined} */ (name),
     browserInfo: /** @type {import('payframe/server').BrowserInfo} */ (browserInfo),
   };
 }

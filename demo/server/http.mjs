@@ -19,7 +19,13 @@ export const json = (status, body, headers = {}) =>
 export const refuse = (code, message) => new PayframeError(code, message);
 
 const STATUS = /** @type {Record<string, number>} */ ({
-  invalid_request: 400, invalid_card: 400, unsafe_url: 400, not_found: 404, conflict: 409, rate_limited: 429, timeout: 504,
+  invalid_request: 400,
+  invalid_card: 400,
+  unsafe_url: 400,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  timeout: 504,
 });
 
 const FAILED = /** @type {Record<number, string>} */ ({
@@ -41,7 +47,7 @@ export function errorAnswer(error, explain) {
   const status = error.status === 413 || error.status === 415 ? error.status : (STATUS[error.code] ?? 502);
   // A refusal that concerns the person is said in the service's words; a failure between this server and
   // the service is said generically (its text may name credentials, paths or the service's internals).
-  const message = explain?.(error) ?? (status < 500 ? serviceText(error) : FAILED[status] ?? FAILED[502]);
+  const message = explain?.(error) ?? (status < 500 ? serviceText(error) : (FAILED[status] ?? FAILED[502]));
   return json(status, { error: { code: error.code, ...(error.reason ? { reason: error.reason } : {}), message } });
 }
 

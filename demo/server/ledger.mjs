@@ -68,7 +68,9 @@ export function createLedger() {
      * @param {string} email @param {string | undefined} owner
      */
     keptFor: (email, owner) =>
-      [...orders.values()].filter((e) => e.saveCard && owner !== undefined && e.owner === owner && e.email?.toLowerCase() === email.toLowerCase()),
+      [...orders.values()].filter(
+        (e) => e.saveCard && owner !== undefined && e.owner === owner && e.email?.toLowerCase() === email.toLowerCase(),
+      ),
     /** A notification the service sent, as the back office lists it (newest first, the last 200). @param {Notice} notice */
     noticed: (notice) => void (notices.unshift(notice), notices.splice(200)),
     notices: () => [...notices],

@@ -38,8 +38,16 @@ const REDIRECTS = /** @type {Record<string, string>} */ ({ '/': '/checkout', '/s
  */
 export const contentSecurityPolicy = (frameOrigin) =>
   [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", `frame-src ${frameOrigin}`,
-    "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'", "require-trusted-types-for 'script'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `frame-src ${frameOrigin}`,
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
   ].join('; ');
 
 /**
@@ -74,10 +82,15 @@ export function createMerchantServer(options) {
     if (REDIRECTS[pathname]) return new Response(null, { status: 302, headers: { ...headers, location: REDIRECTS[pathname] } });
     const found = FILES[pathname];
     if (!found) return new Response('Not found', { status: 404, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' } });
-    if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { ...headers, allow: 'GET, HEAD' } });
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return new Response(null, { status: 405, headers: { ...headers, allow: 'GET, HEAD' } });
     const [path, type] = found;
     const body = await readFile(path).catch(() => undefined);
-    if (!body) return new Response('Not built: run npm start', { status: 503, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' } });
+    if (!body)
+      return new Response('Not built: run npm start', {
+        status: 503,
+        headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' },
+      });
     const html = type === 'text/html';
     return new Response(request.method === 'HEAD' ? null : body, {
       headers: {

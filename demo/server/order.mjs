@@ -11,7 +11,12 @@ export const DEFAULT_ORDER = {
   shop: { en: 'Muscat Coffee Roasters', ar: 'محمصة مسقط للقهوة' },
   currency: 'OMR',
   items: [
-    { sku: 'BEANS-250', name: { en: 'Single-origin coffee beans, 250 g', ar: 'حبوب قهوة أحادية المصدر، ٢٥٠ غ' }, quantity: 2, price: '4.500' },
+    {
+      sku: 'BEANS-250',
+      name: { en: 'Single-origin coffee beans, 250 g', ar: 'حبوب قهوة أحادية المصدر، ٢٥٠ غ' },
+      quantity: 2,
+      price: '4.500',
+    },
     { sku: 'BLEND-250', name: { en: 'Cardamom coffee blend, 250 g', ar: 'خلطة قهوة بالهيل، ٢٥٠ غ' }, quantity: 1, price: '3.750' },
   ],
   shipping: '1.000',

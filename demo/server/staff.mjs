@@ -34,15 +34,19 @@ export function createStaff(key) {
   };
 
   /** @type {[string, RegExp, import('./http.mjs').Route]} */
-  const sessionRoute = ['POST', /^\/api\/staff\/session$/, async (request) => {
-    const body = await readJson(request);
-    onlyKeys(body, ['key']);
-    const given = body['key'];
-    if (typeof given !== 'string' || !same(given, key)) {
-      return unauthorized('This key is not this run’s: open the Back office address that npm start printed this time.');
-    }
-    return json(200, { staff: true }, { 'set-cookie': `${STAFF_COOKIE}=${session}; Path=/api; HttpOnly; SameSite=Strict` });
-  }];
+  const sessionRoute = [
+    'POST',
+    /^\/api\/staff\/session$/,
+    async (request) => {
+      const body = await readJson(request);
+      onlyKeys(body, ['key']);
+      const given = body['key'];
+      if (typeof given !== 'string' || !same(given, key)) {
+        return unauthorized('This key is not this run’s: open the Back office address that npm start printed this time.');
+      }
+      return json(200, { staff: true }, { 'set-cookie': `${STAFF_COOKIE}=${session}; Path=/api; HttpOnly; SameSite=Strict` });
+    },
+  ];
 
   /**
    * The routes, each answering 401 unless the request is staff's.
@@ -50,8 +54,11 @@ export function createStaff(key) {
    * @returns {[string, RegExp, import('./http.mjs').Route][]}
    */
   const only = (routes) =>
-    routes.map(([method, pattern, route]) => [method, pattern, (request, params, ctx) =>
-      admits(request) ? route(request, params, ctx) : Promise.resolve(unauthorized(NO_STAFF))]);
+    routes.map(([method, pattern, route]) => [
+      method,
+      pattern,
+      (request, params, ctx) => (admits(request) ? route(request, params, ctx) : Promise.resolve(unauthorized(NO_STAFF))),
+    ]);
 
   return { sessionRoute, only };
 }

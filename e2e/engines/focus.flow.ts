@@ -30,8 +30,20 @@ const values = (driver: Driver) => Promise.all((['number', 'expiry', 'cvv'] as c
 test('Tab and Shift-Tab move through the fields in order and out to the page', async ({ driver }) => {
   await openCheckout(driver, merchant);
   await driver.click({ label: 'Email' });
-  await keys(driver, [['Tab', 'Email'], ['Tab', FIELDS[0]!], ['Tab', FIELDS[1]!], ['Tab', FIELDS[2]!], ['Tab', FIELDS[3]!]]);
-  await keys(driver, [['Shift+Tab', 'Pay 25.00 USD'], ['Shift+Tab', FIELDS[3]!], ['Shift+Tab', FIELDS[2]!], ['Shift+Tab', FIELDS[1]!], ['Shift+Tab', FIELDS[0]!]]);
+  await keys(driver, [
+    ['Tab', 'Email'],
+    ['Tab', FIELDS[0]!],
+    ['Tab', FIELDS[1]!],
+    ['Tab', FIELDS[2]!],
+    ['Tab', FIELDS[3]!],
+  ]);
+  await keys(driver, [
+    ['Shift+Tab', 'Pay 25.00 USD'],
+    ['Shift+Tab', FIELDS[3]!],
+    ['Shift+Tab', FIELDS[2]!],
+    ['Shift+Tab', FIELDS[1]!],
+    ['Shift+Tab', FIELDS[0]!],
+  ]);
   await expect.poll(() => focused(driver)).toBe('Email');
   await expectNoProblems(driver, merchant);
 });
@@ -41,12 +53,20 @@ test("the expiry's label, then a click into the number: 4, Tab, 2, Tab, 3 land i
   await driver.click({ text: 'Expiry date' });
   await expect.poll(() => focused(driver)).toBe('Expiry date');
   await driver.click(field('number'));
-  await keys(driver, [['4', 'Card number'], ['Tab', 'Card number'], ['2', 'Expiry date'], ['Tab', 'Expiry date'], ['3', 'Security code']]);
+  await keys(driver, [
+    ['4', 'Card number'],
+    ['Tab', 'Card number'],
+    ['2', 'Expiry date'],
+    ['Tab', 'Expiry date'],
+    ['3', 'Security code'],
+  ]);
   expect(await values(driver)).toEqual(['4', '02 / ', '3']);
   await expectNoProblems(driver, merchant);
 });
 
-test('form.focus() outside a user gesture: Chromium and Firefox focus the field; WebKit lets no cross-origin frame take the focus', async ({ driver }) => {
+test('form.focus() outside a user gesture: Chromium and Firefox focus the field; WebKit lets no cross-origin frame take the focus', async ({
+  driver,
+}) => {
   await openCheckout(driver, merchant);
   await driver.run(undefined, () => (window as any).form.focus('expiry'));
   if (driver.engine === 'webkit') {
@@ -56,9 +76,17 @@ test('form.focus() outside a user gesture: Chromium and Firefox focus the field;
     expect(await valueOf(driver, 'expiry')).toBe('');
     return;
   }
-  await keys(driver, [['1', 'Expiry date'], ['Tab', 'Expiry date'], ['9', 'Security code']]);
+  await keys(driver, [
+    ['1', 'Expiry date'],
+    ['Tab', 'Expiry date'],
+    ['9', 'Security code'],
+  ]);
   await driver.click(field('number'));
-  await keys(driver, [['4', 'Card number'], ['Tab', 'Card number'], ['2', 'Expiry date']]);
+  await keys(driver, [
+    ['4', 'Card number'],
+    ['Tab', 'Card number'],
+    ['2', 'Expiry date'],
+  ]);
   expect(await values(driver)).toEqual(['4', '02 / ', '9']);
   await expectNoProblems(driver, merchant);
 });

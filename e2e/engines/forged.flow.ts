@@ -34,10 +34,16 @@ async function checkoutUnderAttack(driver: Driver): Promise<string> {
   for (const name of FIELDS) await typeInto(driver, name, CARD[name]);
   await expect.poll(async () => (await driver.run(undefined, () => (window as any).form.getState())).isValid).toBe(true);
   const fakes = [`${other.url}/fake-field`, `${merchant.sandbox.url}/frame/?merchant=${merchant.sandbox.merchant.id}&fake=1`];
-  await driver.run(undefined, (srcs: string[], ids: string[]) => {
-    srcs.forEach((src, i) => document.body.append(Object.assign(document.createElement('iframe'), { src, id: ids[i]!.slice(1) })));
-  }, fakes, FAKES);
-  for (const where of FAKES) await expect.poll(() => driver.run(where, () => document.readyState).catch(() => 'loading'), { timeout: 10_000 }).toBe('complete');
+  await driver.run(
+    undefined,
+    (srcs: string[], ids: string[]) => {
+      srcs.forEach((src, i) => document.body.append(Object.assign(document.createElement('iframe'), { src, id: ids[i]!.slice(1) })));
+    },
+    fakes,
+    FAKES,
+  );
+  for (const where of FAKES)
+    await expect.poll(() => driver.run(where, () => document.readyState).catch(() => 'loading'), { timeout: 10_000 }).toBe('complete');
   for (const where of [undefined, ...FIELDS.map((name) => field(name).in)]) {
     await driver.run(where, () => {
       const heard: Record<string, number> = ((window as any).__heard = {});
@@ -47,34 +53,51 @@ async function checkoutUnderAttack(driver: Driver): Promise<string> {
   return driver.run(undefined, () => new URLSearchParams(document.querySelector('iframe')!.src.split('#')[1]).get('channel')!);
 }
 
-const heardFrom = (driver: Driver, where: In, origin: string) => driver.run(where, (o: string) => ((window as any).__heard[o] ?? 0) as number, origin);
+const heardFrom = (driver: Driver, where: In, origin: string) =>
+  driver.run(where, (o: string) => ((window as any).__heard[o] ?? 0) as number, origin);
 
 /** Everything the forgeries could have changed, as the page and the person see it. */
 async function view(driver: Driver) {
   const onPage = await driver.run(undefined, formView, false);
   const fields = [];
   for (const name of FIELDS) {
-    fields.push(await driver.run(field(name).in, () => {
-      const el = document.querySelector('input')!;
-      return { value: el.value, placeholder: el.placeholder, invalid: el.getAttribute('aria-invalid'), label: document.querySelector('label')!.textContent, lang: document.documentElement.lang };
-    }));
+    fields.push(
+      await driver.run(field(name).in, () => {
+        const el = document.querySelector('input')!;
+        return {
+          value: el.value,
+          placeholder: el.placeholder,
+          invalid: el.getAttribute('aria-invalid'),
+          label: document.querySelector('label')!.textContent,
+          lang: document.documentElement.lang,
+        };
+      }),
+    );
   }
   return { ...onPage, fields, nonces: nonceRequests() };
 }
 
-test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored, and the card pays', async ({ driver }) => {
+test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored, and the card pays', async ({
+  driver,
+}) => {
   test.slow(); // some 500 messages, 1 MiB strings among them, into five documents
   const ch = await checkoutUnderAttack(driver);
   const before = await view(driver);
 
-  for (const [fake, origin] of [[FAKES[0]!, other.url], [FAKES[1]!, merchant.sandbox.url]] as const) {
+  for (const [fake, origin] of [
+    [FAKES[0]!, other.url],
+    [FAKES[1]!, merchant.sandbox.url],
+  ] as const) {
     const was = { page: await heardFrom(driver, undefined, origin), number: await heardFrom(driver, field('number').in, origin) };
     const toPage = await driver.run(fake, forge, { ch, to: 'page', target: 'parent' });
     const toFrames = await driver.run(fake, forge, { ch, to: 'frames', target: 'parent.frames' });
     expect([toPage, toFrames]).toEqual([44, 62]);
     // Said after every forgery arrived: counted in the receivers themselves.
     await expect.poll(() => heardFrom(driver, undefined, origin), { timeout: 15_000 }).toBeGreaterThanOrEqual(was.page + toPage);
-    for (const name of FIELDS) await expect.poll(() => heardFrom(driver, field(name).in, origin), { timeout: 15_000 }).toBeGreaterThanOrEqual(name === 'number' ? was.number + toFrames : toFrames);
+    for (const name of FIELDS)
+      await expect
+        .poll(() => heardFrom(driver, field(name).in, origin), { timeout: 15_000 })
+        .toBeGreaterThanOrEqual(name === 'number' ? was.number + toFrames : toFrames);
   }
   expect(await view(driver)).toEqual(before);
 

@@ -33,20 +33,26 @@ async function frameUrl(driver: Driver, of: Merchant, origin = of.url): Promise<
 /** The other origin's page frames `src` (#stolen), listening for any message first. */
 async function frameFromOther(driver: Driver, src: string): Promise<void> {
   await driver.goto(`${other.url}/shop`);
-  await driver.run(undefined, (s: string) => {
-    const w = window as any;
-    w.heard = [];
-    addEventListener('message', (e) => w.heard.push(e.origin));
-    const frame = Object.assign(document.createElement('iframe'), { src: s, id: 'stolen', title: 'stolen' });
-    frame.style.cssText = 'width: 400px; height: 60px; border: 0';
-    document.body.append(frame);
-  }, src);
+  await driver.run(
+    undefined,
+    (s: string) => {
+      const w = window as any;
+      w.heard = [];
+      addEventListener('message', (e) => w.heard.push(e.origin));
+      const frame = Object.assign(document.createElement('iframe'), { src: s, id: 'stolen', title: 'stolen' });
+      frame.style.cssText = 'width: 400px; height: 60px; border: 0';
+      document.body.append(frame);
+    },
+    src,
+  );
 }
 
 /** What a person can do with the framed field: whether an input shows, what it holds after a click and typing. */
 async function tryTyping(driver: Driver, forge: boolean) {
   // The frame's document has loaded once its script has run (the frame page's script is deferred).
-  await expect.poll(() => driver.run('#stolen', () => document.readyState).catch(() => 'refused'), { timeout: 10_000 }).toMatch(/complete|refused/);
+  await expect
+    .poll(() => driver.run('#stolen', () => document.readyState).catch(() => 'refused'), { timeout: 10_000 })
+    .toMatch(/complete|refused/);
   if (forge) {
     // The page knows the channel (it made the URL) and posts a well-formed config, from its own origin.
     await driver.run(undefined, () => {
@@ -57,14 +63,18 @@ async function tryTyping(driver: Driver, forge: boolean) {
   }
   await driver.click({ css: '#stolen' });
   await driver.type('4111');
-  return driver.run('#stolen', () => {
-    const input = document.querySelector('input');
-    const shown = !!input && !document.body.hidden && !input.closest('[inert]') && input.getClientRects().length > 0;
-    return { shown, value: input?.value ?? null };
-  }).catch((error: Error) => ({ refused: String(error.message).slice(0, 80) }));
+  return driver
+    .run('#stolen', () => {
+      const input = document.querySelector('input');
+      const shown = !!input && !document.body.hidden && !input.closest('[inert]') && input.getClientRects().length > 0;
+      return { shown, value: input?.value ?? null };
+    })
+    .catch((error: Error) => ({ refused: String(error.message).slice(0, 80) }));
 }
 
-test("another origin's page framing the fields for the merchant's page: no field shows, typing reaches none, no message", async ({ driver }) => {
+test("another origin's page framing the fields for the merchant's page: no field shows, typing reaches none, no message", async ({
+  driver,
+}) => {
   const src = await frameUrl(driver, merchant);
   // Every engine run here gives the frame its parent's origin.
   expect(await driver.run(field('number').in, () => location.ancestorOrigins?.[0])).toBe(merchant.url);
@@ -78,7 +88,9 @@ test("another origin's page framing the fields for the merchant's page: no field
   expect(await tryTyping(driver, true)).toEqual({ shown: true, value: '4111' });
 });
 
-test('Firefox without location.ancestorOrigins: the frame another origin frames stays hidden and inert, whatever that page posts', async ({ driver }) => {
+test('Firefox without location.ancestorOrigins: the frame another origin frames stays hidden and inert, whatever that page posts', async ({
+  driver,
+}) => {
   test.skip(driver.engine !== 'firefox', 'the preference is Firefox’s');
   test.slow(); // a second Firefox, launched for this test
   const src = await frameUrl(driver, merchant);
@@ -98,7 +110,9 @@ test('Firefox without location.ancestorOrigins: the frame another origin frames 
   }
 });
 
-test("a merchant configured with its own origin only: another origin's page cannot load its frames (frame-ancestors)", async ({ driver }) => {
+test("a merchant configured with its own origin only: another origin's page cannot load its frames (frame-ancestors)", async ({
+  driver,
+}) => {
   const src = await frameUrl(driver, ownOnly, other.url);
   await frameFromOther(driver, src);
   const outcome = await tryTyping(driver, true);

@@ -13,7 +13,10 @@ let keptCardId: string;
 test.beforeAll(async () => {
   merchant = await startMerchant();
   const first = await merchant.gateway.payments.create({
-    intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' }, payer: { email: 'ada@example.com' },
+    intent: 'sale',
+    amount: { currency: 'USD', total: '5.00' },
+    storedCredential: { kind: 'first' },
+    payer: { email: 'ada@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
   keptCardId = readKeptCard(first).vaultCardId!;
@@ -24,7 +27,9 @@ const CVV = '739';
 const LABEL = 'Security code of the Visa ending in 1111';
 
 test('the CVV typed into its frame pays the kept card; the page never holds it', async ({ driver }) => {
-  await driver.goto(`${merchant.url}/kept-card?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card: keptCardId, brand: 'visa' })}`);
+  await driver.goto(
+    `${merchant.url}/kept-card?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card: keptCardId, brand: 'visa' })}`,
+  );
   // A click on the page's label focuses the field in the frame.
   await driver.click({ label: LABEL, in: '#kept-cvv iframe' });
   await watchAll(driver);

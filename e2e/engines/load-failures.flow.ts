@@ -12,8 +12,9 @@ import { type Origin, startOrigin } from '../support/origin';
 import type { Driver } from './harness/driver';
 import { expect, test } from './harness/test';
 
-const SHOP = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>'
-  + '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
+const SHOP =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><script src="/payframe.umd.min.js"></script></head>' +
+  '<body><div id="n"></div><div id="e"></div><div id="c"></div></body></html>';
 
 let merchant: Merchant;
 /** A merchant whose frames allow its own page only (frame-ancestors). */
@@ -22,9 +23,16 @@ let shop: Origin;
 /** A frame host that answers the real frame page, 4 s late, and a blank page at any other path. */
 let slow: Origin;
 test.beforeAll(async () => {
-  [merchant, ownOnly, shop, slow] = await Promise.all([startMerchant(), startMerchant({ ownOriginOnly: true }), startOrigin(), startOrigin()]);
+  [merchant, ownOnly, shop, slow] = await Promise.all([
+    startMerchant(),
+    startMerchant({ ownOriginOnly: true }),
+    startOrigin(),
+    startOrigin(),
+  ]);
   // The frame page a frame host makes for this shop (the page names the merchant origins it serves).
-  const page = await (await createFrameHost({ gateway: merchant.sandbox.url, merchantOrigins: [shop.url] })(new Request(`${slow.url}/frame/`))).text();
+  const page = await (
+    await createFrameHost({ gateway: merchant.sandbox.url, merchantOrigins: [shop.url] })(new Request(`${slow.url}/frame/`))
+  ).text();
   slow.files.set('/frame/', { type: 'text/html; charset=utf-8', body: page, delayMs: 4000 });
   // The page's head at once, its body (the frame's script) 4 s late: a cold edge worker, a slow first
   // visit. Firefox times a page's arrival before it has run its script: the watch must wait for load.
@@ -32,7 +40,11 @@ test.beforeAll(async () => {
   shop.files.set('/shop', { type: 'text/html; charset=utf-8', body: SHOP });
   shop.files.set('/strict', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy': "frame-src 'self'" } });
   // A policy rolled out report-only first: it reports the frames and blocks nothing.
-  shop.files.set('/report-only', { type: 'text/html; charset=utf-8', body: SHOP, headers: { 'content-security-policy-report-only': "frame-src 'self'" } });
+  shop.files.set('/report-only', {
+    type: 'text/html; charset=utf-8',
+    body: SHOP,
+    headers: { 'content-security-policy-report-only': "frame-src 'self'" },
+  });
 });
 test.afterAll(() => Promise.all([merchant?.close(), ownOnly?.close(), shop?.close(), slow?.close()]));
 
@@ -46,19 +58,28 @@ async function closedPort(): Promise<number> {
 
 /** Mounts with a 60 s timeout and answers how `ready` settled, and after how long on the page's clock. */
 function mount(driver: Driver, frameUrl?: string, timeoutMs = 60_000, of: Merchant = merchant) {
-  return driver.run(undefined, (gateway: string, merchantId: string, frames: string, timeoutMs: number) => {
-    const w = window as any;
-    const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
-    const started = performance.now();
-    const form = w.Payframe.mountFields({
-      client, timeoutMs, ...(frames ? { frameUrl: frames } : {}),
-      fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
-    });
-    return form.ready.then(
-      () => ({ code: 'ready', reason: undefined, fields: undefined, ms: performance.now() - started }),
-      (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started }),
-    );
-  }, of.sandbox.url, of.sandbox.merchant.id, frameUrl ?? '', timeoutMs);
+  return driver.run(
+    undefined,
+    (gateway: string, merchantId: string, frames: string, timeoutMs: number) => {
+      const w = window as any;
+      const client = w.Payframe.createClient({ merchantId, baseUrl: gateway, authorization: 'token' });
+      const started = performance.now();
+      const form = w.Payframe.mountFields({
+        client,
+        timeoutMs,
+        ...(frames ? { frameUrl: frames } : {}),
+        fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+      });
+      return form.ready.then(
+        () => ({ code: 'ready', reason: undefined, fields: undefined, ms: performance.now() - started }),
+        (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started }),
+      );
+    },
+    of.sandbox.url,
+    of.sandbox.merchant.id,
+    frameUrl ?? '',
+    timeoutMs,
+  );
 }
 
 test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCKED_BY_CSP, at once", async ({ driver }) => {

@@ -1,7 +1,18 @@
 // A payer types a card into the hosted form and pays: typed key by key, formatted, tokenised by the
 // frames, paid by the merchant's server; and the merchant's page never held the card.
 import { type Merchant, startMerchant } from '../support/merchant';
-import { expectNoCardData, expectNoProblems, field, focused, formState, openCheckout, recorded, textOf, typeInto, valueOf } from './harness/checkout';
+import {
+  expectNoCardData,
+  expectNoProblems,
+  field,
+  focused,
+  formState,
+  openCheckout,
+  recorded,
+  textOf,
+  typeInto,
+  valueOf,
+} from './harness/checkout';
 import { expect, test } from './harness/test';
 
 let merchant: Merchant;
@@ -64,7 +75,10 @@ test("the CVV's last digit, then tokenize at once: the frames send the card with
   const { heard, outcome } = await driver.run(undefined, async () => {
     const form = (window as any).form;
     const heard = form.getState().fields.cvv.isValid as boolean;
-    const outcome = await form.tokenize().then((r: any) => ({ last4: r.last4 }), (e: any) => ({ code: e.code, fields: e.fields }));
+    const outcome = await form.tokenize().then(
+      (r: any) => ({ last4: r.last4 }),
+      (e: any) => ({ code: e.code, fields: e.fields }),
+    );
     return { heard, outcome };
   });
   test.info().annotations.push({ type: 'the page had heard the last digit when it called tokenize()', description: String(heard) });

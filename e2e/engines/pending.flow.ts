@@ -19,7 +19,12 @@ const otpDir = (driver: Driver) => driver.run(undefined, () => document.querySel
 
 test('a pending payment: the OTP form takes the focus, the code is typed and confirmed with the keyboard', async ({ driver }) => {
   await openCheckout(driver, merchant);
-  for (const [name, text] of [['number', CARD.number], ['expiry', '1234'], ['cvv', CARD.cvv], ['name', 'Ada Lovelace']] as const) {
+  for (const [name, text] of [
+    ['number', CARD.number],
+    ['expiry', '1234'],
+    ['cvv', CARD.cvv],
+    ['name', 'Ada Lovelace'],
+  ] as const) {
     await driver.click(field(name));
     await driver.type(text);
   }
@@ -38,7 +43,11 @@ test('a pending payment: the OTP form takes the focus, the code is typed and con
 test('Arabic: the frames and the OTP form right to left, Arabic-Indic digits typed, paid', async ({ driver }) => {
   await openCheckout(driver, merchant, { locale: 'ar' });
   const labels = { number: 'رقم البطاقة', expiry: 'تاريخ الانتهاء', cvv: 'رمز الأمان', name: 'الاسم على البطاقة' };
-  for (const [name, text] of [['number', CARD.number], ['expiry', '1234'], ['cvv', CARD.cvv]] as const) {
+  for (const [name, text] of [
+    ['number', CARD.number],
+    ['expiry', '1234'],
+    ['cvv', CARD.cvv],
+  ] as const) {
     await driver.click(field(name, labels[name]));
     await driver.type(toArabic(text));
   }

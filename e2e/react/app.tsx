@@ -35,31 +35,50 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
   const [log, setLog] = useState<string[]>([]);
   const note = (line: string) => setLog((l) => [...l, line]);
   const client = useMemo(
-    () => createClient({
-      merchantId,
-      baseUrl: gatewayUrl,
-      authorization: () => {
-        asked[clientNo] = (asked[clientNo] ?? 0) + 1;
-        note(`client ${clientNo} asked for a token`);
-        return post('/client-token');
-      },
-    }),
+    () =>
+      createClient({
+        merchantId,
+        baseUrl: gatewayUrl,
+        authorization: () => {
+          asked[clientNo] = (asked[clientNo] ?? 0) + 1;
+          note(`client ${clientNo} asked for a token`);
+          return post('/client-token');
+        },
+      }),
     [clientNo],
   );
   const text = TEXT[locale];
   return (
     <main lang={locale} dir={locale === 'ar' ? 'rtl' : 'ltr'}>
       <h1>React checkout</h1>
-      <p>Rendered again {renders} times · count {count} · client {clientNo}</p>
+      <p>
+        Rendered again {renders} times · count {count} · client {clientNo}
+      </p>
       <div className="buttons">
-        <button type="button" onClick={() => setRenders((n) => n + 1)}>Render again</button>
-        <button type="button" onClick={() => setLocale(locale === 'en' ? 'ar' : 'en')}>{text.other}</button>
-        <button type="button" onClick={() => setPlaceholder('Your card number')}>Change the placeholder</button>
-        <button type="button" onClick={() => setClientNo((n) => n + 1)}>Another client</button>
-        <button type="button" onClick={() => setKept(0)}>Kept card A</button>
-        <button type="button" onClick={() => setKept(1)}>Kept card B</button>
-        <button type="button" onClick={() => setCount((n) => n + 1)}>Count</button>
-        <button type="button" onClick={() => setShown(!shown)}>{shown ? 'Remove the checkout' : 'Show the checkout'}</button>
+        <button type="button" onClick={() => setRenders((n) => n + 1)}>
+          Render again
+        </button>
+        <button type="button" onClick={() => setLocale(locale === 'en' ? 'ar' : 'en')}>
+          {text.other}
+        </button>
+        <button type="button" onClick={() => setPlaceholder('Your card number')}>
+          Change the placeholder
+        </button>
+        <button type="button" onClick={() => setClientNo((n) => n + 1)}>
+          Another client
+        </button>
+        <button type="button" onClick={() => setKept(0)}>
+          Kept card A
+        </button>
+        <button type="button" onClick={() => setKept(1)}>
+          Kept card B
+        </button>
+        <button type="button" onClick={() => setCount((n) => n + 1)}>
+          Count
+        </button>
+        <button type="button" onClick={() => setShown(!shown)}>
+          {shown ? 'Remove the checkout' : 'Show the checkout'}
+        </button>
       </div>
       {shown && (
         // New style, font and kept-card objects at every render: equal ones must keep the form.
@@ -77,7 +96,11 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
         </CardFields>
       )}
       {shown && <Pending client={client} />}
-      <ol aria-label="Events">{log.map((line, i) => <li key={i}>{line}</li>)}</ol>
+      <ol aria-label="Events">
+        {log.map((line, i) => (
+          <li key={i}>{line}</li>
+        ))}
+      </ol>
     </main>
   );
 }
@@ -110,13 +133,27 @@ function Checkout({ text, keptCard, placeholder }: { text: Text; keptCard: strin
         </div>
       ) : (
         <>
-          <div className="field"><label htmlFor="card-number">{text.number}</label><CardNumber id="card-number" className="box" placeholder={placeholder} /></div>
-          <div className="field"><label htmlFor="card-expiry">{text.expiry}</label><CardExpiry id="card-expiry" className="box" /></div>
-          <div className="field"><label htmlFor="card-cvv">{text.cvv}</label><CardCvv id="card-cvv" className="box" /></div>
-          <div className="field"><label htmlFor="card-name">{text.name}</label><CardName id="card-name" className="box" /></div>
+          <div className="field">
+            <label htmlFor="card-number">{text.number}</label>
+            <CardNumber id="card-number" className="box" placeholder={placeholder} />
+          </div>
+          <div className="field">
+            <label htmlFor="card-expiry">{text.expiry}</label>
+            <CardExpiry id="card-expiry" className="box" />
+          </div>
+          <div className="field">
+            <label htmlFor="card-cvv">{text.cvv}</label>
+            <CardCvv id="card-cvv" className="box" />
+          </div>
+          <div className="field">
+            <label htmlFor="card-name">{text.name}</label>
+            <CardName id="card-name" className="box" />
+          </div>
         </>
       )}
-      <p>{card.brand ? `Brand: ${card.brand.name}` : 'Brand: unknown'} · {card.isValid ? 'complete' : 'incomplete'}</p>
+      <p>
+        {card.brand ? `Brand: ${card.brand.name}` : 'Brand: unknown'} · {card.isValid ? 'complete' : 'incomplete'}
+      </p>
       <button disabled={!card.isValid}>Pay</button>
       <p role="status">{status}</p>
     </form>
@@ -130,10 +167,18 @@ function Pending({ client }: { client: { origin: string } }) {
     const pending = (await (await fetch('/pending.json')).json()) as PendingPayment;
     void otp.finish(pending); // nobody awaits it: the outcome is the hook's state
   };
-  const said = otp.outcome ? `Payment ${otp.outcome.status} (${otp.outcome.state})` : otp.error ? `Not confirmed: ${otp.error.code}` : otp.pending ? 'Waiting for the code' : '';
+  const said = otp.outcome
+    ? `Payment ${otp.outcome.status} (${otp.outcome.state})`
+    : otp.error
+      ? `Not confirmed: ${otp.error.code}`
+      : otp.pending
+        ? 'Waiting for the code'
+        : '';
   return (
     <section aria-label="Pending payment">
-      <button type="button" onClick={start}>Confirm the pending payment</button>
+      <button type="button" onClick={start}>
+        Confirm the pending payment
+      </button>
       {otp.pending && <div className="otp" ref={otp.ref} />}
       <p role="status">{said}</p>
     </section>

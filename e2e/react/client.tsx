@@ -15,4 +15,9 @@ new MutationObserver((records) => {
 const root = document.getElementById('root')!;
 const props = JSON.parse(root.dataset['props']!) as AppProps;
 // <StrictMode> at the root: React 19 double-invokes the effects of a newly placed fiber only inside it.
-hydrateRoot(root, <StrictMode><App {...props} /></StrictMode>);
+hydrateRoot(
+  root,
+  <StrictMode>
+    <App {...props} />
+  </StrictMode>,
+);

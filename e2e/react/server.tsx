@@ -3,4 +3,9 @@ import { renderToString } from 'react-dom/server';
 import { StrictMode } from 'react';
 import { App, type AppProps } from './app';
 
-export const render = (props: AppProps): string => renderToString(<StrictMode><App {...props} /></StrictMode>);
+export const render = (props: AppProps): string =>
+  renderToString(
+    <StrictMode>
+      <App {...props} />
+    </StrictMode>,
+  );

@@ -27,7 +27,10 @@ export function reactSuite(react: ReactVersion): void {
     keptCards = [];
     for (const number of [testCards.approved.number, '4012888888881881']) {
       const first = await merchant.gateway.payments.create({
-        intent: 'sale', amount: { currency: 'USD', total: '5.00' }, storedCredential: { kind: 'first' }, payer: { email: 'ada@example.com' },
+        intent: 'sale',
+        amount: { currency: 'USD', total: '5.00' },
+        storedCredential: { kind: 'first' },
+        payer: { email: 'ada@example.com' },
         card: { number, expireMonth: 12, expireYear: 2034, cvv: '123' },
       });
       keptCards.push(readKeptCard(first).vaultCardId!);
@@ -67,7 +70,8 @@ export function reactSuite(react: ReactVersion): void {
     expect(await page.evaluate(() => (window as any).rejections)).toEqual([]);
   }
   const status = (page: Page) => page.getByRole('form', { name: 'Payment' }).getByRole('status');
-  const input = (page: Page, field: Field, label: string = LABELS[field], box = `#card-${field}`) => page.frameLocator(`${box} iframe`).getByLabel(label);
+  const input = (page: Page, field: Field, label: string = LABELS[field], box = `#card-${field}`) =>
+    page.frameLocator(`${box} iframe`).getByLabel(label);
   async function type(page: Page, field: Field, text: string): Promise<void> {
     await input(page, field).click();
     await page.keyboard.type(text);
@@ -76,15 +80,21 @@ export function reactSuite(react: ReactVersion): void {
     for (const field of Object.keys(LABELS) as Field[]) await type(page, field, CARD[field]);
   }
   /** Keeps the page's frames (and their boxes), to tell later whether the same ones are still there. */
-  const mark = (page: Page) => page.evaluate(() => {
-    (window as any).marked = [...document.querySelectorAll('iframe')];
-    (window as any).boxes = [...document.querySelectorAll('.box')];
-  });
-  const compare = (page: Page) => page.evaluate(() => {
-    const marked = (window as any).marked as HTMLIFrameElement[];
-    const now = [...document.querySelectorAll('iframe')];
-    return { same: marked.length === now.length && marked.every((f, i) => f === now[i]), markedConnected: marked.filter((f) => f.isConnected).length, now: now.length };
-  });
+  const mark = (page: Page) =>
+    page.evaluate(() => {
+      (window as any).marked = [...document.querySelectorAll('iframe')];
+      (window as any).boxes = [...document.querySelectorAll('.box')];
+    });
+  const compare = (page: Page) =>
+    page.evaluate(() => {
+      const marked = (window as any).marked as HTMLIFrameElement[];
+      const now = [...document.querySelectorAll('iframe')];
+      return {
+        same: marked.length === now.length && marked.every((f, i) => f === now[i]),
+        markedConnected: marked.filter((f) => f.isConnected).length,
+        now: now.length,
+      };
+    });
   const framesAdded = (page: Page) => page.evaluate(() => (window as any).framesAdded as number);
   const events = (page: Page) => page.getByRole('list', { name: 'Events' }).getByRole('listitem');
 
@@ -133,7 +143,9 @@ export function reactSuite(react: ReactVersion): void {
     await expectClean(page);
   });
 
-  test('another locale and another placeholder are applied in place (setLocale, setPlaceholder), keeping what was typed', async ({ page }) => {
+  test('another locale and another placeholder are applied in place (setLocale, setPlaceholder), keeping what was typed', async ({
+    page,
+  }) => {
     await open(page);
     await type(page, 'number', '4111');
     await mark(page);
@@ -194,8 +206,9 @@ export function reactSuite(react: ReactVersion): void {
     await page.getByRole('button', { name: 'Remove the checkout' }).click();
     await expect(page.locator('iframe')).toHaveCount(0);
     // Destroyed, not only taken off the page with their boxes: the boxes React dropped hold no frame and no class.
-    expect(await page.evaluate(() => ((window as any).boxes as Element[]).map((b) => `${b.isConnected} ${b.children.length} ${b.className}`)))
-      .toEqual(Array(4).fill('false 0 box'));
+    expect(
+      await page.evaluate(() => ((window as any).boxes as Element[]).map((b) => `${b.isConnected} ${b.children.length} ${b.className}`)),
+    ).toEqual(Array(4).fill('false 0 box'));
     // Shown again: a new working form. Then removed while a payment is tokenising, and while an OTP form waits.
     await page.getByRole('button', { name: 'Show the checkout' }).click();
     await expect(status(page)).toHaveText('Ready', { timeout: 15_000 });
@@ -246,7 +259,9 @@ export function reactSuite(react: ReactVersion): void {
   async function otpPayment() {
     const card = testCards.otp;
     const payment = await merchant.gateway.payments.create({
-      intent: 'sale', amount: { currency: 'USD', total: '25.00' }, card: { number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv },
+      intent: 'sale',
+      amount: { currency: 'USD', total: '25.00' },
+      card: { number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv },
     });
     return toPending(payment);
   }

@@ -6,14 +6,37 @@
   addEventListener('message', (e) => recorded.messages.push({ origin: e.origin, data: JSON.stringify(e.data) }), true);
   document.addEventListener('securitypolicyviolation', (e) => recorded.violations.push(`${e.violatedDirective} ${e.blockedURI}`));
   addEventListener('error', (e) => recorded.errors.push(String(e.message)));
-  addEventListener('unhandledrejection', (e) => recorded.errors.push(`unhandled rejection: ${e.reason && (e.reason.code || e.reason.message)}`));
+  addEventListener('unhandledrejection', (e) =>
+    recorded.errors.push(`unhandled rejection: ${e.reason && (e.reason.code || e.reason.message)}`),
+  );
 
   const locale = query.get('locale') === 'ar' ? 'ar' : 'en';
   const text = {
-    en: { hints: { number: 'Check the card number.', expiry: 'Check the expiry date.', cvv: 'Check the security code.', name: 'Enter the name on the card.' } },
+    en: {
+      hints: {
+        number: 'Check the card number.',
+        expiry: 'Check the expiry date.',
+        cvv: 'Check the security code.',
+        name: 'Enter the name on the card.',
+      },
+    },
     ar: {
-      labels: { shop: 'مكتبة الزاوية', title: 'ادفع 25.00 دولار', 'email-label': 'البريد الإلكتروني', 'number-label': 'رقم البطاقة', 'expiry-label': 'تاريخ الانتهاء', 'cvv-label': 'رمز الأمان', 'name-label': 'الاسم على البطاقة', 'pay-button': 'ادفع 25.00 دولار' },
-      hints: { number: 'تحقق من رقم البطاقة.', expiry: 'تحقق من تاريخ الانتهاء.', cvv: 'تحقق من رمز الأمان.', name: 'أدخل الاسم كما يظهر على البطاقة.' },
+      labels: {
+        shop: 'مكتبة الزاوية',
+        title: 'ادفع 25.00 دولار',
+        'email-label': 'البريد الإلكتروني',
+        'number-label': 'رقم البطاقة',
+        'expiry-label': 'تاريخ الانتهاء',
+        'cvv-label': 'رمز الأمان',
+        'name-label': 'الاسم على البطاقة',
+        'pay-button': 'ادفع 25.00 دولار',
+      },
+      hints: {
+        number: 'تحقق من رقم البطاقة.',
+        expiry: 'تحقق من تاريخ الانتهاء.',
+        cvv: 'تحقق من رمز الأمان.',
+        name: 'أدخل الاسم كما يظهر على البطاقة.',
+      },
     },
   }[locale];
   if (locale === 'ar') {
@@ -35,7 +58,12 @@
     cvv: { container: '#card-cvv' },
     name: { container: '#card-name' },
   };
-  const styles = { base: { color: '#1f2328', 'font-size': '16px' }, focus: { outline: 'none' }, invalid: { color: '#b3261e' }, placeholder: { color: '#6e7781' } };
+  const styles = {
+    base: { color: '#1f2328', 'font-size': '16px' },
+    focus: { outline: 'none' },
+    invalid: { color: '#b3261e' },
+    placeholder: { color: '#6e7781' },
+  };
 
   const showHints = () => {
     for (const name of Object.keys(fields)) {
@@ -67,11 +95,21 @@
     try {
       const card = await window.form.tokenize();
       window.lastCard = card;
-      const response = await fetch('/pay', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ nonce: card.nonce, name: card.name }) });
+      const response = await fetch('/pay', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ nonce: card.nonce, name: card.name }),
+      });
       const paid = await response.json();
       if (paid.status === 'pending') {
         // The bank asks for a one-time password: the page's own form, finished through the merchant's server.
-        const submitOtp = (body, { signal }) => fetch('/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal }).then((r) => r.json());
+        const submitOtp = (body, { signal }) =>
+          fetch('/authenticate', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+            signal,
+          }).then((r) => r.json());
         const done = await Payframe.handlePending(paid.pending, { client, mode: 'otp', container: '#otp', submitOtp, locale });
         status.textContent = `Paid: ${done.state} ${card.brand} ${card.last4}`;
         return;

@@ -75,7 +75,12 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
   const framesUrl = framesServer && `https://127.0.0.2:${(framesServer.address() as AddressInfo).port}/`;
   const frameOrigin = framesUrl && new URL(framesUrl).origin;
   // The nonce endpoint answers CORS for the origins the merchant names: the frame host's, when the frames come from it.
-  const own = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret', origins: [url, ...(frameOrigin ? [frameOrigin] : [])] };
+  const own = {
+    id: 'sandbox-merchant',
+    clientId: 'sandbox-client',
+    clientSecret: 'sandbox-secret',
+    origins: [url, ...(frameOrigin ? [frameOrigin] : [])],
+  };
   const sandbox = await startSandbox(ownOriginOnly || framesServer ? { ...options, merchants: [own] } : options);
   const { id, clientId, clientSecret } = sandbox.merchant;
   const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
@@ -88,14 +93,21 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
     frames!(req, res);
   };
   // The CVV-only form's route: CORS for the frames' origin (the sandbox's, or the frame host's) only; a vault card paid again.
-  const keptCard = toNodeListener(gateway.handlers.cvv({
-    ...(frameOrigin ? { frameOrigin } : {}),
-    handle: async ({ cvv, body }) => {
-      received.push({ cvv, body });
-      const card = { vaultCardId: String(body['keptCardId']), cvv };
-      return gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '25.00' }, card, storedCredential: { kind: 'cardholder' } });
-    },
-  }));
+  const keptCard = toNodeListener(
+    gateway.handlers.cvv({
+      ...(frameOrigin ? { frameOrigin } : {}),
+      handle: async ({ cvv, body }) => {
+        received.push({ cvv, body });
+        const card = { vaultCardId: String(body['keptCardId']), cvv };
+        return gateway.payments.create({
+          intent: 'auth',
+          amount: { currency: 'USD', total: '25.00' },
+          card,
+          storedCredential: { kind: 'cardholder' },
+        });
+      },
+    }),
+  );
   let keptCardRoutes: Record<string, ReturnType<typeof toNodeListener>> = {};
   const authenticate = toNodeListener(gateway.handlers.authenticate());
   const files: Merchant['files'] = new Map([
@@ -138,7 +150,9 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
       if (path === '/client-token') {
         merchant.tokenRequests++;
         if (!merchant.refuseTokens) return mintToken(req, res);
-        return res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
+        return res
+          .writeHead(502, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
       }
       if (path === '/pay/kept-card') return keptCard(req, res);
       const keptCardRoute = keptCardRoutes[path];
@@ -150,7 +164,11 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
       }
       if (path === '/pay') {
         const { nonce, name } = JSON.parse(await body(req));
-        const payment = await gateway.payments.create({ intent: 'sale', amount: { currency: 'USD', total: '25.00' }, card: { nonce, name } });
+        const payment = await gateway.payments.create({
+          intent: 'sale',
+          amount: { currency: 'USD', total: '25.00' },
+          card: { nonce, name },
+        });
         const { status, state, code } = readPayment(payment);
         const pending = status === 'pending' ? { pending: toPending(payment) } : {};
         return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status, state, code, ...pending }));
@@ -160,7 +178,9 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
       res.writeHead(200, {
         'content-type': file.type,
         'cache-control': 'no-store',
-        ...(file.type.startsWith('text/html') ? { 'content-security-policy': pageCsp(sandbox.url, frameOrigin), 'reporting-endpoints': 'csp="/csp-report"' } : {}),
+        ...(file.type.startsWith('text/html')
+          ? { 'content-security-policy': pageCsp(sandbox.url, frameOrigin), 'reporting-endpoints': 'csp="/csp-report"' }
+          : {}),
         ...file.headers,
       });
       res.end(file.body);

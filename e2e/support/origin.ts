@@ -22,7 +22,10 @@ export interface Origin {
 const BLANK = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Another site</title></head><body></body></html>';
 
 export async function startOrigin(): Promise<Origin> {
-  const bundle = async (name: string) => ({ type: 'text/javascript', body: await readFile(new URL(`../../dist/${name}`, import.meta.url)) });
+  const bundle = async (name: string) => ({
+    type: 'text/javascript',
+    body: await readFile(new URL(`../../dist/${name}`, import.meta.url)),
+  });
   const files: Origin['files'] = new Map([
     ['/payframe.umd.min.js', await bundle('payframe.umd.min.js')],
     ['/payframe.full.umd.min.js', await bundle('payframe.full.umd.min.js')],

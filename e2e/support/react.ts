@@ -16,7 +16,9 @@ const aliases = (react: ReactVersion): Record<string, string> => (react === '18'
 const dist: Plugin = {
   name: 'payframe-dist',
   setup(b) {
-    b.onResolve({ filter: /^payframe(\/react)?$/ }, ({ path }) => ({ path: new URL(`dist/${path === 'payframe' ? 'payframe' : 'react'}.mjs`, root).pathname }));
+    b.onResolve({ filter: /^payframe(\/react)?$/ }, ({ path }) => ({
+      path: new URL(`dist/${path === 'payframe' ? 'payframe' : 'react'}.mjs`, root).pathname,
+    }));
   },
 };
 
@@ -56,26 +58,43 @@ export async function serverRender(entry: string, react: ReactVersion, props: un
   const runtime = new URL('react.cjs', dir).pathname;
   const app = new URL('app.cjs', dir).pathname;
   const options = {
-    bundle: true, write: false, platform: 'node', format: 'cjs', target: 'es2022', jsx: 'automatic', logLevel: 'silent',
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'es2022',
+    jsx: 'automatic',
+    logLevel: 'silent',
     alias: aliases(react),
     define: { 'process.env.NODE_ENV': '"development"' },
     loader: { '.css': 'empty' },
   } as const;
   const modules = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/server'];
   const [{ outputFiles: [reactCode] = [] }, { outputFiles: [appCode] = [] }] = await Promise.all([
-    build({ ...options, stdin: { contents: `module.exports = { ${modules.map((m) => `${JSON.stringify(m)}: require(${JSON.stringify(m)})`).join(', ')} };`, resolveDir: root.pathname } }),
+    build({
+      ...options,
+      stdin: {
+        contents: `module.exports = { ${modules.map((m) => `${JSON.stringify(m)}: require(${JSON.stringify(m)})`).join(', ')} };`,
+        resolveDir: root.pathname,
+      },
+    }),
     build({
       ...options,
       entryPoints: [new URL(entry, root).pathname],
-      plugins: [dist, {
-        // React is not in the page's module: it is the one the server loaded.
-        name: 'server-react',
-        setup(b) {
-          b.onResolve({ filter: REACT }, ({ path }) => ({ path, namespace: 'server-react' }));
-          b.onResolve({ filter: /\/react\.cjs$/ }, ({ path }) => ({ path, external: true }));
-          b.onLoad({ filter: /.*/, namespace: 'server-react' }, ({ path }) => ({ contents: `module.exports = require(${JSON.stringify(runtime)})[${JSON.stringify(path)}];` }));
+      plugins: [
+        dist,
+        {
+          // React is not in the page's module: it is the one the server loaded.
+          name: 'server-react',
+          setup(b) {
+            b.onResolve({ filter: REACT }, ({ path }) => ({ path, namespace: 'server-react' }));
+            b.onResolve({ filter: /\/react\.cjs$/ }, ({ path }) => ({ path, external: true }));
+            b.onLoad({ filter: /.*/, namespace: 'server-react' }, ({ path }) => ({
+              contents: `module.exports = require(${JSON.stringify(runtime)})[${JSON.stringify(path)}];`,
+            }));
+          },
         },
-      }],
+      ],
     }),
   ]);
   await writeFile(runtime, reactCode!.text);

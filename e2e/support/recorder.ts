@@ -37,15 +37,19 @@ export async function recordMerchant(page: Page): Promise<Recorder> {
     if (window !== window.top) return;
     const record = (window as unknown as { __payframeRecorder(text: string): void }).__payframeRecorder;
     // First and in the capture phase: nothing on the page can hide a message from it.
-    addEventListener('message', (event) => {
-      let data: string;
-      try {
-        data = JSON.stringify(event.data) ?? String(event.data);
-      } catch {
-        data = String(event.data);
-      }
-      void record(`${event.origin} ${data}`);
-    }, true);
+    addEventListener(
+      'message',
+      (event) => {
+        let data: string;
+        try {
+          data = JSON.stringify(event.data) ?? String(event.data);
+        } catch {
+          data = String(event.data);
+        }
+        void record(`${event.origin} ${data}`);
+      },
+      true,
+    );
   });
   page.on('console', (m) => recorder.console.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => recorder.console.push(`pageerror: ${e.message}`));
@@ -66,17 +70,24 @@ export async function pageView(): Promise<Record<string, string>> {
     dom.push(root instanceof Document ? root.documentElement.outerHTML : root.innerHTML);
     for (const el of root.querySelectorAll('*')) {
       if (el.shadowRoot) walk(el.shadowRoot);
-      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) dom.push(`${el.id}=${el.value}`);
+      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement)
+        dom.push(`${el.id}=${el.value}`);
     }
   };
   walk(document);
-  const storage = (s: Storage) => Object.keys(s).map((k) => `${k}=${s.getItem(k)}`).join('\n');
+  const storage = (s: Storage) =>
+    Object.keys(s)
+      .map((k) => `${k}=${s.getItem(k)}`)
+      .join('\n');
   const databases = (await indexedDB.databases?.()) ?? [];
   return {
     dom: dom.join('\n'),
     storage: `${storage(localStorage)}\n${storage(sessionStorage)}\n${databases.map((d) => d.name).join('\n')}`,
     url: `${location.href}\n${document.referrer}\n${window.name}\n${JSON.stringify(history.state)}\n${document.title}`,
-    resources: performance.getEntries().map((e) => e.name).join('\n'),
+    resources: performance
+      .getEntries()
+      .map((e) => e.name)
+      .join('\n'),
     cookie: document.cookie,
   };
 }
@@ -91,7 +102,8 @@ async function snapshot(page: Page): Promise<Record<string, string>> {
  * Digits that are no one's input (origins and URLs, ids, timestamps, the protocol's numbers such as a
  * height): left out when the digits of a list of messages are followed.
  */
-const NOT_INPUT = /\bhttps?:\/\/[^\s"]*|\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|\b[\da-f]{8,}\b|\d{4}-\d\d-\d\dT[\d:.]+Z?|":\s*-?\d+(?:\.\d+)?(?=[,}\]])/gi;
+const NOT_INPUT =
+  /\bhttps?:\/\/[^\s"]*|\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|\b[\da-f]{8,}\b|\d{4}-\d\d-\d\dT[\d:.]+Z?|":\s*-?\d+(?:\.\d+)?(?=[,}\]])/gi;
 
 /** An ISO time: its milliseconds are three digits of their own, one time in a thousand a test's CVV. */
 const TIME = /\d{4}-\d\d-\d\dT[\d:.]+Z?/g;
@@ -121,7 +133,8 @@ export function findCard(seen: Record<string, string | string[]>, card: Card, st
     const runs = text.match(/\d{6,}/g) ?? [];
     if (digits && text.replace(/\D/g, '').includes(digits)) found.push(`${where}: the card number`);
     else if (pieces.some((p) => runs.some((run) => run.includes(p)))) found.push(`${where}: six digits of the card number in a row`);
-    else if (digits && streams.includes(where) && inOrder(digits, text.replace(NOT_INPUT, '').replace(/\D/g, ''))) found.push(`${where}: the card number, over several messages`);
+    else if (digits && streams.includes(where) && inOrder(digits, text.replace(NOT_INPUT, '').replace(/\D/g, '')))
+      found.push(`${where}: the card number, over several messages`);
     if (cvv && cvv.test(text.replace(TIME, ''))) found.push(`${where}: the CVV`);
   }
   return found;

@@ -30,8 +30,17 @@ function headersFile(text: string): Rule[] {
     const t = line.trim();
     if (!t || t.startsWith('#')) continue;
     if (!/^\s/.test(line)) {
-      rules.push({ pattern: new RegExp(`^${t.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/:\w+/g, '[^/]+')}$`), headers: [] });
-    } else if (!t.startsWith('!')) rules.at(-1)!.headers.push([t.slice(0, t.indexOf(':')).toLowerCase(), t.slice(t.indexOf(':') + 1).trim()]);
+      rules.push({
+        pattern: new RegExp(
+          `^${t
+            .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '.*')
+            .replace(/:\w+/g, '[^/]+')}$`,
+        ),
+        headers: [],
+      });
+    } else if (!t.startsWith('!'))
+      rules.at(-1)!.headers.push([t.slice(0, t.indexOf(':')).toLowerCase(), t.slice(t.indexOf(':') + 1).trim()]);
   }
   return rules;
 }
@@ -84,9 +93,14 @@ export async function serveStatic(host: StaticHost, dir: string): Promise<Served
         if (!body && !existsSync(join(root, '404.html'))) [status, body] = [200, file('/index.html')];
       } else body = file('/404.html');
     }
-    const rules = host === 'vercel'
-      ? (file('/vercel.json') ? vercelRules(file('/vercel.json')!.toString()) : [])
-      : (file('/_headers') ? headersFile(file('/_headers')!.toString()) : []);
+    const rules =
+      host === 'vercel'
+        ? file('/vercel.json')
+          ? vercelRules(file('/vercel.json')!.toString())
+          : []
+        : file('/_headers')
+          ? headersFile(file('/_headers')!.toString())
+          : [];
     const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
     const set = new Set<string>();
     for (const rule of rules.filter((r) => r.pattern.test(raw))) {

@@ -8,8 +8,19 @@
  */
 
 export type BrandId =
-  | 'visa' | 'mastercard' | 'american-express' | 'diners-club' | 'discover' | 'jcb' | 'unionpay'
-  | 'maestro' | 'mir' | 'elo' | 'hiper' | 'hipercard' | 'verve';
+  | 'visa'
+  | 'mastercard'
+  | 'american-express'
+  | 'diners-club'
+  | 'discover'
+  | 'jcb'
+  | 'unionpay'
+  | 'maestro'
+  | 'mir'
+  | 'elo'
+  | 'hiper'
+  | 'hipercard'
+  | 'verve';
 
 export interface Brand {
   id: BrandId;
@@ -25,7 +36,10 @@ export interface Brand {
 }
 
 /** A parsed prefix range: digits of lo and hi, same length. */
-export interface Range { lo: string; hi: string }
+export interface Range {
+  lo: string;
+  hi: string;
+}
 
 // id | name | gatewayCode | patterns | lengths (`a-b` = every length from a to b) | code name size | gaps | luhn
 const TABLE =
@@ -43,7 +57,10 @@ const TABLE =
   'hipercard|Hipercard|HIPERCARD|606282|16|CVC 3\n' +
   'verve|Verve|VERVE|506099-506127 506129 506133-506150 506158-506163 506166 506168 506170 506173 506176-506180 506184 506187-506188 506191 506195 506197 507865-507866 507868-507877 507880-507888 507900 507941|16 18 19|CVV 3';
 
-export interface Entry { brand: Brand; ranges: Range[] }
+export interface Entry {
+  brand: Brand;
+  ranges: Range[];
+}
 
 let entries: Entry[] | undefined;
 
@@ -60,8 +77,7 @@ function numbers(spec: string): number[] {
 export function table(): Entry[] {
   if (entries) return entries;
   entries = TABLE.split('\n').map((line) => {
-    const [id = '', name = '', gatewayCode, patterns = '', lengths = '', code = '', gaps, luhn] =
-      line.split('|');
+    const [id = '', name = '', gatewayCode, patterns = '', lengths = '', code = '', gaps, luhn] = line.split('|');
     const [codeName = '', codeSize = '3'] = code.split(' ');
     const brand: Brand = Object.freeze({
       id: id as BrandId,

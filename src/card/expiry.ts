@@ -29,7 +29,7 @@ export const YEAR_FIRST = /^\s*(\d{4})\s*-\s*(\d{1,2})\s*$/;
 export const DIGITS = /^\s*(?:(\d{1,6})\s*)?$/;
 const WHOLE = /^\d{1,4}$/;
 /** The month and what follows its separator, for formatting ('1/3', '12 / 30', '1 2030'). */
-export const MONTH_THEN = /^\s*(\d{1,2})(?:\s*[/-]|\s)([^]*)$/;
+export const MONTH_THEN = /^\s*(\d{1,2})(?:\s*[/-]|\s)([\s\S]*)$/;
 
 /** Month and year parts of a separator-free run of digits; month '' or '0'/'1' while undecided. */
 function split(digits: string): [month: string, year: string] {

@@ -25,7 +25,12 @@ export function bindField(input: HTMLInputElement, name: FieldName, changed: (ev
   let focused = input.ownerDocument.activeElement === input;
 
   const onInput = (event: Event) => {
-    const edit = { value: input.value, caret: input.selectionStart ?? input.value.length, previous, inputType: (event as InputEvent).inputType };
+    const edit = {
+      value: input.value,
+      caret: input.selectionStart ?? input.value.length,
+      previous,
+      inputType: (event as InputEvent).inputType,
+    };
     const next = applyEdit(name, edit, sizes);
     if (next.value !== input.value) input.value = next.value;
     if (focused) input.setSelectionRange(next.caret, next.caret);

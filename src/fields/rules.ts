@@ -64,9 +64,12 @@ function nameCheck(value: string) {
 /** Validity of a field's value (`cvvSizes` from the number's brand). */
 export function checkField(name: FieldName, value: string, sizes: number[] = ANY_CVV): Pick<FieldState, 'isValid' | 'isPotentiallyValid'> {
   const { isValid, isPotentiallyValid } =
-    name === 'number' ? validateNumber(value)
-    : name === 'expiry' ? validateExpiry(value)
-    : name === 'cvv' ? validateCvv(value, sizes)
-    : nameCheck(value);
+    name === 'number'
+      ? validateNumber(value)
+      : name === 'expiry'
+        ? validateExpiry(value)
+        : name === 'cvv'
+          ? validateCvv(value, sizes)
+          : nameCheck(value);
   return { isValid, isPotentiallyValid };
 }

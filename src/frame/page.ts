@@ -49,13 +49,22 @@ export interface PageFacts {
  * the sandbox's check that a frameDir is this build's: its frame refuses to start.
  */
 export function framePage(script: FrameScript, facts?: PageFacts): string {
-  const meta = (name: string, content: string) => `\n<meta ${name === 'csp' ? 'http-equiv="Content-Security-Policy"' : `name="payframe-${name}"`} content="${escape(content)}">`;
-  const head = facts === undefined ? '' : [
-    meta('csp', directives(facts.policy).filter((d) => !d.startsWith('frame-ancestors')).join('; ')),
-    meta('gateway', facts.gateway),
-    meta('ancestors', facts.policy.ancestors.join(' ')),
-    facts.policy.cvvOnly ? meta('form', 'cvv') : '',
-  ].join('');
+  const meta = (name: string, content: string) =>
+    `\n<meta ${name === 'csp' ? 'http-equiv="Content-Security-Policy"' : `name="payframe-${name}"`} content="${escape(content)}">`;
+  const head =
+    facts === undefined
+      ? ''
+      : [
+          meta(
+            'csp',
+            directives(facts.policy)
+              .filter((d) => !d.startsWith('frame-ancestors'))
+              .join('; '),
+          ),
+          meta('gateway', facts.gateway),
+          meta('ancestors', facts.policy.ancestors.join(' ')),
+          facts.policy.cvvOnly ? meta('form', 'cvv') : '',
+        ].join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -71,7 +80,9 @@ export function framePage(script: FrameScript, facts?: PageFacts): string {
 
 /** Fonts from a loopback host only for a loopback gateway (development): a live page's policy names no loopback. */
 const fontSources = (gateway: string) =>
-  gateway === "'self'" || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|$)/.test(gateway) ? 'https: http://localhost:* http://127.0.0.1:*' : 'https:';
+  gateway === "'self'" || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:|$)/.test(gateway)
+    ? 'https: http://localhost:* http://127.0.0.1:*'
+    : 'https:';
 
 function directives({ gateway, ancestors, cvvOnly, script }: FramePolicy): string[] {
   return [
@@ -117,8 +128,11 @@ export async function pageTag(body: string, headers: Record<string, string>): Pr
 
 /** Whether a request's `If-None-Match` names `tag` (weak comparison, as RFC 9110 asks for this header). */
 export function isFresh(ifNoneMatch: string | null | undefined, tag: string): boolean {
-  return !!ifNoneMatch && ifNoneMatch.split(',').some((t) => {
-    const item = t.trim();
-    return item === '*' || item.replace(/^W\//, '') === tag;
-  });
+  return (
+    !!ifNoneMatch &&
+    ifNoneMatch.split(',').some((t) => {
+      const item = t.trim();
+      return item === '*' || item.replace(/^W\//, '') === tag;
+    })
+  );
 }

@@ -34,7 +34,9 @@ const REASON = /^[A-Z][A-Z_]{0,63}$/;
  */
 function quotes({ referenceId, pending }: CvvAnswer, cvv: string): boolean {
   const redirect = pending ? new URL(pending.redirectUrl) : undefined;
-  return new RegExp(`(?<![A-Za-z0-9])${cvv}(?![A-Za-z0-9])`).test(`${referenceId} ${redirect ? redirect.pathname + redirect.search + redirect.hash : ''}`);
+  return new RegExp(`(?<![A-Za-z0-9])${cvv}(?![A-Za-z0-9])`).test(
+    `${referenceId} ${redirect ? redirect.pathname + redirect.search + redirect.hash : ''}`,
+  );
 }
 
 /**
@@ -64,7 +66,9 @@ export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPo
     });
   } catch (cause) {
     if (signal.aborted) throw signal.reason;
-    throw new PayframeError('network', `postCvv: ${where} did not answer, redirected, or does not allow the card frames' origin (CORS)`, { cause });
+    throw new PayframeError('network', `postCvv: ${where} did not answer, redirected, or does not allow the card frames' origin (CORS)`, {
+      cause,
+    });
   }
   const { status, ok } = response;
   const { text } = await readAnswer(response, MAX_MERCHANT_ANSWER).catch(() => {
@@ -75,12 +79,26 @@ export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPo
   try {
     json = JSON.parse(text ?? ''); // over the cap: refused as not JSON
   } catch {
-    throw new PayframeError('invalid_response', `postCvv: ${where} answered HTTP ${status} without JSON of at most ${MAX_MERCHANT_ANSWER} bytes`, { status });
+    throw new PayframeError(
+      'invalid_response',
+      `postCvv: ${where} answered HTTP ${status} without JSON of at most ${MAX_MERCHANT_ANSWER} bytes`,
+      { status },
+    );
   }
   if (ok) {
     const answer = readCvvAnswer(json, new URL(gateway).origin);
-    if (!answer) throw new PayframeError('invalid_response', `postCvv: ${where} answered HTTP ${status} with something else than a payment's outcome (a CvvAnswer, as handlers.cvv() answers); nothing of it is passed on`, { status });
-    if (quotes(answer, cvv)) throw new PayframeError('invalid_response', `postCvv: ${where} answered HTTP ${status} with the security code in a reference or a redirect; nothing of it is passed on`, { status });
+    if (!answer)
+      throw new PayframeError(
+        'invalid_response',
+        `postCvv: ${where} answered HTTP ${status} with something else than a payment's outcome (a CvvAnswer, as handlers.cvv() answers); nothing of it is passed on`,
+        { status },
+      );
+    if (quotes(answer, cvv))
+      throw new PayframeError(
+        'invalid_response',
+        `postCvv: ${where} answered HTTP ${status} with the security code in a reference or a redirect; nothing of it is passed on`,
+        { status },
+      );
     return answer;
   }
   // A refusal in payframe's shape keeps its code and reason; its text, and anything with a digit, stays in the frame.

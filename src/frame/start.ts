@@ -38,23 +38,35 @@ export function start(): void {
   const toPage = (m: Out) => parent.postMessage({ ...m, ch }, origin);
   const refuse = (message: string) => toPage({ t: 'failure', id: 0, error: { code: 'invalid_config', message } });
   // Never on the page's own origin: a script of the page could read the card out of the frame. No input is shown.
-  if (origin === location.origin || readsParent()) return refuse("the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)");
+  if (origin === location.origin || readsParent())
+    return refuse("the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)");
   // What the host wrote into the page holds wherever the page is served, its headers or not (a static
   // host's fallback page, a path its header rules miss): the page's own CSP (a meta: all but
   // frame-ancestors), and these facts, which the frame checks itself. A page without them starts nowhere.
   const fact = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name=payframe-${name}]`)?.content;
   const [served, merchants] = [fact('gateway'), fact('ancestors')];
-  if (served === undefined || merchants === undefined) return refuse('this frame page is not one a frame host made (it names no gateway and no merchant origins): serve the frames with createFrameHost, `payframe frames` or `payframe frames export`');
+  if (served === undefined || merchants === undefined)
+    return refuse(
+      'this frame page is not one a frame host made (it names no gateway and no merchant origins): serve the frames with createFrameHost, `payframe frames` or `payframe frames export`',
+    );
   // The host's frame-ancestors, checked here too: by the parent's origin (the one the frame talks to)
   // and, where the browser lists them, every ancestor's.
   const allowed = merchants.split(' ');
-  const admits = (o: string) => allowed.some((a) => a === o || (a.endsWith(':*') && o.startsWith(a.slice(0, -1)) && /^\d+$/.test(o.slice(a.length - 1))));
+  const admits = (o: string) =>
+    allowed.some((a) => a === o || (a.endsWith(':*') && o.startsWith(a.slice(0, -1)) && /^\d+$/.test(o.slice(a.length - 1))));
   const outsider = [origin, ...(ancestors ?? [])].find((o) => !admits(o));
-  if (outsider !== undefined) return refuse(`this frame host serves the card frames to its merchant's pages only, not to ${outsider}: add it to the host's merchantOrigins`);
-  if (new URL(served, location.href).href !== gateway) return refuse(`this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`);
+  if (outsider !== undefined)
+    return refuse(
+      `this frame host serves the card frames to its merchant's pages only, not to ${outsider}: add it to the host's merchantOrigins`,
+    );
+  if (new URL(served, location.href).href !== gateway)
+    return refuse(`this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`);
   // The page of a CVV-only form at its path, a full form's elsewhere: a host that serves another page at a
   // path (index.html wherever it has no file) serves it without that path's headers.
-  if ((fact('form') === 'cvv') !== (form === 'cvv')) return refuse(`this frame host serves another page at ${location.pathname} than the frame page for it: it must answer 404 at paths it has no page for (payframe frames export writes a 404.html)`);
+  if ((fact('form') === 'cvv') !== (form === 'cvv'))
+    return refuse(
+      `this frame host serves another page at ${location.pathname} than the frame page for it: it must answer 404 at paths it has no page for (payframe frames export writes a 404.html)`,
+    );
   // Without ancestorOrigins (Firefox) the parent's origin is proven only by a config it posts, checked by
   // origin and source: until then nothing can be typed, nor seen, in this frame.
   let proven = !!ancestors;
@@ -89,7 +101,9 @@ export function start(): void {
       // The vault card's brand sets a CVV-only form's size; a full form's CVV follows the number.
       const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
       if (m.brand !== undefined && !brand) {
-        const ids = table().map((e) => e.brand.id).join(', ');
+        const ids = table()
+          .map((e) => e.brand.id)
+          .join(', ');
         return refuse(`mountFields: brand must be one of ${ids}, for a form of the CVV alone`);
       }
       if (brand) setSizes(cvvSizes(brand));
@@ -108,7 +122,16 @@ export function start(): void {
 
   const tokenize = (m: Tokenize) =>
     work.run(m.id, m.timeoutMs, 'tokenize', async (signal, race) => {
-      const values = { ...(await race(sibs!.values(m.id, fields.filter((f) => f !== 'number'), signal))), number: field.input.value };
+      const values = {
+        ...(await race(
+          sibs!.values(
+            m.id,
+            fields.filter((f) => f !== 'number'),
+            signal,
+          ),
+        )),
+        number: field.input.value,
+      };
       const card = formCard(values, fields, cvvSizes(field.bound.brand()));
       const result = await requestNonce({ base: gateway, merchantId: merchant, token: m.token, card, retries: m.retries, signal });
       return { t: 'result', id: m.id, result };

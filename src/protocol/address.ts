@@ -5,8 +5,6 @@ import { readToFrame } from './guards';
 import type { Config } from './messages';
 import { isFieldName } from './names';
 
-
-
 /**
  * What a field frame's URL tells it: `<frame base>[cvv/]?merchant=…&gateway=…&field=…#channel=…&origin=…&config=…`.
  * The path and query are for the frame host: a CVV-only form's page is `cvv/` under the base, so that
@@ -76,10 +74,20 @@ export function readFrameAddress(href: string): FrameAddress | undefined {
   const config = configOf(hash.get('config'), channel);
   const form = url.pathname.endsWith(`/${CVV_PAGE}`) ? 'cvv' : null;
   const ok =
-    merchant !== '' && gateway && !gateway.search && !gateway.hash && gateway.pathname.endsWith('/') && isFieldName(field) &&
-    /^[\da-f]{32}$/.test(channel) && origin?.href === `${origin?.origin}/` && (form === null || (form === 'cvv' && field === 'cvv')) && config &&
+    merchant !== '' &&
+    gateway &&
+    !gateway.search &&
+    !gateway.hash &&
+    gateway.pathname.endsWith('/') &&
+    isFieldName(field) &&
+    /^[\da-f]{32}$/.test(channel) &&
+    origin?.href === `${origin?.origin}/` &&
+    (form === null || (form === 'cvv' && field === 'cvv')) &&
+    config &&
     // The card goes to the gateway, never to the page's own origin: a CVV-only form's frame page admits the
     // merchant's origins in connect-src, and a full form's does not; this holds even on a host that admits both.
     gateway.origin !== origin.origin;
-  return ok ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin, config, ...(form === 'cvv' ? { form } : {}) } : undefined;
+  return ok
+    ? { merchant, gateway: gateway.href, field, channel, origin: origin.origin, config, ...(form === 'cvv' ? { form } : {}) }
+    : undefined;
 }

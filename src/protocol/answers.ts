@@ -11,7 +11,10 @@ const text = (value: unknown, max: number) => (typeof value === 'string' ? value
  * when it carries none. A code that is not one of payframe's becomes `fallback` and is kept as the
  * reason, when the answer gives none; texts are cut short.
  */
-export function readErrorAnswer(answer: unknown, fallback: ErrorCode = 'server_error'): Partial<ErrorAnswer['error']> & { code: ErrorCode } | undefined {
+export function readErrorAnswer(
+  answer: unknown,
+  fallback: ErrorCode = 'server_error',
+): (Partial<ErrorAnswer['error']> & { code: ErrorCode }) | undefined {
   const error = (answer as { error?: unknown } | null)?.error;
   // `error: null` is a serializer's way of saying there is none (an approved answer may carry it).
   if (error === undefined || error === null) return undefined;
@@ -33,7 +36,12 @@ const REDIRECT_PATH = /^\/v1\/redirect\/([0-9a-f]{32})$/i;
  */
 export function redirectOf(redirectUrl: unknown, origin: unknown, sessionId: string): URL | undefined {
   const url = urlOf(redirectUrl);
-  const ok = typeof redirectUrl === 'string' && url !== undefined && url.origin === origin && isWebUrl(url) && REDIRECT_PATH.exec(url.pathname)?.[1]?.toLowerCase() === sessionId.toLowerCase();
+  const ok =
+    typeof redirectUrl === 'string' &&
+    url !== undefined &&
+    url.origin === origin &&
+    isWebUrl(url) &&
+    REDIRECT_PATH.exec(url.pathname)?.[1]?.toLowerCase() === sessionId.toLowerCase();
   return ok ? url : undefined;
 }
 
@@ -47,22 +55,35 @@ const STATES = ['authorised', 'captured', 'voided', 'refunded', 'cancelled'];
 export function readCvvAnswer(answer: unknown, gateway: string): CvvAnswer | undefined {
   const { status, referenceId, state, code, pending } = (answer ?? {}) as Record<string, unknown>;
   const shaped =
-    typeof referenceId === 'string' && REFERENCE_ID.test(referenceId) && typeof code === 'string' && /^\d{4}$/.test(code) &&
+    typeof referenceId === 'string' &&
+    REFERENCE_ID.test(referenceId) &&
+    typeof code === 'string' &&
+    /^\d{4}$/.test(code) &&
     (status === 'pending' || status === 'declined' ? state === status : status === 'approved' && STATES.includes(state as string));
   if (!shaped) return undefined;
   if (status !== 'pending') return { status, referenceId, state, code } as CvvAnswer;
   const p = (pending ?? {}) as Partial<PendingPayment>;
-  const redirect = typeof p.sessionId === 'string' && SESSION_ID.test(p.sessionId) ? redirectOf(p.redirectUrl, gateway, p.sessionId) : undefined;
+  const redirect =
+    typeof p.sessionId === 'string' && SESSION_ID.test(p.sessionId) ? redirectOf(p.redirectUrl, gateway, p.sessionId) : undefined;
   if (!redirect || p.referenceId !== referenceId) return undefined;
   // `otp` only as a boolean: anything else is an older server's answer, read as one without it.
   const otp = typeof p.otp === 'boolean' && { otp: p.otp };
-  return { status, referenceId, state, code, pending: { referenceId, sessionId: p.sessionId!, redirectUrl: redirect.href, ...otp } } as CvvAnswer;
+  return {
+    status,
+    referenceId,
+    state,
+    code,
+    pending: { referenceId, sessionId: p.sessionId!, redirectUrl: redirect.href, ...otp },
+  } as CvvAnswer;
 }
 
 /** The merchant's answer as an OTP outcome for `referenceId`; undefined for anything else. */
 export function readOtpOutcome(answer: unknown, referenceId: string): OtpOutcome | undefined {
   const { status, state, code, text: said } = (answer ?? {}) as Record<string, unknown>;
   const approved = status === 'approved' && (state === 'authorised' || state === 'captured');
-  const ok = (approved || (status === 'declined' && state === 'declined')) && (answer as OtpOutcome).referenceId === referenceId && typeof code === 'string';
+  const ok =
+    (approved || (status === 'declined' && state === 'declined')) &&
+    (answer as OtpOutcome).referenceId === referenceId &&
+    typeof code === 'string';
   return ok ? ({ status, referenceId, state, code, text: text(said, 300) } as OtpOutcome) : undefined;
 }

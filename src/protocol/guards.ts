@@ -15,13 +15,26 @@ const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >
 const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
 const isFieldState = (s: unknown): s is FieldState =>
   isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean');
-const isBrand = (b: unknown) => b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
+const isBrand = (b: unknown) =>
+  b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
 const isResult = (r: unknown) =>
-  isObj(r) && isStr(r.nonce) && isOpt(r.brand, isStr) && isStr(r.last4) && isNum(r.expireMonth) && isNum(r.expireYear) &&
-  isStr(r.expiresAt) && isOpt(r.name, isStr);
+  isObj(r) &&
+  isStr(r.nonce) &&
+  isOpt(r.brand, isStr) &&
+  isStr(r.last4) &&
+  isNum(r.expireMonth) &&
+  isNum(r.expireYear) &&
+  isStr(r.expiresAt) &&
+  isOpt(r.name, isStr);
 const isError = (e: unknown) =>
-  isObj(e) && isStr(e.code) && isStr(e.message) && isOpt(e.status, isNum) && isOpt(e.resultCode, isStr) && isOpt(e.reason, isStr) &&
-  isOpt(e.eventId, isStr) && isOpt(e.fields, (f) => Array.isArray(f) && f.every(isFieldName));
+  isObj(e) &&
+  isStr(e.code) &&
+  isStr(e.message) &&
+  isOpt(e.status, isNum) &&
+  isOpt(e.resultCode, isStr) &&
+  isOpt(e.reason, isStr) &&
+  isOpt(e.eventId, isStr) &&
+  isOpt(e.fields, (f) => Array.isArray(f) && f.every(isFieldName));
 /** A JSON object, as a CVV post's body. */
 const isRecord = (x: unknown): x is Data => isObj(x) && !Array.isArray(x);
 /** A client token goes into an Authorization header: visible ASCII only. */
@@ -44,12 +57,25 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
 export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    (m.t === 'config' && isLocale(m.locale) && isOpt(m.label, (l) => isStr(l, 200)) && isOpt(m.placeholder, (p) => isStr(p, 200)) &&
-      Array.isArray(m.fields) && m.fields.every(isFieldName) && isOpt(m.scheme, (s) => isStr(s, 40)) && isOpt(m.brand, (b) => isStr(b, 32))) ||
-    m.t === 'focus' || m.t === 'clear' || m.t === 'touch' ||
+    (m.t === 'config' &&
+      isLocale(m.locale) &&
+      isOpt(m.label, (l) => isStr(l, 200)) &&
+      isOpt(m.placeholder, (p) => isStr(p, 200)) &&
+      Array.isArray(m.fields) &&
+      m.fields.every(isFieldName) &&
+      isOpt(m.scheme, (s) => isStr(s, 40)) &&
+      isOpt(m.brand, (b) => isStr(b, 32))) ||
+    m.t === 'focus' ||
+    m.t === 'clear' ||
+    m.t === 'touch' ||
     (m.t === 'placeholder' && isStr(m.text, 200)) ||
-    (m.t === 'tokenize' && isNum(m.id) && isToken(m.token) && isTimeout(m.timeoutMs) &&
-      Number.isInteger(m.retries) && m.retries >= 0 && m.retries <= 10) ||
+    (m.t === 'tokenize' &&
+      isNum(m.id) &&
+      isToken(m.token) &&
+      isTimeout(m.timeoutMs) &&
+      Number.isInteger(m.retries) &&
+      m.retries >= 0 &&
+      m.retries <= 10) ||
     (m.t === 'share' && isNum(m.id)) ||
     (m.t === 'post' && isNum(m.id) && isStr(m.url, 2048) && isRecord(m.body) && isTimeout(m.timeoutMs)) ||
     (m.t === 'cancel' && isNum(m.id));

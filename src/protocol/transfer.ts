@@ -14,7 +14,12 @@ import type { ErrorInfo } from './messages';
 export function toErrorInfo(caught: unknown): ErrorInfo {
   const e = caught instanceof PayframeError ? caught : new PayframeError('server_error', 'the card frame failed unexpectedly');
   // What a service or the merchant's route named crosses only in its shape (shared/answer.ts): no card number fits.
-  return { ...pick(e, ['code', 'message', ...ERROR_INFO]), reason: asName(e.reason), resultCode: asResultCode(e.resultCode), eventId: asEventId(e.eventId) } as ErrorInfo;
+  return {
+    ...pick(e, ['code', 'message', ...ERROR_INFO]),
+    reason: asName(e.reason),
+    resultCode: asResultCode(e.resultCode),
+    eventId: asEventId(e.eventId),
+  } as ErrorInfo;
 }
 
 /** The error a frame posted, as the page's PayframeError: its known fields alone. */

@@ -12,8 +12,22 @@
  */
 import { createContext, type HTMLAttributes, type ReactNode, useContext, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import {
-  type BrandId, type CardForm, type Client, type CvvAnswer, type FieldName, type FieldStyles, type FontSource, type FormEvents, type FormState, type Locale,
-  type MountOptions, mountFields, PayframeError, type PostCvvOptions, type TokenizeOptions, type TokenizeResult,
+  type BrandId,
+  type CardForm,
+  type Client,
+  type CvvAnswer,
+  type FieldName,
+  type FieldStyles,
+  type FontSource,
+  type FormEvents,
+  type FormState,
+  type Locale,
+  type MountOptions,
+  mountFields,
+  PayframeError,
+  type PostCvvOptions,
+  type TokenizeOptions,
+  type TokenizeResult,
 } from '../index';
 import { useLatest } from './latest';
 
@@ -73,7 +87,12 @@ export function CardFields(props: CardFieldsProps) {
   const latest = useLatest(props);
   const [live, setLive] = useState(START);
   // What the effects share, made once: the boxes on the page, those of the mounted form, the form.
-  const [own] = useState(() => ({ boxes: new Map<FieldName, Box>(), mounted: new Map<FieldName, Box>(), form: undefined as CardForm | undefined, locale }));
+  const [own] = useState(() => ({
+    boxes: new Map<FieldName, Box>(),
+    mounted: new Map<FieldName, Box>(),
+    form: undefined as CardForm | undefined,
+    locale,
+  }));
   const [generation, regenerate] = useReducer((n: number) => n + 1, 0);
   const [, recheck] = useReducer((n: number) => n + 1, 0);
   let look = '';
@@ -95,7 +114,16 @@ export function CardFields(props: CardFieldsProps) {
     let form: CardForm;
     try {
       const fields = Object.fromEntries([...boxes].map(([name, { el, placeholder }]) => [name, { container: el, placeholder }]));
-      form = mountFields({ client, fields: fields as MountOptions['fields'], brand: keptCard?.brand, styles, fonts, locale: mountLocale, frameUrl, timeoutMs });
+      form = mountFields({
+        client,
+        fields: fields as MountOptions['fields'],
+        brand: keptCard?.brand,
+        styles,
+        fonts,
+        locale: mountLocale,
+        frameUrl,
+        timeoutMs,
+      });
     } catch (error) {
       report(error as PayframeError);
       return undefined;

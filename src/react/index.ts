@@ -3,7 +3,15 @@
 // frames are mounted by effects in the browser. No 'use client' directive: a `Client` cannot cross from a
 // Server Component to a client one, so the merchant's checkout is a client component that imports this.
 export {
-  CardCvv, CardExpiry, type CardFieldProps, CardFields, type CardFieldsHandlers, type CardFieldsProps, type CardFormValue, CardName, CardNumber,
+  CardCvv,
+  CardExpiry,
+  type CardFieldProps,
+  CardFields,
+  type CardFieldsHandlers,
+  type CardFieldsProps,
+  type CardFormValue,
+  CardName,
+  CardNumber,
   useCardForm,
 } from './card-fields';
 export { type PendingPaymentOptions, type PendingPaymentState, type PendingPaymentValue, usePendingPayment } from './pending';

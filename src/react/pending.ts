@@ -63,8 +63,15 @@ export function usePendingPayment(options: PendingPaymentOptions): PendingPaymen
           running = undefined;
           setState(next);
         };
-        const done = handlePending(pending, { ...(latest.current as HandlePendingOptions), container: element ?? undefined, signal: mine.signal });
-        done.then((outcome) => settle({ outcome }), (error: PayframeError) => settle({ error }));
+        const done = handlePending(pending, {
+          ...(latest.current as HandlePendingOptions),
+          container: element ?? undefined,
+          signal: mine.signal,
+        });
+        done.then(
+          (outcome) => settle({ outcome }),
+          (error: PayframeError) => settle({ error }),
+        );
         return done;
       },
     };

@@ -1,4 +1,12 @@
-import { amountProblem, fromMinor, toMinor, type AuthenticateRequest, type CaptureRequest, type RefundRequest, type VoidRequest } from '../schemas';
+import {
+  amountProblem,
+  fromMinor,
+  toMinor,
+  type AuthenticateRequest,
+  type CaptureRequest,
+  type RefundRequest,
+  type VoidRequest,
+} from '../schemas';
 import { OTP, RESULT_TEXT } from './cards';
 import { fail } from './errors';
 import { approve, changed, findPayment, itemsOf, notifyOutcome, paymentView, refresh, type Ctx } from './payments';
@@ -27,7 +35,13 @@ function amountIn(p: PaymentRecord, amount: string | undefined, fallbackMinor: n
   return toMinor(amount, p.currency);
 }
 
-function child(ctx: Ctx, p: PaymentRecord, state: ChildRecord['state'], amountMinor: number, body: CaptureRequest | VoidRequest): ChildRecord {
+function child(
+  ctx: Ctx,
+  p: PaymentRecord,
+  state: ChildRecord['state'],
+  amountMinor: number,
+  body: CaptureRequest | VoidRequest,
+): ChildRecord {
   const record: ChildRecord = {
     id: newPaymentId(),
     merchantId: p.merchantId,
@@ -134,7 +148,8 @@ export function completeOtp(ctx: Ctx, p: PaymentRecord, otp: string): void {
   const message = RESULT_TEXT['0000']!;
   p.actions = { authorization: { id: p.id, state: 'authorised', code: '0000', message } };
   // The capture of an authenticated sale is a record of its own, readable by the id the actions give.
-  if (p.intent === 'sale') p.actions.capture = { id: child(ctx, p, 'captured', p.amountMinor, {}).id, state: 'captured', code: '0000', message };
+  if (p.intent === 'sale')
+    p.actions.capture = { id: child(ctx, p, 'captured', p.amountMinor, {}).id, state: 'captured', code: '0000', message };
   notifyOutcome(ctx, p, now);
 }
 

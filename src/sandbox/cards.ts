@@ -1,7 +1,12 @@
 import { detectBrand } from '../card';
 import type { CardData } from './state';
 
-export interface TestCard { number: string; expireMonth: number; expireYear: number; cvv: string }
+export interface TestCard {
+  number: string;
+  expireMonth: number;
+  expireYear: number;
+  cvv: string;
+}
 
 /** The one OTP the sandbox's issuer accepts, on the endpoint and on the redirect page. */
 export const OTP = '111111';

@@ -19,7 +19,8 @@ const DAY_MS = 24 * 3600_000;
 /** `days` of validity from a day ago (so a clock a little behind still accepts it); default 365. */
 export function makeCertificate(options: { days?: number } = {}): Certificate {
   const days = options.days ?? 365;
-  if (!(Number.isInteger(days) && days >= 1 && days <= 825)) throw new PayframeError('invalid_config', 'days must be a whole number from 1 to 825');
+  if (!(Number.isInteger(days) && days >= 1 && days <= 825))
+    throw new PayframeError('invalid_config', 'days must be a whole number from 1 to 825');
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const now = Date.now();
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, utf8('localhost')))));
@@ -78,7 +79,11 @@ function serial(): Buffer {
   return bytes;
 }
 
-const pem = (der: Buffer) => `-----BEGIN CERTIFICATE-----\n${der.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+const pem = (der: Buffer) =>
+  `-----BEGIN CERTIFICATE-----\n${der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n')}\n-----END CERTIFICATE-----\n`;
 
 const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 const extension = (id: string, critical: boolean, value: Buffer) =>
@@ -92,9 +97,13 @@ const EXTENSIONS = [
   // extKeyUsage: serverAuth
   extension('2.5.29.37', false, seq(oid('1.3.6.1.5.5.7.3.1'))),
   // subjectAltName: dNSName localhost, iPAddress 127.0.0.1 and ::1
-  extension('2.5.29.17', false, seq(
-    tlv(0x82, utf8('localhost')),
-    tlv(0x87, Buffer.from([127, 0, 0, 1])),
-    tlv(0x87, Buffer.from([...new Array<number>(15).fill(0), 1])),
-  )),
+  extension(
+    '2.5.29.17',
+    false,
+    seq(
+      tlv(0x82, utf8('localhost')),
+      tlv(0x87, Buffer.from([127, 0, 0, 1])),
+      tlv(0x87, Buffer.from([...new Array<number>(15).fill(0), 1])),
+    ),
+  ),
 ];

@@ -24,7 +24,10 @@ export function enforceLimits(idleMs: number, ...servers: (HttpServer | HttpsSer
     server.headersTimeout = idleMs;
     server.requestTimeout = Math.max(30_000, idleMs); // the whole request, a 64 KiB body included
     server.keepAliveTimeout = Math.min(5_000, idleMs);
-    (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(1_000, Math.max(25, Math.floor(idleMs / 4)));
+    (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
+      1_000,
+      Math.max(25, Math.floor(idleMs / 4)),
+    );
     server.on('clientError', answerClientError);
     server.emit('listening');
   }
@@ -37,12 +40,14 @@ export function enforceLimits(idleMs: number, ...servers: (HttpServer | HttpsSer
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  if (error.code === 'HPE_HEADER_OVERFLOW') return void socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
-  const refusal = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-    ? new SandboxError('REQUEST_TIMEOUT', 'The request did not arrive in time')
-    : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
-      ? new SandboxError('PAYLOAD_TOO_LARGE', 'A chunk extension is too large')
-      : new SandboxError('INVALID_REQUEST', 'The request is not valid HTTP');
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return void socket.end('HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n');
+  const refusal =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new SandboxError('REQUEST_TIMEOUT', 'The request did not arrive in time')
+      : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? new SandboxError('PAYLOAD_TOO_LARGE', 'A chunk extension is too large')
+        : new SandboxError('INVALID_REQUEST', 'The request is not valid HTTP');
   const body = JSON.stringify(refusal.wireBody());
   const reason = STATUS_CODES[refusal.status!]; // a SandboxError always has its status
   socket.end(

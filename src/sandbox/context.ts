@@ -58,7 +58,7 @@ const same = (a: string, b: string) => {
 
 /** HTTP Basic with the merchant's client id and secret (RFC 7617). */
 export function requireBasic(req: Req, merchant: MerchantConfig): void {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers['authorization'] ?? '');
+  const match = /^Basic\s+([A-Z0-9+/=]+)\s*$/i.exec(req.headers['authorization'] ?? '');
   const decoded = match ? Buffer.from(match[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   const ok = colon > 0 && same(decoded.slice(0, colon), merchant.clientId) && same(decoded.slice(colon + 1), merchant.clientSecret);

@@ -36,7 +36,9 @@ export function defaultFrameDir(): string | undefined {
 }
 
 /** Where a merchant without configured `origins` may embed the frames: any loopback origin (CSP has no IPv6 hosts). */
-const LOOPBACK_ANCESTORS = ['https', 'http'].flatMap((scheme) => LOOPBACK_HOSTS.filter((h) => !h.startsWith('[')).map((h) => `${scheme}://${h}:*`));
+const LOOPBACK_ANCESTORS = ['https', 'http'].flatMap((scheme) =>
+  LOOPBACK_HOSTS.filter((h) => !h.startsWith('[')).map((h) => `${scheme}://${h}:*`),
+);
 const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
 
 /**
@@ -78,9 +80,12 @@ export async function serveFrame(sb: Sandbox, req: Req): Promise<Reply> {
   if (!type.startsWith('text/html')) return { file: kept, type };
   // A page of another build (a stale or hand-made frameDir) would load with its script blocked by this
   // build's policy, which allows this build's script alone: say so at once instead of a form that times out.
-  const inline = /<script>([^]*?)<\/script/.exec(kept.toString('utf8'))?.[1];
+  const inline = /<script>([\s\S]*?)<\/script/.exec(kept.toString('utf8'))?.[1];
   if (inline !== undefined && inline !== frameScript.code) {
-    return fail('INTERNAL_ERROR', `the frame page ${rel} in frameDir is not this version's (its script is not the one this sandbox's policy allows): rebuild it (npm run build), or leave frameDir to its default`);
+    return fail(
+      'INTERNAL_ERROR',
+      `the frame page ${rel} in frameDir is not this version's (its script is not the one this sandbox's policy allows): rebuild it (npm run build), or leave frameDir to its default`,
+    );
   }
   const policy = framePolicyFor(sb.merchants.get(req.query.get('merchant') ?? ''), req.pathname.endsWith(`/${CVV_PAGE}`));
   // The sandbox is the gateway: the page names it as its own origin (`/`).

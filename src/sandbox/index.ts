@@ -120,10 +120,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     notifier,
   };
   store.onEvent = (event) => notifier.add(event, sb.merchants.get(event.merchantId)!);
-  const timed = dueTimer(store.due, () => clock.nowMs(), (id) => {
-    const p = store.payments.get(id);
-    if (p) refresh({ store, clock, url: sb.url, merchantId: p.merchantId }, p);
-  });
+  const timed = dueTimer(
+    store.due,
+    () => clock.nowMs(),
+    (id) => {
+      const p = store.payments.get(id);
+      if (p) refresh({ store, clock, url: sb.url, merchantId: p.merchantId }, p);
+    },
+  );
   clock.onAdvance = () => {
     store.sweep(clock.nowMs());
     timed.sweep();
@@ -198,8 +202,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 /** Host names, as a Host header carries them without its port. */
 function checkHosts(hosts: unknown): string[] {
-  const ok = Array.isArray(hosts) && hosts.every((h) => typeof h === 'string' && /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/i.test(h));
-  if (!ok) throw new PayframeError('invalid_config', 'allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
+  const ok =
+    Array.isArray(hosts) &&
+    hosts.every((h) => typeof h === 'string' && /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/i.test(h));
+  if (!ok)
+    throw new PayframeError('invalid_config', 'allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
   return (hosts as string[]).map((h) => h.toLowerCase());
 }
 
@@ -218,10 +225,14 @@ function checkNotify(merchant: MerchantConfig): void {
     }
   }
   if (notifyAuthorization !== undefined) {
-    if (notifyUrl === undefined) throw new PayframeError('invalid_config', `notifyAuthorization of merchant ${merchant.id} needs a notifyUrl`);
+    if (notifyUrl === undefined)
+      throw new PayframeError('invalid_config', `notifyAuthorization of merchant ${merchant.id} needs a notifyUrl`);
     // A header value: no line breaks (they would start another header) and nothing else a header refuses.
     if (typeof notifyAuthorization !== 'string' || !/^[\t\x20-\x7e\x80-\xff]+$/.test(notifyAuthorization)) {
-      throw new PayframeError('invalid_config', `notifyAuthorization of merchant ${merchant.id} must be a non-empty header value (no line breaks)`);
+      throw new PayframeError(
+        'invalid_config',
+        `notifyAuthorization of merchant ${merchant.id} must be a non-empty header value (no line breaks)`,
+      );
     }
   }
 }
@@ -233,6 +244,10 @@ function validateChaos(input: unknown): NotificationChaos {
 
 function validateFault(input: unknown): Fault {
   const result = v.safeParse(FaultSchema, input);
-  if (!result.success) throw new SandboxError('INVALID_REQUEST', 'The fault must be { kind: drop|lose|error|delay|reply, method?, path?, ms?, times?, status?, body?, type? }');
+  if (!result.success)
+    throw new SandboxError(
+      'INVALID_REQUEST',
+      'The fault must be { kind: drop|lose|error|delay|reply, method?, path?, ms?, times?, status?, body?, type? }',
+    );
   return result.output;
 }

@@ -25,7 +25,12 @@ export const MAX_IN_FLIGHT = 8;
 /** Finished notifications kept for `notifications()`; waiting ones are always kept. */
 const MAX_KEPT = 1000;
 
-export interface Attempt { at: string; status?: number; error?: string; ms: number }
+export interface Attempt {
+  at: string;
+  status?: number;
+  error?: string;
+  ms: number;
+}
 
 /** A notification as `notifications()` answers it. */
 export interface Notification {
@@ -78,7 +83,10 @@ function post(url: URL, body: string, authorization: string | undefined, timeout
       req.destroy();
       resolve(outcome ?? result);
     };
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(Buffer.byteLength(body)) };
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      'content-length': String(Buffer.byteLength(body)),
+    };
     if (authorization !== undefined) headers['authorization'] = authorization;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     // agent: false: one connection per try, closed after it, so no kept-alive socket outlives close().
@@ -124,7 +132,16 @@ export class Notifier {
     const payload = { id, create_time: createdAt, resource_type: 'payment', kind: event.kind, resource: event.resource() };
     const now = this.clock.nowMs();
     const note: Note = {
-      view: { id, merchantId: merchant.id, url: merchant.notifyUrl, kind: event.kind, referenceId: event.paymentId, createdAt, attempts: [], state: 'pending' },
+      view: {
+        id,
+        merchantId: merchant.id,
+        url: merchant.notifyUrl,
+        kind: event.kind,
+        referenceId: event.paymentId,
+        createdAt,
+        attempts: [],
+        state: 'pending',
+      },
       body: notificationBody(payload, merchant.clientSecret),
       authorization: merchant.notifyAuthorization,
       nextAt: now,
@@ -242,7 +259,7 @@ export class Notifier {
   /** Drops the oldest finished notifications past MAX_KEPT. */
   private trim(): void {
     let excess = this.kept.length - MAX_KEPT;
-    for (let i = 0; excess > 0 && i < this.kept.length; ) {
+    for (let i = 0; excess > 0 && i < this.kept.length;) {
       if (this.kept[i]!.view.state === 'pending') i++;
       else {
         this.kept.splice(i, 1);

@@ -10,7 +10,12 @@ export const HOLD_MS = 7 * 24 * 3600_000;
 export const PENDING_MS = 15 * 60_000;
 
 /** What every payment operation needs: the store, the clock, the public base URL and the merchant acting. */
-export interface Ctx { store: Store; clock: Clock; url: string; merchantId: string }
+export interface Ctx {
+  store: Store;
+  clock: Clock;
+  url: string;
+  merchantId: string;
+}
 
 /** Tells the store of a change of `p`: `resource` is what the API answers now (the payment itself by default). */
 export function changed(ctx: Ctx, p: PaymentRecord, kind: EventKind, resource?: unknown, at = ctx.clock.nowMs()): void {
@@ -20,7 +25,11 @@ export function changed(ctx: Ctx, p: PaymentRecord, kind: EventKind, resource?: 
 
 /** The kind a payment's approval or refusal is notified as. */
 const outcomeKind = (p: PaymentRecord): EventKind =>
-  p.state === 'authorised' ? 'PAYMENT.AUTHORIZATION.CREATED' : p.state === 'captured' ? 'PAYMENT.SALE.COMPLETED' : 'PAYMENT.AUTHORIZATION.DENIED';
+  p.state === 'authorised'
+    ? 'PAYMENT.AUTHORIZATION.CREATED'
+    : p.state === 'captured'
+      ? 'PAYMENT.SALE.COMPLETED'
+      : 'PAYMENT.AUTHORIZATION.DENIED';
 
 export const notifyOutcome = (ctx: Ctx, p: PaymentRecord, at?: number) => changed(ctx, p, outcomeKind(p), undefined, at);
 
@@ -85,7 +94,8 @@ function checkStoredCredential(ctx: Ctx, body: PaymentRequest): void {
       bad('previous_payment_id must be the reference_id of an approved payment of this merchant');
     }
     if ('credit_card_nonce' in fi) bad('A merchant-initiated payment cannot use a nonce; use the stored card or its vault id');
-    if ('credit_card' in fi && fi.credit_card.stored !== true) bad('A merchant-initiated payment with card details needs credit_card.stored = true');
+    if ('credit_card' in fi && fi.credit_card.stored !== true)
+      bad('A merchant-initiated payment with card details needs credit_card.stored = true');
     return;
   }
   if (body.previous_payment_id !== undefined) bad('previous_payment_id is only for merchant-initiated payments');

@@ -6,7 +6,13 @@
 import { PAN } from '../shared/errors';
 import { tooDeep } from './context';
 
-export interface Recorded { method: string; path: string; headers: Record<string, string>; body: unknown; at: string }
+export interface Recorded {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  at: string;
+}
 
 /** Requests kept; the oldest go first. */
 export const MAX_RECORDED = 1000;
@@ -41,7 +47,12 @@ const SECRET_HEADER = /auth|token|secret|passw|api-?key|session|credential|signa
  */
 export function isCvvKey(key: string): boolean {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  return /(cvv|cvc|cvn|csc|cvd|cvp)2?(code|value|number)?$|cardcode$/.test(k) || k === 'cid' || k === 'cardcid' || /securitycode|verification(code|value|number)/.test(k);
+  return (
+    /(cvv|cvc|cvn|csc|cvd|cvp)2?(code|value|number)?$|cardcode$/.test(k) ||
+    k === 'cid' ||
+    k === 'cardcid' ||
+    /securitycode|verification(code|value|number)/.test(k)
+  );
 }
 
 /** Card numbers to their last four, credentials after their scheme, CVV-like `key: value` pairs. */
@@ -145,10 +156,13 @@ export function maskHeaders(headers: Record<string, string>): Record<string, str
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (name === 'authorization' || name === 'proxy-authorization') {
-      const scheme = /^\s*([A-Za-z][\w-]*)\s+\S/.exec(value)?.[1];
+      const scheme = /^\s*([A-Z][\w-]*)\s+\S/i.exec(value)?.[1];
       out[name] = scheme ? `${scheme[0]!.toUpperCase()}${scheme.slice(1).toLowerCase()} ${HIDDEN}` : HIDDEN;
     } else if (name === 'cookie') {
-      out[name] = value.split(';').map((c) => `${maskText(c.split('=')[0]!.trim())}=${HIDDEN}`).join('; ');
+      out[name] = value
+        .split(';')
+        .map((c) => `${maskText(c.split('=')[0]!.trim())}=${HIDDEN}`)
+        .join('; ');
     } else out[name] = SECRET_HEADER.test(name) ? HIDDEN : isCvvKey(name) ? '***' : maskText(value);
   }
   return out;

@@ -58,8 +58,11 @@ function form(sessionId: string, p: PaymentRecord, notice = ''): string {
 
 function outcome(p: PaymentRecord): string {
   const text = p.state === 'declined' ? 'The payment was declined.' : `The payment is ${p.state}.`;
-  return page('Payment finished', `<p id="outcome" data-state="${escape(p.state)}">${escape(text)}</p>
-<p>Result ${escape(p.result.code)}: ${escape(p.result.description)}</p>`);
+  return page(
+    'Payment finished',
+    `<p id="outcome" data-state="${escape(p.state)}">${escape(text)}</p>
+<p>Result ${escape(p.result.code)}: ${escape(p.result.description)}</p>`,
+  );
 }
 
 function answer(sb: Sandbox, req: Req): Reply {
@@ -69,7 +72,11 @@ function answer(sb: Sandbox, req: Req): Reply {
   if (req.method === 'GET') return { html: open ? form(sessionId, p) : outcome(p), headers: headers(p) };
 
   if (mediaType(req) !== 'application/x-www-form-urlencoded') {
-    return { status: 415, html: page('Unsupported form', '<p>The form must be sent as application/x-www-form-urlencoded.</p>'), headers: headers(p) };
+    return {
+      status: 415,
+      html: page('Unsupported form', '<p>The form must be sent as application/x-www-form-urlencoded.</p>'),
+      headers: headers(p),
+    };
   }
   const otp = new URLSearchParams(req.body.toString('utf8')).get('otp')?.trim();
   // The same rule as the authenticate endpoint: a malformed OTP is refused and leaves the session usable.

@@ -1,8 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import {
-  AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, RefundRequestSchema, VoidRequestSchema,
-} from '../schemas';
+import { AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, RefundRequestSchema, VoidRequestSchema } from '../schemas';
 import { validateNumber } from '../card';
 import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from './actions';
 import { brandOf } from './cards';
@@ -17,7 +15,12 @@ import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardV
 import { paymentRequestOf, VAULT_ROUTES } from './vault-routes';
 
 type RouteHandler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;
-export interface Route { method: string; pattern: RegExp; handle: RouteHandler; testOnly?: boolean }
+export interface Route {
+  method: string;
+  pattern: RegExp;
+  handle: RouteHandler;
+  testOnly?: boolean;
+}
 
 /** The merchant's part of a path; its id is the route's first parameter. */
 const MERCHANT = '^/v1/merchants/([^/]+)';
@@ -65,8 +68,12 @@ function clientToken(sb: Sandbox, req: Req): Reply {
   // The service's own example sends the quoted literal as application/json; accept it, JSON and a form.
   const text = req.body.toString('utf8').trim();
   const literal = text.replace(/^'(.*)'$/, '$1');
-  const ok = new URLSearchParams(literal).get('grant_type') === 'client_credentials' || literal === GRANT
-    || (type === 'application/json' && text.startsWith('{') && (parseJson(text) as { grant_type?: unknown })?.grant_type === 'client_credentials');
+  const ok =
+    new URLSearchParams(literal).get('grant_type') === 'client_credentials' ||
+    literal === GRANT ||
+    (type === 'application/json' &&
+      text.startsWith('{') &&
+      (parseJson(text) as { grant_type?: unknown })?.grant_type === 'client_credentials');
   if (!ok) fail('INVALID_REQUEST', 'grant_type must be client_credentials');
   const now = sb.clock.nowMs();
   sb.store.sweep(now);
@@ -85,7 +92,8 @@ function nonce(sb: Sandbox, req: Req): Reply {
   const now = sb.clock.nowMs();
   if (now >= token!.expiresAt) fail('EXPIRED_CLIENT_TOKEN', 'The client token has expired');
   const card = body(req, NonceRequestSchema);
-  if (!validateNumber(card.number).isValid) fail('INVALID_CARD_NUMBER', 'number is not a valid card number for its brand (length or check digit)');
+  if (!validateNumber(card.number).isValid)
+    fail('INVALID_CARD_NUMBER', 'number is not a valid card number for its brand (length or check digit)');
   sb.store.sweep(now);
   const id = randomUUID();
   const expiresAt = now + sb.nonceTtlMs;
@@ -147,7 +155,11 @@ export const ROUTES: Route[] = [
   { method: 'POST', pattern: new RegExp(`${MERCHANT}/client_token$`), handle: clientToken },
   { method: 'POST', pattern: new RegExp(`${MERCHANT}/credit-card-nonce$`), handle: nonce },
   { method: 'OPTIONS', pattern: new RegExp(`${MERCHANT}/credit-card-nonce$`), handle: preflight },
-  { method: 'POST', pattern: new RegExp(`${MERCHANT}/payment$`), handle: (sb, req) => reply(createPayment(merchantContext(sb, req), paymentRequestOf(req))) },
+  {
+    method: 'POST',
+    pattern: new RegExp(`${MERCHANT}/payment$`),
+    handle: (sb, req) => reply(createPayment(merchantContext(sb, req), paymentRequestOf(req))),
+  },
   {
     method: 'GET',
     pattern: new RegExp(`${MERCHANT}/payment/session/([^/]+)$`),
@@ -158,7 +170,11 @@ export const ROUTES: Route[] = [
       return reply(paymentView(ctx, p, 'retrieval'));
     },
   },
-  { method: 'GET', pattern: new RegExp(`${MERCHANT}/payment/([^/]+)$`), handle: (sb, req) => reply(findAny(merchantContext(sb, req), param(req, 1))) },
+  {
+    method: 'GET',
+    pattern: new RegExp(`${MERCHANT}/payment/([^/]+)$`),
+    handle: (sb, req) => reply(findAny(merchantContext(sb, req), param(req, 1))),
+  },
   {
     method: 'POST',
     pattern: new RegExp(`${MERCHANT}/payment/([^/]+)/capture$`),

@@ -41,7 +41,11 @@ export const FaultSchema = v.strictObject({
 
 /** A `reply` fault's answer: the head at once, the body `ms` later. */
 async function replyWith(res: ServerResponse, fault: Fault): Promise<void> {
-  res.writeHead(fault.status ?? 200, { 'content-type': fault.type ?? 'application/json', 'cache-control': 'no-store', ...(fault.location ? { location: fault.location } : {}) });
+  res.writeHead(fault.status ?? 200, {
+    'content-type': fault.type ?? 'application/json',
+    'cache-control': 'no-store',
+    ...(fault.location ? { location: fault.location } : {}),
+  });
   if (fault.ms) {
     res.flushHeaders();
     await new Promise((r) => setTimeout(r, fault.ms));
@@ -86,7 +90,6 @@ function headersOf(req: IncomingMessage): Record<string, string> {
   }
   return out;
 }
-
 
 /**
  * The origin the URLs handed out are written on: the request's Host when it is a loopback name on the
@@ -155,7 +158,16 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
     const headers = headersOf(raw);
     // Only TLS sockets are `encrypted`; plain HTTP reaches this point only in the development mode.
     const base = originOf('encrypted' in raw.socket ? sb.url : (sb.httpUrl ?? sb.url), headers['host']);
-    const req: Req = { method, pathname: url.pathname, query: url.searchParams, headers, body: Buffer.alloc(0), base, params: [], replyHeaders: {} };
+    const req: Req = {
+      method,
+      pathname: url.pathname,
+      query: url.searchParams,
+      headers,
+      body: Buffer.alloc(0),
+      base,
+      params: [],
+      replyHeaders: {},
+    };
     try {
       try {
         req.body = await readBody(raw, maxBodyBytes);
@@ -167,7 +179,10 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
       // loopback (DNS rebinding): only the sandbox's own names are answered.
       if (!namesSandbox(headers['host'], sb.allowedHosts)) {
         res.setHeader('connection', 'close');
-        fail('MISDIRECTED_REQUEST', `Host ${JSON.stringify((headers['host'] ?? '').slice(0, 100))} is not this sandbox: it answers localhost, 127.0.0.1 and [::1] (and allowedHosts)`);
+        fail(
+          'MISDIRECTED_REQUEST',
+          `Host ${JSON.stringify((headers['host'] ?? '').slice(0, 100))} is not this sandbox: it answers localhost, 127.0.0.1 and [::1] (and allowedHosts)`,
+        );
       }
       const fault = takeFault(method, url.pathname);
       if (fault?.kind === 'drop') return void raw.socket.destroy();

@@ -25,7 +25,8 @@ export class Clock {
     return Number.isFinite(ms) && ms >= 0 && Number.isFinite(new Date(this.nowMs() + ms).getTime());
   }
   advance(ms: number): void {
-    if (!this.canAdvance(ms)) throw new PayframeError('invalid_request', 'advanceClock takes a finite number of milliseconds >= 0 that keeps the date valid');
+    if (!this.canAdvance(ms))
+      throw new PayframeError('invalid_request', 'advanceClock takes a finite number of milliseconds >= 0 that keeps the date valid');
     this.offset += ms;
     this.onAdvance();
   }
@@ -48,9 +49,17 @@ export interface CardData {
   name?: string;
 }
 
-export interface ClientTokenRecord { merchantId: string; expiresAt: number }
+export interface ClientTokenRecord {
+  merchantId: string;
+  expiresAt: number;
+}
 /** `card` goes once the nonce has paid: only its refusal (NONCE_ALREADY_USED) is left to answer. */
-export interface NonceRecord { merchantId: string; card: CardData | undefined; expiresAt: number; used: boolean }
+export interface NonceRecord {
+  merchantId: string;
+  card: CardData | undefined;
+  expiresAt: number;
+  used: boolean;
+}
 
 /**
  * Tokens and nonces past their lifetime kept, each map: the newest ones. An older one is forgotten, and
@@ -58,7 +67,11 @@ export interface NonceRecord { merchantId: string; card: CardData | undefined; e
  */
 export const MAX_LAPSED = 100_000;
 
-export interface VaultCardRecord extends CardData { id: string; payerId: string; isDefault: boolean }
+export interface VaultCardRecord extends CardData {
+  id: string;
+  payerId: string;
+  isDefault: boolean;
+}
 export interface VaultPayerRecord {
   id: string;
   merchantId: string;
@@ -68,7 +81,12 @@ export interface VaultPayerRecord {
   cardIds: string[];
 }
 
-export interface Action { id: string; state: string; code: string; message: string }
+export interface Action {
+  id: string;
+  state: string;
+  code: string;
+  message: string;
+}
 
 export interface PaymentRecord {
   id: string;
@@ -131,7 +149,13 @@ export type EventKind =
  * A change of a payment's state. `resource()` is the record as the API answers it at the change: to be
  * called then (during `onEvent`), and only when a notification is sent.
  */
-export interface PaymentEvent { kind: EventKind; merchantId: string; paymentId: string; at: number; resource: () => unknown }
+export interface PaymentEvent {
+  kind: EventKind;
+  merchantId: string;
+  paymentId: string;
+  at: number;
+  resource: () => unknown;
+}
 
 export class Store {
   /** Live tokens and nonces, in the order they were issued, which is the order they expire in. */
@@ -173,7 +197,11 @@ export class Store {
   }
 }
 
-function lapse<R extends { expiresAt: number; card?: CardData | undefined }>(live: Map<string, R>, lapsed: Map<string, R>, now: number): void {
+function lapse<R extends { expiresAt: number; card?: CardData | undefined }>(
+  live: Map<string, R>,
+  lapsed: Map<string, R>,
+  now: number,
+): void {
   for (const [id, record] of live) {
     if (record.expiresAt > now) return;
     live.delete(id);

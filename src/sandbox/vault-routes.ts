@@ -11,7 +11,11 @@ import { payerById, removeCard, updatePayer } from './vault';
 
 const MERCHANT = '^/v1/merchants/([^/]+)';
 /** A route as routes.ts takes it (its `Route`, not imported: routes.ts imports these). */
-interface VaultRoute { method: string; pattern: RegExp; handle: (sb: Sandbox, req: Req) => Reply }
+interface VaultRoute {
+  method: string;
+  pattern: RegExp;
+  handle: (sb: Sandbox, req: Req) => Reply;
+}
 
 /** Basic auth for the merchant in the path, then its payer named by the second parameter. */
 function payerOf(sb: Sandbox, req: Req) {
@@ -26,7 +30,8 @@ function payerOf(sb: Sandbox, req: Req) {
  */
 function isVerification(req: Req): boolean {
   const text = jsonText(req);
-  const value = text === undefined ? undefined : (parseJson(text) as { intent?: unknown; transaction?: { amount?: { total?: unknown } } } | null);
+  const value =
+    text === undefined ? undefined : (parseJson(text) as { intent?: unknown; transaction?: { amount?: { total?: unknown } } } | null);
   const total = value?.transaction?.amount?.total;
   const zero = typeof total === 'string' && /^0(\.0+)?$/.test(total);
   if (zero && value?.intent !== 'auth') fail('INVALID_AMOUNT', 'transaction.amount.total: zero verifies a card, with intent auth only');

@@ -44,7 +44,14 @@ export function keepCard(store: Store, payment: PaymentRecord): void {
     .map((id) => store.cards.get(id))
     .find((c) => c?.number === number && c.expireMonth === expireMonth && c.expireYear === expireYear);
   if (!card) {
-    card = { id: `CARD-${hex(12).toUpperCase()}`, payerId: payer.id, isDefault: payer.cardIds.length === 0, number, expireMonth, expireYear };
+    card = {
+      id: `CARD-${hex(12).toUpperCase()}`,
+      payerId: payer.id,
+      isDefault: payer.cardIds.length === 0,
+      number,
+      expireMonth,
+      expireYear,
+    };
     payer.cardIds.push(card.id);
     store.cards.set(card.id, card);
   }

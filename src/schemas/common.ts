@@ -26,10 +26,7 @@ const MonthString = v.pipe(v.string(), v.regex(/^(0[1-9]|1[0-2])$/, 'month must 
 /** A request may send the expiry month as an integer or a two-digit string. */
 export const RequestExpireMonth = v.union([MonthNumber, MonthString]);
 /** Responses may do the same; we read it as a number. */
-export const ResponseExpireMonth = v.union([
-  MonthNumber,
-  v.pipe(v.string(), v.regex(/^(0?[1-9]|1[0-2])$/), v.transform(Number)),
-]);
+export const ResponseExpireMonth = v.union([MonthNumber, v.pipe(v.string(), v.regex(/^(0?[1-9]|1[0-2])$/), v.transform(Number))]);
 
 const YearNumber = v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(9999));
 export const RequestExpireYear = v.union([YearNumber, v.pipe(v.string(), v.regex(/^\d{4}$/, 'year must be four digits'))]);
@@ -43,7 +40,7 @@ export const ResponseTransactionType = v.union([
 ]);
 
 /** Country codes: requests may send lower case; we read responses as upper case. */
-export const RequestCountryCode = v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/, 'country code must be two letters'));
+export const RequestCountryCode = v.pipe(v.string(), v.regex(/^[A-Z]{2}$/i, 'country code must be two letters'));
 export const ResponseCountryCode = v.pipe(v.string(), v.toUpperCase());
 
 /** An amount object whose total has the precision of its currency. */

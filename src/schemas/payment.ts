@@ -1,7 +1,16 @@
 import * as v from 'valibot';
 import {
-  checkedAmount, Currency, DecimalAmount, FreeObject, Intent, RequestExpireMonth, RequestExpireYear,
-  RequestTransactionType, ResponseIntent, ResponseTransactionType, Timestamp,
+  checkedAmount,
+  Currency,
+  DecimalAmount,
+  FreeObject,
+  Intent,
+  RequestExpireMonth,
+  RequestExpireYear,
+  RequestTransactionType,
+  ResponseIntent,
+  ResponseTransactionType,
+  Timestamp,
 } from './common';
 import { PayerInfoSchema, ResponseCardSchema, ResponsePayerInfoSchema, ResponsePhoneSchema } from './payer';
 
@@ -156,7 +165,15 @@ export const ResponseItemSchema = v.looseObject({
   url: v.optional(text),
   image: v.optional(text),
   /** string `true`/`false` in requests, boolean in responses: read as boolean. */
-  tangible: v.optional(v.union([v.boolean(), v.pipe(v.picklist(['true', 'false']), v.transform((t) => t === 'true'))])),
+  tangible: v.optional(
+    v.union([
+      v.boolean(),
+      v.pipe(
+        v.picklist(['true', 'false']),
+        v.transform((t) => t === 'true'),
+      ),
+    ]),
+  ),
 });
 
 const ResponseAmountSchema = v.looseObject({ currency: text, total: text, details: v.optional(v.looseObject({})) });

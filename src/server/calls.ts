@@ -2,9 +2,23 @@ import { PayframeError } from '../shared/errors';
 import { type CallOptions, checkCallOptions } from '../shared/call';
 import { checkBaseUrl, isPathSegment } from '../shared/url';
 import {
-  amountProblem, amountRefusal, AuthenticateRequestSchema, CaptureRequestSchema, CardListSchema, ClientTokenSchema, PayerRecordSchema, PaymentSchema,
-  ReducedRecordSchema, VaultCardSchema, VoidRequestSchema,
-  type CardList, type ClientToken, type PayerRecord, type Payment, type ReducedRecord, type VaultCard,
+  amountProblem,
+  amountRefusal,
+  AuthenticateRequestSchema,
+  CaptureRequestSchema,
+  CardListSchema,
+  ClientTokenSchema,
+  PayerRecordSchema,
+  PaymentSchema,
+  ReducedRecordSchema,
+  VaultCardSchema,
+  VoidRequestSchema,
+  type CardList,
+  type ClientToken,
+  type PayerRecord,
+  type Payment,
+  type ReducedRecord,
+  type VaultCard,
 } from '../schemas';
 import type { EventListener } from './events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
@@ -143,9 +157,14 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
   const core: GatewayCore = {
     // The body the service's own documentation sends: this literal text, as application/json.
     clientToken: (options) =>
-      call('POST', `${merchant}/client_token`, ClientTokenSchema, { jsonText: "'grant_type=client_credentials'", signal: options?.signal, changesNothing: true }),
+      call('POST', `${merchant}/client_token`, ClientTokenSchema, {
+        jsonText: "'grant_type=client_credentials'",
+        signal: options?.signal,
+        changesNothing: true,
+      }),
     payments: {
-      create: async (input, options) => call('POST', `${merchant}/payment`, PaymentSchema, { json: buildPaymentRequest(input), signal: options?.signal }),
+      create: async (input, options) =>
+        call('POST', `${merchant}/payment`, PaymentSchema, { json: buildPaymentRequest(input), signal: options?.signal }),
       get: async (referenceId, options) => call('GET', payment(referenceId), PaymentSchema, { signal: options?.signal }),
       session: async (sessionId, options) =>
         call('GET', `${merchant}/payment/session/${segment('sessionId', sessionId)}`, PaymentSchema, { signal: options?.signal }),
@@ -172,11 +191,14 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
         if (typeof email !== 'string' || !email.includes('@')) throw new PayframeError('invalid_request', 'email must be an email address');
         return call('GET', `${merchant}/payer`, PayerRecordSchema, { searchParams: { email }, signal: options?.signal });
       },
-      byId: async (payerId, options) => call('GET', `${merchant}/payer/${segment('payerId', payerId)}`, PayerRecordSchema, { signal: options?.signal }),
+      byId: async (payerId, options) =>
+        call('GET', `${merchant}/payer/${segment('payerId', payerId)}`, PayerRecordSchema, { signal: options?.signal }),
       cards: async (payerId, options) =>
         call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card`, CardListSchema, { signal: options?.signal }),
       card: async (payerId, cardId, options) =>
-        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, VaultCardSchema, { signal: options?.signal }),
+        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, VaultCardSchema, {
+          signal: options?.signal,
+        }),
     },
     authenticateUrl: (sessionId) => new URL(segment('sessionId', sessionId), authenticatePrefix).href,
   };
@@ -197,8 +219,7 @@ function sessionOnOrigin(authenticateUrl: unknown, prefix: URL): string {
     url = undefined;
   }
   // The same origin as the checked base URL: https, or http on loopback in the sandbox's development mode.
-  const safe = url && url.origin === prefix.origin && !url.username && !url.password
-    && !url.search && !url.hash && /^[^/]+$/.test(rest);
+  const safe = url && url.origin === prefix.origin && !url.username && !url.password && !url.search && !url.hash && /^[^/]+$/.test(rest);
   if (!safe) throw new PayframeError('unsafe_url', 'authenticateUrl must be on the gateway origin, under /v1/authenticate/');
   return rest;
 }

@@ -106,7 +106,8 @@ export function eventError(error: unknown, requestLine?: string): EventError {
   const resultCode = asResultCode(error.resultCode);
   const eventId = asEventId(error.eventId);
   const message = status === undefined ? error.message : `${requestLine ?? 'the payment service'}: ${reason ?? `HTTP ${status}`}`;
-  const causeCode = code === 'network' || code === 'outcome_unknown' ? asName((error.cause as { code?: unknown } | undefined)?.code) : undefined;
+  const causeCode =
+    code === 'network' || code === 'outcome_unknown' ? asName((error.cause as { code?: unknown } | undefined)?.code) : undefined;
   return {
     code,
     message,
@@ -135,7 +136,14 @@ function describe(error: EventError, requestLine?: string): string {
   return `${error.code}: ${text}${cause}${error.eventId ? ` (service event ${error.eventId})` : ''}`;
 }
 
-export function callEvent(method: CallMethod, path: string, status: number | undefined, durationMs: number, attempts: number, failure?: unknown): CallEvent {
+export function callEvent(
+  method: CallMethod,
+  path: string,
+  status: number | undefined,
+  durationMs: number,
+  attempts: number,
+  failure?: unknown,
+): CallEvent {
   const requestLine = `${method} ${path}`;
   const error = failure === undefined ? undefined : eventError(failure, requestLine);
   const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
@@ -153,11 +161,21 @@ export function callEvent(method: CallMethod, path: string, status: number | und
 
 export function handlerEvent(handler: HandlerName, status: number, thrown: unknown): HandlerEvent {
   const own = isPayframeError(thrown);
-  const error = own ? eventError(thrown, callOf(thrown)) : {
-    code: 'server_error' as const,
-    message: 'something that is not a PayframeError was thrown (by `handle` or `authorize`, or a fault of payframe): see the event\'s `thrown`',
+  const error = own
+    ? eventError(thrown, callOf(thrown))
+    : {
+        code: 'server_error' as const,
+        message:
+          "something that is not a PayframeError was thrown (by `handle` or `authorize`, or a fault of payframe): see the event's `thrown`",
+      };
+  return {
+    type: 'handler',
+    handler,
+    status,
+    error,
+    ...(!own && { thrown }),
+    message: `handlers.${handler}() answered ${status}: ${describe(error)}`,
   };
-  return { type: 'handler', handler, status, error, ...(!own && { thrown }), message: `handlers.${handler}() answered ${status}: ${describe(error)}` };
 }
 
 export function notificationEvent(
@@ -172,13 +190,20 @@ export function notificationEvent(
   const referenceId = idOf(n?.resource.reference_id);
   const what = [id, kind, referenceId].filter(Boolean).join(' ');
   return {
-    type: 'notification', outcome, ...(id && { id }), ...(kind && { kind }), ...(referenceId && { referenceId }), status, ...(error && { error }),
+    type: 'notification',
+    outcome,
+    ...(id && { id }),
+    ...(kind && { kind }),
+    ...(referenceId && { referenceId }),
+    status,
+    ...(error && { error }),
     message: `notification${what ? ` ${what}` : ''}: ${outcome}${error ? ` (${status}): ${describe(error)}` : ''}`,
   };
 }
 const KIND_SHAPE = /^[A-Z][A-Z0-9_.]{1,63}$/;
 /** A posted id, kept when it is an id's shape and holds no card number's run of digits (a payment id's hex keeps its scattered digits). */
-const idOf = (value: unknown) => (typeof value === 'string' && /^[\w.-]{1,128}$/.test(value) && !new RegExp(PAN, 'u').test(value) ? value : undefined);
+const idOf = (value: unknown) =>
+  typeof value === 'string' && /^[\w.-]{1,128}$/.test(value) && !new RegExp(PAN, 'u').test(value) ? value : undefined;
 
 /** Calls the merchant's listener; one that throws (or rejects) is ignored: logging never changes a call's outcome. */
 export function emit(listener: EventListener | undefined, make: () => GatewayEvent): void {

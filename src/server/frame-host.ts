@@ -29,7 +29,11 @@ function checkGateway(gateway: unknown): URL {
   if (!isSafeScheme(url)) throw refuse('gateway', 'must use https (plain http only on localhost, 127.0.0.1 or [::1])');
   if (url.username || url.password || url.search || url.hash) throw refuse('gateway', 'must not carry credentials, a query or a fragment');
   // The policy names it as it is written: a `*` would widen the page's connect-src, a `,` or `;` split it.
-  if (!/^[\w.-]+$/.test(url.hostname)) throw refuse('gateway', `must name its host by name or IPv4 address (a Content-Security-Policy can name no other), not ${JSON.stringify(url.hostname).slice(0, 80)}`);
+  if (!/^[\w.-]+$/.test(url.hostname))
+    throw refuse(
+      'gateway',
+      `must name its host by name or IPv4 address (a Content-Security-Policy can name no other), not ${JSON.stringify(url.hostname).slice(0, 80)}`,
+    );
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
@@ -41,10 +45,16 @@ function checkOrigins(origins: unknown): string[] {
   for (const origin of origins) {
     const url = urlOf(origin);
     // A host name or an IPv4 address: a Content-Security-Policy cannot name an IPv6 address.
-    const exact = typeof origin === 'string' && url?.origin === origin && /^[\w.-]+$/.test(url.hostname)
-      && (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
+    const exact =
+      typeof origin === 'string' &&
+      url?.origin === origin &&
+      /^[\w.-]+$/.test(url.hostname) &&
+      (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
     if (!exact) {
-      throw refuse('merchantOrigins', `must be exact origins (https://host[:port], no path, no *, no IPv6 address; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`);
+      throw refuse(
+        'merchantOrigins',
+        `must be exact origins (https://host[:port], no path, no *, no IPv6 address; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`,
+      );
     }
   }
   return [...new Set(origins as string[])];

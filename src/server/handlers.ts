@@ -117,76 +117,109 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEv
   const reportAs = (handler: HandlerName) => (status: number, error: unknown) => emit(onEvent, () => handlerEvent(handler, status, error));
   return {
     clientToken: () =>
-      guarded('POST', async () => {
-        const token = await gateway.clientToken();
-        return jsonResponse(200, { clientToken: token.accessToken, expiresAt: token.expiresOn } satisfies TokenGrant);
-      }, reportAs('clientToken')),
+      guarded(
+        'POST',
+        async () => {
+          const token = await gateway.clientToken();
+          return jsonResponse(200, { clientToken: token.accessToken, expiresAt: token.expiresOn } satisfies TokenGrant);
+        },
+        reportAs('clientToken'),
+      ),
     authenticate: ({ authorize } = {}) => {
       if (authorize !== undefined && typeof authorize !== 'function') {
         throw new PayframeError('invalid_config', 'authenticate: authorize must be a function (request, referenceId) => boolean');
       }
-      return guarded('POST', async (request) => {
-        const { referenceId, sessionId, otp } = checked(OtpSubmissionSchema, await readJson(request));
-        if (authorize && (await authorize(request, referenceId)) !== true) {
-          return refusalResponse(403, { code: 'forbidden', message: 'this checkout may not finish this payment' });
-        }
-        // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
-        // by an earlier try whose answer was lost: the session then says how the payment ended, so the
-        // payer is told that rather than "try again" or "expired" (and never pays twice).
-        const payment = await gateway.payments
-          .authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp })
-          .catch((error: unknown) => settledAfter(error, gateway, sessionId, referenceId));
-        const outcome = readPayment(payment);
-        if (outcome.status === 'pending') throw new PayframeError('invalid_response', 'the payment is still pending after its OTP');
-        const { status, state, code, text } = outcome;
-        return jsonResponse(200, { status, referenceId: payment.reference_id, state, code, text } as OtpOutcome);
-      }, reportAs('authenticate'));
+      return guarded(
+        'POST',
+        async (request) => {
+          const { referenceId, sessionId, otp } = checked(OtpSubmissionSchema, await readJson(request));
+          if (authorize && (await authorize(request, referenceId)) !== true) {
+            return refusalResponse(403, { code: 'forbidden', message: 'this checkout may not finish this payment' });
+          }
+          // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
+          // by an earlier try whose answer was lost: the session then says how the payment ended, so the
+          // payer is told that rather than "try again" or "expired" (and never pays twice).
+          const payment = await gateway.payments
+            .authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp })
+            .catch((error: unknown) => settledAfter(error, gateway, sessionId, referenceId));
+          const outcome = readPayment(payment);
+          if (outcome.status === 'pending') throw new PayframeError('invalid_response', 'the payment is still pending after its OTP');
+          const { status, state, code, text } = outcome;
+          return jsonResponse(200, { status, referenceId: payment.reference_id, state, code, text } as OtpOutcome);
+        },
+        reportAs('authenticate'),
+      );
     },
     notification: (options) => notificationHandler(gateway, options, onEvent),
     cvv: ({ frameOrigin, handle } = {} as CvvOptions) => {
-      if (typeof handle !== 'function') throw new PayframeError('invalid_config', 'cvv: handle must be a function ({ cvv, body, request }) => answer');
+      if (typeof handle !== 'function')
+        throw new PayframeError('invalid_config', 'cvv: handle must be a function ({ cvv, body, request }) => answer');
       // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.
       if (frameOrigin === undefined && !isLoopbackOrigin(gatewayOrigin)) {
-        throw new PayframeError('invalid_config', 'cvv: frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)');
+        throw new PayframeError(
+          'invalid_config',
+          'cvv: frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
+        );
       }
       frameOrigin ??= gatewayOrigin;
-      if (!isOrigin(frameOrigin)) throw new PayframeError('invalid_config', 'cvv: frameOrigin must be an origin such as https://frames.example');
+      if (!isOrigin(frameOrigin))
+        throw new PayframeError('invalid_config', 'cvv: frameOrigin must be an origin such as https://frames.example');
       const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
       const forbidden = (message: string) => refusalResponse(403, { code: 'forbidden', message }, { vary: 'origin' });
-      const post = guarded('POST', async (request) => {
-        const body = await readJson(request);
-        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new PayframeError('invalid_request', 'the body must be a JSON object');
-        const { cvv, ...rest } = body as Record<string, unknown>;
-        if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
-        let payment: Payment;
-        try {
-          payment = await handle({ cvv, body: rest, request });
-        } catch (error) {
-          // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
-          if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
-            throw new PayframeError(error.code, 'the payment was refused', { status: error.status, reason: asName(error.reason), resultCode: asResultCode(error.resultCode) });
+      const post = guarded(
+        'POST',
+        async (request) => {
+          const body = await readJson(request);
+          if (typeof body !== 'object' || body === null || Array.isArray(body))
+            throw new PayframeError('invalid_request', 'the body must be a JSON object');
+          const { cvv, ...rest } = body as Record<string, unknown>;
+          if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
+          let payment: Payment;
+          try {
+            payment = await handle({ cvv, body: rest, request });
+          } catch (error) {
+            // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
+            if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
+              throw new PayframeError(error.code, 'the payment was refused', {
+                status: error.status,
+                reason: asName(error.reason),
+                resultCode: asResultCode(error.resultCode),
+              });
+            }
+            throw error;
           }
-          throw error;
-        }
-        let answer: CvvAnswer;
-        try {
-          answer = cvvAnswer(payment);
-        } catch (error) {
-          if (error instanceof PayframeError) throw error;
-          throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
-        }
-        return jsonResponse(200, answer, cors);
-      }, reportAs('cvv'), cors);
+          let answer: CvvAnswer;
+          try {
+            answer = cvvAnswer(payment);
+          } catch (error) {
+            if (error instanceof PayframeError) throw error;
+            throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
+          }
+          return jsonResponse(200, answer, cors);
+        },
+        reportAs('cvv'),
+        cors,
+      );
       return async (request) => {
         // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).
         if (request.headers.get('origin') !== frameOrigin) return forbidden('only the card frames may post a security code here');
         if (request.method !== 'OPTIONS') return post(request);
-        const headers = (request.headers.get('access-control-request-headers') ?? '').toLowerCase().split(',').map((h) => h.trim()).filter(Boolean);
-        const ok = request.headers.get('access-control-request-method') === 'POST' && headers.every((h) => h === 'content-type' || h === 'accept');
+        const headers = (request.headers.get('access-control-request-headers') ?? '')
+          .toLowerCase()
+          .split(',')
+          .map((h) => h.trim())
+          .filter(Boolean);
+        const ok =
+          request.headers.get('access-control-request-method') === 'POST' && headers.every((h) => h === 'content-type' || h === 'accept');
         if (!ok) return forbidden('only a JSON POST is allowed here');
         return new Response(null, {
           status: 204,
-          headers: { ...cors, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '600' },
+          headers: {
+            ...cors,
+            'access-control-allow-methods': 'POST',
+            'access-control-allow-headers': 'content-type',
+            'access-control-max-age': '600',
+          },
         });
       };
     },

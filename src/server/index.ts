@@ -12,8 +12,17 @@ export type { AuthenticateInput, CaptureOptions, GatewayCore, GatewayOptions, Re
 export type { RequestOptions } from './transport';
 export type { CallOptions } from '../shared/call';
 export type {
-  CardholderInitiated, FirstPayment, FullCard, MerchantInitiated, Money, NonceCard, PaymentCommon, PaymentFunding,
-  PaymentInput, StoredCredential, VaultCardInput,
+  CardholderInitiated,
+  FirstPayment,
+  FullCard,
+  MerchantInitiated,
+  Money,
+  NonceCard,
+  PaymentCommon,
+  PaymentFunding,
+  PaymentInput,
+  StoredCredential,
+  VaultCardInput,
 } from './payment-input';
 export { isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
@@ -29,8 +38,27 @@ export { createFrameHost, type FrameHostOptions } from './frame-host';
 export { isPayframeError, PayframeError } from '../shared/errors';
 export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 export type {
-  CvvAnswer, ErrorAnswer, KeptCardAction, KeptCardsAnswer, KeptCardView, OtpOutcome, OtpSubmission, PendingPayment, TokenGrant,
+  CvvAnswer,
+  ErrorAnswer,
+  KeptCardAction,
+  KeptCardsAnswer,
+  KeptCardView,
+  OtpOutcome,
+  OtpSubmission,
+  PendingPayment,
+  TokenGrant,
 } from '../protocol/wire';
 export type {
-  BrowserInfo, CardList, ClientToken, Item, Notification, PayerInfo, PayerRecord, Payment, PaymentRequest, PaymentState, ReducedRecord, VaultCard,
+  BrowserInfo,
+  CardList,
+  ClientToken,
+  Item,
+  Notification,
+  PayerInfo,
+  PayerRecord,
+  Payment,
+  PaymentRequest,
+  PaymentState,
+  ReducedRecord,
+  VaultCard,
 } from '../schemas';

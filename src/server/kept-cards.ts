@@ -33,11 +33,16 @@ export function keptCardView(card: VaultCard): KeptCardView {
   };
 }
 
-export function keptCardsHandler(gateway: GatewayCore, { payerOf }: KeptCardsOptions, report: (status: number, error: unknown) => void): Handler {
+export function keptCardsHandler(
+  gateway: GatewayCore,
+  { payerOf }: KeptCardsOptions,
+  report: (status: number, error: unknown) => void,
+): Handler {
   const payerIdOf = async (request: Request): Promise<string | undefined> => {
     const payerId = await payerOf(request);
     if (payerId === undefined || payerId === null) return undefined;
-    if (typeof payerId !== 'string' || payerId === '') throw new PayframeError('invalid_config', 'keptCards: payerOf must answer a payer id, or undefined');
+    if (typeof payerId !== 'string' || payerId === '')
+      throw new PayframeError('invalid_config', 'keptCards: payerOf must answer a payer id, or undefined');
     return payerId;
   };
   const list = async (payerId: string | undefined): Promise<Response> => {
@@ -47,17 +52,22 @@ export function keptCardsHandler(gateway: GatewayCore, { payerOf }: KeptCardsOpt
     return jsonResponse(200, { cards: views } satisfies KeptCardsAnswer);
   };
   const get = guarded('GET', async (request) => list(await payerIdOf(request)), report);
-  const post = guarded('POST', async (request) => {
-    const payerId = await payerIdOf(request);
-    const { action, cardId } = checked(KeptCardActionSchema, await readJson(request));
-    // Another payer's card, a removed one, an unknown one: one answer, and nothing is sent to change it.
-    const own = payerId !== undefined && (await gateway.payers.cards(payerId)).credit_cards.some((card) => card.id === cardId);
-    if (!own) throw new PayframeError('not_found', 'no such card among yours');
-    if (action === 'remove') await gateway.payers.removeCard(payerId!, cardId);
-    else await gateway.payers.setDefaultCard(payerId!, cardId);
-    return list(payerId);
-  }, report);
-  if (typeof payerOf !== 'function') throw new PayframeError('invalid_config', 'keptCards: payerOf must be a function (request) => payer id');
+  const post = guarded(
+    'POST',
+    async (request) => {
+      const payerId = await payerIdOf(request);
+      const { action, cardId } = checked(KeptCardActionSchema, await readJson(request));
+      // Another payer's card, a removed one, an unknown one: one answer, and nothing is sent to change it.
+      const own = payerId !== undefined && (await gateway.payers.cards(payerId)).credit_cards.some((card) => card.id === cardId);
+      if (!own) throw new PayframeError('not_found', 'no such card among yours');
+      if (action === 'remove') await gateway.payers.removeCard(payerId!, cardId);
+      else await gateway.payers.setDefaultCard(payerId!, cardId);
+      return list(payerId);
+    },
+    report,
+  );
+  if (typeof payerOf !== 'function')
+    throw new PayframeError('invalid_config', 'keptCards: payerOf must be a function (request) => payer id');
   return async (request) => {
     if (request.method === 'GET') return get(request);
     if (request.method === 'POST') return post(request);

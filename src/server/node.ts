@@ -40,7 +40,6 @@ export function toNodeListener(handler: Handler) {
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const ALLOWED = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
-
 async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   if (FORBIDDEN.has(method)) {
@@ -51,11 +50,21 @@ async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Pr
   const url = requestUrl(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
   if (!url) {
     req.resume();
-    return send(res, refusalResponse(400, { code: 'invalid_request', message: 'the Host header or the request target is not valid' }, { connection: 'close' }));
+    return send(
+      res,
+      refusalResponse(
+        400,
+        { code: 'invalid_request', message: 'the Host header or the request target is not valid' },
+        { connection: 'close' },
+      ),
+    );
   }
   const body = await readBody(req);
   if (body === 'too-large') {
-    return send(res, refusalResponse(413, { code: 'invalid_request', message: `the body is over ${MAX_REQUEST_BODY} bytes` }, { connection: 'close' }));
+    return send(
+      res,
+      refusalResponse(413, { code: 'invalid_request', message: `the body is over ${MAX_REQUEST_BODY} bytes` }, { connection: 'close' }),
+    );
   }
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -75,7 +84,9 @@ function requestUrl(target: string, base: string): URL | undefined {
   // A Host with userinfo (`user@shop.example`) parses, but no Request may carry credentials in its URL.
   if (!url) return undefined;
   const { host, username, password } = new URL(base);
-  return !username && !password && !url.username && !url.password && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host) ? url : undefined;
+  return !username && !password && !url.username && !url.password && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host)
+    ? url
+    : undefined;
 }
 
 async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {

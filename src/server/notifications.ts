@@ -115,7 +115,8 @@ async function readNotification(request: Request): Promise<Notification> {
   }
   const parsed = v.safeParse(NotificationSchema, payload);
   if (!parsed.success) throw bad(`pg_payload does not have the documented shape at ${v.getDotPath(parsed.issues[0]!) ?? '(root)'}`);
-  if (parsed.output.resource_type === 'payment' && parsed.output.resource.reference_id === undefined) throw bad('a payment notification must name resource.reference_id');
+  if (parsed.output.resource_type === 'payment' && parsed.output.resource.reference_id === undefined)
+    throw bad('a payment notification must name resource.reference_id');
   return parsed.output;
 }
 
@@ -125,7 +126,8 @@ type Reader = { payments: { get(referenceId: string): Promise<Payment> } };
 export function notificationHandler(gateway: Reader, options: NotificationOptions, onEvent: EventListener | undefined) {
   const { authorization, onPayment, store = memoryNotificationStore() } = options ?? ({} as NotificationOptions);
   const config = (message: string) => new PayframeError('invalid_config', `notification: ${message}`);
-  if (typeof authorization !== 'string' || authorization.trim() === '') throw config('authorization is required: the Authorization value the service adds to every notification');
+  if (typeof authorization !== 'string' || authorization.trim() === '')
+    throw config('authorization is required: the Authorization value the service adds to every notification');
   if (typeof onPayment !== 'function') throw config('onPayment must be a function (payment, notification) => void');
   if (!['claim', 'finish', 'release'].every((m) => typeof (store as unknown as Record<string, unknown>)?.[m] === 'function')) {
     throw config('store must have claim(id), finish(id, payment) and release(id)');
@@ -149,37 +151,46 @@ export function notificationHandler(gateway: Reader, options: NotificationOption
   const tell = (outcome: Parameters<typeof notificationEvent>[0], n?: Notification) => emit(onEvent, () => notificationEvent(outcome, n));
   const noContent = () => new Response(null, { status: 204 });
 
-  const post = guarded('POST', async (request) => {
-    const notification = await readNotification(request);
-    const { id, resource_type: type, resource } = notification;
-    if (type !== 'payment') {
-      tell('ignored', notification);
+  const post = guarded(
+    'POST',
+    async (request) => {
+      const notification = await readNotification(request);
+      const { id, resource_type: type, resource } = notification;
+      if (type !== 'payment') {
+        tell('ignored', notification);
+        return noContent();
+      }
+      const claim = await store.claim(id);
+      if (claim !== 'new') {
+        tell(claim === 'handled' ? 'duplicate' : 'busy', notification);
+        return claim === 'handled'
+          ? noContent()
+          : refusalResponse(503, { code: 'server_error', message: 'this notification is being handled: send it again later' });
+      }
+      try {
+        await inTurn(resource.reference_id!, async () => {
+          const payment = await gateway.payments.get(resource.reference_id!);
+          await onPayment(payment, notification);
+          await store.finish(id, { referenceId: payment.reference_id, invoiceNumber: payment.transaction?.invoice_number });
+        });
+      } catch (error) {
+        await Promise.resolve(store.release(id)).catch(() => undefined);
+        throw error;
+      }
+      tell('handled', notification);
       return noContent();
-    }
-    const claim = await store.claim(id);
-    if (claim !== 'new') {
-      tell(claim === 'handled' ? 'duplicate' : 'busy', notification);
-      return claim === 'handled' ? noContent() : refusalResponse(503, { code: 'server_error', message: 'this notification is being handled: send it again later' });
-    }
-    try {
-      await inTurn(resource.reference_id!, async () => {
-        const payment = await gateway.payments.get(resource.reference_id!);
-        await onPayment(payment, notification);
-        await store.finish(id, { referenceId: payment.reference_id, invoiceNumber: payment.transaction?.invoice_number });
-      });
-    } catch (error) {
-      await Promise.resolve(store.release(id)).catch(() => undefined);
-      throw error;
-    }
-    tell('handled', notification);
-    return noContent();
-  }, (status, error) => emit(onEvent, () => notificationEvent('failed', undefined, status, error)));
+    },
+    (status, error) => emit(onEvent, () => notificationEvent('failed', undefined, status, error)),
+  );
 
   return async (request: Request): Promise<Response> => {
     // Checked before the body is read: a forger learns nothing of how it would be read.
     if (request.method === 'POST' && !(await sameText(request.headers.get('authorization') ?? '', authorization))) {
       tell('refused');
-      return refusalResponse(401, { code: 'unauthorized', message: 'the Authorization header is not the one configured for notifications' });
+      return refusalResponse(401, {
+        code: 'unauthorized',
+        message: 'the Authorization header is not the one configured for notifications',
+      });
     }
     return post(request);
   };

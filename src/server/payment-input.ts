@@ -2,7 +2,13 @@ import { readExpiryParts, validateNumber } from '../card';
 import { PayframeError } from '../shared/errors';
 import { checked } from './transport';
 import {
-  amountProblem, amountRefusal, type BrowserInfo, type FundingInstrument, type Item, type PayerInfo, type PaymentRequest,
+  amountProblem,
+  amountRefusal,
+  type BrowserInfo,
+  type FundingInstrument,
+  type Item,
+  type PayerInfo,
+  type PaymentRequest,
   PaymentRequestSchema,
 } from '../schemas';
 
@@ -167,7 +173,8 @@ export function fundingOf(input: PaymentInput): FundingInstrument {
     if (kind !== undefined && kind !== 'first') throw refuse(`a nonce cannot pay a ${kind} payment on a kept card`);
     return { credit_card_nonce: { nonce: card.nonce, name: card.name } };
   }
-  if (card.cvv !== undefined && (typeof card.cvv !== 'string' || !/^\d{3,4}$/.test(card.cvv))) throw refuse('card.cvv must be 3 or 4 digits');
+  if (card.cvv !== undefined && (typeof card.cvv !== 'string' || !/^\d{3,4}$/.test(card.cvv)))
+    throw refuse('card.cvv must be 3 or 4 digits');
   const cvvNeeded = kind === 'cardholder' || (card.vaultCardId !== undefined && kind === undefined);
   if (cvvNeeded && !card.cvv) throw refuse('a cardholder-started payment on a kept card needs the CVV entered again (card.cvv)');
   if (card.vaultCardId !== undefined) {

@@ -15,7 +15,13 @@ import { PendingPaymentSchema } from './wire';
  * - `declined`: `code` and `text` say why (1005 Do not honor, 1051 Insufficient funds, ...).
  */
 export type PaymentOutcome =
-  | { status: 'approved'; state: Exclude<PaymentState, 'pending' | 'declined'>; referenceId: string; code: string; text: string | undefined }
+  | {
+      status: 'approved';
+      state: Exclude<PaymentState, 'pending' | 'declined'>;
+      referenceId: string;
+      code: string;
+      text: string | undefined;
+    }
   | {
       status: 'pending';
       state: 'pending';
@@ -87,7 +93,9 @@ export function toPending(payment: Payment): PendingPayment {
   });
   // The page follows redirectUrl only to this session's page: an answer naming two sessions is the service's fault.
   if (!pending.success || sessionIdOf(pending.output.redirectUrl) !== pending.output.sessionId) {
-    throw new PayframeError('invalid_response', 'the pending payment has no usable redirect_url or payment session id', { body: payment.result });
+    throw new PayframeError('invalid_response', 'the pending payment has no usable redirect_url or payment session id', {
+      body: payment.result,
+    });
   }
   return pending.output;
 }

@@ -31,7 +31,12 @@ export const methodNotAllowed = (allow: string, message = `use ${allow}`, header
  * Runs `run` for `method` only; a PayframeError it throws is the JSON refusal (with `headers`, e.g.
  * CORS). A 5xx answer hides its cause from the page: `report` is told it (the gateway's `onEvent`).
  */
-export function guarded(method: string, run: Handler, report: (status: number, error: unknown) => void, headers: Record<string, string> = {}): Handler {
+export function guarded(
+  method: string,
+  run: Handler,
+  report: (status: number, error: unknown) => void,
+  headers: Record<string, string> = {},
+): Handler {
   return async (request) => {
     if (request.method !== method) return methodNotAllowed(method, undefined, headers);
     try {
@@ -52,7 +57,7 @@ export function guarded(method: string, run: Handler, report: (status: number, e
       // A refusal made on this server (no `status`: the merchant's own, or payframe's check of the input) keeps its words.
       if (status >= 500) return refusalResponse(status, { code, message: messageOf5xx(error, status) }, headers);
       const own = error.status === undefined || status === 413 || status === 415; // readJson's own refusals carry their status
-      const message = own ? error.message : REFUSED[code] ?? REFUSED.invalid_request!;
+      const message = own ? error.message : (REFUSED[code] ?? REFUSED.invalid_request!);
       return refusalResponse(status, { code, message, reason, resultCode }, headers);
     }
   };
@@ -84,14 +89,28 @@ function messageOf5xx(error: PayframeError, status: number): string {
   if (error.code === 'outcome_unknown') return OUTCOME_UNKNOWN;
   if (error.code !== 'network' || callOf(error) === undefined) return GENERIC[status] ?? GENERIC[502]!;
   const cause = asName((error.cause as { code?: unknown } | undefined)?.code);
-  return cause && UNTRUSTED_CERTIFICATE.test(cause) ? `the service's TLS certificate is not trusted (${cause}); ${UNTRUSTED_ADVICE}` : 'the connection failed';
+  return cause && UNTRUSTED_CERTIFICATE.test(cause)
+    ? `the service's TLS certificate is not trusted (${cause}); ${UNTRUSTED_ADVICE}`
+    : 'the connection failed';
 }
 
 /** What an error means to the page when it came from the service (it has a `status`). */
-const FROM_SERVICE: Partial<Record<ErrorCode, number>> = { invalid_request: 400, not_found: 404, conflict: 409, timeout: 504, outcome_unknown: 504 };
+const FROM_SERVICE: Partial<Record<ErrorCode, number>> = {
+  invalid_request: 400,
+  not_found: 404,
+  conflict: 409,
+  timeout: 504,
+  outcome_unknown: 504,
+};
 /** What an error made here means (the merchant's own code, in `handle` or `authorize`; no `status`). */
 const OWN: Partial<Record<ErrorCode, number>> = {
-  ...FROM_SERVICE, invalid_card: 400, unauthorized: 401, forbidden: 403, rate_limited: 429, server_error: 500, invalid_config: 500,
+  ...FROM_SERVICE,
+  invalid_card: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  rate_limited: 429,
+  server_error: 500,
+  invalid_config: 500,
 };
 
 /**

@@ -86,7 +86,12 @@ function renderings(secret: string): string[] {
     const forms = [secret, secret.replace(/^0+(?=\d\d)/, '')];
     return forms.map((f) => `(?<!\\p{Nd})${[...f].map(anyScript).join(SEPARATOR)}(?!\\p{Nd})`);
   }
-  const forms = [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret), secret.replace(BASE64_PADDING, '').replace(/\+/g, '-').replace(/\//g, '_')];
+  const forms = [
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    secret.replace(BASE64_PADDING, '').replace(/\+/g, '-').replace(/\//g, '_'),
+  ];
   return forms.map(escaped);
 }
 

@@ -37,7 +37,8 @@ export async function settle(read: Read, ref: SettleRef, options: SettleOptions 
   else if (typeof r.sessionId === 'string') payment = await read.session(r.sessionId, { signal });
   else {
     const invoiceNumber = r.invoiceNumber as string;
-    if (store !== undefined && typeof store.referenceOf !== 'function') throw new PayframeError('invalid_config', 'settle: store must have referenceOf(invoiceNumber)');
+    if (store !== undefined && typeof store.referenceOf !== 'function')
+      throw new PayframeError('invalid_config', 'settle: store must have referenceOf(invoiceNumber)');
     const referenceId = await store?.referenceOf?.(invoiceNumber);
     if (referenceId === undefined) return { status: 'unknown', invoiceNumber };
     payment = await read.get(referenceId, { signal });

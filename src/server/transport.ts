@@ -70,7 +70,8 @@ export function segment(name: string, value: unknown): string {
 }
 
 /** What to do about a certificate the runtime does not trust (the page may read it: see respond.ts). */
-export const UNTRUSTED_ADVICE = 'for the local sandbox, use its development URL (plain http on loopback: `sandbox.httpUrl`, or the URL `npx payframe sandbox` prints) or trust its certificate (`sandbox.ca`, e.g. NODE_EXTRA_CA_CERTS=ca.pem)';
+export const UNTRUSTED_ADVICE =
+  'for the local sandbox, use its development URL (plain http on loopback: `sandbox.httpUrl`, or the URL `npx payframe sandbox` prints) or trust its certificate (`sandbox.ca`, e.g. NODE_EXTRA_CA_CERTS=ca.pem)';
 
 /** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
 export const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
@@ -93,7 +94,8 @@ function networkError(what: string, error: unknown): PayframeError {
  * Connection failures that happen before a request is written (no address, refused, unreachable, a
  * certificate refused in the handshake): such a request certainly never reached the service.
  */
-const NEVER_SENT = /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+const NEVER_SENT =
+  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 
 const causeCode = (error: unknown): unknown => {
   const cause = error instanceof Error ? (error.cause ?? error) : error;
@@ -108,11 +110,15 @@ function lostAnswer(what: string, error: unknown): PayframeError | undefined {
   const code = isPayframeError(error) ? undefined : causeCode(error);
   if (isPayframeError(error) && error.code !== 'timeout' && error.code !== 'aborted' && error.code !== 'network') return undefined;
   if (typeof code === 'string' && (NEVER_SENT.test(code) || UNTRUSTED_CERTIFICATE.test(code))) return undefined;
-  const why = isPayframeError(error) ? (error.code === 'network' ? 'the connection broke' : `the call was ${error.code === 'timeout' ? 'timed out' : 'aborted'}`) : 'the connection broke';
+  const why = isPayframeError(error)
+    ? error.code === 'network'
+      ? 'the connection broke'
+      : `the call was ${error.code === 'timeout' ? 'timed out' : 'aborted'}`
+    : 'the connection broke';
   return new PayframeError(
     'outcome_unknown',
     `${what}: the request was sent and its answer was lost (${why}); the service may have acted on it. Do not send it again: read the payment (payments.get or payments.settle) or wait for its notification`,
-    { cause: isPayframeError(error) ? error : (error instanceof Error ? (error.cause ?? error) : error) },
+    { cause: isPayframeError(error) ? error : error instanceof Error ? (error.cause ?? error) : error },
   );
 }
 
@@ -140,7 +146,9 @@ function unreadAnswer(what: string, error: unknown): PayframeError | undefined {
  */
 function parseAnswer<S extends v.GenericSchema>(answer: Answer, schema: S, what: string, url: URL, secrets: string[]): v.InferOutput<S> {
   const { status, ok, text, redirect } = answer;
-  const scrubbed = ok ? answer : { ...answer, text: text && scrubAnswerText(text, secrets), redirect: redirect && scrubText(redirect, secrets) };
+  const scrubbed = ok
+    ? answer
+    : { ...answer, text: text && scrubAnswerText(text, secrets), redirect: redirect && scrubText(redirect, secrets) };
   const body = answerBody(scrubbed, what, MAX_SERVICE_ANSWER, url.href, true);
   const invalid = (message: string) => new PayframeError('invalid_response', message, { status, body: scrubValue(body, secrets) });
   // The text itself when it is not JSON; a JSON string (the vault's bare "DONE") parses to a shorter one.
@@ -168,7 +176,8 @@ export function createTransport(options: TransportOptions): Call {
   return async (method, path, schema, call = {}) => {
     const what = `${method} /v1/${path}`;
     const { signal } = call;
-    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new PayframeError('invalid_request', 'signal must be an AbortSignal');
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      throw new PayframeError('invalid_request', 'signal must be an AbortSignal');
     const url = new URL(path, prefix);
     for (const [name, value] of Object.entries(call.searchParams ?? {})) url.searchParams.set(name, value);
     const headers: Record<string, string> = { authorization: options.authorization, accept: 'application/json' };

@@ -5,8 +5,16 @@
  */
 import { PayframeError } from '../shared/errors';
 import {
-  CURRENCY_PATTERN, DoneSchema, fromMinor, PayerRecordSchema, PaymentSchema, PayerUpdateRequestSchema, VerificationRequestSchema,
-  type BrowserInfo, type Payment, type PayerInfo,
+  CURRENCY_PATTERN,
+  DoneSchema,
+  fromMinor,
+  PayerRecordSchema,
+  PaymentSchema,
+  PayerUpdateRequestSchema,
+  VerificationRequestSchema,
+  type BrowserInfo,
+  type Payment,
+  type PayerInfo,
 } from '../schemas';
 import { fundingOf, type FullCard, type NonceCard, type PaymentInput, type VaultCardInput } from './payment-input';
 import { type Call, checked, type RequestOptions, segment } from './transport';
@@ -60,10 +68,13 @@ function updateBody(update: PayerUpdate) {
   const { email, name, defaultCard, ...rest } = update;
   const unknown = Object.keys(rest)[0];
   if (unknown !== undefined) throw refuse(`update.${unknown.slice(0, 40)} is not a field: give email, name or defaultCard`);
-  if (email === undefined && name === undefined && defaultCard === undefined) throw refuse('update needs at least one of email, name, defaultCard');
-  if (email !== undefined && (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email))) throw refuse('email must be an email address');
+  if (email === undefined && name === undefined && defaultCard === undefined)
+    throw refuse('update needs at least one of email, name, defaultCard');
+  if (email !== undefined && (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)))
+    throw refuse('email must be an email address');
   if (name !== undefined && typeof name !== 'string') throw refuse('name must be a string');
-  if (defaultCard !== undefined && (typeof defaultCard !== 'string' || defaultCard.trim() === '')) throw refuse('defaultCard must be a card id (not blank)');
+  if (defaultCard !== undefined && (typeof defaultCard !== 'string' || defaultCard.trim() === ''))
+    throw refuse('defaultCard must be a card id (not blank)');
   return checked(PayerUpdateRequestSchema, { email, name, default_card: defaultCard });
 }
 
@@ -80,7 +91,8 @@ export function buildVerifyRequest(input: VerifyInput) {
     card: input.card,
     storedCredential: kept ? { kind: 'cardholder' } : { kind: 'first', subscription: input.subscription },
   } as PaymentInput);
-  if (kept && input.subscription !== undefined) throw refuse('subscription is for a new card: a kept card is not verified as a first payment');
+  if (kept && input.subscription !== undefined)
+    throw refuse('subscription is for a new card: a kept card is not verified as a first payment');
   return checked(VerificationRequestSchema, {
     intent: 'auth',
     merchant_initiated: false,
@@ -112,7 +124,7 @@ export function createVaultCalls(call: Call, merchant: string) {
       segment('cardId', cardId);
       const record = await call('GET', path, PayerRecordSchema, { signal: options?.signal });
       if (!record.funding_instrument.credit_cards.some((card) => card.id === cardId)) {
-        throw new PayframeError('not_found', 'cardId is not one of this payer\'s cards');
+        throw new PayframeError('not_found', "cardId is not one of this payer's cards");
       }
       // An empty email or name is the record's "none": not sent, so not changed.
       const { email, name } = record.payer_info;

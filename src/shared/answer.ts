@@ -22,7 +22,8 @@ export interface Answer {
  * A request that carries a card, a credential or a token is never redirected anywhere: it goes with
  * `redirect: 'manual'`, and a redirect is its answer (in a browser an opaque one, status 0).
  */
-export const isRedirect = (response: Response): boolean => response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
+export const isRedirect = (response: Response): boolean =>
+  response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400);
 
 export async function readAnswer(response: Response, max: number): Promise<Answer> {
   if (isRedirect(response)) {
@@ -39,7 +40,14 @@ function target(location: string, base: string): string {
   return location ? 'to an address that is not a URL' : 'to an address the browser keeps hidden';
 }
 
-const byStatus: Record<number, ErrorCode> = { 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 408: 'timeout', 409: 'conflict', 429: 'rate_limited' };
+const byStatus: Record<number, ErrorCode> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  408: 'timeout',
+  409: 'conflict',
+  429: 'rate_limited',
+};
 
 export function codeForStatus(status: number): ErrorCode {
   return byStatus[status] ?? (status >= 500 ? 'server_error' : 'invalid_request');
@@ -74,7 +82,11 @@ export function refusal(status: number, body: unknown, what: string, keep?: bool
   if (!isErrorBody(body)) return new PayframeError(code, `${what}: HTTP ${status}`, { status, body });
   const reason = asName(body.name);
   return new PayframeError(code, `${what}: ${reason ?? `HTTP ${status}`}`, {
-    status, resultCode: asResultCode(body.code), reason, eventId: asEventId(body['eventId']), body: keep ? body : undefined,
+    status,
+    resultCode: asResultCode(body.code),
+    reason,
+    eventId: asEventId(body['eventId']),
+    body: keep ? body : undefined,
   });
 }
 
@@ -83,12 +95,26 @@ export function refusal(status: number, body: unknown, what: string, keep?: bool
  * A refusal, an answer over the cap `max`, or a redirect (named with `base`, the request's URL) is its
  * PayframeError; `keep`: a refusal keeps its body.
  */
-export function answerBody({ status, ok, text, redirect }: Answer, what: string, max: number, base = 'https://invalid/', keep?: boolean): unknown {
+export function answerBody(
+  { status, ok, text, redirect }: Answer,
+  what: string,
+  max: number,
+  base = 'https://invalid/',
+  keep?: boolean,
+): unknown {
   if (redirect !== undefined) {
-    throw new PayframeError('invalid_response', `${what}: the service answered a redirect (HTTP ${status} ${target(redirect, base)}); it was not followed, and nothing was sent there`, { status });
+    throw new PayframeError(
+      'invalid_response',
+      `${what}: the service answered a redirect (HTTP ${status} ${target(redirect, base)}); it was not followed, and nothing was sent there`,
+      { status },
+    );
   }
   if (text === undefined) {
-    throw new PayframeError(ok ? 'invalid_response' : codeForStatus(status), `${what}: HTTP ${status}, an answer larger than ${max} bytes (not read)`, { status });
+    throw new PayframeError(
+      ok ? 'invalid_response' : codeForStatus(status),
+      `${what}: HTTP ${status}, an answer larger than ${max} bytes (not read)`,
+      { status },
+    );
   }
   let body: unknown = text;
   try {

@@ -81,8 +81,14 @@ export class PayframeError extends Error {
   }
 
   toJSON(): {
-    name: string; code: ErrorCode; message: string;
-    status: number | undefined; resultCode: string | undefined; reason: string | undefined; eventId: string | undefined; fields: CardField[] | undefined;
+    name: string;
+    code: ErrorCode;
+    message: string;
+    status: number | undefined;
+    resultCode: string | undefined;
+    reason: string | undefined;
+    eventId: string | undefined;
+    fields: CardField[] | undefined;
   } {
     return pick(this, ['name', 'code', 'message', ...ERROR_INFO]) as ReturnType<PayframeError['toJSON']>;
   }
@@ -120,5 +126,7 @@ const UUID_OR_PAN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})
 export function redact(text: string): string {
   return text
     .replace(UUID_OR_PAN, (match, uuid?: string) => uuid ?? `****${match.replace(/\P{Nd}/gu, '').slice(-4)}`)
-    .replace(/\b((?:Basic|Bearer)\s+)([\w.~+/=-]+)/gi, (all, scheme: string, value: string) => (/^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}[redacted]`));
+    .replace(/\b((?:Basic|Bearer)\s+)([\w.~+/=-]+)/gi, (all, scheme: string, value: string) =>
+      /^[a-z]{1,15}\.?$/.test(value) ? all : `${scheme}[redacted]`,
+    );
 }

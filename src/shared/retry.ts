@@ -25,7 +25,11 @@ const pause = (ms: number, signal: AbortSignal) =>
  * backoff. The last outcome stands: its answer, or what it threw. An abort of `signal` (a Deadline's)
  * ends it with the signal's reason, whatever the attempt was doing.
  */
-export async function withRetries<A extends { status: number }>(retries: number, signal: AbortSignal, attempt: () => Promise<A>): Promise<A> {
+export async function withRetries<A extends { status: number }>(
+  retries: number,
+  signal: AbortSignal,
+  attempt: () => Promise<A>,
+): Promise<A> {
   for (let n = 1; ; n++) {
     let answer: A;
     try {

@@ -12,7 +12,8 @@ export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 export const isLoopback = (url: URL): boolean => LOOPBACK_HOSTS.includes(url.hostname);
 
 /** Whether a host name or address is loopback, as a URL, a Host header or a bind address writes it (`::1` too). */
-export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.includes(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
+export const isLoopbackHost = (host: string): boolean =>
+  LOOPBACK_HOSTS.includes(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
 
 /** Whether `text` is exactly an origin (`http(s)://host[:port]`, nothing more) on a loopback host. */
 export function isLoopbackOrigin(text: string): boolean {

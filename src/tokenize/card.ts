@@ -53,4 +53,3 @@ export function checkCard(card: CardInput): CheckedCard {
   const body = { number: rawNumber.replace(/[\s-]/g, ''), expire_month: month!, expire_year: year!, cvv2: cvv };
   return { body, name, brand: number.brand?.id };
 }
-

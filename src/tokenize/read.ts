@@ -36,8 +36,13 @@ export function readNonce(json: unknown, brand: BrandId | undefined, name: strin
   const expireMonth = whole(data['expire_month'], /^(0?[1-9]|1[0-2])$/, 1, 12);
   const expireYear = whole(data['expire_year'], /^\d{4}$/, 1000, 9999);
   const ok =
-    typeof nonce === 'string' && UUID.test(nonce) && typeof code === 'string' && typeof last4 === 'string' && /^\d{4}$/.test(last4) &&
-    typeof expiresAt === 'string' && TIMESTAMP.test(expiresAt);
+    typeof nonce === 'string' &&
+    UUID.test(nonce) &&
+    typeof code === 'string' &&
+    typeof last4 === 'string' &&
+    /^\d{4}$/.test(last4) &&
+    typeof expiresAt === 'string' &&
+    TIMESTAMP.test(expiresAt);
   if (!ok || expireMonth === undefined || expireYear === undefined) return undefined;
   const upper = code.toUpperCase();
   return {

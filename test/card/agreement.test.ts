@@ -13,7 +13,13 @@ function difference(row: Vector): string | undefined {
       }
       case 'brands': {
         const known = KNOWN[row.source];
-        return { brands: card.brandsFor(input).map((b) => b.id).filter((id) => !known || known.includes(id)).sort() };
+        return {
+          brands: card
+            .brandsFor(input)
+            .map((b) => b.id)
+            .filter((id) => !known || known.includes(id))
+            .sort(),
+        };
       }
       case 'first': {
         const first = card.brandsFor(input)[0];
@@ -29,7 +35,11 @@ function difference(row: Vector): string | undefined {
       }
       case 'card': {
         const r = card.validateNumber(input);
-        return { ...(row.brand && { brand: r.brand?.id }), ...(row.valid === false ? { valid: false } : {}), ok: r.isValid === (row.valid ?? true) };
+        return {
+          ...(row.brand && { brand: r.brand?.id }),
+          ...(row.valid === false ? { valid: false } : {}),
+          ok: r.isValid === (row.valid ?? true),
+        };
       }
       case 'format':
         return { display: card.formatNumber(input) };
@@ -37,13 +47,20 @@ function difference(row: Vector): string | undefined {
   })();
   const want = (() => {
     switch (row.kind) {
-      case 'number': return { brand: row.brand, valid: row.valid, potential: row.potential };
-      case 'brands': return { brands: [...row.brands].sort() };
-      case 'first': return { ...(row.code && { code: row.code }), ...(row.lengths && { lengths: row.lengths }) };
-      case 'expiry': return { valid: row.valid, potential: row.potential, ...(row.month !== undefined && { month: row.month, year: row.year }) };
-      case 'cvv': return { valid: row.valid, potential: row.potential };
-      case 'card': return { ...(row.brand && { brand: row.brand }), ...(row.valid === false ? { valid: false } : {}), ok: true };
-      case 'format': return { display: row.display };
+      case 'number':
+        return { brand: row.brand, valid: row.valid, potential: row.potential };
+      case 'brands':
+        return { brands: [...row.brands].sort() };
+      case 'first':
+        return { ...(row.code && { code: row.code }), ...(row.lengths && { lengths: row.lengths }) };
+      case 'expiry':
+        return { valid: row.valid, potential: row.potential, ...(row.month !== undefined && { month: row.month, year: row.year }) };
+      case 'cvv':
+        return { valid: row.valid, potential: row.potential };
+      case 'card':
+        return { ...(row.brand && { brand: row.brand }), ...(row.valid === false ? { valid: false } : {}), ok: true };
+      case 'format':
+        return { display: row.display };
     }
   })();
   return JSON.stringify(got) === JSON.stringify(want) ? undefined : `payframe ${JSON.stringify(got)}, source ${JSON.stringify(want)}`;
@@ -51,7 +68,14 @@ function difference(row: Vector): string | undefined {
 
 /** The row's key in DISAGREEMENTS: source, input, and what else tells two rows of one input apart. */
 export function keyOf(row: Vector): string {
-  const extra = row.kind === 'cvv' && row.size !== undefined ? ` size ${JSON.stringify(row.size)}` : row.kind === 'first' ? (row.code ? ' code' : ' lengths') : '';
+  const extra =
+    row.kind === 'cvv' && row.size !== undefined
+      ? ` size ${JSON.stringify(row.size)}`
+      : row.kind === 'first'
+        ? row.code
+          ? ' code'
+          : ' lengths'
+        : '';
   return `${row.source}|${describe(row.input)}${extra}`;
 }
 

@@ -6,13 +6,10 @@ import { cards } from './helpers';
 const ids = (partial: string) => brandsFor(partial).map((b) => b.id);
 
 describe('detectBrand', () => {
-  test.each(Object.entries(cards).flatMap(([id, numbers]) => numbers.map((n) => [id, n])))(
-    '%s: %s',
-    (id, number) => {
-      expect(detectBrand(number)?.id).toBe(id);
-      expect(detectBrand(number.replace(/(\d{4})/g, '$1 '))?.id).toBe(id);
-    },
-  );
+  test.each(Object.entries(cards).flatMap(([id, numbers]) => numbers.map((n) => [id, n])))('%s: %s', (id, number) => {
+    expect(detectBrand(number)?.id).toBe(id);
+    expect(detectBrand(number.replace(/(\d{4})/g, '$1 '))?.id).toBe(id);
+  });
 
   test.each([
     ['41', 'visa'],
@@ -49,12 +46,9 @@ describe('detectBrand', () => {
     expect(detectBrand(partial)?.id).toBe(id);
   });
 
-  test.each(['', '   ', '2', '22', '3', '5', '0', '7', '9', '4a', '4111\u00a01111', '٤١١١'])(
-    'nothing decided for %j',
-    (partial) => {
-      expect(detectBrand(partial)).toBeUndefined();
-    },
-  );
+  test.each(['', '   ', '2', '22', '3', '5', '0', '7', '9', '4a', '4111\u00a01111', '٤١١١'])('nothing decided for %j', (partial) => {
+    expect(detectBrand(partial)).toBeUndefined();
+  });
 
   // A one-digit pattern decides only when its brand is the only one left: '4' may be Elo or a
   // Maestro BIN, '6' Discover, UnionPay, Elo, Hiper...; card-validator says the same.
@@ -66,9 +60,19 @@ describe('detectBrand', () => {
   test('gateway codes are the service brand codes', () => {
     const codes = Object.fromEntries(brandsFor('').map((b) => [b.id, b.gatewayCode]));
     expect(codes).toEqual({
-      visa: 'VISA', mastercard: 'MASTERCARD', 'american-express': 'AMEX', 'diners-club': 'DINERS',
-      discover: 'DISCOVER', jcb: 'JCB', unionpay: 'UNIONPAY', maestro: 'MAESTRO', mir: 'MIR', elo: 'ELO',
-      hiper: 'HIPER', hipercard: 'HIPERCARD', verve: 'VERVE',
+      visa: 'VISA',
+      mastercard: 'MASTERCARD',
+      'american-express': 'AMEX',
+      'diners-club': 'DINERS',
+      discover: 'DISCOVER',
+      jcb: 'JCB',
+      unionpay: 'UNIONPAY',
+      maestro: 'MAESTRO',
+      mir: 'MIR',
+      elo: 'ELO',
+      hiper: 'HIPER',
+      hipercard: 'HIPERCARD',
+      verve: 'VERVE',
     });
   });
 
@@ -92,8 +96,19 @@ describe('detectBrand', () => {
 describe('brandsFor', () => {
   test('empty input gives every brand', () => {
     expect(ids('')).toEqual([
-      'visa', 'mastercard', 'american-express', 'diners-club', 'discover', 'jcb', 'unionpay', 'maestro',
-      'mir', 'elo', 'hiper', 'hipercard', 'verve',
+      'visa',
+      'mastercard',
+      'american-express',
+      'diners-club',
+      'discover',
+      'jcb',
+      'unionpay',
+      'maestro',
+      'mir',
+      'elo',
+      'hiper',
+      'hipercard',
+      'verve',
     ]);
     expect(ids(' - ')).toHaveLength(13);
   });

@@ -74,6 +74,9 @@ describe('19-digit numbers are grouped 4-4-4-4-3 for every brand', () => {
   });
 
   test('typing on past the 14th digit of a Diners number regroups it with the caret after the typed digit', () => {
-    expect(formatInput({ value: '3056 930009 02000|'.replace('|', ''), caret: 17 }, 'number')).toEqual({ value: '3056 9300 0902 000', caret: 18 });
+    expect(formatInput({ value: '3056 930009 02000|'.replace('|', ''), caret: 17 }, 'number')).toEqual({
+      value: '3056 9300 0902 000',
+      caret: 18,
+    });
   });
 });

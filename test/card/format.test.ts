@@ -105,9 +105,7 @@ describe('formatInput', () => {
 
   test('forward delete of a space removes the digit after it', () => {
     expect(edit('number', '4111|1', { previous: '4111 1', inputType: 'deleteContentForward' })).toBe('4111|');
-    expect(edit('number', '4111|1111 1', { previous: '4111 1111 1', inputType: 'deleteContentForward' })).toBe(
-      '4111| 1111',
-    );
+    expect(edit('number', '4111|1111 1', { previous: '4111 1111 1', inputType: 'deleteContentForward' })).toBe('4111| 1111');
   });
 
   test('deleting a digit is an ordinary edit', () => {

@@ -68,8 +68,12 @@ test(`${COUNT} fuzzed inputs: nothing throws, isValid implies isPotentiallyValid
       const caret = fuzz.int(s.length + 3) - 1;
       const typed = card.formatInput({ value: s, caret }, 'number');
       if (typed.value !== f || typed.caret < 0 || typed.caret > typed.value.length) fail(i, 'formatInput (number)', s);
-      const edited = card.formatInput({ value: s, caret, previous: fuzz.next(), inputType: fuzz.pick(['deleteContentBackward', 'deleteContentForward', 'insertText']) }, 'expiry');
-      if (card.formatExpiry(edited.value) !== edited.value || edited.caret < 0 || edited.caret > edited.value.length) fail(i, 'formatInput (expiry)', s);
+      const edited = card.formatInput(
+        { value: s, caret, previous: fuzz.next(), inputType: fuzz.pick(['deleteContentBackward', 'deleteContentForward', 'insertText']) },
+        'expiry',
+      );
+      if (card.formatExpiry(edited.value) !== edited.value || edited.caret < 0 || edited.caret > edited.value.length)
+        fail(i, 'formatInput (expiry)', s);
     } catch (error) {
       fail(i, `threw ${String(error)}`, s);
     }
@@ -80,10 +84,38 @@ test(`${COUNT} fuzzed inputs: nothing throws, isValid implies isPotentiallyValid
 
 test('values that are not text never throw and are never valid', () => {
   const odd: unknown[] = [
-    undefined, null, 0, 42, NaN, -0, Infinity, 4111111111111111, 4111111111111111n, {}, [], ['4111111111111111'], true,
-    Symbol('s'), () => '4111', Object.create(null), { toString: () => '4111111111111111' }, new Date(),
-    { [Symbol.toStringTag]: 'String', valueOf: () => { throw new Error('no'); } },
-    new Proxy({}, { get: () => { throw new Error('trap'); } }),
+    undefined,
+    null,
+    0,
+    42,
+    NaN,
+    -0,
+    Infinity,
+    4111111111111111,
+    4111111111111111n,
+    {},
+    [],
+    ['4111111111111111'],
+    true,
+    Symbol('s'),
+    () => '4111',
+    Object.create(null),
+    { toString: () => '4111111111111111' },
+    new Date(),
+    {
+      [Symbol.toStringTag]: 'String',
+      valueOf: () => {
+        throw new Error('no');
+      },
+    },
+    new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    ),
   ];
   for (const x of odd) {
     const v = x as never;
@@ -101,7 +133,12 @@ test('values that are not text never throw and are never valid', () => {
 });
 
 test('very long pastes: validators refuse them, formatters keep the first digits and stay fast enough to type on', () => {
-  for (const paste of ['4'.repeat(1_000_000), '💳'.repeat(100_000) + '4111111111111111', ' '.repeat(100_000) + '12/30', '\u202e'.repeat(70)]) {
+  for (const paste of [
+    '4'.repeat(1_000_000),
+    '💳'.repeat(100_000) + '4111111111111111',
+    ' '.repeat(100_000) + '12/30',
+    '\u202e'.repeat(70),
+  ]) {
     expect(card.validateNumber(paste).isValid).toBe(false);
     expect(card.validateExpiry(paste, now).isValid).toBe(false);
     expect(keepsDigits(paste, card.formatNumber(paste))).toBe(true);

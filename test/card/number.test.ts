@@ -98,7 +98,9 @@ describe('validateNumber', () => {
   test('numbers of no known brand are never valid, even with a good check digit', () => {
     for (const prefix of ['9', '7', '0', '818']) {
       expect(validateNumber(withCheckDigit(prefix.padEnd(15, '0')))).toEqual({
-        brand: undefined, isValid: false, isPotentiallyValid: false,
+        brand: undefined,
+        isValid: false,
+        isPotentiallyValid: false,
       });
     }
   });

@@ -42,12 +42,17 @@ describe('attachForm', () => {
     expect($('c').value).toBe('1234');
     $('c').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
     expect(seen.filter((s) => !s.startsWith('change') && !s.startsWith('validity'))).toEqual([
-      'ready::', 'focus:number:', 'brandChange:number:american-express', 'blur:number:american-express', 'focus:cvv:american-express', 'submit:cvv:american-express',
+      'ready::',
+      'focus:number:',
+      'brandChange:number:american-express',
+      'blur:number:american-express',
+      'focus:cvv:american-express',
+      'submit:cvv:american-express',
     ]);
     expect(form.getState().fields.cvv).toEqual({ isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true });
   });
 
-  it('refuses an incomplete card with the form\'s field names, sends nothing, and marks the fields', async () => {
+  it("refuses an incomplete card with the form's field names, sends nothing, and marks the fields", async () => {
     const fetch = vi.spyOn(globalThis, 'fetch');
     form = attachForm({ client, number: '#n', expiry: '#e', cvv: '#c', name: '#h' });
     type($('n'), '4111111111111111');

@@ -54,9 +54,12 @@ describe('createClient options', () => {
     expect(() => createGateway(gateway)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
   });
 
-  it.each(['m-1', 'merchant.with.dots', '...', 'a/b', '%2e%2e'])('accepts the merchant id %j and sends it as one path segment', (merchantId) => {
-    expect(createClient({ ...base, merchantId, baseUrl: 'https://a.example' }).merchantId).toBe(merchantId);
-  });
+  it.each(['m-1', 'merchant.with.dots', '...', 'a/b', '%2e%2e'])(
+    'accepts the merchant id %j and sends it as one path segment',
+    (merchantId) => {
+      expect(createClient({ ...base, merchantId, baseUrl: 'https://a.example' }).merchantId).toBe(merchantId);
+    },
+  );
 
   it('does no I/O: the authorization function is not called at creation', () => {
     let calls = 0;

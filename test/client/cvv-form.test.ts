@@ -9,7 +9,6 @@ import { frameLoaded, standInFrames } from './stand-in-frames';
 const GATEWAY = 'https://127.0.0.1:8443'; // the sandbox on loopback: it serves the frames beside its API
 const VALID = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
 
-
 let client: ReturnType<typeof createClient>;
 let forms: CardForm[];
 
@@ -40,7 +39,13 @@ const channel = () => new URLSearchParams(frame().src.split('#')[1]).get('channe
 const say = (data: Record<string, unknown>, source: unknown = win()) =>
   window.dispatchEvent(new MessageEvent('message', { data: { ch: channel(), ...data }, origin: GATEWAY, source: source as any }));
 const settle = () => new Promise((r) => setTimeout(r, 0));
-const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e) => e);
+const rejection = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e) => e,
+  );
 /** A mounted form whose CVV is complete. */
 const ready = async (extra: Record<string, unknown> = {}) => {
   const form = mount(extra);
@@ -62,7 +67,15 @@ describe('a CVV-only form', () => {
     // In the path: a frame host, a static one too, gives this frame's page alone the merchant's origins in connect-src.
     expect(new URL(frame().src).pathname).toBe('/frame/cvv/');
     frameLoaded(frame());
-    expect(posted()[0]).toEqual([expect.objectContaining({ t: 'config', fields: ['cvv'], brand: 'american-express', label: 'Security code of the Visa ending in 1111' }), GATEWAY]);
+    expect(posted()[0]).toEqual([
+      expect.objectContaining({
+        t: 'config',
+        fields: ['cvv'],
+        brand: 'american-express',
+        label: 'Security code of the Visa ending in 1111',
+      }),
+      GATEWAY,
+    ]);
   });
 
   it('posts to the CVV frame alone, at its exact origin, and answers the JSON the merchant server sent back', async () => {
@@ -74,7 +87,17 @@ describe('a CVV-only form', () => {
     await expect(refused).rejects.toMatchObject({ code: 'unsafe_url' });
     await settle();
     expect(posts()).toEqual([
-      [{ ch: channel(), t: 'post', id: 1, url: `${location.origin}/pay/kept-card`, body: { ticket: 't-1', keptCardId: 'CARD-1' }, timeoutMs: 15_000 }, GATEWAY],
+      [
+        {
+          ch: channel(),
+          t: 'post',
+          id: 1,
+          url: `${location.origin}/pay/kept-card`,
+          body: { ticket: 't-1', keptCardId: 'CARD-1' },
+          timeoutMs: 15_000,
+        },
+        GATEWAY,
+      ],
     ]);
     say({ t: 'posted', id: 1, body: { forged: true } }, window); // not the frame's window
     say({ t: 'posted', id: 1, body: { status: 'approved', referenceId: 'PAY-1' } });
@@ -87,7 +110,17 @@ describe('a CVV-only form', () => {
     const call = form.postCvv({ url: '/pay/kept-card' });
     await settle();
     const body = { error: { code: 'not_found', message: 'This ticket is used.' } };
-    say({ t: 'failure', id: 1, error: { code: 'not_found', message: 'postCvv: /pay/kept-card refused the payment (HTTP 404, TICKET)', status: 404, reason: 'TICKET', body } });
+    say({
+      t: 'failure',
+      id: 1,
+      error: {
+        code: 'not_found',
+        message: 'postCvv: /pay/kept-card refused the payment (HTTP 404, TICKET)',
+        status: 404,
+        reason: 'TICKET',
+        body,
+      },
+    });
     const error = await rejection(call);
     expect(error).toMatchObject({ name: 'PayframeError', code: 'not_found', status: 404, reason: 'TICKET' });
     expect(error.body).toBeUndefined();
@@ -111,7 +144,18 @@ describe('a CVV-only form', () => {
   it.each([
     ['a body with its own cvv', { body: { cvv: '000' } }],
     ['a body that is an array', { body: ['x'] }],
-    ['a body that is not data', { body: { f: () => 1, self: undefined, get x() { throw new Error('no'); } } }],
+    [
+      'a body that is not data',
+      {
+        body: {
+          f: () => 1,
+          self: undefined,
+          get x() {
+            throw new Error('no');
+          },
+        },
+      },
+    ],
     ['a body too large', { body: { ticket: 'x'.repeat(17_000) } }],
     ['a timeout given as text', { timeoutMs: '5' }],
     ['a signal that is not one', { signal: {} }],
@@ -146,7 +190,11 @@ describe('a CVV-only form', () => {
     await settle();
     stop.abort();
     expect((await rejection(call)).code).toBe('aborted');
-    expect(posted().map(([m]) => m.t).slice(-2)).toEqual(['post', 'cancel']);
+    expect(
+      posted()
+        .map(([m]) => m.t)
+        .slice(-2),
+    ).toEqual(['post', 'cancel']);
     const again = form.postCvv({ url: '/pay' });
     await settle();
     form.destroy();
@@ -173,7 +221,10 @@ describe('a CVV-only form', () => {
   });
 
   it.each([
-    ['a brand on a full form', { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } }, brand: 'visa' }],
+    [
+      'a brand on a full form',
+      { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } }, brand: 'visa' },
+    ],
     ['a brand that is not an id', { brand: 'Visa Card' }],
     ['cvv with another field but no number', { fields: { cvv: { container: '#kept' }, name: { container: '#n' } } }],
     ['no field at all', { fields: {} }],

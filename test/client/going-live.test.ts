@@ -67,7 +67,10 @@ describe('going-live/checkout.mjs', () => {
   it('without frameUrl, rejects ready at once with invalid_config naming frameUrl and createFrameHost, and adds no frame', async () => {
     const { form } = await run([[FRAME_URL, '']]);
     forms.push(form);
-    const error = await form.ready.then(() => undefined, (e: unknown) => e);
+    const error = await form.ready.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ name: 'PayframeError', code: 'invalid_config' });
     expect(error.message).toContain('frameUrl is required with a live baseUrl');
     expect(error.message).toContain('createFrameHost (payframe/server) or `npx payframe frames`');
@@ -76,7 +79,8 @@ describe('going-live/checkout.mjs', () => {
 
   it("refuses a frameUrl on the checkout page's own origin before adding anything", async () => {
     await expect(run([[FRAME_URL, "frameUrl: 'https://shop.example/frames/',"]])).rejects.toMatchObject({
-      code: 'invalid_config', message: expect.stringContaining("frameUrl must be on another origin than this page's"),
+      code: 'invalid_config',
+      message: expect.stringContaining("frameUrl must be on another origin than this page's"),
     });
     expect(document.querySelectorAll('iframe')).toHaveLength(0);
   });

@@ -19,7 +19,6 @@ let authorization: ReturnType<typeof vi.fn<() => Promise<string>>>;
 let client: ReturnType<typeof createClient>;
 let forms: CardForm[];
 
-
 beforeEach(() => {
   document.body.innerHTML = `
     <form id="checkout">
@@ -43,20 +42,30 @@ afterEach(() => {
 const mount = (extra: Record<string, unknown> = {}) => {
   const form = mountFields({
     client,
-    fields: { number: { container: '#n', placeholder: '1234' }, expiry: { container: '#e' }, cvv: { container: '#c' }, name: { container: '#name' } },
+    fields: {
+      number: { container: '#n', placeholder: '1234' },
+      expiry: { container: '#e' },
+      cvv: { container: '#c' },
+      name: { container: '#name' },
+    },
     ...extra,
   } as any);
   forms.push(form);
   return form;
 };
-const iframe = (field: FieldName) => document.querySelector<HTMLIFrameElement>(`#${{ number: 'n', expiry: 'e', cvv: 'c', name: 'name' }[field]} iframe`)!;
+const iframe = (field: FieldName) =>
+  document.querySelector<HTMLIFrameElement>(`#${{ number: 'n', expiry: 'e', cvv: 'c', name: 'name' }[field]} iframe`)!;
 const win = (field: FieldName) => iframe(field).contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> };
 const posted = (field: FieldName): Posted[] => win(field).postMessage.mock.calls as Posted[];
 const channel = () => new URLSearchParams(iframe('number').src.split('#')[1]).get('channel')!;
 /** A message from a frame as the browser delivers it. */
 const say = (field: FieldName, data: Record<string, unknown>, over: { origin?: string; source?: unknown; ch?: string } = {}) =>
   window.dispatchEvent(
-    new MessageEvent('message', { data: { ch: over.ch ?? channel(), ...data }, origin: over.origin ?? FRAME_ORIGIN, source: ('source' in over ? over.source : win(field)) as any }),
+    new MessageEvent('message', {
+      data: { ch: over.ch ?? channel(), ...data },
+      origin: over.origin ?? FRAME_ORIGIN,
+      source: ('source' in over ? over.source : win(field)) as any,
+    }),
   );
 /** A frame's page has loaded, as its iframe's `load` says. */
 const load = (field: FieldName) => frameLoaded(iframe(field));
@@ -68,8 +77,22 @@ const boot = async (form: CardForm, fields = FIELDS) => {
   await form.ready;
 };
 const settle = () => new Promise((r) => setTimeout(r, 0));
-const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e) => e);
-const makeValid = () => FIELDS.forEach((f) => say(f, { t: 'state', event: 'input', state: VALID, ...(f === 'number' ? { brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } } : {}) }));
+const rejection = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e) => e,
+  );
+const makeValid = () =>
+  FIELDS.forEach((f) =>
+    say(f, {
+      t: 'state',
+      event: 'input',
+      state: VALID,
+      ...(f === 'number' ? { brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } } : {}),
+    }),
+  );
 
 describe('mountFields', () => {
   it('returns at once with one frame per field, on the frame origin, and ready pending', () => {
@@ -101,11 +124,19 @@ describe('mountFields', () => {
     }
   });
 
-  it('gives each frame its config in its URL, posts it again on the frame\'s load to the exact frame origin, and is ready when every frame is', async () => {
+  it("gives each frame its config in its URL, posts it again on the frame's load to the exact frame origin, and is ready when every frame is", async () => {
     const form = mount({ locale: 'ar', styles: { base: { color: '#111' } } });
     const onReady = vi.fn();
     form.on('ready', onReady);
-    const config = { ch: channel(), t: 'config', locale: 'ar', label: 'Expiry', fields: FIELDS, styles: { base: { color: '#111' } }, scheme: expect.any(String) };
+    const config = {
+      ch: channel(),
+      t: 'config',
+      locale: 'ar',
+      label: 'Expiry',
+      fields: FIELDS,
+      styles: { base: { color: '#111' } },
+      scheme: expect.any(String),
+    };
     expect(urlConfig('expiry')).toEqual(config);
     expect(posted('expiry')).toEqual([]);
     load('expiry');
@@ -158,7 +189,12 @@ describe('mountFields', () => {
     say('number', { t: 'state', event: 'input', state: { ...VALID, isFocused: true }, brand });
     say('number', { t: 'state', event: 'submit', state: { ...VALID, isFocused: true }, brand });
     expect(seen).toEqual([
-      'focus:number:-', 'change:number:visa', 'brandChange:number:visa', 'change:number:visa', 'validityChange:number:visa', 'submit:number:visa',
+      'focus:number:-',
+      'change:number:visa',
+      'brandChange:number:visa',
+      'change:number:visa',
+      'validityChange:number:visa',
+      'submit:number:visa',
     ]);
     expect(submit).toHaveBeenCalledTimes(1);
     expect(document.querySelector('#n')!.className).toBe('payframe-field payframe-field--focused payframe-field--valid');
@@ -194,9 +230,18 @@ describe('mountFields', () => {
     expect(asks).toEqual([[{ ch: channel(), t: 'tokenize', id: 1, token: 'token-1', timeoutMs: 15_000, retries: 2 }, FRAME_ORIGIN]]);
     // At the same moment each other frame is asked to share its value for that job (on the frames' own
     // channel): the job id alone, no token, to the exact frame origin.
-    for (const f of ['expiry', 'cvv', 'name'] as const) expect(posted(f).filter(([m]) => m.t !== 'config')).toEqual([[{ ch: channel(), t: 'share', id: 1 }, FRAME_ORIGIN]]);
+    for (const f of ['expiry', 'cvv', 'name'] as const)
+      expect(posted(f).filter(([m]) => m.t !== 'config')).toEqual([[{ ch: channel(), t: 'share', id: 1 }, FRAME_ORIGIN]]);
     expect(posted('number').filter(([m]) => m.t === 'share')).toEqual([]);
-    const result = { nonce: 'n-1', brand: 'visa', last4: '1111', expireMonth: 12, expireYear: 2034, expiresAt: '2034-01-01T00:00:00Z', name: 'A' };
+    const result = {
+      nonce: 'n-1',
+      brand: 'visa',
+      last4: '1111',
+      expireMonth: 12,
+      expireYear: 2034,
+      expiresAt: '2034-01-01T00:00:00Z',
+      name: 'A',
+    };
     say('expiry', { t: 'result', id: 1, result: { ...result, nonce: 'forged' } }); // not the number frame
     say('number', { t: 'result', id: 1, result });
     await expect(first).resolves.toEqual(result);
@@ -216,9 +261,20 @@ describe('mountFields', () => {
     const error = await rejection(call);
     expect(isPayframeError(error)).toBe(true);
     expect(error).toMatchObject({ code: 'unauthorized', status: 401, reason: 'EXPIRED_CLIENT_TOKEN' });
-    expect(posted('number').filter(([m]) => m.t === 'tokenize').map(([m]) => [m.id, m.token])).toEqual([[1, 'token-1'], [2, 'token-2']]);
+    expect(
+      posted('number')
+        .filter(([m]) => m.t === 'tokenize')
+        .map(([m]) => [m.id, m.token]),
+    ).toEqual([
+      [1, 'token-1'],
+      [2, 'token-2'],
+    ]);
     // The retry is a job of its own: its values are shared again, under its id.
-    expect(posted('cvv').filter(([m]) => m.t === 'share').map(([m]) => m.id)).toEqual([1, 2]);
+    expect(
+      posted('cvv')
+        .filter(([m]) => m.t === 'share')
+        .map(([m]) => m.id),
+    ).toEqual([1, 2]);
     expect(authorization).toHaveBeenCalledTimes(2);
   });
 
@@ -231,7 +287,11 @@ describe('mountFields', () => {
     await settle();
     stop.abort();
     expect((await rejection(call)).code).toBe('aborted');
-    expect(posted('number').map(([m]) => m.t).slice(-2)).toEqual(['tokenize', 'cancel']);
+    expect(
+      posted('number')
+        .map(([m]) => m.t)
+        .slice(-2),
+    ).toEqual(['tokenize', 'cancel']);
   });
 
   it('times out naming the fields whose frames did not load, and removes the form', async () => {
@@ -253,7 +313,13 @@ describe('mountFields', () => {
   describe('a form that cannot load says why as soon as the browser tells', () => {
     /** The browser's report (trusted, as a page script cannot make one), or a script's (`trusted` false). */
     const violation = (blockedURI: string, effectiveDirective = 'frame-src', disposition = 'enforce', trusted = true) =>
-      document.dispatchEvent(Object.defineProperty(Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective, disposition }), 'isTrusted', { value: trusted }));
+      document.dispatchEvent(
+        Object.defineProperty(
+          Object.assign(new Event('securitypolicyviolation'), { blockedURI, effectiveDirective, disposition }),
+          'isTrusted',
+          { value: trusted },
+        ),
+      );
 
     it("the page's CSP blocked the frames: invalid_config at once, naming frame-src and the frame origin", async () => {
       const form = mount();
@@ -273,7 +339,9 @@ describe('mountFields', () => {
       violation(iframe('number').src.split('#')[0]!);
       const error = await rejection(form.ready);
       expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: FIELDS });
-      expect(error.message).toBe(`the page's Content Security Policy blocked the number, expiry, cvv, name fields (frame-src): add ${FRAME_ORIGIN} to its frame-src`);
+      expect(error.message).toBe(
+        `the page's Content Security Policy blocked the number, expiry, cvv, name fields (frame-src): add ${FRAME_ORIGIN} to its frame-src`,
+      );
       expect(document.querySelectorAll('iframe')).toHaveLength(0);
     });
 
@@ -299,7 +367,8 @@ describe('mountFields', () => {
       const error = await failed;
       expect(error).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['cvv'] });
       expect(error.message).toContain(`the cvv field: the page arrived from ${FRAME_ORIGIN}, but no payframe frame spoke in it`);
-      for (const cause of ['is unreachable', `refuses this page's origin ${location.origin}`, 'merchantOrigins', 'some other page']) expect(error.message).toContain(cause);
+      for (const cause of ['is unreachable', `refuses this page's origin ${location.origin}`, 'merchantOrigins', 'some other page'])
+        expect(error.message).toContain(cause);
       expect(document.querySelectorAll('iframe')).toHaveLength(0);
     });
 
@@ -363,7 +432,11 @@ describe('mountFields', () => {
   it('a page label, a label around the container, or a click in the container asks the frame to focus its input', async () => {
     const form = mount();
     await boot(form);
-    for (const [target, field] of [['label[for=n]', 'number'], ['label span', 'cvv'], ['#e', 'expiry']] as const) {
+    for (const [target, field] of [
+      ['label[for=n]', 'number'],
+      ['label span', 'cvv'],
+      ['#e', 'expiry'],
+    ] as const) {
       // Never iframe.focus() from the page: Chromium then loses the key after a Tab from another field (issue 17).
       const focus = vi.spyOn(iframe(field), 'focus');
       document.querySelector<HTMLElement>(target)!.click();
@@ -376,15 +449,23 @@ describe('mountFields', () => {
     const host = document.createElement('div');
     document.body.append(host);
     const root = host.attachShadow({ mode: 'open' });
-    root.append(Object.assign(document.createElement('label'), { htmlFor: 'sn', textContent: 'Numéro' }), Object.assign(document.createElement('div'), { id: 'sn' }));
-    const form = mountFields({ client, fields: { number: { container: root.getElementById('sn')! }, expiry: { container: '#e' }, cvv: { container: '#c' } } });
+    root.append(
+      Object.assign(document.createElement('label'), { htmlFor: 'sn', textContent: 'Numéro' }),
+      Object.assign(document.createElement('div'), { id: 'sn' }),
+    );
+    const form = mountFields({
+      client,
+      fields: { number: { container: root.getElementById('sn')! }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+    });
     forms.push(form);
     const frame = root.querySelector('iframe')!;
     expect(frame.title).toBe('Numéro');
     // The page posts to a frame that has said it is ready.
     const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
     frameLoaded(frame);
-    window.dispatchEvent(new MessageEvent('message', { data: { ch, t: 'ready', label: 'Numéro' }, origin: FRAME_ORIGIN, source: frame.contentWindow as any }));
+    window.dispatchEvent(
+      new MessageEvent('message', { data: { ch, t: 'ready', label: 'Numéro' }, origin: FRAME_ORIGIN, source: frame.contentWindow as any }),
+    );
     const post = vi.spyOn(frame.contentWindow!, 'postMessage');
     post.mockClear();
     root.querySelector('label')!.click();
@@ -413,15 +494,33 @@ describe('mountFields', () => {
     ['a bad selector', { fields: { number: { container: '##' }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
     ['one container for two fields', { fields: { number: { container: '#n' }, expiry: { container: '#n' }, cvv: { container: '#c' } } }],
     ['no cvv field', { fields: { number: { container: '#n' }, expiry: { container: '#e' } } }],
-    ['an unknown field', { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' }, zip: { container: '#name' } } }],
-    ['a placeholder that is not text', { fields: { number: { container: '#n', placeholder: 5 }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
-    ['a label longer than a frame takes', { fields: { number: { container: '#n', label: 'x'.repeat(201) }, expiry: { container: '#e' }, cvv: { container: '#c' } } }],
+    [
+      'an unknown field',
+      { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' }, zip: { container: '#name' } } },
+    ],
+    [
+      'a placeholder that is not text',
+      { fields: { number: { container: '#n', placeholder: 5 }, expiry: { container: '#e' }, cvv: { container: '#c' } } },
+    ],
+    [
+      'a label longer than a frame takes',
+      { fields: { number: { container: '#n', label: 'x'.repeat(201) }, expiry: { container: '#e' }, cvv: { container: '#c' } } },
+    ],
     ['a timeout given as text', { timeoutMs: '5000' }],
     ['an unknown locale', { locale: 'fr' }],
     ['a zero timeout', { timeoutMs: 0 }],
     ['a frame URL over plain http', { frameUrl: 'http://frames.example/' }],
     ['a frame URL with a query', { frameUrl: 'https://frames.example/?x=1' }],
-    ['styles that are not data', { styles: (() => { const a: any = {}; a.self = a; return a; })() }],
+    [
+      'styles that are not data',
+      {
+        styles: (() => {
+          const a: any = {};
+          a.self = a;
+          return a;
+        })(),
+      },
+    ],
   ])('refuses %s with invalid_config, and adds nothing to the page', (_, options) => {
     const base = { client, fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } } };
     let error: any;
@@ -435,7 +534,7 @@ describe('mountFields', () => {
     expect(document.querySelector('.payframe-field')).toBeNull();
   });
 
-  it('refuses frames on the page\'s own origin: a script of the page could read the card out of them', () => {
+  it("refuses frames on the page's own origin: a script of the page could read the card out of them", () => {
     let error: any;
     try {
       mount({ frameUrl: `${location.origin}/frames/` });

@@ -44,7 +44,8 @@ it('handlePending: a flow that did not load is network, shows nothing and naviga
   const navigate = vi.fn();
   const submitOtp = vi.fn();
   await expect(handlePending(pending, { client, container, submitOtp, navigate })).rejects.toMatchObject({
-    code: 'network', message: 'handlePending: its code did not load',
+    code: 'network',
+    message: 'handlePending: its code did not load',
   });
   expect(container.textContent).toBe('kept');
   expect(navigate).not.toHaveBeenCalled();
@@ -71,7 +72,8 @@ it('postCvv: checks that did not load are network, and nothing is posted; the ne
   const frame = document.querySelector('iframe')!;
   const win = frame.contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> };
   const ch = new URLSearchParams(frame.src.split('#')[1]).get('channel');
-  const say = (data: object) => window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://frames.example', source: win as any }));
+  const say = (data: object) =>
+    window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://frames.example', source: win as any }));
   frameLoaded(frame);
   say({ t: 'ready', label: 'CVV' });
   say({ t: 'state', event: 'input', state: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false } });

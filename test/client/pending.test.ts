@@ -14,7 +14,9 @@ const client = createClient({ merchantId: 'm-1', baseUrl: GATEWAY, authorization
 const pending = (redirectUrl = `${GATEWAY}/v1/redirect/${SESSION}`) => ({ referenceId: 'PAY-1', sessionId: SESSION, redirectUrl });
 
 const approved = { status: 'approved', referenceId: 'PAY-1', state: 'captured', code: '0000', text: 'Approved' };
-const refused = (code: string, reason?: string, resultCode?: string) => ({ error: { code, message: `refused: ${reason}`, reason, resultCode } });
+const refused = (code: string, reason?: string, resultCode?: string) => ({
+  error: { code, message: `refused: ${reason}`, reason, resultCode },
+});
 
 /** A pending payment in otp mode, once its form shows (handlePending loads its code first). */
 async function setup(options: Partial<HandlePendingOptions> = {}, answers: unknown[] = [approved], given: PendingPayment = pending()) {
@@ -54,7 +56,11 @@ describe('the redirect URL rule', () => {
   };
 
   it('navigates to the parsed URL on exactly the client origin, path /v1/redirect/<this session>', async () => {
-    for (const url of [`${GATEWAY}/v1/redirect/${SESSION}`, `${GATEWAY}/v1/redirect/${SESSION.toUpperCase()}?lang=ar`, `HTTPS://GW.TEST:8443/v1/redirect/${SESSION}`]) {
+    for (const url of [
+      `${GATEWAY}/v1/redirect/${SESSION}`,
+      `${GATEWAY}/v1/redirect/${SESSION.toUpperCase()}?lang=ar`,
+      `HTTPS://GW.TEST:8443/v1/redirect/${SESSION}`,
+    ]) {
       const { navigate, call } = redirect(url);
       expect(await call).toEqual({ status: 'redirected', referenceId: 'PAY-1', state: 'pending', code: '1007' });
       expect(navigate).toHaveBeenCalledExactlyOnceWith(new URL(url).href);
@@ -125,11 +131,15 @@ describe('the redirect URL rule', () => {
 describe('readReturn', () => {
   it('reads the one payment session id of the return URL', () => {
     expect(readReturn(`https://shop.test/return?order=7&payment-session-id=${SESSION}`)).toEqual({ sessionId: SESSION });
-    expect(readReturn(new URL(`https://shop.test/r?payment-session-id=${SESSION.toUpperCase()}`))).toEqual({ sessionId: SESSION.toUpperCase() });
+    expect(readReturn(new URL(`https://shop.test/r?payment-session-id=${SESSION.toUpperCase()}`))).toEqual({
+      sessionId: SESSION.toUpperCase(),
+    });
   });
 
   it('reads the page URL by default', () => {
-    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`https://shop.test/return?payment-session-id=${SESSION}`);
+    (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(
+      `https://shop.test/return?payment-session-id=${SESSION}`,
+    );
     expect(readReturn()).toEqual({ sessionId: SESSION });
   });
 
@@ -160,7 +170,13 @@ describe('the OTP form', () => {
     expect(label.className).toBe('payframe-otp__label');
     expect(label.htmlFor).toBe(input().id);
     expect(label.textContent).toBe('One-time password');
-    expect(input()).toMatchObject({ className: 'payframe-otp__input', name: 'otp', autocomplete: 'one-time-code', inputMode: 'numeric', disabled: false });
+    expect(input()).toMatchObject({
+      className: 'payframe-otp__input',
+      name: 'otp',
+      autocomplete: 'one-time-code',
+      inputMode: 'numeric',
+      disabled: false,
+    });
     expect(input().getAttribute('aria-describedby')).toBe(status().id);
     expect(button()).toMatchObject({ className: 'payframe-otp__submit', type: 'submit', textContent: 'Confirm' });
     expect(status().className).toBe('payframe-otp__status');
@@ -258,7 +274,13 @@ describe('the OTP form', () => {
   });
 
   it('resolves a wrong OTP as declined (1202), the payer told to start again', async () => {
-    const declined = { status: 'declined', referenceId: 'PAY-1', state: 'declined', code: '1202', text: 'Cardholder failed 3-D authentication' };
+    const declined = {
+      status: 'declined',
+      referenceId: 'PAY-1',
+      state: 'declined',
+      code: '1202',
+      text: 'Cardholder failed 3-D authentication',
+    };
     const { submit, call, form, status } = await setup({}, [declined]);
     await submit('222222');
     expect(await call).toEqual(declined);
@@ -300,7 +322,10 @@ describe('the OTP form', () => {
   });
 
   it('in otp mode, draws the form even for otp: false; the service refuses and nothing navigates', async () => {
-    const { submit, call, form, navigate } = await setup({ mode: 'otp' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')], { ...pending(), otp: false });
+    const { submit, call, form, navigate } = await setup({ mode: 'otp' }, [refused('conflict', 'AUTHENTICATE_NOT_SUPPORTED', '4099')], {
+      ...pending(),
+      otp: false,
+    });
     await submit('111111');
     expect(await rejection(call)).toMatchObject({ code: 'conflict', reason: 'AUTHENTICATE_NOT_SUPPORTED' });
     expect(form()!.dataset['state']).toBe('unsupported');
@@ -309,7 +334,13 @@ describe('the OTP form', () => {
 
   it('lets the payer try again after a network or server failure', async () => {
     // An error code the page does not know is the merchant's server failing.
-    const answers = [new TypeError('Failed to fetch'), refused('server_error'), refused('timeout'), { error: { code: 'teapot' } }, approved];
+    const answers = [
+      new TypeError('Failed to fetch'),
+      refused('server_error'),
+      refused('timeout'),
+      { error: { code: 'teapot' } },
+      approved,
+    ];
     const { submit, call, form, input, submitOtp, settled } = await setup({}, answers);
     for (let attempt = 0; attempt < 4; attempt++) {
       await submit('111111');
@@ -404,7 +435,10 @@ describe('a card the service takes the OTP of on its own page only (otp: false)'
     const noContainer = handlePending(given, { client, container: '#nowhere', submitOtp: vi.fn(), navigate });
     expect(await rejection(noContainer)).toMatchObject({ code: 'invalid_config' });
     document.body.append(Object.assign(document.createElement('div'), { id: 'otp' }));
-    const unsafe = handlePending({ ...given, redirectUrl: `https://evil.test/v1/redirect/${SESSION}` }, { client, container: '#otp', submitOtp: vi.fn(), navigate });
+    const unsafe = handlePending(
+      { ...given, redirectUrl: `https://evil.test/v1/redirect/${SESSION}` },
+      { client, container: '#otp', submitOtp: vi.fn(), navigate },
+    );
     expect(await rejection(unsafe)).toMatchObject({ code: 'unsafe_url' });
     expect(navigate).not.toHaveBeenCalled();
     expect(shown()).toBeNull();
@@ -422,7 +456,10 @@ describe('a card the service takes the OTP of on its own page only (otp: false)'
   it('reads only false as false: any other value is an older server, the form is drawn', async () => {
     for (const otp of [undefined, null, 0, '', 'false']) {
       const stop = new AbortController();
-      const { form, navigate, call } = await setup({ mode: 'auto', signal: stop.signal }, [approved], { ...pending(), otp } as unknown as PendingPayment);
+      const { form, navigate, call } = await setup({ mode: 'auto', signal: stop.signal }, [approved], {
+        ...pending(),
+        otp,
+      } as unknown as PendingPayment);
       expect(form(), String(otp)).not.toBeNull();
       expect(navigate).not.toHaveBeenCalled();
       stop.abort();
@@ -471,9 +508,7 @@ describe('handlePending refuses bad input before anything happens', () => {
   it('rejects with aborted when the signal is already aborted', async () => {
     const div = container();
     const navigate = vi.fn();
-    const error = await rejection(
-      handlePending(pending(), { client, mode: 'redirect', navigate, signal: AbortSignal.abort() }),
-    );
+    const error = await rejection(handlePending(pending(), { client, mode: 'redirect', navigate, signal: AbortSignal.abort() }));
     expect(error.code).toBe('aborted');
     expect(navigate).not.toHaveBeenCalled();
     expect(div.textContent).toBe('kept');

@@ -12,7 +12,14 @@ afterEach(() => vi.restoreAllMocks());
 describe('the hosted form script-tag entry', () => {
   it('exports what a hosted checkout uses, the same functions as the full entry where they are real', () => {
     expect(Object.keys(script).sort()).toEqual([
-      'PayframeError', 'attachForm', 'collectBrowserInfo', 'createClient', 'handlePending', 'isPayframeError', 'mountFields', 'readReturn',
+      'PayframeError',
+      'attachForm',
+      'collectBrowserInfo',
+      'createClient',
+      'handlePending',
+      'isPayframeError',
+      'mountFields',
+      'readReturn',
     ]);
     for (const name of ['PayframeError', 'collectBrowserInfo', 'handlePending', 'isPayframeError', 'mountFields', 'readReturn'] as const) {
       expect(script[name]).toBe(full[name]);
@@ -47,7 +54,10 @@ describe('the hosted form script-tag entry', () => {
 
   it('refuses attachForm with invalid_config naming the full bundle', () => {
     expect(() => script.attachForm({} as never)).toThrowError(
-      expect.objectContaining({ code: 'invalid_config', message: "attachForm is in payframe.full.umd.min.js, not in the hosted form's bundle" }),
+      expect.objectContaining({
+        code: 'invalid_config',
+        message: "attachForm is in payframe.full.umd.min.js, not in the hosted form's bundle",
+      }),
     );
   });
 });

@@ -48,9 +48,18 @@ describe('tokenize', () => {
   });
 
   it('sends digits only and integers, and reads a two-digit year as 20YY', async () => {
-    const result = await client().tokenize({ number: '4111 1111-1111 1111', expireMonth: '03', expireYear: '34', cvv: '123', name: 'Ada L' });
+    const result = await client().tokenize({
+      number: '4111 1111-1111 1111',
+      expireMonth: '03',
+      expireYear: '34',
+      cvv: '123',
+      name: 'Ada L',
+    });
     expect(result).toMatchObject({ expireMonth: 3, expireYear: 2034, last4: '1111', name: 'Ada L' });
-    const sent = sandbox.requests().filter((r) => r.path.endsWith('/credit-card-nonce')).at(-1)!;
+    const sent = sandbox
+      .requests()
+      .filter((r) => r.path.endsWith('/credit-card-nonce'))
+      .at(-1)!;
     expect(sent.body).toEqual({ number: '****1111', expire_month: 3, expire_year: 2034, cvv2: '***' });
     expect(sent.headers.authorization).toBe('Bearer [redacted]');
   });

@@ -44,7 +44,12 @@ describe('retries and errors', () => {
     const before = sandbox.requests().length;
     const error = await rejection(make({ merchantId: 'no-such-merchant' }).tokenize(cardOf(testCards.approved)));
     expect(error).toMatchObject({ code: 'not_found', status: 404, reason: 'NOT_FOUND' });
-    expect(sandbox.requests().slice(before).filter((r) => r.path.includes('no-such-merchant')).length).toBe(1);
+    expect(
+      sandbox
+        .requests()
+        .slice(before)
+        .filter((r) => r.path.includes('no-such-merchant')).length,
+    ).toBe(1);
   });
 
   it('agrees with the service on UnionPay numbers, which carry no check digit', async () => {

@@ -45,7 +45,12 @@ function edits(value: string, text: string, fuzz: ReturnType<typeof fuzzer>): Ed
     const backward = fuzz.rand() < 0.5;
     const from = to > at ? at : backward ? Math.max(0, at - 1) : at;
     const end = to > at ? to : backward ? at : Math.min(value.length, at + 1);
-    out.push({ previous: value, value: value.slice(0, from) + value.slice(end), caret: from, inputType: backward ? 'deleteContentBackward' : 'deleteContentForward' });
+    out.push({
+      previous: value,
+      value: value.slice(0, from) + value.slice(end),
+      caret: from,
+      inputType: backward ? 'deleteContentBackward' : 'deleteContentForward',
+    });
   }
   return out;
 }
@@ -56,7 +61,10 @@ test(`${COUNT} fuzzed strings pasted, typed and deleted in every field: nothing 
   const failures: string[] = [];
   const seen = { edits: 0, valid: 0, refused: 0, separatorDeletes: 0 };
   const fail = (name: FieldName, i: number, what: string, edit: Edit) => {
-    if (failures.length < 10) failures.push(`${name} #${i} ${what}: ${JSON.stringify({ ...edit, value: edit.value.slice(0, 80), previous: edit.previous.slice(0, 80) })}`);
+    if (failures.length < 10)
+      failures.push(
+        `${name} #${i} ${what}: ${JSON.stringify({ ...edit, value: edit.value.slice(0, 80), previous: edit.previous.slice(0, 80) })}`,
+      );
   };
 
   for (let i = 0; i < COUNT; i++) {

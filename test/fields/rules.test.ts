@@ -8,7 +8,8 @@ import type { FieldName } from '../../src/protocol/names';
 /** Types `text` key by key at the end of the field, as a person would. */
 function type(name: FieldName, text: string, start = '', sizes?: number[]): string {
   let value = start;
-  for (const key of text) value = applyEdit(name, { value: value + key, caret: value.length + 1, previous: value, inputType: 'insertText' }, sizes).value;
+  for (const key of text)
+    value = applyEdit(name, { value: value + key, caret: value.length + 1, previous: value, inputType: 'insertText' }, sizes).value;
   return value;
 }
 
@@ -28,10 +29,13 @@ describe('applyEdit', () => {
     expect(type('cvv', '١٢٣')).toBe('123');
   });
 
-  it('refuses a digit past the brand\'s longest number, wherever the caret is', () => {
+  it("refuses a digit past the brand's longest number, wherever the caret is", () => {
     const full = '5555 5555 5555 4444';
     expect(type('number', '4', full)).toBe(full);
-    expect(applyEdit('number', { value: '55555 5555 5555 4444', caret: 2, previous: full, inputType: 'insertText' })).toEqual({ value: full, caret: 1 });
+    expect(applyEdit('number', { value: '55555 5555 5555 4444', caret: 2, previous: full, inputType: 'insertText' })).toEqual({
+      value: full,
+      caret: 1,
+    });
     expect(type('number', '1', '3782 822463 10005')).toBe('3782 822463 10005');
     // A 19-digit Visa exists: a 17th digit is taken.
     expect(type('number', '1', '4111 1111 1111 1111')).toBe('4111 1111 1111 1111 1');
@@ -44,13 +48,24 @@ describe('applyEdit', () => {
   });
 
   it('deletes the digit before a space that backspace removed', () => {
-    expect(applyEdit('number', { value: '41111', caret: 4, previous: '4111 1', inputType: 'deleteContentBackward' })).toEqual({ value: '4111', caret: 3 });
-    expect(applyEdit('number', { value: '41111', caret: 4, previous: '4111 1', inputType: 'deleteContentForward' })).toEqual({ value: '4111', caret: 4 });
+    expect(applyEdit('number', { value: '41111', caret: 4, previous: '4111 1', inputType: 'deleteContentBackward' })).toEqual({
+      value: '4111',
+      caret: 3,
+    });
+    expect(applyEdit('number', { value: '41111', caret: 4, previous: '4111 1', inputType: 'deleteContentForward' })).toEqual({
+      value: '4111',
+      caret: 4,
+    });
   });
 
-  it('keeps every digit when a deletion makes the number a shorter brand\'s, and it shows as invalid', () => {
+  it("keeps every digit when a deletion makes the number a shorter brand's, and it shows as invalid", () => {
     // A 19-digit Diners Club number less its 0 starts like American Express (15 digits at most).
-    const next = applyEdit('number', { value: '347 715441 170332140', caret: 1, previous: '3047 715441 170332140', inputType: 'deleteContentBackward' });
+    const next = applyEdit('number', {
+      value: '347 715441 170332140',
+      caret: 1,
+      previous: '3047 715441 170332140',
+      inputType: 'deleteContentBackward',
+    });
     expect(next).toEqual({ value: '3477 1544 1170 3321 40', caret: 1 });
     expect(checkField('number', next.value)).toEqual({ isValid: false, isPotentiallyValid: false });
   });
@@ -83,7 +98,7 @@ describe('checkField', () => {
     expect(checkField(name, value)).toEqual({ isValid, isPotentiallyValid });
   });
 
-  it('takes the brand\'s CVV size', () => {
+  it("takes the brand's CVV size", () => {
     expect(checkField('cvv', '1234', [3])).toEqual({ isValid: false, isPotentiallyValid: false });
     expect(checkField('cvv', '1234', [4]).isValid).toBe(true);
   });
@@ -112,9 +127,14 @@ describe("formCard: a form's values as the nonce request, checked once", () => {
     throw new Error('expected a refusal');
   };
 
-  it('refuses under the form\'s own field names: the expiry is one field, never its parts', () => {
-    expect(refusal({ number: '4111 1111 1111 1112', expiry: '13 / 30', cvv: '12' })).toMatchObject({ code: 'invalid_card', fields: ['number', 'expiry', 'cvv'] });
-    expect(refusal({ number: '4111 1111 1111 1111', expiry: '12 / 34', cvv: '123', name: ' ' }, [...fields, 'name']).fields).toEqual(['name']);
+  it("refuses under the form's own field names: the expiry is one field, never its parts", () => {
+    expect(refusal({ number: '4111 1111 1111 1112', expiry: '13 / 30', cvv: '12' })).toMatchObject({
+      code: 'invalid_card',
+      fields: ['number', 'expiry', 'cvv'],
+    });
+    expect(refusal({ number: '4111 1111 1111 1111', expiry: '12 / 34', cvv: '123', name: ' ' }, [...fields, 'name']).fields).toEqual([
+      'name',
+    ]);
   });
 
   it('writes the nonce body from what the fields show', () => {

@@ -6,7 +6,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postCvv } from '../../src/frame/post';
 
-interface Seen { method: string; path: string; headers: IncomingMessage['headers']; body: string }
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
 let server: Server;
 let origin: string;
 let seen: Seen[];
@@ -34,8 +39,22 @@ beforeEach(() => {
 });
 
 const post = (over: Partial<Parameters<typeof postCvv>[0]> = {}) =>
-  postCvv({ url: `${origin}/pay/kept-card`, origin, gateway: GATEWAY, body: { ticket: 't-1' }, cvv: '042', signal: new AbortController().signal, ...over });
-const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e) => e);
+  postCvv({
+    url: `${origin}/pay/kept-card`,
+    origin,
+    gateway: GATEWAY,
+    body: { ticket: 't-1' },
+    cvv: '042',
+    signal: new AbortController().signal,
+    ...over,
+  });
+const rejection = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e) => e,
+  );
 /** Everything the page would get of an outcome or an error, as text. */
 const seenByPage = (x: any) => JSON.stringify(x instanceof Error ? { ...x, message: x.message } : x);
 
@@ -64,7 +83,8 @@ describe('the CVV frame’s post', () => {
   });
 
   it('does not follow a redirect: the CVV reaches no other address', async () => {
-    answer = (path) => (path === '/pay/kept-card' ? { status: 307, body: '{}', headers: { location: '/log' } } : { status: 200, body: '{}' });
+    answer = (path) =>
+      path === '/pay/kept-card' ? { status: 307, body: '{}', headers: { location: '/log' } } : { status: 200, body: '{}' };
     expect(await rejection(post())).toMatchObject({ code: 'network' });
     expect(seen.map((s) => s.path)).toEqual(['/pay/kept-card']);
   });
@@ -72,15 +92,36 @@ describe('the CVV frame’s post', () => {
   it('passes a pending payment on with what handlePending takes, its redirect on the gateway only', async () => {
     const pending = { status: 'pending', referenceId: 'PAY-2', state: 'pending', code: '1007' };
     const redirectUrl = `${GATEWAY}v1/redirect/${SESSION}`;
-    answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl } }) });
+    answer = () => ({
+      status: 200,
+      body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl } }),
+    });
     await expect(post()).resolves.toEqual({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl } });
     // Whether the service offers the OTP call passes on as a boolean; anything else is left out, as from an older server.
-    for (const [otp, kept] of [[false, { otp: false }], [true, { otp: true }], ['false', {}], [1, {}]] as const) {
-      answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl, otp } }) });
-      await expect(post(), String(otp)).resolves.toEqual({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl, ...kept } });
+    for (const [otp, kept] of [
+      [false, { otp: false }],
+      [true, { otp: true }],
+      ['false', {}],
+      [1, {}],
+    ] as const) {
+      answer = () => ({
+        status: 200,
+        body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl, otp } }),
+      });
+      await expect(post(), String(otp)).resolves.toEqual({
+        ...pending,
+        pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl, ...kept },
+      });
     }
-    for (const elsewhere of [`https://evil.example/v1/redirect/${SESSION}`, `${GATEWAY}v1/redirect/${'0'.repeat(32)}`, `${GATEWAY}log?x=1`]) {
-      answer = () => ({ status: 200, body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl: elsewhere } }) });
+    for (const elsewhere of [
+      `https://evil.example/v1/redirect/${SESSION}`,
+      `${GATEWAY}v1/redirect/${'0'.repeat(32)}`,
+      `${GATEWAY}log?x=1`,
+    ]) {
+      answer = () => ({
+        status: 200,
+        body: JSON.stringify({ ...pending, pending: { referenceId: 'PAY-2', sessionId: SESSION, redirectUrl: elsewhere } }),
+      });
       expect(await rejection(post()), elsewhere).toMatchObject({ code: 'invalid_response' });
     }
   });
@@ -128,7 +169,12 @@ describe('the CVV frame’s post', () => {
 
   it.each(renderings)('never passes the CVV on from a refusal, %s, nor in its message', async (_, rendering) => {
     const text = typeof rendering === 'string' || typeof rendering === 'number' ? String(rendering) : JSON.stringify(rendering);
-    answer = () => ({ status: 400, body: JSON.stringify({ error: { code: 'invalid_card', reason: text, resultCode: text, message: `Wrong security code: ${text}.`, details: [rendering] } }) });
+    answer = () => ({
+      status: 400,
+      body: JSON.stringify({
+        error: { code: 'invalid_card', reason: text, resultCode: text, message: `Wrong security code: ${text}.`, details: [rendering] },
+      }),
+    });
     const error = await rejection(post());
     expect(error).toMatchObject({ code: 'invalid_card', status: 400 });
     expect(seenByPage(error)).not.toMatch(/042|42|2a|0-4|0 4/);
@@ -137,10 +183,16 @@ describe('the CVV frame’s post', () => {
   it.each([
     ['a reference that quotes it', { ...approved, referenceId: 'cvv_042' }],
     ['a reference that is it', { ...approved, referenceId: '042' }],
-    ['a redirect whose query quotes it', {
-      status: 'pending', referenceId: 'PAY-1', state: 'pending', code: '1100',
-      pending: { referenceId: 'PAY-1', sessionId: SESSION, redirectUrl: `${GATEWAY}v1/redirect/${SESSION}?cvv=042` },
-    }],
+    [
+      'a redirect whose query quotes it',
+      {
+        status: 'pending',
+        referenceId: 'PAY-1',
+        state: 'pending',
+        code: '1100',
+        pending: { referenceId: 'PAY-1', sessionId: SESSION, redirectUrl: `${GATEWAY}v1/redirect/${SESSION}?cvv=042` },
+      },
+    ],
   ])('refuses %s: invalid_response, and nothing of it reaches the page', async (_, body) => {
     answer = () => ({ status: 200, body: JSON.stringify(body) });
     const error = await rejection(post());

@@ -12,7 +12,10 @@ const never = () => new AbortController().signal;
 
 /** How job `id` ends after the wait for missing values has run out: its values, or its error's code and fields. */
 async function outcome(p: Promise<unknown>) {
-  const settled = p.then((values) => ({ values }), (error) => ({ error: { code: error.code, fields: error.fields, message: error.message } }));
+  const settled = p.then(
+    (values) => ({ values }),
+    (error) => ({ error: { code: error.code, fields: error.fields, message: error.message } }),
+  );
   await vi.advanceTimersByTimeAsync(ANSWER_MS);
   return settled;
 }
@@ -43,7 +46,9 @@ describe('the number frame’s values by job', () => {
     const values = jobValues();
     const job = values.take(1, ['expiry', 'cvv', 'name'], never());
     values.put(1, 'expiry', '12 / 34');
-    expect(await outcome(job)).toEqual({ error: { code: 'timeout', fields: ['cvv', 'name'], message: 'the cvv, name field did not answer' } });
+    expect(await outcome(job)).toEqual({
+      error: { code: 'timeout', fields: ['cvv', 'name'], message: 'the cvv, name field did not answer' },
+    });
   });
 
   it('forgets a job once it ended: a value that comes late is not kept for it', async () => {
@@ -87,12 +92,15 @@ describe('siblings on the frames’ BroadcastChannel', () => {
   const opened: BroadcastChannel[] = [];
   beforeEach(() => {
     // Node's BroadcastChannel reaches the other instances of this process; closed after each test.
-    vi.stubGlobal('BroadcastChannel', class extends BroadcastChannel {
-      constructor(name: string) {
-        super(name);
-        opened.push(this);
-      }
-    });
+    vi.stubGlobal(
+      'BroadcastChannel',
+      class extends BroadcastChannel {
+        constructor(name: string) {
+          super(name);
+          opened.push(this);
+        }
+      },
+    );
   });
   afterEach(() => {
     opened.splice(0).forEach((bc) => bc.close());
@@ -123,7 +131,11 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     expiry.share(5);
     await expect(job).resolves.toEqual({ expiry: '12 / 34', cvv: '123' });
     await vi.waitFor(() => expect(heard).toHaveLength(3));
-    expect(heard).toEqual([{ ch, t: 'ask', id: 5 }, { ch, t: 'value', id: 5, field: 'cvv', value: '123' }, { ch, t: 'value', id: 5, field: 'expiry', value: '12 / 34' }]);
+    expect(heard).toEqual([
+      { ch, t: 'ask', id: 5 },
+      { ch, t: 'value', id: 5, field: 'cvv', value: '123' },
+      { ch, t: 'value', id: 5, field: 'expiry', value: '12 / 34' },
+    ]);
     expect(elsewhere).toEqual([]);
   });
 
@@ -136,7 +148,10 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     new BroadcastChannel(`payframe:${ch}`).postMessage({ ch, t: 'ask', id: 1 });
     await vi.waitFor(() => expect(heard).toHaveLength(2));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(heard).toEqual([{ ch, t: 'ask', id: 1 }, { ch, t: 'value', id: 1, field: 'cvv', value: '123' }]);
+    expect(heard).toEqual([
+      { ch, t: 'ask', id: 1 },
+      { ch, t: 'value', id: 1, field: 'cvv', value: '123' },
+    ]);
   });
 
   it('a share the page sent ahead of the job gives nothing until the job asks, and then the value of that moment', async () => {

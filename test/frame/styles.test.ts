@@ -9,7 +9,10 @@ const declarations = (sheet: CSSStyleSheet) =>
 
 describe('merchantSheet', () => {
   it('applies allowed properties per state, in kebab or camel case, numbers in pixels', () => {
-    const { sheet, dropped } = merchantSheet({ base: { color: '#222', fontSize: 18, 'font-weight': 600 }, invalid: { color: 'rgb(179, 38, 30)' } }, 'dark');
+    const { sheet, dropped } = merchantSheet(
+      { base: { color: '#222', fontSize: 18, 'font-weight': 600 }, invalid: { color: 'rgb(179, 38, 30)' } },
+      'dark',
+    );
     expect(dropped).toEqual([]);
     const css = declarations(sheet);
     expect(css).toContain('color-scheme: dark');
@@ -51,7 +54,11 @@ describe('loadFonts', () => {
   vi.stubGlobal(
     'FontFace',
     class {
-      constructor(readonly family: string, readonly source: string, readonly descriptors: object) {}
+      constructor(
+        readonly family: string,
+        readonly source: string,
+        readonly descriptors: object,
+      ) {}
       load = () => Promise.resolve(this);
     },
   );
@@ -82,7 +89,10 @@ describe('loadFonts', () => {
   it('takes nothing from what is not a list, and at most eight fonts', () => {
     const set = { add: vi.fn() } as unknown as FontFaceSet;
     expect(loadFonts('https://cdn.example/x.woff2', set)).toEqual([]);
-    loadFonts(Array.from({ length: 20 }, (_, i) => ({ family: `F${i}`, src: 'https://cdn.example/f.woff2' })), set);
+    loadFonts(
+      Array.from({ length: 20 }, (_, i) => ({ family: `F${i}`, src: 'https://cdn.example/f.woff2' })),
+      set,
+    );
     expect(set.add).toHaveBeenCalledTimes(8);
   });
 });

@@ -103,7 +103,12 @@ describe('readToFrame (page → frame)', () => {
 });
 
 describe('readSibling (frame ↔ frame)', () => {
-  it.each([{ t: 'ask', id: 1 }, { t: 'value', id: 1, field: 'cvv', value: '123' }, { t: 'value', id: 7, field: 'expiry', value: '' }, { t: 'sizes', sizes: [3] }])('reads %j', (m) => {
+  it.each([
+    { t: 'ask', id: 1 },
+    { t: 'value', id: 1, field: 'cvv', value: '123' },
+    { t: 'value', id: 7, field: 'expiry', value: '' },
+    { t: 'sizes', sizes: [3] },
+  ])('reads %j', (m) => {
     expect(readSibling({ ...m, ch }, ch)).toEqual({ ...m, ch });
   });
   it.each([
@@ -128,11 +133,25 @@ describe('readSibling (frame ↔ frame)', () => {
 });
 
 /** A mount's config as the page puts it in a frame's URL. */
-const configOn = (ch: string): Config => ({ ch, t: 'config', locale: 'en', label: 'Card number', fields: ['number', 'expiry', 'cvv'], styles: { input: { color: '#123' } } });
+const configOn = (ch: string): Config => ({
+  ch,
+  t: 'config',
+  locale: 'en',
+  label: 'Card number',
+  fields: ['number', 'expiry', 'cvv'],
+  styles: { input: { color: '#123' } },
+});
 
 describe('the frame address', () => {
   const channel = newChannel();
-  const address = { merchant: 'shop/1 & co', gateway: 'https://gw.example/api/', field: 'number', channel, origin: 'https://shop.example:8443', config: configOn(channel) } as const;
+  const address = {
+    merchant: 'shop/1 & co',
+    gateway: 'https://gw.example/api/',
+    field: 'number',
+    channel,
+    origin: 'https://shop.example:8443',
+    config: configOn(channel),
+  } as const;
 
   it('goes into the URL and back; the field in the query, the channel, the page origin and the config in the fragment', () => {
     const src = frameSrc('https://gw.example/frame/', address);
@@ -178,7 +197,15 @@ describe('the frame address', () => {
 
 describe('a CVV-only form', () => {
   const channel = newChannel();
-  const address: FrameAddress = { merchant: 'shop', gateway: 'https://gw.example/', field: 'cvv', channel, origin: 'https://shop.example', config: { ...configOn(channel), fields: ['cvv'] }, form: 'cvv' };
+  const address: FrameAddress = {
+    merchant: 'shop',
+    gateway: 'https://gw.example/',
+    field: 'cvv',
+    channel,
+    origin: 'https://shop.example',
+    config: { ...configOn(channel), fields: ['cvv'] },
+    form: 'cvv',
+  };
 
   it('is fixed in the frame URL: the field frame reads it back, and a full form has none', () => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', address))).toEqual(address);

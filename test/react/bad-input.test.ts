@@ -7,7 +7,17 @@ import { createRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient, type PayframeError, type PendingPayment } from '../../src';
-import { CardCvv, CardExpiry, CardFields, type CardFieldsProps, type CardFormValue, CardNumber, type PendingPaymentValue, useCardForm, usePendingPayment } from '../../src/react';
+import {
+  CardCvv,
+  CardExpiry,
+  CardFields,
+  type CardFieldsProps,
+  type CardFormValue,
+  CardNumber,
+  type PendingPaymentValue,
+  useCardForm,
+  usePendingPayment,
+} from '../../src/react';
 import { standInFrames } from '../client/stand-in-frames';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -20,8 +30,12 @@ const Probe = () => {
   seen = useCardForm();
   return null;
 };
-const boxes = (placeholder?: string): ReactNode[] =>
-  [h(CardNumber, { key: 'n', id: 'n', placeholder }), h(CardExpiry, { key: 'e', id: 'e' }), h(CardCvv, { key: 'c', id: 'c' }), h(Probe, { key: 'p' })];
+const boxes = (placeholder?: string): ReactNode[] => [
+  h(CardNumber, { key: 'n', id: 'n', placeholder }),
+  h(CardExpiry, { key: 'e', id: 'e' }),
+  h(CardCvv, { key: 'c', id: 'c' }),
+  h(Probe, { key: 'p' }),
+];
 const render = (props: Partial<CardFieldsProps>, placeholder?: string) =>
   act(() => root.render(h(CardFields, { client, frameUrl: 'https://frames.shop.example/', ...props }, ...boxes(placeholder))));
 
@@ -35,8 +49,12 @@ afterEach(() => act(() => root.unmount()));
 describe('payframe/react, given bad input', () => {
   it('refuses a hook or a box outside <CardFields> with invalid_config', () => {
     const Orphan = () => (useCardForm(), null);
-    expect(() => renderToString(h(Orphan))).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_config', message: 'useCardForm() must be inside <CardFields>' }));
-    expect(() => renderToString(h(CardNumber))).toThrow(expect.objectContaining({ code: 'invalid_config', message: '<CardNumber> must be inside <CardFields>' }));
+    expect(() => renderToString(h(Orphan))).toThrow(
+      expect.objectContaining({ name: 'PayframeError', code: 'invalid_config', message: 'useCardForm() must be inside <CardFields>' }),
+    );
+    expect(() => renderToString(h(CardNumber))).toThrow(
+      expect.objectContaining({ code: 'invalid_config', message: '<CardNumber> must be inside <CardFields>' }),
+    );
   });
 
   it('makes a refused option the form’s error (and onError’s), and mounts once it is corrected', async () => {
@@ -74,12 +92,26 @@ describe('payframe/react, given bad input', () => {
       otp = usePendingPayment({ client: withClient ? client : undefined, submitOtp: async () => ({}) });
       return null; // and no element for the OTP form
     };
-    const pending: PendingPayment = { referenceId: 'PAY-1', sessionId: 'a'.repeat(32), redirectUrl: `https://gw.example/v1/redirect/${'a'.repeat(32)}` };
+    const pending: PendingPayment = {
+      referenceId: 'PAY-1',
+      sessionId: 'a'.repeat(32),
+      redirectUrl: `https://gw.example/v1/redirect/${'a'.repeat(32)}`,
+    };
     await act(() => root.render(h(Pending, { withClient: false })));
-    await act(() => expect(otp.finish(pending)).rejects.toMatchObject({ code: 'invalid_config', message: 'handlePending: client must come from createClient' }));
+    await act(() =>
+      expect(otp.finish(pending)).rejects.toMatchObject({
+        code: 'invalid_config',
+        message: 'handlePending: client must come from createClient',
+      }),
+    );
     expect(otp.error).toMatchObject({ code: 'invalid_config' });
     await act(() => root.render(h(Pending, { withClient: true })));
-    await act(() => expect(otp.finish(pending)).rejects.toMatchObject({ code: 'invalid_config', message: 'handlePending: container must be an element, or its selector' }));
+    await act(() =>
+      expect(otp.finish(pending)).rejects.toMatchObject({
+        code: 'invalid_config',
+        message: 'handlePending: container must be an element, or its selector',
+      }),
+    );
     expect(otp.error).toMatchObject({ code: 'invalid_config' });
   });
 });

@@ -12,7 +12,12 @@ import { type PendingPaymentValue, usePendingPayment } from '../../src/react';
 
 const client = createClient({ merchantId: 'shop-1', baseUrl: 'https://gw.example/', authorization: 'token' });
 const SESSION = 'a'.repeat(32);
-const pending = (otp: boolean): PendingPayment => ({ referenceId: 'PAY-1', sessionId: SESSION, redirectUrl: `https://gw.example/v1/redirect/${SESSION}`, otp });
+const pending = (otp: boolean): PendingPayment => ({
+  referenceId: 'PAY-1',
+  sessionId: SESSION,
+  redirectUrl: `https://gw.example/v1/redirect/${SESSION}`,
+  otp,
+});
 
 let root: Root;
 let hook!: PendingPaymentValue;

@@ -43,7 +43,8 @@ describe('makeCertificate', () => {
   });
 
   it('refuses a validity that is not a whole number of days from 1 to 825', () => {
-    for (const days of [0, 1.5, 826, Number.NaN]) expect(() => makeCertificate({ days })).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_config' }));
+    for (const days of [0, 1.5, 826, Number.NaN])
+      expect(() => makeCertificate({ days })).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_config' }));
     expect(new X509Certificate(makeCertificate({ days: 825 }).cert).validTo).toMatch(/GMT$/);
   });
 });

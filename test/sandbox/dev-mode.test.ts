@@ -22,17 +22,27 @@ describe('plainHttp development mode', () => {
   it('takes a payment end to end from payframe/server and the browser client over plain loopback http', async () => {
     const { id, clientId, clientSecret } = box.sb.merchant;
     const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: box.sb.httpUrl! });
-    const client = createClient({ merchantId: id, baseUrl: box.sb.httpUrl!, authorization: async () => (await gateway.clientToken()).accessToken });
+    const client = createClient({
+      merchantId: id,
+      baseUrl: box.sb.httpUrl!,
+      authorization: async () => (await gateway.clientToken()).accessToken,
+    });
     const c = testCards.otp;
     const { nonce } = await client.tokenize({ number: c.number, expireMonth: c.expireMonth, expireYear: c.expireYear, cvv: c.cvv });
-    const pending = readPayment(await gateway.payments.create({ intent: 'sale', amount: { currency: 'OMR', total: '1.500' }, card: { nonce } }));
+    const pending = readPayment(
+      await gateway.payments.create({ intent: 'sale', amount: { currency: 'OMR', total: '1.500' }, card: { nonce } }),
+    );
     expect(pending.status).toBe('pending');
     if (pending.status !== 'pending') return;
     // The URLs handed out follow the scheme the request came in on: a browser in development opens
     // the redirect page over http, with no certificate warning.
     expect(pending.redirectUrl).toBe(`${box.sb.httpUrl}/v1/redirect/${pending.sessionId}`);
     expect(pending.authenticateUrl).toBe(`${box.sb.httpUrl}/v1/authenticate/${pending.sessionId}`);
-    const done = await gateway.payments.authenticate({ authenticateUrl: pending.authenticateUrl!, referenceId: pending.referenceId, otp: c.otp! });
+    const done = await gateway.payments.authenticate({
+      authenticateUrl: pending.authenticateUrl!,
+      referenceId: pending.referenceId,
+      otp: c.otp!,
+    });
     expect(done.state).toBe('captured');
   });
 
@@ -82,23 +92,43 @@ describe('the URLs handed out follow a loopback Host', () => {
         if (pending.status !== 'pending') throw new Error(`expected pending, got ${pending.status}`);
         expect(pending.authenticateUrl).toBe(`${baseUrl}/v1/authenticate/${pending.sessionId}`);
         expect(pending.redirectUrl).toBe(`${baseUrl}/v1/redirect/${pending.sessionId}`);
-        const done = await gateway.payments.authenticate({ authenticateUrl: pending.authenticateUrl!, referenceId: pending.referenceId, otp: otpCard.otp });
+        const done = await gateway.payments.authenticate({
+          authenticateUrl: pending.authenticateUrl!,
+          referenceId: pending.referenceId,
+          otp: otpCard.otp,
+        });
         expect(done.state).toBe('captured');
       });
     }
   }
 
   /** A payment created with a Host header of the caller's choosing, over https with node's own client. */
-  function createWithHost(hostHeader: string): Promise<{ status?: number; name?: string; redirect_url?: string; authenticate_url?: string }> {
+  function createWithHost(
+    hostHeader: string,
+  ): Promise<{ status?: number; name?: string; redirect_url?: string; authenticate_url?: string }> {
     const sb = box.sb;
     const payload = JSON.stringify(paymentBody({ credit_card: cardOf(otpCard) }));
     return new Promise((resolve, reject) => {
       const req = httpsRequest(
-        { host: '127.0.0.1', port: sb.port, method: 'POST', path: `${m(sb)}/payment`, rejectUnauthorized: false,
-          headers: { host: hostHeader, authorization: basic(sb), 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        {
+          host: '127.0.0.1',
+          port: sb.port,
+          method: 'POST',
+          path: `${m(sb)}/payment`,
+          rejectUnauthorized: false,
+          headers: {
+            host: hostHeader,
+            authorization: basic(sb),
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+          },
+        },
         (res) => {
           let text = '';
-          res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode, ...(JSON.parse(text).result ?? {}), name: JSON.parse(text).name }));
+          res
+            .setEncoding('utf8')
+            .on('data', (c) => (text += c))
+            .on('end', () => resolve({ status: res.statusCode, ...(JSON.parse(text).result ?? {}), name: JSON.parse(text).name }));
         },
       );
       req.on('error', reject).end(payload);

@@ -19,7 +19,12 @@ const box = useSandbox({
   frameDir,
   merchants: [
     { id: 'loopback', clientId: 'c', clientSecret: 's' },
-    { id: 'shop', clientId: 'c2', clientSecret: 's2', origins: ['https://shop.example', 'https://www.shop.example:8443', "https://x.example 'unsafe-inline'"] },
+    {
+      id: 'shop',
+      clientId: 'c2',
+      clientSecret: 's2',
+      origins: ['https://shop.example', 'https://www.shop.example:8443', "https://x.example 'unsafe-inline'"],
+    },
     { id: 'nobody', clientId: 'c3', clientSecret: 's3', origins: [] },
   ],
 });
@@ -63,8 +68,9 @@ describe('the frame page', () => {
   it("lets a CVV-only form's frame post to the merchant's origins, and a full form's frames reach the gateway alone", async () => {
     expect((await csp('?merchant=shop')).directives['connect-src']).toBe("'self'");
     expect((await csp('cvv/?merchant=shop')).directives['connect-src']).toBe("'self' https://shop.example https://www.shop.example:8443");
-    expect((await csp('cvv/?merchant=loopback')).directives['connect-src'])
-      .toBe("'self' https://localhost:* https://127.0.0.1:* http://localhost:* http://127.0.0.1:*");
+    expect((await csp('cvv/?merchant=loopback')).directives['connect-src']).toBe(
+      "'self' https://localhost:* https://127.0.0.1:* http://localhost:* http://127.0.0.1:*",
+    );
     expect((await csp('?merchant=loopback&form=card')).directives['connect-src']).toBe("'self'");
     expect((await csp('cvv/?merchant=nobody')).directives['connect-src']).toBe("'self'");
     // The query no longer picks the page: a full form's page asked with `form=cvv` stays a full form's.

@@ -49,14 +49,21 @@ describe('connections that send nothing are closed', () => {
   });
 
   it('a request head that stalls, over HTTPS and over plain HTTP (408)', async () => {
-    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write('GET / HTTP/1.1\r\nHost: localhost\r\n'));
+    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () =>
+      secure.write('GET / HTTP/1.1\r\nHost: localhost\r\n'),
+    );
     const plain = tcp(box.sb.port, '127.0.0.1', () => plain.write('GET / HTTP/1.1\r\nHost: localhost\r\n'));
     const [a, b] = await Promise.all([closed(secure as unknown as Socket), closed(plain)]);
     for (const { text } of [a, b]) {
       expect(text).toMatch(/^HTTP\/1\.1 408 /);
       expect(text).toMatch(/\r\ncontent-type: application\/json/i);
       const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4));
-      expect(body).toMatchObject({ code: '4080', name: 'REQUEST_TIMEOUT', message: expect.any(String), eventId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+      expect(body).toMatchObject({
+        code: '4080',
+        name: 'REQUEST_TIMEOUT',
+        message: expect.any(String),
+        eventId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      });
     }
   });
 
@@ -69,7 +76,9 @@ describe('connections that send nothing are closed', () => {
 
   it('a chunk extension too large for the parser gets 413 with the JSON error body, as node would say 413', async () => {
     const head = 'POST /v1/x HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
-    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => secure.write(`${head}1;${'e'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`));
+    const secure = tls({ port: box.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () =>
+      secure.write(`${head}1;${'e'.repeat(20_000)}\r\nx\r\n0\r\n\r\n`),
+    );
     const { text } = await closed(secure as unknown as Socket);
     expect(text).toMatch(/^HTTP\/1\.1 413 /);
     expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: '4130', name: 'PAYLOAD_TOO_LARGE' });
@@ -86,7 +95,10 @@ describe('connections that send nothing are closed', () => {
 describe('requests() is capped', () => {
   it('keeps the last 1,000 requests, dropping the oldest first', async () => {
     // 1,041 requests pipelined on one connection: what a flood costs the sandbox, not the client.
-    const heads = Array.from({ length: 1041 }, (_, i) => `GET /nothing?i=${i} HTTP/1.1\r\nHost: localhost\r\n${i === 1040 ? 'Connection: close\r\n' : ''}\r\n`);
+    const heads = Array.from(
+      { length: 1041 },
+      (_, i) => `GET /nothing?i=${i} HTTP/1.1\r\nHost: localhost\r\n${i === 1040 ? 'Connection: close\r\n' : ''}\r\n`,
+    );
     const socket = tls({ port: flooded.sb.port, host: '127.0.0.1', rejectUnauthorized: false }, () => socket.write(heads.join('')));
     const { text } = await closed(socket as unknown as Socket);
     expect(text.match(/HTTP\/1\.1 404/g)).toHaveLength(1041);
@@ -109,7 +121,13 @@ describe('requests() is capped', () => {
   it('bounds what a flood of large posts keeps: 100 posts of 60 KiB keep under 1 MB', async () => {
     const big = JSON.stringify({ pad: 'z'.repeat(60_000) });
     for (let i = 0; i < 100; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, () => fetch(`${flooded.sb.url}/v1/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).then((r) => r.arrayBuffer())));
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          fetch(`${flooded.sb.url}/v1/x`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big }).then((r) =>
+            r.arrayBuffer(),
+          ),
+        ),
+      );
     }
     expect(JSON.stringify(flooded.sb.requests().slice(-100)).length).toBeLessThan(1_000_000);
   });
@@ -136,16 +154,30 @@ describe('requests() masks by shape', () => {
     expect(r.headers['x-forwarded-authorization']).toBe('[redacted]');
     expect(r.headers['x-api-key']).toBe('[redacted]');
     expect(r.headers['x-note']).toBe('token Basic [redacted] inside');
-    for (const secret of ['dXNlcjpodW50ZXIy', 's3cr3t', 'abc.def', 'eyJhbGciOi', 'sk_live', 'QWxhZGRpbjpvcGVuIHNlc2FtZQ', basic(box.sb).slice(6)]) {
+    for (const secret of [
+      'dXNlcjpodW50ZXIy',
+      's3cr3t',
+      'abc.def',
+      'eyJhbGciOi',
+      'sk_live',
+      'QWxhZGRpbjpvcGVuIHNlc2FtZQ',
+      basic(box.sb).slice(6),
+    ]) {
       expect(last()).not.toContain(secret);
     }
   });
 
   it('card numbers anywhere: any header, the path and query, JSON keys and values, text', async () => {
-    await call(box.sb, 'POST', `/v1/x/${PAN}?card=${encodeURIComponent(SPACED)}&${PAN}=1&q=%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31`, undefined, {
-      raw: JSON.stringify({ [PAN]: 'key', deep: [{ note: `card ${SPACED} here` }, Number(PAN)], 'x-4111-1111-1111-1111': true }),
-      headers: { 'x-card': SPACED, 'x-pan': `pan=${PAN}`, 'content-type': 'application/json' },
-    });
+    await call(
+      box.sb,
+      'POST',
+      `/v1/x/${PAN}?card=${encodeURIComponent(SPACED)}&${PAN}=1&q=%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31`,
+      undefined,
+      {
+        raw: JSON.stringify({ [PAN]: 'key', deep: [{ note: `card ${SPACED} here` }, Number(PAN)], 'x-4111-1111-1111-1111': true }),
+        headers: { 'x-card': SPACED, 'x-pan': `pan=${PAN}`, 'content-type': 'application/json' },
+      },
+    );
     const text = last();
     expect(text).not.toMatch(/\d(?:[ -]?\d){11}/);
     expect(text).not.toContain('1111 1111');
@@ -154,14 +186,37 @@ describe('requests() masks by shape', () => {
   });
 
   it('card numbers written with odd separators: " - ", tabs, zero-width or bidi characters, full-width digits', async () => {
-    const odd = ['4111 - 1111 - 1111 - 1111', '4111\t1111\t1111\t1111', '4111\u200b1111\u200b1111\u200b1111', '\u202d4111\u200e1111\u200e1111\u200e1111', '４１１１４１１１１１１１１１１１'];
+    const odd = [
+      '4111 - 1111 - 1111 - 1111',
+      '4111\t1111\t1111\t1111',
+      '4111\u200b1111\u200b1111\u200b1111',
+      '\u202d4111\u200e1111\u200e1111\u200e1111',
+      '４１１１４１１１１１１１１１１１',
+    ];
     await call(box.sb, 'POST', '/v1/x', { notes: odd }, { headers: { 'x-odd': odd[0]!, 'x-odd-2': odd[1]! } });
     const { body, headers } = box.sb.requests().at(-1)!;
     expect(JSON.stringify({ body, x: headers['x-odd'], y: headers['x-odd-2'] })).not.toMatch(/1111.{0,6}1111/);
   });
 
   it.each([
-    ['JSON', 'application/json', JSON.stringify({ card: { cvc: '321', security_code: '321', securityCode: 321, CSC: '321', cvn: '321', card_cvv: '321', cid: '321', cvv_number: '321', cvcValue: '321' }, list: [{ cvv2: '321' }] })],
+    [
+      'JSON',
+      'application/json',
+      JSON.stringify({
+        card: {
+          cvc: '321',
+          security_code: '321',
+          securityCode: 321,
+          CSC: '321',
+          cvn: '321',
+          card_cvv: '321',
+          cid: '321',
+          cvv_number: '321',
+          cvcValue: '321',
+        },
+        list: [{ cvv2: '321' }],
+      }),
+    ],
     ['a form', 'application/x-www-form-urlencoded', 'number=4111111111111111&cvc=321&card%5Bsecurity_code%5D=321&CVV2=321'],
     ['text', 'text/plain', 'cvc: 321\nsecurity code = 321; "cvv2":"321" cvv_code=321'],
     ['XML', 'application/xml', '<card><cvv>321</cvv><number>4111111111111111</number></card>'],
@@ -195,11 +250,28 @@ describe('requests() masks by shape', () => {
 
   it('CVVs by shape: multipart parts by their name, headers by their name, "key value" in text, card_code and its kin', async () => {
     const multipart = [
-      '--b', 'Content-Disposition: form-data; name="cvv"', '', '4321',
-      '--b', 'Content-Disposition: form-data; name="card[cvc]"', '', '4321',
-      '--b', 'content-disposition: form-data; name=cardCode', 'Content-Type: text/plain', '', '4321',
-      '--b', 'Content-Disposition: form-data; name="intent"', '', 'sale 4321',
-      '--b', 'Content-Disposition: form-data; name="number"', '', PAN, '--b--',
+      '--b',
+      'Content-Disposition: form-data; name="cvv"',
+      '',
+      '4321',
+      '--b',
+      'Content-Disposition: form-data; name="card[cvc]"',
+      '',
+      '4321',
+      '--b',
+      'content-disposition: form-data; name=cardCode',
+      'Content-Type: text/plain',
+      '',
+      '4321',
+      '--b',
+      'Content-Disposition: form-data; name="intent"',
+      '',
+      'sale 4321',
+      '--b',
+      'Content-Disposition: form-data; name="number"',
+      '',
+      PAN,
+      '--b--',
     ].join('\r\n');
     await call(box.sb, 'POST', '/v1/x', undefined, { raw: multipart, headers: { 'content-type': 'multipart/form-data; boundary=b' } });
     // The three CVV parts are hidden; a part that is not a CVV keeps its value; the number is masked by shape.
@@ -216,14 +288,33 @@ describe('requests() masks by shape', () => {
 
     const text = 'number: 4111111111111111 cvv 9876 "cvv2":"1357" card code\t8642 CVC\n7531 security code  "9753" card_code 1470';
     await call(box.sb, 'POST', '/v1/x', undefined, { raw: text, headers: { 'content-type': 'text/plain' } });
-    expect(box.sb.requests().at(-1)!.body).toBe('number: ****1111 cvv *** "cvv2":"***" card code\t*** CVC\n*** security code  "***" card_code ***');
-    await call(box.sb, 'POST', '/v1/x', undefined, { raw: 'the cvv is wrong; cvc check failed', headers: { 'content-type': 'text/plain' } });
+    expect(box.sb.requests().at(-1)!.body).toBe(
+      'number: ****1111 cvv *** "cvv2":"***" card code\t*** CVC\n*** security code  "***" card_code ***',
+    );
+    await call(box.sb, 'POST', '/v1/x', undefined, {
+      raw: 'the cvv is wrong; cvc check failed',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(box.sb.requests().at(-1)!.body).toBe('the cvv is wrong; cvc check failed'); // words after the key are not a code
 
-    const json = { card_code: '5678', cardCode: 5678, card_cvc: '5678', securityCode: '5678', CardSecurityCode: '5678', cvv2: '4444', code: 'ABC-5678' };
+    const json = {
+      card_code: '5678',
+      cardCode: 5678,
+      card_cvc: '5678',
+      securityCode: '5678',
+      CardSecurityCode: '5678',
+      cvv2: '4444',
+      code: 'ABC-5678',
+    };
     await call(box.sb, 'POST', '/v1/x', json);
     expect(box.sb.requests().at(-1)!.body).toEqual({
-      card_code: '***', cardCode: '***', card_cvc: '***', securityCode: '***', CardSecurityCode: '***', cvv2: '***', code: 'ABC-5678',
+      card_code: '***',
+      cardCode: '***',
+      card_cvc: '***',
+      securityCode: '***',
+      CardSecurityCode: '***',
+      cvv2: '***',
+      code: 'ABC-5678',
     });
   });
 
@@ -253,7 +344,13 @@ describe('requests() masks by shape', () => {
   });
 
   it('leaves what is not card data or a credential as it was', async () => {
-    const body = { intent: 'sale', reference_id: 'PAY-0123456789abcdef01234567', otp: '111111', amount: { total: '10.00' }, expire_year: 2030 };
+    const body = {
+      intent: 'sale',
+      reference_id: 'PAY-0123456789abcdef01234567',
+      otp: '111111',
+      amount: { total: '10.00' },
+      expire_year: 2030,
+    };
     await call(box.sb, 'POST', `/v1/x?email=ada@example.com&page=2`, body, { headers: { 'x-request-id': 'abc-123' } });
     const r = box.sb.requests().at(-1)!;
     expect(r.body).toEqual(body);

@@ -16,7 +16,11 @@ export function useSandbox(options: SandboxOptions = {}) {
 export const basic = (sb: SandboxHandle, secret = sb.merchant.clientSecret) =>
   `Basic ${Buffer.from(`${sb.merchant.clientId}:${secret}`).toString('base64')}`;
 
-export interface Answer<T = any> { status: number; body: T; headers: Headers }
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
 
 /** A JSON call with the first merchant's Basic credentials unless `auth` says otherwise. */
 export async function call<T = any>(
@@ -30,7 +34,8 @@ export async function call<T = any>(
   const auth = init.auth === undefined ? basic(sb) : init.auth;
   if (auth) headers['authorization'] = auth;
   const payload = init.raw ?? (body === undefined ? undefined : JSON.stringify(body));
-  if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (payload !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   const res = await fetch(`${sb.url}${path}`, { method, headers, body: payload, redirect: 'manual' });
   const text = await res.text();
   let parsed: unknown = text;
@@ -45,7 +50,14 @@ export async function call<T = any>(
 export const m = (sb: SandboxHandle) => `/v1/merchants/${sb.merchant.id}`;
 
 export function cardOf(card: TestCard, extra: Record<string, unknown> = {}) {
-  return { number: card.number, expire_month: card.expireMonth, expire_year: card.expireYear, cvv2: card.cvv, name: 'Ada Lovelace', ...extra };
+  return {
+    number: card.number,
+    expire_month: card.expireMonth,
+    expire_year: card.expireYear,
+    cvv2: card.cvv,
+    name: 'Ada Lovelace',
+    ...extra,
+  };
 }
 
 export function paymentBody(funding: Record<string, unknown>, extra: Record<string, unknown> = {}) {
@@ -70,7 +82,8 @@ export function expectRefusal(res: Answer, status: number, name: string, code?: 
   const body = res.body as Record<string, unknown>;
   const got = { status: res.status, name: body?.['name'], ...(code ? { code: body?.['code'] } : {}) };
   const want = { status, name, ...(code ? { code } : {}) };
-  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`expected ${JSON.stringify(want)}, got ${res.status} ${JSON.stringify(body)}`);
+  if (JSON.stringify(got) !== JSON.stringify(want))
+    throw new Error(`expected ${JSON.stringify(want)}, got ${res.status} ${JSON.stringify(body)}`);
   if (typeof body['message'] !== 'string' || !/^[0-9a-f-]{36}$/.test(String(body['eventId']))) {
     throw new Error(`not an error body: ${JSON.stringify(body)}`);
   }
@@ -83,6 +96,12 @@ export async function clientToken(sb: SandboxHandle): Promise<string> {
 
 export async function nonceFor(sb: SandboxHandle, card: TestCard = testCards.approved): Promise<string> {
   const token = await clientToken(sb);
-  const res = await call(sb, 'POST', `${m(sb)}/credit-card-nonce`, { number: card.number, expire_month: card.expireMonth, expire_year: card.expireYear, cvv2: card.cvv }, { auth: `Bearer ${token}` });
+  const res = await call(
+    sb,
+    'POST',
+    `${m(sb)}/credit-card-nonce`,
+    { number: card.number, expire_month: card.expireMonth, expire_year: card.expireYear, cvv2: card.cvv },
+    { auth: `Bearer ${token}` },
+  );
   return res.body.data.credit_card_nonce;
 }

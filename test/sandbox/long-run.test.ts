@@ -11,7 +11,12 @@ const box = useSandbox({
     { id: 'other-merchant', clientId: 'other-client', clientSecret: 'other-secret' },
   ],
 });
-const nonceBody = { number: testCards.approved.number, expire_month: testCards.approved.expireMonth, expire_year: testCards.approved.expireYear, cvv2: '123' };
+const nonceBody = {
+  number: testCards.approved.number,
+  expire_month: testCards.approved.expireMonth,
+  expire_year: testCards.approved.expireYear,
+  cvv2: '123',
+};
 const payWith = (nonce: string, merchant = m(box.sb), auth?: string) =>
   call(box.sb, 'POST', `${merchant}/payment`, paymentBody({ credit_card_nonce: { nonce } }), auth ? { auth } : {});
 
@@ -57,7 +62,17 @@ describe('tombstones', () => {
 
   it('a sweep stops at the first record still alive', () => {
     const store = new Store();
-    for (const [id, expiresAt] of [['a', 10], ['b', 20], ['c', 30]] as const) store.nonces.set(id, { merchantId: 'm', card: { number: '4111111111111111', expireMonth: 1, expireYear: 2040 }, expiresAt, used: false });
+    for (const [id, expiresAt] of [
+      ['a', 10],
+      ['b', 20],
+      ['c', 30],
+    ] as const)
+      store.nonces.set(id, {
+        merchantId: 'm',
+        card: { number: '4111111111111111', expireMonth: 1, expireYear: 2040 },
+        expiresAt,
+        used: false,
+      });
     store.sweep(20);
     expect([...store.nonces.keys()]).toEqual(['c']);
     expect(store.nonce('b')).toMatchObject({ card: undefined, used: false });
@@ -66,7 +81,10 @@ describe('tombstones', () => {
 
 describe('payers found by email', () => {
   const create = (email: string) =>
-    call(box.sb, 'POST', `${m(box.sb)}/payment`, { ...paymentBody({ credit_card: cardOf(testCards.approved) }), payer: { ...paymentBody({ credit_card: cardOf(testCards.approved) }).payer, payer_info: { email } } });
+    call(box.sb, 'POST', `${m(box.sb)}/payment`, {
+      ...paymentBody({ credit_card: cardOf(testCards.approved) }),
+      payer: { ...paymentBody({ credit_card: cardOf(testCards.approved) }).payer, payer_info: { email } },
+    });
   const lookup = (email: string) => call(box.sb, 'GET', `${m(box.sb)}/payer?email=${encodeURIComponent(email)}`);
 
   it('match whatever the case, and follow a change of email', async () => {
@@ -87,6 +105,10 @@ describe('payers found by email', () => {
     expectRefusal(await call(box.sb, 'PUT', `${m(box.sb)}/payer/${second}`, { email: 'moved@EXAMPLE.com' }), 400, 'INVALID_REQUEST');
     // Another merchant's vault is another vault.
     const other = `Basic ${Buffer.from('other-client:other-secret').toString('base64')}`;
-    expectRefusal(await call(box.sb, 'GET', `/v1/merchants/other-merchant/payer?email=moved%40example.com`, undefined, { auth: other }), 404, 'NOT_FOUND');
+    expectRefusal(
+      await call(box.sb, 'GET', `/v1/merchants/other-merchant/payer?email=moved%40example.com`, undefined, { auth: other }),
+      404,
+      'NOT_FOUND',
+    );
   });
 });

@@ -175,7 +175,10 @@ describe('retries', () => {
     expect(capture.nextAttemptAt).toBeUndefined();
     await advance(MINUTE);
     expect(receiver.got.map((n) => n.payload.kind)).toEqual([
-      'PAYMENT.AUTHORIZATION.CREATED', 'PAYMENT.AUTHORIZATION.CREATED', 'PAYMENT.AUTHORIZATION.CREATED', 'PAYMENT.CAPTURE.COMPLETED',
+      'PAYMENT.AUTHORIZATION.CREATED',
+      'PAYMENT.AUTHORIZATION.CREATED',
+      'PAYMENT.AUTHORIZATION.CREATED',
+      'PAYMENT.CAPTURE.COMPLETED',
     ]);
     expect(receiver.got.slice(2).map((n) => n.payload.resource.reference_id)).toEqual([p.id, p.id]);
     expect(sb!.notifications().map((n) => n.state)).toEqual(['delivered', 'delivered', 'delivered']);
@@ -221,7 +224,10 @@ describe('test mode: duplicates and reordering on purpose', () => {
     expect((await call(sb!, 'POST', '/__sandbox/notifications/chaos', { duplicate: 1 })).status).toBe(400);
     const p = await pay(sb!);
     const idle = await call(sb!, 'POST', '/__sandbox/notifications/idle');
-    expect(idle.body).toMatchObject({ idle: true, notifications: [{ referenceId: p.id, state: 'delivered', attempts: [{ status: 200 }, { status: 200 }] }] });
+    expect(idle.body).toMatchObject({
+      idle: true,
+      notifications: [{ referenceId: p.id, state: 'delivered', attempts: [{ status: 200 }, { status: 200 }] }],
+    });
     expect((await call(sb!, 'GET', '/__sandbox/notifications')).body).toEqual({ notifications: sb!.notifications() });
     await sb!.close();
     await start();
@@ -240,19 +246,34 @@ describe('configuration', () => {
       { notifyUrl: receiver.url, notifyAuthorization: '' },
       { notifyAuthorization: 'Bearer x' },
     ];
-    for (const options of bad) await expect(startSandbox(options), JSON.stringify(options)).rejects.toMatchObject({ code: 'invalid_config' });
+    for (const options of bad)
+      await expect(startSandbox(options), JSON.stringify(options)).rejects.toMatchObject({ code: 'invalid_config' });
     const merchants = [{ id: 'x', clientId: 'x', clientSecret: 'x', notifyUrl: 'file:///etc/passwd' }];
-    await expect(startSandbox({ merchants })).rejects.toMatchObject({ code: 'invalid_config', message: expect.stringContaining('merchant x') });
+    await expect(startSandbox({ merchants })).rejects.toMatchObject({
+      code: 'invalid_config',
+      message: expect.stringContaining('merchant x'),
+    });
   });
 
   it('the CLI takes --notify-url and --notify-authorization, and refuses a bad URL with its usage', async () => {
     const bin = join(__dirname, '../../bin/payframe.mjs');
-    const bad = await promisify(execFile)(process.execPath, [bin, 'sandbox', '--port', '0', '--notify-url', 'ftp://x'], { encoding: 'utf8' }).catch((e) => e);
+    const bad = await promisify(execFile)(process.execPath, [bin, 'sandbox', '--port', '0', '--notify-url', 'ftp://x'], {
+      encoding: 'utf8',
+    }).catch((e) => e);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('notifyUrl of merchant sandbox-merchant must be an http or https URL');
     expect(bad.stderr).toContain('--notify-url URL');
 
-    const child = execFile(process.execPath, [bin, 'sandbox', '--port', '0', '--notify-url', receiver.url, '--notify-authorization', 'Token cli']);
+    const child = execFile(process.execPath, [
+      bin,
+      'sandbox',
+      '--port',
+      '0',
+      '--notify-url',
+      receiver.url,
+      '--notify-authorization',
+      'Token cli',
+    ]);
     try {
       let out = '';
       child.stdout!.on('data', (c) => (out += c));
@@ -264,7 +285,10 @@ describe('configuration', () => {
         headers: { authorization: `Basic ${btoa('sandbox-client:sandbox-secret')}`, 'content-type': 'application/json' },
         body: JSON.stringify({
           intent: 'sale',
-          payer: { payment_type: 'CC', funding_instrument: { credit_card: { number: testCards.approved.number, expire_month: 12, expire_year: 2034, cvv2: '123' } } },
+          payer: {
+            payment_type: 'CC',
+            funding_instrument: { credit_card: { number: testCards.approved.number, expire_month: 12, expire_year: 2034, cvv2: '123' } },
+          },
           transaction: { amount: { currency: 'EUR', total: '1.00' } },
         }),
       });
@@ -302,7 +326,10 @@ describe('close()', () => {
       console.log(JSON.stringify(sb.notifications()));
     `;
     const started = performance.now();
-    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: join(__dirname, '../..'), timeout: 10_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: join(__dirname, '../..'),
+      timeout: 10_000,
+    });
     // The try under way was cut off, and recorded so.
     expect(JSON.parse(stdout)).toMatchObject([{ state: 'pending', attempts: [{ error: 'aborted' }] }]);
     // Well before the 10 s timeout of the try that close() cut off.

@@ -43,7 +43,12 @@ describe('pending payments', () => {
     const { capture } = (await authenticate(box.sb, p, '111111')).body.result.actions;
     const record = await call(box.sb, 'GET', `${m(box.sb)}/payment/${capture.id}`);
     expect(record.status).toBe(200);
-    expect(record.body).toMatchObject({ id: capture.id, reference_id: p.id, state: 'captured', transaction: { amount: { currency: 'EUR', total: '10.00' } } });
+    expect(record.body).toMatchObject({
+      id: capture.id,
+      reference_id: p.id,
+      state: 'captured',
+      transaction: { amount: { currency: 'EUR', total: '10.00' } },
+    });
     // It is a capture record, not a payment: a refund goes to the payment, and the refusal says so.
     const wrong = await call(box.sb, 'POST', `${m(box.sb)}/payment/${capture.id}/refund`);
     expectRefusal(wrong, 409, 'INVALID_STATE');
@@ -73,7 +78,11 @@ describe('pending payments', () => {
     expectRefusal(await authenticate(box.sb, p, '111111', basic(box.sb, 'wrong')), 401, 'UNAUTHORIZED');
     expectRefusal(await call(box.sb, 'POST', url, { reference_id: 'PAY-OTHER', otp: '111111' }), 400, 'INVALID_REQUEST');
     expectRefusal(await call(box.sb, 'POST', url, { reference_id: p.id }), 400, 'INVALID_REQUEST');
-    expectRefusal(await call(box.sb, 'POST', '/v1/authenticate/0123456789abcdef0123456789abcdef', { reference_id: p.id, otp: '111111' }), 404, 'NOT_FOUND');
+    expectRefusal(
+      await call(box.sb, 'POST', '/v1/authenticate/0123456789abcdef0123456789abcdef', { reference_id: p.id, otp: '111111' }),
+      404,
+      'NOT_FOUND',
+    );
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment/${p.id}/capture`), 409, 'INVALID_STATE');
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment/${p.id}/void`), 409, 'VOID_NOT_ALLOWED');
     expect((await call(box.sb, 'GET', `${m(box.sb)}/payment/${p.id}`)).body.state).toBe('pending');
@@ -90,7 +99,10 @@ describe('pending payments', () => {
   it('offers the OTP call only for the domestic card: the redirect-only card has no authenticate_url', async () => {
     const domestic = await pay(box.sb, testCards.otp, { intent: 'sale' });
     const visa = await pay(box.sb, testCards.redirectOnly, { intent: 'sale' });
-    expect(visa).toMatchObject({ state: 'pending', result: { code: '1007', redirect_url: `${box.sb.url}/v1/redirect/${sessionOf(visa)}` } });
+    expect(visa).toMatchObject({
+      state: 'pending',
+      result: { code: '1007', redirect_url: `${box.sb.url}/v1/redirect/${sessionOf(visa)}` },
+    });
     expect(Object.keys(visa.result)).not.toContain('authenticate_url');
     // The same on the payment's and the session's retrieval.
     for (const path of [`payment/${visa.id}`, `payment/session/${sessionOf(visa)}`]) {
@@ -100,7 +112,10 @@ describe('pending payments', () => {
     }
     for (const path of [`payment/${domestic.id}`, `payment/session/${sessionOf(domestic)}`]) {
       const { body } = await call(box.sb, 'GET', `${m(box.sb)}/${path}`);
-      expect(body.result, path).toMatchObject({ redirect_url: domestic.result.redirect_url, authenticate_url: domestic.result.authenticate_url });
+      expect(body.result, path).toMatchObject({
+        redirect_url: domestic.result.redirect_url,
+        authenticate_url: domestic.result.authenticate_url,
+      });
     }
   });
 
@@ -128,7 +143,12 @@ describe('pending payments', () => {
 
 describe('redirect page', () => {
   const form = (url: string, otp: string) =>
-    fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ otp }), redirect: 'manual' });
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ otp }),
+      redirect: 'manual',
+    });
 
   it('shows a self-contained OTP form under a content security policy', async () => {
     const p = await pay(box.sb, testCards.otp, { intent: 'sale', transaction: { return_url: 'https://shop.example/done?order=7' } });
@@ -146,7 +166,10 @@ describe('redirect page', () => {
   });
 
   it('takes the OTP and sends the payer to return_url with the session id', async () => {
-    const p = await pay(box.sb, testCards.redirectOnly, { intent: 'sale', transaction: { return_url: 'https://shop.example/done?order=7' } });
+    const p = await pay(box.sb, testCards.redirectOnly, {
+      intent: 'sale',
+      transaction: { return_url: 'https://shop.example/done?order=7' },
+    });
     const res = await form(p.result.redirect_url, '111111');
     expect(res.status).toBe(303);
     const location = new URL(res.headers.get('location')!);
@@ -188,7 +211,11 @@ describe('redirect page', () => {
 
   it('refuses a JSON post, an empty OTP and an unknown session without using the session', async () => {
     const p = await pay(box.sb, testCards.otp, { intent: 'sale' });
-    const json = await fetch(p.result.redirect_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"otp":"111111"}' });
+    const json = await fetch(p.result.redirect_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"otp":"111111"}',
+    });
     expect(json.status).toBe(415);
     expect((await form(p.result.redirect_url, '')).status).toBe(400);
     expect((await fetch(`${box.sb.url}/v1/redirect/${'0'.repeat(32)}`)).status).toBe(404);

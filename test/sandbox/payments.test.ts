@@ -7,7 +7,8 @@ import { call, cardOf, expectRefusal, m, pay, paymentBody, useSandbox } from './
 const box = useSandbox();
 const DAY = 24 * 3600_000;
 const get = (id: string) => call(box.sb, 'GET', `${m(box.sb)}/payment/${id}`);
-const act = (id: string, what: 'capture' | 'void' | 'refund', body?: unknown) => call(box.sb, 'POST', `${m(box.sb)}/payment/${id}/${what}`, body);
+const act = (id: string, what: 'capture' | 'void' | 'refund', body?: unknown) =>
+  call(box.sb, 'POST', `${m(box.sb)}/payment/${id}/${what}`, body);
 
 /** A refusal leaves the payment as it was. */
 async function unchanged(id: string, state: string) {
@@ -30,12 +31,22 @@ describe('create and retrieve', () => {
       risk_check: false,
       three_d: {},
       subscriptions: null,
-      transaction: { mode: 'TEST', amount: { currency: 'EUR', total: '10.00' }, items: [{ name: 'Tea', tangible: true, unit_price: '10.00' }] },
+      transaction: {
+        mode: 'TEST',
+        amount: { currency: 'EUR', total: '10.00' },
+        items: [{ name: 'Tea', tangible: true, unit_price: '10.00' }],
+      },
     });
     expect(created.id).toMatch(/^PAY-[0-9A-F]{24}$/);
     expect(created.reference_id).toBe(created.id);
     expect(created.result.authorisation_code).toMatch(/^\d{6}$/);
-    expect(created.payer.funding_instrument.credit_card).toMatchObject({ type: 'Visa', last4: '1111', bin: '411111', expire_month: 12, expire_year: 2034 });
+    expect(created.payer.funding_instrument.credit_card).toMatchObject({
+      type: 'Visa',
+      last4: '1111',
+      bin: '411111',
+      expire_month: 12,
+      expire_year: 2034,
+    });
     expect(created.payer.funding_instrument.credit_card.id).toMatch(/^CARD-/);
     expect(created.payer.payer_info).toMatchObject({ email: 'ada@example.com', ip: '' });
     expect(JSON.stringify(created)).not.toContain(testCards.approved.number);
@@ -78,11 +89,21 @@ describe('create and retrieve', () => {
 
   it('approves any other Luhn-valid number and refuses a Luhn-invalid one', async () => {
     expect((await pay(box.sb, { ...testCards.approved, number: '5555555555554444' })).state).toBe('authorised');
-    const res = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: { ...cardOf(testCards.approved), number: '4111111111111112' } }));
+    const res = await call(
+      box.sb,
+      'POST',
+      `${m(box.sb)}/payment`,
+      paymentBody({ credit_card: { ...cardOf(testCards.approved), number: '4111111111111112' } }),
+    );
     expectRefusal(res, 400, 'INVALID_CARD_NUMBER', '1014');
     expect(res.body.message).not.toContain('4111111111111112');
     for (const number of ['41111111111', '411111111111111a', 4111111111111111]) {
-      const bad = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: { ...cardOf(testCards.approved), number } }));
+      const bad = await call(
+        box.sb,
+        'POST',
+        `${m(box.sb)}/payment`,
+        paymentBody({ credit_card: { ...cardOf(testCards.approved), number } }),
+      );
       expectRefusal(bad, 400, 'INVALID_CARD_NUMBER', '1014');
       expect(bad.body.message).not.toContain(String(number));
     }
@@ -94,14 +115,28 @@ describe('create and retrieve', () => {
   });
 
   it('refuses amounts with the wrong precision, zero or below', async () => {
-    for (const [currency, total] of [['EUR', '1.001'], ['JPY', '10.5'], ['EUR', '-1']]) {
-      const res = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: cardOf(testCards.approved) }, { transaction: { amount: { currency, total } } }));
+    for (const [currency, total] of [
+      ['EUR', '1.001'],
+      ['JPY', '10.5'],
+      ['EUR', '-1'],
+    ]) {
+      const res = await call(
+        box.sb,
+        'POST',
+        `${m(box.sb)}/payment`,
+        paymentBody({ credit_card: cardOf(testCards.approved) }, { transaction: { amount: { currency, total } } }),
+      );
       expectRefusal(res, 400, 'INVALID_AMOUNT', '1013');
     }
     // Zero verifies a card (an auth: test/sandbox/vault-changes.test.ts); a sale of zero stays refused.
-    const zeroSale = paymentBody({ credit_card: cardOf(testCards.approved) }, { intent: 'sale', transaction: { amount: { currency: 'EUR', total: '0.00' } } });
+    const zeroSale = paymentBody(
+      { credit_card: cardOf(testCards.approved) },
+      { intent: 'sale', transaction: { amount: { currency: 'EUR', total: '0.00' } } },
+    );
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, zeroSale), 400, 'INVALID_AMOUNT', '1013');
-    expect((await pay(box.sb, testCards.approved, { transaction: { amount: { currency: 'OMR', total: '1.250' } } })).state).toBe('authorised');
+    expect((await pay(box.sb, testCards.approved, { transaction: { amount: { currency: 'OMR', total: '1.250' } } })).state).toBe(
+      'authorised',
+    );
   });
 
   it('refuses missing required fields', async () => {
@@ -140,12 +175,19 @@ describe('odd bodies', () => {
   });
 
   it('refuses JSON nested too deeply with 400, creating nothing', async () => {
-    const deep = JSON.stringify(paymentBody({ credit_card: cardOf(testCards.approved) }, { custom: { x: 'X' } })).replace('"X"', `${'['.repeat(30_000)}${']'.repeat(30_000)}`);
+    const deep = JSON.stringify(paymentBody({ credit_card: cardOf(testCards.approved) }, { custom: { x: 'X' } })).replace(
+      '"X"',
+      `${'['.repeat(30_000)}${']'.repeat(30_000)}`,
+    );
     const res = await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: deep });
     expectRefusal(res, 400, 'INVALID_REQUEST', '1000');
     const auth = await pay(box.sb);
     const nested = `{"custom":${'{"a":'.repeat(200)}1${'}'.repeat(200)}}`;
-    expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment/${auth.id}/capture`, undefined, { raw: nested }), 400, 'INVALID_REQUEST');
+    expectRefusal(
+      await call(box.sb, 'POST', `${m(box.sb)}/payment/${auth.id}/capture`, undefined, { raw: nested }),
+      400,
+      'INVALID_REQUEST',
+    );
     await unchanged(auth.id, 'authorised');
     // ordinary nesting is fine
     expect((await act(auth.id, 'capture', { custom: { a: { b: { c: [1, { d: 2 }] } } } })).status).toBe(200);
@@ -225,7 +267,11 @@ describe('refund', () => {
   it('refunds a sale partly, repeatedly, up to the original amount', async () => {
     const sale = await pay(box.sb, testCards.approved, { intent: 'sale' });
     const first = await act(sale.id, 'refund', { amount: '3.00', invoice_number: 'R-1' });
-    expect(first.body).toMatchObject({ reference_id: sale.id, state: 'refunded', transaction: { amount: { total: '3.00' }, invoice_number: 'R-1' } });
+    expect(first.body).toMatchObject({
+      reference_id: sale.id,
+      state: 'refunded',
+      transaction: { amount: { total: '3.00' }, invoice_number: 'R-1' },
+    });
     await unchanged(sale.id, 'captured');
     expect((await act(sale.id, 'refund', { amount: '3.00' })).status).toBe(200);
     expectRefusal(await act(sale.id, 'refund', { amount: '4.01' }), 409, 'REFUND_EXCEEDS_AMOUNT', '4095');
@@ -269,7 +315,11 @@ describe('actions on a capture, void or refund record', () => {
     const auth = await pay(box.sb);
     const cap = await act(auth.id, 'capture', { amount: '6.00' });
     expect((await get(cap.body.id)).status).toBe(200);
-    for (const [what, name] of [['capture', 'INVALID_STATE'], ['void', 'VOID_NOT_ALLOWED'], ['refund', 'INVALID_STATE']] as const) {
+    for (const [what, name] of [
+      ['capture', 'INVALID_STATE'],
+      ['void', 'VOID_NOT_ALLOWED'],
+      ['refund', 'INVALID_STATE'],
+    ] as const) {
       const res = await act(cap.body.id, what);
       expectRefusal(res, 409, name);
       expect(res.body.message).toContain(auth.id);
@@ -282,7 +332,12 @@ describe('actions on a capture, void or refund record', () => {
   });
 
   it('keeps them invisible to another merchant', async () => {
-    const sb = await startSandbox({ merchants: [{ id: 'x', clientId: 'x', clientSecret: 'x' }, { id: 'y', clientId: 'y', clientSecret: 'y' }] });
+    const sb = await startSandbox({
+      merchants: [
+        { id: 'x', clientId: 'x', clientSecret: 'x' },
+        { id: 'y', clientId: 'y', clientSecret: 'y' },
+      ],
+    });
     try {
       const created = await pay(sb);
       const cap = await call(sb, 'POST', `${m(sb)}/payment/${created.id}/capture`);

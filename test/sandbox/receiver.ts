@@ -4,7 +4,12 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Received { headers: IncomingHttpHeaders; body: string; params: URLSearchParams; payload: any }
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  params: URLSearchParams;
+  payload: any;
+}
 
 export interface Receiver {
   url: string;
@@ -37,7 +42,12 @@ export async function startReceiver(): Promise<Receiver> {
           const body = Buffer.concat(chunks).toString('utf8');
           const params = new URLSearchParams(body);
           const raw = params.get('pg_payload');
-          r.got.push({ headers: req.headers, body, params, payload: raw ? JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) : undefined });
+          r.got.push({
+            headers: req.headers,
+            body,
+            params,
+            payload: raw ? JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) : undefined,
+          });
           waiters.splice(0).forEach((w) => w());
           const { status, delayMs = 0, bodyBytes = 0 } = r.answer;
           const timer = setTimeout(() => {

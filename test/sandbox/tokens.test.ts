@@ -9,8 +9,16 @@ const box = useSandbox({
     { id: 'other-merchant', clientId: 'other-client', clientSecret: 'other-secret', origins },
   ],
 });
-const other = () => ({ path: '/v1/merchants/other-merchant', auth: `Basic ${Buffer.from('other-client:other-secret').toString('base64')}` });
-const nonceBody = (card = testCards.approved) => ({ number: card.number, expire_month: card.expireMonth, expire_year: card.expireYear, cvv2: card.cvv });
+const other = () => ({
+  path: '/v1/merchants/other-merchant',
+  auth: `Basic ${Buffer.from('other-client:other-secret').toString('base64')}`,
+});
+const nonceBody = (card = testCards.approved) => ({
+  number: card.number,
+  expire_month: card.expireMonth,
+  expire_year: card.expireYear,
+  cvv2: card.cvv,
+});
 
 describe('client token', () => {
   it('accepts JSON, the quoted literal sent as JSON, and a form', async () => {
@@ -18,7 +26,10 @@ describe('client token', () => {
     const answers = [
       await call(box.sb, 'POST', path, { grant_type: 'client_credentials' }),
       await call(box.sb, 'POST', path, undefined, { raw: "'grant_type=client_credentials'" }),
-      await call(box.sb, 'POST', path, undefined, { raw: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      await call(box.sb, 'POST', path, undefined, {
+        raw: 'grant_type=client_credentials',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
     ];
     for (const res of answers) {
       expect(res.status).toBe(200);
@@ -32,7 +43,11 @@ describe('client token', () => {
   it('refuses another grant type, a text body and wrong credentials', async () => {
     const path = `${m(box.sb)}/client_token`;
     expectRefusal(await call(box.sb, 'POST', path, { grant_type: 'password' }), 400, 'INVALID_REQUEST');
-    expectRefusal(await call(box.sb, 'POST', path, undefined, { raw: 'grant_type=client_credentials', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectRefusal(
+      await call(box.sb, 'POST', path, undefined, { raw: 'grant_type=client_credentials', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expectRefusal(await call(box.sb, 'POST', path, { grant_type: 'client_credentials' }, { auth: other().auth }), 401, 'UNAUTHORIZED');
   });
 });
@@ -51,9 +66,14 @@ describe('card nonce', () => {
   it('names the brand by prefix', async () => {
     const token = await clientToken(box.sb);
     const cases: [string, string][] = [
-      ['5105105105105100', 'MASTERCARD'], ['2221000000000009', 'MASTERCARD'], ['378282246310005', 'AMEX'],
-      ['6011111111111117', 'DISCOVER'], ['3530111333300000', 'JCB'], ['30569309025904', 'DINERS'],
-      ['6200000000000005', 'UNIONPAY'], ['6212345678901231', 'UNIONPAY'],
+      ['5105105105105100', 'MASTERCARD'],
+      ['2221000000000009', 'MASTERCARD'],
+      ['378282246310005', 'AMEX'],
+      ['6011111111111117', 'DISCOVER'],
+      ['3530111333300000', 'JCB'],
+      ['30569309025904', 'DINERS'],
+      ['6200000000000005', 'UNIONPAY'],
+      ['6212345678901231', 'UNIONPAY'],
     ];
     for (const [number, brand] of cases) {
       const res = await call(box.sb, 'POST', `${m(box.sb)}/credit-card-nonce`, { ...nonceBody(), number }, { auth: `Bearer ${token}` });
@@ -84,7 +104,9 @@ describe('card nonce', () => {
     expectRefusal(await call(box.sb, 'POST', path, nonceBody(), { auth: null }), 401, 'INVALID_CLIENT_TOKEN', '5080');
     expectRefusal(await call(box.sb, 'POST', path, nonceBody(), { auth: 'Bearer made-up' }), 401, 'INVALID_CLIENT_TOKEN');
     expectRefusal(await call(box.sb, 'POST', path, nonceBody()), 401, 'INVALID_CLIENT_TOKEN');
-    const otherToken = (await call(box.sb, 'POST', `${other().path}/client_token`, { grant_type: 'client_credentials' }, { auth: other().auth })).body.accessToken;
+    const otherToken = (
+      await call(box.sb, 'POST', `${other().path}/client_token`, { grant_type: 'client_credentials' }, { auth: other().auth })
+    ).body.accessToken;
     expectRefusal(await call(box.sb, 'POST', path, nonceBody(), { auth: `Bearer ${otherToken}` }), 401, 'INVALID_CLIENT_TOKEN');
   });
 
@@ -93,7 +115,12 @@ describe('card nonce', () => {
     try {
       const token = await clientToken(sb);
       sb.advanceClock(24 * 3600_000 + 1);
-      expectRefusal(await call(sb, 'POST', `${m(sb)}/credit-card-nonce`, nonceBody(), { auth: `Bearer ${token}` }), 401, 'EXPIRED_CLIENT_TOKEN', '5081');
+      expectRefusal(
+        await call(sb, 'POST', `${m(sb)}/credit-card-nonce`, nonceBody(), { auth: `Bearer ${token}` }),
+        401,
+        'EXPIRED_CLIENT_TOKEN',
+        '5081',
+      );
     } finally {
       await sb.close();
     }
@@ -109,11 +136,15 @@ describe('card nonce', () => {
     try {
       const auth = (id: string) => `Basic ${Buffer.from(`${id}:${id}`).toString('base64')}`;
       const nonce = async () => {
-        const token = (await call(sb, 'POST', '/v1/merchants/a/client_token', { grant_type: 'client_credentials' }, { auth: auth('a') })).body.accessToken;
-        return (await call(sb, 'POST', '/v1/merchants/a/credit-card-nonce', nonceBody(), { auth: `Bearer ${token}` })).body.data.credit_card_nonce as string;
+        const token = (await call(sb, 'POST', '/v1/merchants/a/client_token', { grant_type: 'client_credentials' }, { auth: auth('a') }))
+          .body.accessToken;
+        return (await call(sb, 'POST', '/v1/merchants/a/credit-card-nonce', nonceBody(), { auth: `Bearer ${token}` })).body.data
+          .credit_card_nonce as string;
       };
       const payWith = (merchant: string, n: string) =>
-        call(sb, 'POST', `/v1/merchants/${merchant}/payment`, paymentBody({ credit_card_nonce: { nonce: n, name: 'Ada' } }), { auth: auth(merchant) });
+        call(sb, 'POST', `/v1/merchants/${merchant}/payment`, paymentBody({ credit_card_nonce: { nonce: n, name: 'Ada' } }), {
+          auth: auth(merchant),
+        });
 
       const first = await nonce();
       expectRefusal(await payWith('b', first), 400, 'INVALID_NONCE', '5110');
@@ -176,9 +207,15 @@ describe('CORS on the nonce endpoint', () => {
     const own = await call(box.sb, 'POST', path, nonceBody(), { auth: `Bearer ${token}`, headers: { origin: box.sb.url } });
     expect(own.status).toBe(200);
     const port = new URL(box.sb.url).port;
-    const otherPort = await call(box.sb, 'POST', path, nonceBody(), { auth: `Bearer ${token}`, headers: { origin: `https://127.0.0.1:${Number(port) + 1}` } });
+    const otherPort = await call(box.sb, 'POST', path, nonceBody(), {
+      auth: `Bearer ${token}`,
+      headers: { origin: `https://127.0.0.1:${Number(port) + 1}` },
+    });
     expectRefusal(otherPort, 403, 'ORIGIN_NOT_ALLOWED');
-    const plain = await call(box.sb, 'POST', path, nonceBody(), { auth: `Bearer ${token}`, headers: { origin: `http://127.0.0.1:${port}` } });
+    const plain = await call(box.sb, 'POST', path, nonceBody(), {
+      auth: `Bearer ${token}`,
+      headers: { origin: `http://127.0.0.1:${port}` },
+    });
     expectRefusal(plain, 403, 'ORIGIN_NOT_ALLOWED');
   });
 

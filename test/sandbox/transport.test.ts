@@ -56,7 +56,11 @@ describe('transport', () => {
 describe('authentication', () => {
   it('refuses missing and wrong Basic credentials', async () => {
     expectRefusal(await call(box.sb, 'GET', `${m(box.sb)}/payment/PAY-1`, undefined, { auth: null }), 401, 'UNAUTHORIZED', '4010');
-    expectRefusal(await call(box.sb, 'GET', `${m(box.sb)}/payment/PAY-1`, undefined, { auth: basic(box.sb, 'wrong') }), 401, 'UNAUTHORIZED');
+    expectRefusal(
+      await call(box.sb, 'GET', `${m(box.sb)}/payment/PAY-1`, undefined, { auth: basic(box.sb, 'wrong') }),
+      401,
+      'UNAUTHORIZED',
+    );
     expectRefusal(await call(box.sb, 'GET', `${m(box.sb)}/payment/PAY-1`, undefined, { auth: 'Bearer abc' }), 401, 'UNAUTHORIZED');
   });
 
@@ -97,7 +101,10 @@ describe('bodies', () => {
 
   it('accepts a charset on the JSON content type', async () => {
     const body = paymentBody({ credit_card: cardOf(testCards.approved) });
-    const res = await call(box.sb, 'POST', create, undefined, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await call(box.sb, 'POST', create, undefined, {
+      raw: JSON.stringify(body),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -148,7 +155,12 @@ describe('frame files', () => {
   });
 
   it('never serves a file outside the folder', async () => {
-    for (const path of ['/frame/../payframe-secret.txt', '/frame/%2e%2e/payframe-secret.txt', '/frame/..%2fpayframe-secret.txt', '/frame/missing.js']) {
+    for (const path of [
+      '/frame/../payframe-secret.txt',
+      '/frame/%2e%2e/payframe-secret.txt',
+      '/frame/..%2fpayframe-secret.txt',
+      '/frame/missing.js',
+    ]) {
       const res = await fetch(`${box.sb.url}${path}`);
       const text = await res.text();
       expect(res.status, path).toBe(404);
@@ -160,7 +172,10 @@ describe('frame files', () => {
 describe('requests()', () => {
   it('records what arrived with card numbers, CVVs and credentials masked', async () => {
     await pay(box.sb, testCards.approved, { custom: { note: 'masked?' } });
-    const last = box.sb.requests().filter((r) => r.path.endsWith('/payment')).at(-1)!;
+    const last = box.sb
+      .requests()
+      .filter((r) => r.path.endsWith('/payment'))
+      .at(-1)!;
     expect(last.method).toBe('POST');
     expect(last.headers['authorization']).toBe('Basic [redacted]');
     const card = (last.body as any).payer.funding_instrument.credit_card;
@@ -175,9 +190,17 @@ describe('requests()', () => {
     const pan = testCards.approved.number;
     const before = box.sb.requests().length;
     await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `{"number":"${pan}","cvv2":"987",}` });
-    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `{"payer":{"funding_instrument":{"credit_card":{"number":${pan},"cvv2":987}}}}` });
-    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `number=${pan}&cvv2=987`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, { raw: `{"card": {"cvv": "987"}, "x": [`, headers: { 'content-type': 'application/json' } });
+    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, {
+      raw: `{"payer":{"funding_instrument":{"credit_card":{"number":${pan},"cvv2":987}}}}`,
+    });
+    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, {
+      raw: `number=${pan}&cvv2=987`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    await call(box.sb, 'POST', `${m(box.sb)}/payment`, undefined, {
+      raw: `{"card": {"cvv": "987"}, "x": [`,
+      headers: { 'content-type': 'application/json' },
+    });
     await call(box.sb, 'GET', `${m(box.sb)}/payer?email=${pan}`);
     const recorded = JSON.stringify(box.sb.requests().slice(before));
     expect(recorded).not.toContain(pan);
@@ -243,11 +266,23 @@ describe('test-mode control endpoints', () => {
       expect(res.status).toBe(200);
       expect(Date.parse(res.body.now) - before).toBeGreaterThanOrEqual(3_600_000);
       expect(sb.now().getTime() - before).toBeGreaterThanOrEqual(3_600_000);
-      expect((await call(sb, 'POST', '/__sandbox/fault', { kind: 'error', path: '/v1/merchants', times: 1 }, { auth: null })).status).toBe(200);
+      expect((await call(sb, 'POST', '/__sandbox/fault', { kind: 'error', path: '/v1/merchants', times: 1 }, { auth: null })).status).toBe(
+        200,
+      );
       expectRefusal(await call(sb, 'GET', `${m(sb)}/payment/PAY-1`), 500, 'INTERNAL_ERROR');
       expectRefusal(await call(sb, 'GET', `${m(sb)}/payment/PAY-1`), 404, 'NOT_FOUND');
       expectRefusal(await call(sb, 'POST', '/__sandbox/fault', { kind: 'explode' }, { auth: null }), 400, 'INVALID_REQUEST');
-      expect((await call(sb, 'POST', '/__sandbox/fault', { kind: 'reply', path: '/v1/x', status: 200, body: 'not json', type: 'text/plain' }, { auth: null })).status).toBe(200);
+      expect(
+        (
+          await call(
+            sb,
+            'POST',
+            '/__sandbox/fault',
+            { kind: 'reply', path: '/v1/x', status: 200, body: 'not json', type: 'text/plain' },
+            { auth: null },
+          )
+        ).status,
+      ).toBe(200);
       expect((await call(sb, 'GET', '/v1/x')).body).toBe('not json');
       expectRefusal(await call(sb, 'POST', '/__sandbox/fault', { kind: 'reply', status: 99 }, { auth: null }), 400, 'INVALID_REQUEST');
       // a clock moved past what a Date can hold would break every later answer: refused, nothing moved

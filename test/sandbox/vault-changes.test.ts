@@ -39,7 +39,10 @@ describe('DELETE …/payer/{id}/card/{card}', () => {
     const cardholder = paymentBody({ credit_card_token: { credit_card_id: ids[1], cvv2: '123' } });
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, cardholder), 404, 'NOT_FOUND');
     const anyApproved = (await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card: cardOf(testCards.approved) }))).body;
-    const merchant = paymentBody({ credit_card_token: { credit_card_id: ids[1] } }, { merchant_initiated: true, previous_payment_id: anyApproved.id });
+    const merchant = paymentBody(
+      { credit_card_token: { credit_card_id: ids[1] } },
+      { merchant_initiated: true, previous_payment_id: anyApproved.id },
+    );
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment`, merchant), 404, 'NOT_FOUND');
     // A second removal finds nothing.
     expectRefusal(await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${payerId}/card/${ids[1]}`), 404, 'NOT_FOUND');
@@ -53,9 +56,16 @@ describe('DELETE …/payer/{id}/card/{card}', () => {
 
   it('removing the default makes the oldest card left the default; removing the last leaves the payer with none', async () => {
     const { payerId, ids } = await payerWith('default-gone@example.com');
-    expect(await defaults(payerId)).toEqual([[ids[0], true], [ids[1], false], [ids[2], false]]);
+    expect(await defaults(payerId)).toEqual([
+      [ids[0], true],
+      [ids[1], false],
+      [ids[2], false],
+    ]);
     await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${payerId}/card/${ids[0]}`);
-    expect(await defaults(payerId)).toEqual([[ids[1], true], [ids[2], false]]);
+    expect(await defaults(payerId)).toEqual([
+      [ids[1], true],
+      [ids[2], false],
+    ]);
     await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${payerId}/card/${ids[1]}`);
     await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${payerId}/card/${ids[2]}`);
     expect(await listOf(payerId)).toEqual({ count: 0, credit_cards: [] });
@@ -64,12 +74,16 @@ describe('DELETE …/payer/{id}/card/{card}', () => {
     expect(payer.body.funding_instrument.credit_cards).toEqual([]);
   });
 
-  it('refuses another payer\'s card (404, nothing removed), an unknown payer, and wrong credentials', async () => {
+  it("refuses another payer's card (404, nothing removed), an unknown payer, and wrong credentials", async () => {
     const a = await payerWith('owner@example.com', [testCards.approved]);
     const b = await payerWith('intruder@example.com', [visa2]);
     expectRefusal(await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${b.payerId}/card/${a.ids[0]}`), 404, 'NOT_FOUND');
     expectRefusal(await call(box.sb, 'DELETE', `${m(box.sb)}/payer/PAYER-NONE/card/${a.ids[0]}`), 404, 'NOT_FOUND');
-    expectRefusal(await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${a.payerId}/card/${a.ids[0]}`, undefined, { auth: null }), 401, 'UNAUTHORIZED');
+    expectRefusal(
+      await call(box.sb, 'DELETE', `${m(box.sb)}/payer/${a.payerId}/card/${a.ids[0]}`, undefined, { auth: null }),
+      401,
+      'UNAUTHORIZED',
+    );
     expect(await defaults(a.payerId)).toEqual([[a.ids[0], true]]);
   });
 });
@@ -77,19 +91,34 @@ describe('DELETE …/payer/{id}/card/{card}', () => {
 describe('PUT …/payer/{id}', () => {
   it('answers "DONE": the default card comes first with is_default, the others lose it; name and email change', async () => {
     const { payerId, ids } = await payerWith('put@example.com');
-    const put = await call(box.sb, 'PUT', `${m(box.sb)}/payer/${payerId}`, { email: 'put2@example.com', name: 'Ada King', default_card: ids[2] });
+    const put = await call(box.sb, 'PUT', `${m(box.sb)}/payer/${payerId}`, {
+      email: 'put2@example.com',
+      name: 'Ada King',
+      default_card: ids[2],
+    });
     expect(put).toMatchObject({ status: 200, body: 'DONE' });
-    expect(await defaults(payerId)).toEqual([[ids[2], true], [ids[0], false], [ids[1], false]]);
+    expect(await defaults(payerId)).toEqual([
+      [ids[2], true],
+      [ids[0], false],
+      [ids[1], false],
+    ]);
     const payer = (await call(box.sb, 'GET', `${m(box.sb)}/payer?email=put2%40example.com`)).body;
     expect(payer.payer_info).toMatchObject({ id: payerId, email: 'put2@example.com', name: 'Ada King' });
     expect(payer.funding_instrument.credit_cards[0].id).toBe(ids[2]);
     // A field left out is left unchanged.
     expect((await call(box.sb, 'PUT', `${m(box.sb)}/payer/${payerId}`, { default_card: ids[1] })).body).toBe('DONE');
-    expect((await call(box.sb, 'GET', `${m(box.sb)}/payer/${payerId}`)).body.payer_info).toMatchObject({ email: 'put2@example.com', name: 'Ada King' });
-    expect(await defaults(payerId)).toEqual([[ids[1], true], [ids[0], false], [ids[2], false]]);
+    expect((await call(box.sb, 'GET', `${m(box.sb)}/payer/${payerId}`)).body.payer_info).toMatchObject({
+      email: 'put2@example.com',
+      name: 'Ada King',
+    });
+    expect(await defaults(payerId)).toEqual([
+      [ids[1], true],
+      [ids[0], false],
+      [ids[2], false],
+    ]);
   });
 
-  it('refuses another payer\'s card, an empty body, a bad email, an email of another payer, unknown fields: nothing changes', async () => {
+  it("refuses another payer's card, an empty body, a bad email, an email of another payer, unknown fields: nothing changes", async () => {
     const a = await payerWith('put-a@example.com', [testCards.approved, visa2]);
     const b = await payerWith('put-b@example.com', [amex]);
     const put = (payerId: string, body: unknown) => call(box.sb, 'PUT', `${m(box.sb)}/payer/${payerId}`, body);
@@ -99,8 +128,14 @@ describe('PUT …/payer/{id}', () => {
     expectRefusal(await put(a.payerId, { email: 'PUT-B@example.com' }), 400, 'INVALID_REQUEST');
     expectRefusal(await put(a.payerId, { default_card: a.ids[1], isDefault: true }), 400, 'INVALID_REQUEST');
     expectRefusal(await put('PAYER-NONE', { name: 'x' }), 404, 'NOT_FOUND');
-    expect(await defaults(a.payerId)).toEqual([[a.ids[0], true], [a.ids[1], false]]);
-    expect((await call(box.sb, 'GET', `${m(box.sb)}/payer/${a.payerId}`)).body.payer_info).toMatchObject({ email: 'put-a@example.com', name: 'Ada Lovelace' });
+    expect(await defaults(a.payerId)).toEqual([
+      [a.ids[0], true],
+      [a.ids[1], false],
+    ]);
+    expect((await call(box.sb, 'GET', `${m(box.sb)}/payer/${a.payerId}`)).body.payer_info).toMatchObject({
+      email: 'put-a@example.com',
+      name: 'Ada Lovelace',
+    });
   });
 
   it('takes only PUT and DELETE beside the lookups (405 lists the methods)', async () => {
@@ -122,10 +157,17 @@ describe('a zero total verifies a card', () => {
     const nonce = await nonceFor(box.sb, testCards.approved);
     const made = await verification({ credit_card_nonce: { nonce } }, 'verify@example.com');
     expect(made.status).toBe(200);
-    expect(made.body).toMatchObject({ state: 'voided', intent: 'AUTH', result: { code: '0000' }, transaction: { amount: { currency: 'EUR', total: '0.00' } } });
+    expect(made.body).toMatchObject({
+      state: 'voided',
+      intent: 'AUTH',
+      result: { code: '0000' },
+      transaction: { amount: { currency: 'EUR', total: '0.00' } },
+    });
     expect(made.body.result.authorisation_code).toMatch(/^\d{6}$/);
     const cardId = made.body.payer.funding_instrument.credit_card.id;
-    expect((await call(box.sb, 'GET', `${m(box.sb)}/payer/${made.body.payer.payer_info.id}/card`)).body.credit_cards.map((c: any) => c.id)).toEqual([cardId]);
+    expect(
+      (await call(box.sb, 'GET', `${m(box.sb)}/payer/${made.body.payer.payer_info.id}/card`)).body.credit_cards.map((c: any) => c.id),
+    ).toEqual([cardId]);
     const got = (await call(box.sb, 'GET', `${m(box.sb)}/payment/${made.body.id}`)).body;
     expect(got).toMatchObject({ state: 'voided', result: { code: '0000', message: 'Approved' } });
     expect(got.result.actions).toBeUndefined();
@@ -133,9 +175,17 @@ describe('a zero total verifies a card', () => {
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment/${made.body.id}/capture`, {}), 409, 'INVALID_STATE');
     expectRefusal(await call(box.sb, 'POST', `${m(box.sb)}/payment/${made.body.id}/refund`, {}), 409, 'INVALID_STATE');
 
-    const later = await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody({ credit_card_token: { credit_card_id: cardId, cvv2: '123' } }));
+    const later = await call(
+      box.sb,
+      'POST',
+      `${m(box.sb)}/payment`,
+      paymentBody({ credit_card_token: { credit_card_id: cardId, cvv2: '123' } }),
+    );
     expect(later.body).toMatchObject({ state: 'authorised', result: { code: '0000' } });
-    const mit = paymentBody({ credit_card_token: { credit_card_id: cardId } }, { merchant_initiated: true, previous_payment_id: made.body.id });
+    const mit = paymentBody(
+      { credit_card_token: { credit_card_id: cardId } },
+      { merchant_initiated: true, previous_payment_id: made.body.id },
+    );
     expect((await call(box.sb, 'POST', `${m(box.sb)}/payment`, mit)).body).toMatchObject({ state: 'authorised', merchant_initiated: true });
   });
 
@@ -149,17 +199,27 @@ describe('a zero total verifies a card', () => {
 
   it('verifies a kept card again only with its CVV', async () => {
     const { ids } = await payerWith('verify-again@example.com', [testCards.approved]);
-    expectRefusal(await verification({ credit_card_token: { credit_card_id: ids[0] } }, 'verify-again@example.com'), 400, 'INVALID_STORED_CREDENTIAL');
-    expect((await verification({ credit_card_token: { credit_card_id: ids[0], cvv2: '123' } }, 'verify-again@example.com')).body.state).toBe('voided');
+    expectRefusal(
+      await verification({ credit_card_token: { credit_card_id: ids[0] } }, 'verify-again@example.com'),
+      400,
+      'INVALID_STORED_CREDENTIAL',
+    );
+    expect(
+      (await verification({ credit_card_token: { credit_card_id: ids[0], cvv2: '123' } }, 'verify-again@example.com')).body.state,
+    ).toBe('voided');
   });
 
-  it('zero in the currency\'s precision, as an authorisation the cardholder starts; any other zero stays refused', async () => {
+  it("zero in the currency's precision, as an authorisation the cardholder starts; any other zero stays refused", async () => {
     const card = { credit_card: cardOf(testCards.approved) };
     expect((await verification(card, 'zero@example.com', '0')).body.state).toBe('voided');
     expectRefusal(await verification(card, 'zero@example.com', '0.000'), 400, 'INVALID_AMOUNT');
     expectRefusal(await verification(card, 'zero@example.com', '0.00', { intent: 'sale' }), 400, 'INVALID_AMOUNT');
     const approved = (await call(box.sb, 'POST', `${m(box.sb)}/payment`, paymentBody(card))).body;
-    expectRefusal(await verification(card, 'zero@example.com', '0.00', { merchant_initiated: true, previous_payment_id: approved.id }), 400, 'INVALID_REQUEST');
+    expectRefusal(
+      await verification(card, 'zero@example.com', '0.00', { merchant_initiated: true, previous_payment_id: approved.id }),
+      400,
+      'INVALID_REQUEST',
+    );
     expectRefusal(await verification(card, 'zero@example.com', '-0.00'), 400, 'INVALID_AMOUNT');
     expectRefusal(await verification(card, 'zero@example.com', '0.001'), 400, 'INVALID_AMOUNT');
   });

@@ -1,7 +1,13 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
-  amountProblem, AuthenticateRequestSchema, minorUnits, CaptureRequestSchema, fromMinor, NonceRequestSchema, PaymentRequestSchema,
+  amountProblem,
+  AuthenticateRequestSchema,
+  minorUnits,
+  CaptureRequestSchema,
+  fromMinor,
+  NonceRequestSchema,
+  PaymentRequestSchema,
   toMinor,
 } from '../../src/schemas';
 
@@ -44,19 +50,35 @@ describe('request schemas are strict', () => {
     expect(issues(PaymentRequestSchema, withAmount('JPY', '1000'))).toEqual([]);
     expect(issues(PaymentRequestSchema, withAmount('USD', '1.250'))[0]).toMatch(/3 decimals; USD allows 2/);
     expect(issues(PaymentRequestSchema, withAmount('JPY', '10.5'))[0]).toMatch(/total has 1 decimal; JPY allows 0/);
-    expect(issues(PaymentRequestSchema, withAmount('usd', '1.00')).join()).toMatch(/currency must be a three-letter upper-case ISO 4217 code/);
+    expect(issues(PaymentRequestSchema, withAmount('usd', '1.00')).join()).toMatch(
+      /currency must be a three-letter upper-case ISO 4217 code/,
+    );
     expect(issues(PaymentRequestSchema, withAmount('usd', '1.00')).join()).not.toMatch(/total currency/);
     for (const bad of ['-1.00', '', '1e3', '01.00', ' 1.00']) {
-      expect(issues(PaymentRequestSchema, withAmount('USD', bad)), bad).toContain('total must be a positive decimal string such as "10.00"');
+      expect(issues(PaymentRequestSchema, withAmount('USD', bad)), bad).toContain(
+        'total must be a positive decimal string such as "10.00"',
+      );
     }
-    for (const zero of ['0', '0.00']) expect(issues(PaymentRequestSchema, withAmount('USD', zero)), zero).toEqual(['total must be above zero']);
+    for (const zero of ['0', '0.00'])
+      expect(issues(PaymentRequestSchema, withAmount('USD', zero)), zero).toEqual(['total must be above zero']);
   });
 
   it('accepts browser_info and refuses a browser_info field it does not know', () => {
-    const info = { color_depth: 24, java_enabled: false, javascript_enabled: true, language: 'en', screen_height: '800',
-      screen_width: '1200', timezone_offset: -60, user_agent: 'UA', channel: 'Web' };
+    const info = {
+      color_depth: 24,
+      java_enabled: false,
+      javascript_enabled: true,
+      language: 'en',
+      screen_height: '800',
+      screen_width: '1200',
+      timezone_offset: -60,
+      user_agent: 'UA',
+      channel: 'Web',
+    };
     expect(issues(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: info } })).toEqual([]);
-    expect(refusedAt(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: { ...info, gpu: 'x' } } })).toEqual(['payer.browser_info.gpu']);
+    expect(refusedAt(PaymentRequestSchema, { ...base, payer: { ...base.payer, browser_info: { ...info, gpu: 'x' } } })).toEqual([
+      'payer.browser_info.gpu',
+    ]);
   });
 
   it('refuses an array where a free object goes, and numbers that are not finite', () => {
@@ -109,13 +131,27 @@ describe('amounts', () => {
   });
 
   it('follows the ISO 4217 exponent of each currency: 0, 2, 3 or 4', () => {
-    const cases = [['ISK', 0, '1500'], ['XOF', 0, '250'], ['UYI', 0, '7'], ['EUR', 2, '1.25'], ['MGA', 2, '1.25'], ['IQD', 3, '1.250'], ['TND', 3, '0.005'], ['CLF', 4, '1.2345'], ['UYW', 4, '0.0001']] as const;
+    const cases = [
+      ['ISK', 0, '1500'],
+      ['XOF', 0, '250'],
+      ['UYI', 0, '7'],
+      ['EUR', 2, '1.25'],
+      ['MGA', 2, '1.25'],
+      ['IQD', 3, '1.250'],
+      ['TND', 3, '0.005'],
+      ['CLF', 4, '1.2345'],
+      ['UYW', 4, '0.0001'],
+    ] as const;
     for (const [currency, units, ok] of cases) {
       expect(minorUnits(currency), currency).toBe(units);
       expect(amountProblem(ok, currency), currency).toBeUndefined();
       // Five decimals are no amount at all (the pattern stops at four); fewer name the currency's limit.
-      expect(amountProblem(`1.${'1'.repeat(units + 1)}`, currency), currency).toMatch(units === 4 ? /decimal string/ : new RegExp(`${currency} allows ${units}`));
-      expect(fromMinor(toMinor(ok, currency), currency), currency).toBe(units === 0 ? ok : `${ok.split('.')[0]}.${ok.split('.')[1]!.padEnd(units, '0')}`);
+      expect(amountProblem(`1.${'1'.repeat(units + 1)}`, currency), currency).toMatch(
+        units === 4 ? /decimal string/ : new RegExp(`${currency} allows ${units}`),
+      );
+      expect(fromMinor(toMinor(ok, currency), currency), currency).toBe(
+        units === 0 ? ok : `${ok.split('.')[0]}.${ok.split('.')[1]!.padEnd(units, '0')}`,
+      );
     }
     expect(toMinor('1.2345', 'CLF')).toBe(12345);
   });

@@ -1,7 +1,12 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import {
-  CardListSchema, ClientTokenSchema, ErrorBodySchema, NonceResponseSchema, PaymentSchema, PayerRecordSchema,
+  CardListSchema,
+  ClientTokenSchema,
+  ErrorBodySchema,
+  NonceResponseSchema,
+  PaymentSchema,
+  PayerRecordSchema,
   ReducedRecordSchema,
 } from '../../src/schemas';
 
@@ -39,11 +44,17 @@ describe('response schemas accept the variance the spec names', () => {
   });
 
   it('reads tangible as a boolean from a string or boolean, country codes as upper case', () => {
-    const items = [{ name: 'a', tangible: 'true' }, { name: 'b', tangible: false }];
-    const parsed = v.parse(PaymentSchema, payment({
-      transaction: { items },
-      payer: { payer_info: { billing_address: { country_code: 'om' } } },
-    }));
+    const items = [
+      { name: 'a', tangible: 'true' },
+      { name: 'b', tangible: false },
+    ];
+    const parsed = v.parse(
+      PaymentSchema,
+      payment({
+        transaction: { items },
+        payer: { payer_info: { billing_address: { country_code: 'om' } } },
+      }),
+    );
     expect(parsed.transaction?.items?.map((i) => i.tangible)).toEqual([true, false]);
     expect(parsed.payer?.payer_info?.billing_address?.country_code).toBe('OM');
   });
@@ -60,21 +71,53 @@ describe('response schemas accept the variance the spec names', () => {
   });
 
   it('parses the reduced capture record, the client token, the nonce and the error body', () => {
-    const capture = { id: 'CAP-1', reference_id: 'PAY-1', state: 'captured', result: { code: '0000', message: 'Approved' },
-      transaction: { amount: { currency: 'OMR', total: '1.500' }, mode: 'TEST', invoice_number: 'INV-1' }, create_time: now, chargeback: 'N' };
+    const capture = {
+      id: 'CAP-1',
+      reference_id: 'PAY-1',
+      state: 'captured',
+      result: { code: '0000', message: 'Approved' },
+      transaction: { amount: { currency: 'OMR', total: '1.500' }, mode: 'TEST', invoice_number: 'INV-1' },
+      create_time: now,
+      chargeback: 'N',
+    };
     expect(v.parse(ReducedRecordSchema, capture).chargeback).toBe('N');
     expect(v.parse(ClientTokenSchema, { accessToken: 'abc', tokenType: 'Bearer', expiresOn: now, issuedOn: now }).accessToken).toBe('abc');
-    const nonce = { data: { brand_code: 'VISA', credit_card_nonce: '3b241101-e2bb-4255-8caf-4136c566a962', last4: '1111',
-      type: 'Visa', expire_month: '12', expire_year: '2034', expires_on: now, issued_on: now } };
+    const nonce = {
+      data: {
+        brand_code: 'VISA',
+        credit_card_nonce: '3b241101-e2bb-4255-8caf-4136c566a962',
+        last4: '1111',
+        type: 'Visa',
+        expire_month: '12',
+        expire_year: '2034',
+        expires_on: now,
+        issued_on: now,
+      },
+    };
     expect(v.parse(NonceResponseSchema, nonce).data).toMatchObject({ expire_month: 12, expire_year: 2034 });
     expect(v.safeParse(ErrorBodySchema, { code: '4095', name: 'REFUND_EXCEEDS_AMOUNT', message: 'm', eventId: 'e' }).success).toBe(true);
     expect(v.safeParse(ErrorBodySchema, { message: 'm' }).success).toBe(false);
   });
 
   it('parses the payer lookup and card list shapes with bin_data', () => {
-    const card = { id: 'CARD-1', type: 'Visa', expire_month: 12, expire_year: 2034, last4: '1111', bin: '411111', is_default: true,
-      bin_data: { bin: '411111', country_code: 'US', country_name: 'United States', bank_name: 'Bank', card_scheme: 'VISA',
-        card_type: 'CREDIT', card_category: 'CLASSIC' } };
+    const card = {
+      id: 'CARD-1',
+      type: 'Visa',
+      expire_month: 12,
+      expire_year: 2034,
+      last4: '1111',
+      bin: '411111',
+      is_default: true,
+      bin_data: {
+        bin: '411111',
+        country_code: 'US',
+        country_name: 'United States',
+        bank_name: 'Bank',
+        card_scheme: 'VISA',
+        card_type: 'CREDIT',
+        card_category: 'CLASSIC',
+      },
+    };
     const payer = { payer_info: { id: 'P-1', email: 'a@b.co', name: 'A' }, funding_instrument: { credit_cards: [card] } };
     expect(v.parse(PayerRecordSchema, payer).funding_instrument.credit_cards[0]?.bin_data?.card_scheme).toBe('VISA');
     expect(v.parse(CardListSchema, { count: 1, credit_cards: [card] }).count).toBe(1);

@@ -32,7 +32,12 @@ const digitsIn = (block: number) => (d: string) => d.replace(/\d/g, (c) => Strin
 const arabic = digitsIn(0x660);
 const devanagari = digitsIn(0x966);
 
-function answer(method: string, url: string, authorization: string, raw: string): { status: number; type: string; body: string; location?: string } {
+function answer(
+  method: string,
+  url: string,
+  authorization: string,
+  raw: string,
+): { status: number; type: string; body: string; location?: string } {
   const pair = authorization.startsWith('Basic ') ? Buffer.from(authorization.slice(6), 'base64').toString() : '';
   const digits = [...raw.matchAll(/"(\d{3,19})"/g)].map((m) => m[1]!);
   const renderings = digits.flatMap((d) => [d.split('').join(' '), d.split('').join('-'), arabic(d), devanagari(d), String(Number(d))]);
@@ -80,22 +85,43 @@ function leaks(text: string): string[] {
 }
 
 /** Every text an error shows: its message, its JSON, its stack, and all it holds (body, cause). */
-const textsOf = (error: unknown) => [String(error), JSON.stringify(error), (error as Error).stack ?? '', inspect(error, { depth: 10 })].join('\n');
+const textsOf = (error: unknown) =>
+  [String(error), JSON.stringify(error), (error as Error).stack ?? '', inspect(error, { depth: 10 })].join('\n');
 
 const events: GatewayEvent[] = [];
 let gateway: Gateway;
 beforeAll(() => {
-  gateway = createGateway({ merchantId: 'm-1', clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, baseUrl: base, retries: 0, timeoutMs: 5000, onEvent: (e) => void events.push(e) });
+  gateway = createGateway({
+    merchantId: 'm-1',
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    baseUrl: base,
+    retries: 0,
+    timeoutMs: 5000,
+    onEvent: (e) => void events.push(e),
+  });
 });
 
 const amount = { currency: 'EUR', total: '10.00' };
 /** Every call path of the gateway, and the secrets it sends besides the credentials. */
 const paths: [string, () => Promise<unknown>, string[]][] = [
   ['clientToken', () => gateway.clientToken(), []],
-  ['payments.create with a card', () => gateway.payments.create({ intent: 'sale', amount, card: { number: CARD, expireMonth: 12, expireYear: 2034, cvv: CVV } }), [CARD, CVV]],
+  [
+    'payments.create with a card',
+    () => gateway.payments.create({ intent: 'sale', amount, card: { number: CARD, expireMonth: 12, expireYear: 2034, cvv: CVV } }),
+    [CARD, CVV],
+  ],
   ['payments.create with a nonce', () => gateway.payments.create({ intent: 'sale', amount, card: { nonce: randomUUID() } }), []],
-  ['payments.create with a vault card and its CVV', () => gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv: VAULT_CVV } }), [VAULT_CVV]],
-  ['payments.authenticate with an OTP', () => gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(SESSION), referenceId: 'PAY-1', otp: OTP }), [OTP]],
+  [
+    'payments.create with a vault card and its CVV',
+    () => gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv: VAULT_CVV } }),
+    [VAULT_CVV],
+  ],
+  [
+    'payments.authenticate with an OTP',
+    () => gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(SESSION), referenceId: 'PAY-1', otp: OTP }),
+    [OTP],
+  ],
   ['payments.capture', () => gateway.payments.capture('PAY-1'), []],
   ['payments.refund', () => gateway.payments.refund('PAY-1'), []],
   ['payments.void', () => gateway.payments.void('PAY-1'), []],
@@ -106,7 +132,14 @@ const paths: [string, () => Promise<unknown>, string[]][] = [
   ['payers.cards', () => gateway.payers.cards('PAYER-1'), []],
   ['payers.card', () => gateway.payers.card('PAYER-1', 'CARD-1'), []],
 ];
-const modes: [Kind, number][] = [['refusal', 400], ['named', 422], ['bearer', 401], ['schema', 200], ['text', 502], ['redirect', 307]];
+const modes: [Kind, number][] = [
+  ['refusal', 400],
+  ['named', 422],
+  ['bearer', 401],
+  ['schema', 200],
+  ['text', 502],
+  ['redirect', 307],
+];
 
 describe('a service that quotes the request: the gateway, on the server', () => {
   for (const [mode, code] of modes) {
@@ -115,7 +148,10 @@ describe('a service that quotes the request: the gateway, on the server', () => 
       status = code;
       answered = '';
       const from = events.length;
-      const error = await run().then(() => undefined, (e: unknown) => e);
+      const error = await run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(PayframeError);
       expect(leaks(answered).sort()).toEqual([CLIENT_SECRET, BASIC, ...sent].sort()); // the service did quote it all
       expect(leaks(textsOf(error))).toEqual([]);
@@ -131,27 +167,54 @@ describe('a service that quotes the request: the gateway, on the server', () => 
     kind = 'named';
     status = 400;
     answered = '';
-    const error = (await gateway.payments.create({ intent: 'sale', amount, card: { number: CARD, expireMonth: 12, expireYear: 2034, cvv: CVV } }).catch((e: unknown) => e)) as PayframeError;
+    const error = (await gateway.payments
+      .create({ intent: 'sale', amount, card: { number: CARD, expireMonth: 12, expireYear: 2034, cvv: CVV } })
+      .catch((e: unknown) => e)) as PayframeError;
     expect(error).toMatchObject({ code: 'invalid_request', status: 400, reason: undefined, resultCode: undefined });
     expect(error.message).toBe('POST /v1/merchants/m-1/payment: HTTP 400');
-    expect((error.body as { message: string }).message).toMatch(/^cannot process POST \/v1\/merchants\/m-1\/payment authorization: Basic \[scrubbed\]/);
+    expect((error.body as { message: string }).message).toMatch(
+      /^cannot process POST \/v1\/merchants\/m-1\/payment authorization: Basic \[scrubbed\]/,
+    );
   });
 });
 
 describe('a service that quotes the request: the handlers, to the page', () => {
   const cases: [string, () => Promise<Response>, string[]][] = [
     ['clientToken', () => gateway.handlers.clientToken()(new Request('https://shop.example/token', { method: 'POST' })), []],
-    ['authenticate', () => gateway.handlers.authenticate()(new Request('https://shop.example/otp', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ referenceId: 'PAY-1', sessionId: SESSION, otp: OTP }),
-    })), [OTP]],
-    ['cvv', () => gateway.handlers.cvv({
-      frameOrigin: 'https://frames.example',
-      handle: ({ cvv }) => gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv } }),
-    })(new Request('https://shop.example/cvv', {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://frames.example' }, body: JSON.stringify({ cvv: VAULT_CVV }),
-    })), [VAULT_CVV]],
+    [
+      'authenticate',
+      () =>
+        gateway.handlers.authenticate()(
+          new Request('https://shop.example/otp', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ referenceId: 'PAY-1', sessionId: SESSION, otp: OTP }),
+          }),
+        ),
+      [OTP],
+    ],
+    [
+      'cvv',
+      () =>
+        gateway.handlers.cvv({
+          frameOrigin: 'https://frames.example',
+          handle: ({ cvv }) => gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv } }),
+        })(
+          new Request('https://shop.example/cvv', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', origin: 'https://frames.example' },
+            body: JSON.stringify({ cvv: VAULT_CVV }),
+          }),
+        ),
+      [VAULT_CVV],
+    ],
   ];
-  for (const [mode, code] of [['refusal', 400], ['named', 409], ['refusal', 401], ['text', 502]] as const) {
+  for (const [mode, code] of [
+    ['refusal', 400],
+    ['named', 409],
+    ['refusal', 401],
+    ['text', 502],
+  ] as const) {
     it.each(cases)(`${mode} (HTTP ${code}): handlers.%s answers the page the code and payframe's words alone`, async (_, run, sent) => {
       kind = mode;
       status = code;
@@ -165,37 +228,76 @@ describe('a service that quotes the request: the handlers, to the page', () => {
       const { error } = JSON.parse(text) as { error: Record<string, unknown> };
       expect(Object.keys(error).every((key) => ['code', 'message', 'reason'].includes(key))).toBe(true);
       // A 502 to a payment's POST (handlers.authenticate, cvv) leaves its outcome open: payframe's own words for that.
-      expect(error['message']).toMatch(/^the payment service( refused the request| refused it in the payment's present state| failed or refused this server|'s answer was lost: the payment's outcome is being checked; do not pay again)$/);
+      expect(error['message']).toMatch(
+        /^the payment service( refused the request| refused it in the payment's present state| failed or refused this server|'s answer was lost: the payment's outcome is being checked; do not pay again)$/,
+      );
       if (error['reason'] !== undefined) expect(error['reason']).toMatch(/^[A-Z_]+$/);
     });
   }
 });
 
-describe('a service that quotes the request: the frame\'s nonce call, to the page', () => {
-  it('the frame\'s error transfer passes a reason, result code and event id only in their shapes', () => {
-    const quoted = new PayframeError('invalid_request', 'refused', { status: 400, reason: `DECLINED${CARD}`, resultCode: `4000 ${CVV}`, eventId: `ev-${CARD}` });
-    expect(toErrorInfo(quoted)).toEqual({ code: 'invalid_request', message: 'refused', status: 400, reason: undefined, resultCode: undefined, eventId: undefined, fields: undefined });
-    const plain = new PayframeError('conflict', 'refused', { status: 409, reason: 'SESSION_EXPIRED', resultCode: '4098', eventId: '0f8e2c1a-3b4d-4e5f-8a9b-012345678901' });
-    expect(toErrorInfo(plain)).toMatchObject({ reason: 'SESSION_EXPIRED', resultCode: '4098', eventId: '0f8e2c1a-3b4d-4e5f-8a9b-012345678901' });
-  });
-
-  it.each(['refusal', 'named', 'text'] as const)('%s: form.tokenize()\'s error tells the code, the shaped reason and payframe\'s words, never the service\'s text', async (mode) => {
-    kind = mode;
-    status = 400;
-    answered = '';
-    const card = checkCard({ number: CARD, expireMonth: 12, expireYear: 2034, cvv: CVV });
-    const thrown = await requestNonce({ base: `${base}/`, merchantId: 'm-1', token: 'client-token-1', card, retries: 0, signal: new AbortController().signal }).catch((e: unknown) => e);
-    expect(leaks(answered)).toEqual(expect.arrayContaining([CARD, CVV]));
-    // What the frame posts, and the error the page's script gets from it.
-    const info = toErrorInfo(thrown);
-    const error = fromErrorInfo(info);
-    const page = [JSON.stringify(info), textsOf(error)].join('\n');
-    expect(leaks(page)).toEqual([]);
-    expect(page).not.toMatch(/cannot process|DECLINED|client-token-1/);
-    expect(error.toJSON()).toEqual({
-      name: 'PayframeError', code: 'invalid_request', status: 400,
-      message: `POST /v1/merchants/m-1/credit-card-nonce: ${mode === 'refusal' ? 'INVALID_REQUEST' : 'HTTP 400'}`,
-      reason: mode === 'refusal' ? 'INVALID_REQUEST' : undefined, resultCode: undefined, eventId: mode === 'text' ? undefined : expect.stringMatching(/^[\da-f-]{36}$/), fields: undefined,
+describe("a service that quotes the request: the frame's nonce call, to the page", () => {
+  it("the frame's error transfer passes a reason, result code and event id only in their shapes", () => {
+    const quoted = new PayframeError('invalid_request', 'refused', {
+      status: 400,
+      reason: `DECLINED${CARD}`,
+      resultCode: `4000 ${CVV}`,
+      eventId: `ev-${CARD}`,
+    });
+    expect(toErrorInfo(quoted)).toEqual({
+      code: 'invalid_request',
+      message: 'refused',
+      status: 400,
+      reason: undefined,
+      resultCode: undefined,
+      eventId: undefined,
+      fields: undefined,
+    });
+    const plain = new PayframeError('conflict', 'refused', {
+      status: 409,
+      reason: 'SESSION_EXPIRED',
+      resultCode: '4098',
+      eventId: '0f8e2c1a-3b4d-4e5f-8a9b-012345678901',
+    });
+    expect(toErrorInfo(plain)).toMatchObject({
+      reason: 'SESSION_EXPIRED',
+      resultCode: '4098',
+      eventId: '0f8e2c1a-3b4d-4e5f-8a9b-012345678901',
     });
   });
+
+  it.each(['refusal', 'named', 'text'] as const)(
+    "%s: form.tokenize()'s error tells the code, the shaped reason and payframe's words, never the service's text",
+    async (mode) => {
+      kind = mode;
+      status = 400;
+      answered = '';
+      const card = checkCard({ number: CARD, expireMonth: 12, expireYear: 2034, cvv: CVV });
+      const thrown = await requestNonce({
+        base: `${base}/`,
+        merchantId: 'm-1',
+        token: 'client-token-1',
+        card,
+        retries: 0,
+        signal: new AbortController().signal,
+      }).catch((e: unknown) => e);
+      expect(leaks(answered)).toEqual(expect.arrayContaining([CARD, CVV]));
+      // What the frame posts, and the error the page's script gets from it.
+      const info = toErrorInfo(thrown);
+      const error = fromErrorInfo(info);
+      const page = [JSON.stringify(info), textsOf(error)].join('\n');
+      expect(leaks(page)).toEqual([]);
+      expect(page).not.toMatch(/cannot process|DECLINED|client-token-1/);
+      expect(error.toJSON()).toEqual({
+        name: 'PayframeError',
+        code: 'invalid_request',
+        status: 400,
+        message: `POST /v1/merchants/m-1/credit-card-nonce: ${mode === 'refusal' ? 'INVALID_REQUEST' : 'HTTP 400'}`,
+        reason: mode === 'refusal' ? 'INVALID_REQUEST' : undefined,
+        resultCode: undefined,
+        eventId: mode === 'text' ? undefined : expect.stringMatching(/^[\da-f-]{36}$/),
+        fields: undefined,
+      });
+    },
+  );
 });

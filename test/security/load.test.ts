@@ -25,28 +25,50 @@ const cents = (record: { transaction?: { amount?: { total: string } } }) => Math
 
 describe('200 concurrent captures, voids and refunds on one payment', () => {
   it('keep every rule: one capture or one void, refunds only after the capture and within it; each record readable', async () => {
-    const auth = await gateway.payments.create({ intent: 'auth', amount: { currency: 'EUR', total: '100.00' }, card: cardOf(testCards.approved) });
+    const auth = await gateway.payments.create({
+      intent: 'auth',
+      amount: { currency: 'EUR', total: '100.00' },
+      card: cardOf(testCards.approved),
+    });
     const id = auth.reference_id;
     // A capture in ten (of 60.00 or of the whole), a void in ten, the rest refunds of 1.00 to 5.00: together
     // far more than any capture, so that the refunds run into the captured amount.
     type Call = { kind: 'capture' | 'void' | 'refund'; amount?: string };
     const calls: Call[] = Array.from({ length: 200 }, (_, i) =>
-      i % 10 === 0 ? { kind: 'capture', amount: i % 20 === 0 ? undefined : '60.00' }
-      : i % 10 === 1 ? { kind: 'void' }
-      : { kind: 'refund', amount: `${1 + (i % 5)}.00` });
+      i % 10 === 0
+        ? { kind: 'capture', amount: i % 20 === 0 ? undefined : '60.00' }
+        : i % 10 === 1
+          ? { kind: 'void' }
+          : { kind: 'refund', amount: `${1 + (i % 5)}.00` },
+    );
     const before = sandbox.requests().length;
 
-    const outcomes = await Promise.allSettled(calls.map(({ kind, amount }) => {
-      const options = amount === undefined ? {} : { amount: { currency: 'EUR', total: amount } };
-      return kind === 'capture' ? gateway.payments.capture(id, options) : kind === 'void' ? gateway.payments.void(id) : gateway.payments.refund(id, options);
-    }));
+    const outcomes = await Promise.allSettled(
+      calls.map(({ kind, amount }) => {
+        const options = amount === undefined ? {} : { amount: { currency: 'EUR', total: amount } };
+        return kind === 'capture'
+          ? gateway.payments.capture(id, options)
+          : kind === 'void'
+            ? gateway.payments.void(id)
+            : gateway.payments.refund(id, options);
+      }),
+    );
 
     const won = (kind: Call['kind']) => outcomes.flatMap((o, i) => (o.status === 'fulfilled' && calls[i]!.kind === kind ? [o.value] : []));
     const [captures, voids, refunds] = [won('capture'), won('void'), won('refund')];
     // Nothing lost: every call settled, each success a record and each failure a typed refusal of the state machine.
     expect(outcomes).toHaveLength(200);
-    const reasons = new Set(outcomes.flatMap((o) => (o.status === 'rejected' ? [`${(o.reason as PayframeError).code} ${(o.reason as PayframeError).reason}`] : [])));
-    expect([...reasons].every((r) => /^conflict (ALREADY_CAPTURED|VOID_NOT_ALLOWED|INVALID_STATE|REFUND_EXCEEDS_AMOUNT|ALREADY_REFUNDED)$/.test(r)), [...reasons].join()).toBe(true);
+    const reasons = new Set(
+      outcomes.flatMap((o) =>
+        o.status === 'rejected' ? [`${(o.reason as PayframeError).code} ${(o.reason as PayframeError).reason}`] : [],
+      ),
+    );
+    expect(
+      [...reasons].every((r) =>
+        /^conflict (ALREADY_CAPTURED|VOID_NOT_ALLOWED|INVALID_STATE|REFUND_EXCEEDS_AMOUNT|ALREADY_REFUNDED)$/.test(r),
+      ),
+      [...reasons].join(),
+    ).toBe(true);
     expect(captures.length + voids.length).toBe(1);
     if (voids.length === 1) expect(refunds).toEqual([]);
     const captured = captures.length === 1 ? cents(captures[0]!) : 0;
@@ -60,7 +82,10 @@ describe('200 concurrent captures, voids and refunds on one payment', () => {
       expect([read.id, read.reference_id, read.state, cents(read)]).toEqual([record.id, id, record.state, cents(record)]);
     }
     // Every call reached the service once: a POST is never repeated (the service has no idempotency key).
-    const posts = sandbox.requests().slice(before).filter((r) => r.method === 'POST' && r.path.startsWith(`/v1/merchants/${sandbox.merchant.id}/payment/${id}/`));
+    const posts = sandbox
+      .requests()
+      .slice(before)
+      .filter((r) => r.method === 'POST' && r.path.startsWith(`/v1/merchants/${sandbox.merchant.id}/payment/${id}/`));
     expect(posts).toHaveLength(200);
     // The run did reach the rules: refunds after the capture, until the next one would go past it.
     if (captures.length === 1) expect([refunds.length > 0, reasons.has('conflict REFUND_EXCEEDS_AMOUNT')]).toEqual([true, true]);
@@ -78,9 +103,12 @@ describe('1,000 concurrent tokenisations', () => {
     });
     // 800 distinct cards (CVVs 100-899), 100 exact twins of some of them (a double click), 100 invalid ones.
     const cards = Array.from({ length: 1000 }, (_, i) =>
-      i < 800 ? { ...cardOf(testCards.approved), cvv: String(100 + i) }
-      : i < 900 ? { ...cardOf(testCards.approved), cvv: String(100 + (i - 800) * 7) }
-      : { ...cardOf(testCards.approved), number: '4111111111111112' });
+      i < 800
+        ? { ...cardOf(testCards.approved), cvv: String(100 + i) }
+        : i < 900
+          ? { ...cardOf(testCards.approved), cvv: String(100 + (i - 800) * 7) }
+          : { ...cardOf(testCards.approved), number: '4111111111111112' },
+    );
     // Some answers fail on the way: the client retries them (a spare nonce expires unused).
     sandbox.injectFault({ kind: 'error', method: 'POST', path: `/v1/merchants/${sandbox.merchant.id}/credit-card-nonce`, times: 50 });
 
@@ -100,6 +128,7 @@ describe('1,000 concurrent tokenisations', () => {
     expect(distinct.size).toBeGreaterThan(700);
     expect(authorizations).toBe(1);
     // The nonces are real: a sample pays.
-    for (const nonce of [...distinct].filter((_, i) => i % 100 === 0)) expect((await payWithNonce(sandbox, nonce!)).body.state).toBe('captured');
+    for (const nonce of [...distinct].filter((_, i) => i % 100 === 0))
+      expect((await payWithNonce(sandbox, nonce!)).body.state).toBe('captured');
   }, 180_000);
 });

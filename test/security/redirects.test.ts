@@ -9,8 +9,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { createGateway, type Gateway } from '../../src/server';
 
-interface Seen { method: string; path: string; headers: IncomingMessage['headers']; body: string }
-const listen = async (handle: (req: IncomingMessage, body: string) => { status: number; headers?: Record<string, string>; body?: string }) => {
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+const listen = async (
+  handle: (req: IncomingMessage, body: string) => { status: number; headers?: Record<string, string>; body?: string },
+) => {
   const seen: Seen[] = [];
   const server = createServer(async (req, res) => {
     let body = '';
@@ -43,24 +50,38 @@ beforeEach(() => {
   elsewhere.seen.length = 0;
 });
 
-const rejection = async (p: Promise<unknown>) => p.then(() => { throw new Error('expected a rejection'); }, (e) => e);
+const rejection = async (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e) => e,
+  );
 
 describe('a redirect is an error, never followed', () => {
   const paths: [string, () => Promise<unknown>][] = [
     ['the client token', () => gateway.clientToken()],
-    ['a payment with a full card', () => gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '1.00' }, card: CARD })],
+    [
+      'a payment with a full card',
+      () => gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '1.00' }, card: CARD }),
+    ],
     ['a payment read', () => gateway.payments.get('PAY-1')],
     ['a payment session read', () => gateway.payments.session(SESSION)],
     ['a capture', () => gateway.payments.capture('PAY-1')],
     ['a void', () => gateway.payments.void('PAY-1')],
     ['a refund', () => gateway.payments.refund('PAY-1')],
-    ['an OTP', () => gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(SESSION), referenceId: 'PAY-1', otp: '111111' })],
+    [
+      'an OTP',
+      () => gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(SESSION), referenceId: 'PAY-1', otp: '111111' }),
+    ],
     ['a payer by email', () => gateway.payers.byEmail('ada@example.com')],
     ['a payer by id', () => gateway.payers.byId('PAYER-1')],
     ['the cards of a payer', () => gateway.payers.cards('PAYER-1')],
     ['one card of a payer', () => gateway.payers.card('PAYER-1', 'CARD-1')],
-    ['a nonce, by client.tokenize outside a browser', () =>
-      createClient({ merchantId: 'm', baseUrl: service.url, authorization: 'client-token-9f1' }).tokenize(CARD)],
+    [
+      'a nonce, by client.tokenize outside a browser',
+      () => createClient({ merchantId: 'm', baseUrl: service.url, authorization: 'client-token-9f1' }).tokenize(CARD),
+    ],
   ];
 
   it.each(paths)('%s: invalid_response naming the redirect, and the other host gets nothing', async (_, call) => {

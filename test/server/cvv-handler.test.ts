@@ -28,11 +28,20 @@ describe('handlers.cvv', () => {
   it('answers the preflight of the card frames’ origin, and of no other', async () => {
     const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => sale });
     const preflight = (origin: string, headers = 'content-type') =>
-      handler(request({ method: 'OPTIONS', origin, headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': headers } }));
+      handler(
+        request({
+          method: 'OPTIONS',
+          origin,
+          headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': headers },
+        }),
+      );
     const ok = await preflight(FRAMES);
     expect(ok.status).toBe(204);
     expect(Object.fromEntries(ok.headers)).toMatchObject({
-      'access-control-allow-origin': FRAMES, 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type', vary: 'origin',
+      'access-control-allow-origin': FRAMES,
+      'access-control-allow-methods': 'POST',
+      'access-control-allow-headers': 'content-type',
+      vary: 'origin',
     });
     for (const response of [await preflight('https://shop.example'), await preflight(FRAMES, 'content-type, authorization')]) {
       expect(response.status).toBe(403);
@@ -75,32 +84,64 @@ describe('handlers.cvv', () => {
   });
 
   it('answers what `handle` throws as the other handlers do, never its details when unexpected', async () => {
-    const thrown = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new PayframeError('not_found', 'This ticket is used.'); } });
+    const thrown = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: () => {
+        throw new PayframeError('not_found', 'This ticket is used.');
+      },
+    });
     const refused = await thrown(request());
     expect(refused.status).toBe(404);
     expect(await refused.json()).toMatchObject({ error: { code: 'not_found', message: 'This ticket is used.' } });
-    const crashed = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new Error(`oops ${CVV}`); } });
+    const crashed = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: () => {
+        throw new Error(`oops ${CVV}`);
+      },
+    });
     const failed = await crashed(request());
     expect(failed.status).toBe(500);
     expect(await failed.text()).not.toContain(CVV);
   });
 
   it('answers an error the merchant’s own code makes with its own status, and a 5xx with a generic message', async () => {
-    const cases = [['forbidden', 403], ['unauthorized', 401], ['invalid_card', 400], ['rate_limited', 429], ['invalid_request', 400], ['conflict', 409]] as const;
+    const cases = [
+      ['forbidden', 403],
+      ['unauthorized', 401],
+      ['invalid_card', 400],
+      ['rate_limited', 429],
+      ['invalid_request', 400],
+      ['conflict', 409],
+    ] as const;
     for (const [code, status] of cases) {
-      const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new PayframeError(code, 'This ticket is not yours.'); } });
+      const handler = ctx.gateway.handlers.cvv({
+        frameOrigin: FRAMES,
+        handle: () => {
+          throw new PayframeError(code, 'This ticket is not yours.');
+        },
+      });
       const refused = await handler(request());
       expect(refused.status, code).toBe(status);
       expect(await refused.json(), code).toMatchObject({ error: { code, message: 'This ticket is not yours.' } });
     }
-    const local = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new PayframeError('server_error', 'db at /srv/shop/app.js failed'); } });
+    const local = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: () => {
+        throw new PayframeError('server_error', 'db at /srv/shop/app.js failed');
+      },
+    });
     const failed = await local(request());
     expect(failed.status).toBe(500);
     const text = await failed.text();
     expect(JSON.parse(text)).toMatchObject({ error: { code: 'server_error' } });
     expect(text).not.toContain('/srv/shop');
     // A network error of the merchant's own, worded as payframe words its own: generic all the same.
-    const ledger = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => { throw new PayframeError('network', 'ledger: the connection to postgres://app:hunter2@db.internal:5432 failed'); } });
+    const ledger = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: () => {
+        throw new PayframeError('network', 'ledger: the connection to postgres://app:hunter2@db.internal:5432 failed');
+      },
+    });
     const down = await ledger(request());
     expect(down.status).toBe(502);
     expect(await down.json()).toEqual({ error: { code: 'network', message: 'the payment service failed or refused this server' } });
@@ -129,33 +170,60 @@ describe('handlers.cvv', () => {
     const handler = ctx.gateway.handlers.cvv({ handle: () => sale });
     expect((await handler(request({ origin: new URL(ctx.sandbox.url).origin }))).status).toBe(200);
     expect((await handler(request())).status).toBe(403);
-    for (const options of [{}, { handle: 'pay' }, { handle: () => 1, frameOrigin: 'https://frames.example/' }, { handle: () => 1, frameOrigin: 'frames.example' }]) {
-      expect(() => ctx.gateway.handlers.cvv(options as any), JSON.stringify(options)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+    for (const options of [
+      {},
+      { handle: 'pay' },
+      { handle: () => 1, frameOrigin: 'https://frames.example/' },
+      { handle: () => 1, frameOrigin: 'frames.example' },
+    ]) {
+      expect(() => ctx.gateway.handlers.cvv(options as any), JSON.stringify(options)).toThrow(
+        expect.objectContaining({ code: 'invalid_config' }),
+      );
     }
   });
 
   it('asks for frameOrigin with a live gateway, which serves no frames: its origin would refuse every post', () => {
     const live = createGateway({ ...ctx.options, baseUrl: 'https://api.ompay.com' });
-    expect(() => live.handlers.cvv({ handle: () => sale })).toThrow(expect.objectContaining({
-      code: 'invalid_config', message: 'cvv: frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
-    }));
+    expect(() => live.handlers.cvv({ handle: () => sale })).toThrow(
+      expect.objectContaining({
+        code: 'invalid_config',
+        message: 'cvv: frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
+      }),
+    );
     expect(typeof live.handlers.cvv({ handle: () => sale, frameOrigin: 'https://frames.shop.example' })).toBe('function');
   });
 
   it('pays a kept card again with the CVV it received: the service gets it as cvv2, and it is required', async () => {
     const email = `cvv-${Date.now()}@example.com`;
     const first = await ctx.gateway.payments.create({
-      intent: 'sale', amount: EUR('10.00'), card: fullCard(testCards.approved), storedCredential: { kind: 'first' }, payer: { email },
+      intent: 'sale',
+      amount: EUR('10.00'),
+      card: fullCard(testCards.approved),
+      storedCredential: { kind: 'first' },
+      payer: { email },
     });
     const { vaultCardId } = readKeptCard(first);
     const handler = ctx.gateway.handlers.cvv({
       frameOrigin: FRAMES,
       handle: ({ cvv }) =>
-        ctx.gateway.payments.create({ intent: 'auth', amount: EUR('4.00'), card: { vaultCardId: vaultCardId!, cvv }, storedCredential: { kind: 'cardholder' } }),
+        ctx.gateway.payments.create({
+          intent: 'auth',
+          amount: EUR('4.00'),
+          card: { vaultCardId: vaultCardId!, cvv },
+          storedCredential: { kind: 'cardholder' },
+        }),
     });
     const response = await handler(request({ body: { cvv: '123' } }));
-    expect(await response.json()).toEqual({ status: 'approved', referenceId: expect.stringMatching(/^PAY-/), state: 'authorised', code: '0000' });
-    const sent = ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1)!;
+    expect(await response.json()).toEqual({
+      status: 'approved',
+      referenceId: expect.stringMatching(/^PAY-/),
+      state: 'authorised',
+      code: '0000',
+    });
+    const sent = ctx.sandbox
+      .requests()
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
+      .at(-1)!;
     expect((sent.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: vaultCardId, cvv2: '***' });
   });
 
@@ -166,8 +234,16 @@ describe('handlers.cvv', () => {
     });
     const answer = await (await handler(request({ body: { cvv: testCards.otp.cvv } }))).json();
     expect(answer).toEqual({
-      status: 'pending', referenceId: expect.stringMatching(/^PAY-/), state: 'pending', code: '1007',
-      pending: { referenceId: answer.referenceId, sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: expect.stringContaining('/v1/redirect/'), otp: true },
+      status: 'pending',
+      referenceId: expect.stringMatching(/^PAY-/),
+      state: 'pending',
+      code: '1007',
+      pending: {
+        referenceId: answer.referenceId,
+        sessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
+        redirectUrl: expect.stringContaining('/v1/redirect/'),
+        otp: true,
+      },
     });
   });
 
@@ -185,11 +261,19 @@ describe('handlers.cvv', () => {
   // What the review found: the answer and the thrown messages went out as they were, though the handler knows the CVV.
   const cvv = '042';
   const renderings: [string, unknown][] = [
-    ['as a string', '042'], ['as a number, its leading zero lost', 42], ['glued to letters and underscores', 'cvv_042'], ['glued to digits', '90421'],
-    ['split', '0-4-2'], ['spaced out', '0 4 2'], ['in hex', '0x2a'],
+    ['as a string', '042'],
+    ['as a number, its leading zero lost', 42],
+    ['glued to letters and underscores', 'cvv_042'],
+    ['glued to digits', '90421'],
+    ['split', '0-4-2'],
+    ['spaced out', '0 4 2'],
+    ['in hex', '0x2a'],
   ];
   it.each(renderings)('never answers the CVV, %s, from the payment `handle` answers', async (_, rendering) => {
-    const handler = ctx.gateway.handlers.cvv({ frameOrigin: FRAMES, handle: () => ({ ...sale, echo: rendering, custom: { cvv: rendering } }) as Payment });
+    const handler = ctx.gateway.handlers.cvv({
+      frameOrigin: FRAMES,
+      handle: () => ({ ...sale, echo: rendering, custom: { cvv: rendering } }) as Payment,
+    });
     const response = await handler(request({ body: { cvv } }));
     expect(await response.json()).toEqual(outcomeOf(sale));
   });
@@ -197,7 +281,9 @@ describe('handlers.cvv', () => {
   it.each(renderings)('never answers the CVV, %s, in a refusal `handle` throws', async (_, rendering) => {
     const handler = ctx.gateway.handlers.cvv({
       frameOrigin: FRAMES,
-      handle: () => { throw new PayframeError('invalid_card', `Wrong security code: ${String(rendering)}.`, { reason: 'CVV_MISMATCH' }); },
+      handle: () => {
+        throw new PayframeError('invalid_card', `Wrong security code: ${String(rendering)}.`, { reason: 'CVV_MISMATCH' });
+      },
     });
     const response = await handler(request({ body: { cvv } }));
     expect(response.status).toBe(400);
@@ -206,6 +292,7 @@ describe('handlers.cvv', () => {
 
   it('finds the CVV in any rendering, and leaves prose and other numbers alone', () => {
     for (const [, rendering] of renderings) expect(rendersCvv(`said: ${String(rendering)}`, cvv), String(rendering)).toBe(true);
-    for (const text of ['This ticket is used: start again.', 'order 7719 refused', 'amount 13.75']) expect(rendersCvv(text, cvv), text).toBe(false);
+    for (const text of ['This ticket is used: start again.', 'order 7719 refused', 'amount 13.75'])
+      expect(rendersCvv(text, cvv), text).toBe(false);
   });
 });

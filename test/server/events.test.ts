@@ -41,7 +41,12 @@ async function pendingPayment(gateway = ctx.gateway) {
 }
 
 const call = (method: string, path: string, status: number, extra: Record<string, unknown> = {}) => ({
-  type: 'call', method, path, status, durationMs: expect.any(Number), attempts: 1,
+  type: 'call',
+  method,
+  path,
+  status,
+  durationMs: expect.any(Number),
+  attempts: 1,
   message: expect.stringMatching(new RegExp(`^${method} ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${status} in \\d+ ms`)),
   ...extra,
 });
@@ -52,7 +57,9 @@ afterAll(() => {
   expect(recorded.length).toBeGreaterThan(0); // the search below is not vacuous
   for (const event of recorded) {
     // An event id is a UUID, whose groups of four hex digits may read as a 4-digit CVV: they are the service's ids, not ours.
-    const text = [JSON.stringify(event), inspect(event, { depth: 8 }), event.message].join('\n').replace(/\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b/g, 'UUID');
+    const text = [JSON.stringify(event), inspect(event, { depth: 8 }), event.message]
+      .join('\n')
+      .replace(/\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b/g, 'UUID');
     for (const secret of all) {
       const escaped = secret.replace(/[.*+?^${}()|[\]\\/=-]/g, '\\$&');
       expect(new RegExp(`(?<!\\w)${escaped}(?!\\w)`).test(text), `${secret} in ${text}`).toBe(false);
@@ -77,7 +84,11 @@ describe('onEvent: a call that succeeds', () => {
     const email = `events-${Date.now()}@example.com`;
     secrets.add(email);
     const first = await gateway.payments.create({
-      intent: 'auth', amount: EUR('30.00'), card: fullCard(testCards.approved), storedCredential: { kind: 'first' }, payer: { email, name: 'Event Payer' },
+      intent: 'auth',
+      amount: EUR('30.00'),
+      card: fullCard(testCards.approved),
+      storedCredential: { kind: 'first' },
+      payer: { email, name: 'Event Payer' },
     });
     const { previousPaymentId, vaultCardId } = readKeptCard(first);
     const nonce = await nonceFor(ctx, { ...testCards.approved, cvv: CVV });
@@ -85,7 +96,12 @@ describe('onEvent: a call that succeeds', () => {
     const byNonce = await gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { nonce } });
     await gateway.payments.create({ intent: 'sale', amount: EUR('2.00'), card: { vaultCardId: vaultCardId!, cvv: CVV } });
     const { cvv: _, ...noCvv } = fullCard(testCards.approved);
-    await gateway.payments.create({ intent: 'sale', amount: EUR('3.00'), card: noCvv, storedCredential: { kind: 'unscheduled', previousPaymentId } });
+    await gateway.payments.create({
+      intent: 'sale',
+      amount: EUR('3.00'),
+      card: noCvv,
+      storedCredential: { kind: 'unscheduled', previousPaymentId },
+    });
     await gateway.payments.get(first.reference_id);
     await gateway.payments.capture(first.reference_id, { amount: EUR('10.00') }); // reads the currency first
     await gateway.payments.refund(first.reference_id); // what remains
@@ -94,7 +110,11 @@ describe('onEvent: a call that succeeds', () => {
     await gateway.payments.refund(byNonce.reference_id, { amount: EUR('0.50') });
     const pending = await pendingPayment(gateway);
     await gateway.payments.session(pending.sessionId);
-    await gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl(pending.sessionId), referenceId: pending.referenceId, otp: testCards.otp.otp });
+    await gateway.payments.authenticate({
+      authenticateUrl: gateway.authenticateUrl(pending.sessionId),
+      referenceId: pending.referenceId,
+      otp: testCards.otp.otp,
+    });
 
     const m = merchantPath();
     expect(events()).toEqual([
@@ -120,7 +140,11 @@ describe('onEvent: a call that succeeds', () => {
     const email = `lookup-${Date.now()}@example.com`;
     secrets.add(email);
     await ctx.gateway.payments.create({
-      intent: 'auth', amount: EUR('5.00'), card: fullCard(testCards.approved), storedCredential: { kind: 'first' }, payer: { email, name: 'Look Up' },
+      intent: 'auth',
+      amount: EUR('5.00'),
+      card: fullCard(testCards.approved),
+      storedCredential: { kind: 'first' },
+      payer: { email, name: 'Look Up' },
     });
     const { gateway, events } = recording();
     const payer = await gateway.payers.byEmail(email);
@@ -155,14 +179,18 @@ describe('onEvent: a call that fails', () => {
     expect(failed).toEqual({
       ...call('POST', `${merchantPath()}/payment/${payment.reference_id}/capture`, 409),
       error: {
-        code: 'conflict', status: 409, reason: expect.stringMatching(/^[A-Z_]+$/), resultCode: expect.stringMatching(/^\d{4}$/),
-        eventId: expect.stringMatching(/^[\da-f-]{36}$/), message: expect.stringContaining(`POST ${merchantPath()}/payment/${payment.reference_id}/capture: `),
+        code: 'conflict',
+        status: 409,
+        reason: expect.stringMatching(/^[A-Z_]+$/),
+        resultCode: expect.stringMatching(/^\d{4}$/),
+        eventId: expect.stringMatching(/^[\da-f-]{36}$/),
+        message: expect.stringContaining(`POST ${merchantPath()}/payment/${payment.reference_id}/capture: `),
       },
       message: expect.stringMatching(/: 409 in \d+ ms: conflict: [A-Z_]+ \(service event [\da-f-]{36}\)$/),
     });
   });
 
-  it("a service whose refusals quote the request: its text stays out (a CVV, a nonce, an OTP, an email), its name, code and id only in their shapes", async () => {
+  it('a service whose refusals quote the request: its text stays out (a CVV, a nonce, an OTP, an email), its name, code and id only in their shapes', async () => {
     const sent = { cvv: '737', otp: '482913', email: 'jane.doe@example.com', nonce: '0f8e2c1a-3b4d-4e5f-8a9b-0c1d2e3f4a5b' };
     // As the payment service's fetch: every refusal quotes what it was sent, in its message and its other fields.
     const echoing = (async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -172,9 +200,19 @@ describe('onEvent: a call that fails', () => {
     }) as typeof fetch;
     const { gateway, events } = recording({ fetch: echoing });
     const amount = EUR('1.00');
-    await refusal(gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv: sent.cvv } } as never), 'invalid_request');
+    await refusal(
+      gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv: sent.cvv } } as never),
+      'invalid_request',
+    );
     await refusal(gateway.payments.create({ intent: 'sale', amount, card: { nonce: sent.nonce } } as never), 'invalid_request');
-    await refusal(gateway.payments.authenticate({ authenticateUrl: gateway.authenticateUrl('0123456789abcdef0123456789abcdef'), referenceId: 'PAY-1', otp: sent.otp }), 'invalid_request');
+    await refusal(
+      gateway.payments.authenticate({
+        authenticateUrl: gateway.authenticateUrl('0123456789abcdef0123456789abcdef'),
+        referenceId: 'PAY-1',
+        otp: sent.otp,
+      }),
+      'invalid_request',
+    );
     await refusal(gateway.payers.byEmail(sent.email), 'invalid_request');
     expect(events()).toHaveLength(4);
     for (const event of events()) {
@@ -192,7 +230,9 @@ describe('onEvent: a call that fails', () => {
     secrets.add(btoa(`${ctx.options.clientId}:${wrong}`));
     const { gateway, events } = recording({ clientSecret: wrong });
     await refusal(gateway.clientToken(), 'unauthorized');
-    expect(events()).toEqual([{ ...call('POST', `${merchantPath()}/client_token`, 401), error: expect.objectContaining({ code: 'unauthorized', status: 401 }) }]);
+    expect(events()).toEqual([
+      { ...call('POST', `${merchantPath()}/client_token`, 401), error: expect.objectContaining({ code: 'unauthorized', status: 401 }) },
+    ]);
   });
 
   it('an unreachable service: no status, the connection error the runtime gives, each retry of a GET counted', async () => {
@@ -202,11 +242,20 @@ describe('onEvent: a call that fails', () => {
     await refusal(gateway.payments.get('PAY-1'), 'network');
     const [post, get] = events();
     expect(post).toEqual({
-      type: 'call', method: 'POST', path: `${merchantPath()}/client_token`, durationMs: expect.any(Number), attempts: 1,
+      type: 'call',
+      method: 'POST',
+      path: `${merchantPath()}/client_token`,
+      durationMs: expect.any(Number),
+      attempts: 1,
       error: { code: 'network', message: `POST ${merchantPath()}/client_token: the connection failed`, causeCode: 'ECONNREFUSED' },
       message: `POST ${merchantPath()}/client_token: no answer in ${post!.type === 'call' && post!.durationMs} ms: network: the connection failed (ECONNREFUSED)`,
     });
-    expect(get).toMatchObject({ method: 'GET', attempts: 3, error: { code: 'network', causeCode: 'ECONNREFUSED' }, message: expect.stringContaining('(3 attempts)') });
+    expect(get).toMatchObject({
+      method: 'GET',
+      attempts: 3,
+      error: { code: 'network', causeCode: 'ECONNREFUSED' },
+      message: expect.stringContaining('(3 attempts)'),
+    });
     expect(get).not.toHaveProperty('status');
   });
 
@@ -217,7 +266,9 @@ describe('onEvent: a call that fails', () => {
     try {
       const { gateway, events } = recording({ baseUrl: strict.url });
       await refusal(gateway.clientToken(), 'network');
-      expect(events()).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'network', causeCode: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) })]);
+      expect(events()).toEqual([
+        expect.objectContaining({ error: expect.objectContaining({ code: 'network', causeCode: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) }),
+      ]);
       expect(events()[0]!.message.split('DEPTH_ZERO_SELF_SIGNED_CERT')).toHaveLength(2);
       expect(events()[0]!.message).toContain('NODE_EXTRA_CA_CERTS');
     } finally {
@@ -231,7 +282,14 @@ describe('onEvent: a call that fails', () => {
     const path = `${merchantPath()}/payer/PAYER-EVENTS`;
     ctx.sandbox.injectFault({ kind: 'error', method: 'GET', path, times: 2 });
     await refusal(gateway.payers.byId('PAYER-EVENTS'), 'not_found');
-    expect(events()).toEqual([{ ...call('GET', path, 404), attempts: 3, message: expect.stringContaining(': 404 in '), error: expect.objectContaining({ code: 'not_found' }) }]);
+    expect(events()).toEqual([
+      {
+        ...call('GET', path, 404),
+        attempts: 3,
+        message: expect.stringContaining(': 404 in '),
+        error: expect.objectContaining({ code: 'not_found' }),
+      },
+    ]);
   });
 
   it('a timeout, an abort before sending (no request: 0 attempts), an answer that is not JSON', async () => {
@@ -239,7 +297,14 @@ describe('onEvent: a call that fails', () => {
     ctx.sandbox.injectFault({ kind: 'delay', ms: 1500, method: 'POST', path: `${merchantPath()}/client_token` });
     await refusal(gateway.clientToken(), 'timeout');
     await refusal(gateway.payments.get('PAY-1', { signal: AbortSignal.abort() }), 'aborted');
-    ctx.sandbox.injectFault({ kind: 'reply', method: 'GET', path: `${merchantPath()}/payment/PAY-2`, status: 200, body: '<html>hello</html>', type: 'text/html' });
+    ctx.sandbox.injectFault({
+      kind: 'reply',
+      method: 'GET',
+      path: `${merchantPath()}/payment/PAY-2`,
+      status: 200,
+      body: '<html>hello</html>',
+      type: 'text/html',
+    });
     await refusal(gateway.payments.get('PAY-2'), 'invalid_response');
     const [timeout, aborted, html] = events();
     expect(timeout).toMatchObject({ attempts: 1, error: { code: 'timeout', message: expect.stringContaining('no answer in 300 ms') } });
@@ -258,11 +323,23 @@ describe('onEvent: a call that fails', () => {
   });
 
   it('a listener that throws or rejects changes nothing; a listener that is not a function is invalid_config', async () => {
-    const throwing = createGateway({ ...ctx.options, onEvent: () => { throw new Error('broken logger'); } });
+    const throwing = createGateway({
+      ...ctx.options,
+      onEvent: () => {
+        throw new Error('broken logger');
+      },
+    });
     expect((await throwing.clientToken()).tokenType).toBe('Bearer');
-    const rejecting = createGateway({ ...ctx.options, onEvent: (async () => { throw new Error('broken logger'); }) as () => void });
+    const rejecting = createGateway({
+      ...ctx.options,
+      onEvent: (async () => {
+        throw new Error('broken logger');
+      }) as () => void,
+    });
     expect((await rejecting.clientToken()).tokenType).toBe('Bearer');
-    expect(() => createGateway({ ...ctx.options, onEvent: 'console' as never })).toThrow(expect.objectContaining({ code: 'invalid_config', message: 'onEvent must be a function (event) => void' }));
+    expect(() => createGateway({ ...ctx.options, onEvent: 'console' as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_config', message: 'onEvent must be a function (event) => void' }),
+    );
   });
 });
 
@@ -271,13 +348,28 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
     const { gateway, events } = recording({ clientSecret: 'wrong-secret-4e1f' });
     const response = await gateway.handlers.clientToken()(new Request('https://shop.example/client-token', { method: 'POST' }));
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: { code: 'unauthorized', message: 'the payment service failed or refused this server' } });
+    expect(await response.json()).toEqual({
+      error: { code: 'unauthorized', message: 'the payment service failed or refused this server' },
+    });
     const [callEvent, handlerEvent] = events();
     expect(callEvent).toMatchObject({ type: 'call', status: 401 });
     expect(handlerEvent).toEqual({
-      type: 'handler', handler: 'clientToken', status: 502,
-      error: { code: 'unauthorized', status: 401, reason: expect.any(String), resultCode: expect.any(String), eventId: expect.any(String), message: expect.stringContaining(`POST ${merchantPath()}/client_token: `) },
-      message: expect.stringMatching(new RegExp(`^handlers\\.clientToken\\(\\) answered 502: unauthorized: POST ${merchantPath()}/client_token: .+ \\(service event [\\da-f-]{36}\\)$`)),
+      type: 'handler',
+      handler: 'clientToken',
+      status: 502,
+      error: {
+        code: 'unauthorized',
+        status: 401,
+        reason: expect.any(String),
+        resultCode: expect.any(String),
+        eventId: expect.any(String),
+        message: expect.stringContaining(`POST ${merchantPath()}/client_token: `),
+      },
+      message: expect.stringMatching(
+        new RegExp(
+          `^handlers\\.clientToken\\(\\) answered 502: unauthorized: POST ${merchantPath()}/client_token: .+ \\(service event [\\da-f-]{36}\\)$`,
+        ),
+      ),
     });
   });
 
@@ -286,7 +378,9 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
     const response = await gateway.handlers.clientToken()(new Request('https://shop.example/client-token', { method: 'POST' }));
     expect(await response.json()).toEqual({ error: { code: 'network', message: 'the connection failed' } });
     expect(events().at(-1)).toEqual({
-      type: 'handler', handler: 'clientToken', status: 502,
+      type: 'handler',
+      handler: 'clientToken',
+      status: 502,
       error: { code: 'network', message: `POST ${merchantPath()}/client_token: the connection failed`, causeCode: 'ECONNREFUSED' },
       message: `handlers.clientToken() answered 502: network: POST ${merchantPath()}/client_token: the connection failed (ECONNREFUSED)`,
     });
@@ -303,7 +397,15 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
     ctx.sandbox.injectFault({ kind: 'delay', ms: 3_000, method: 'POST', path: `/v1/authenticate/${slow.sessionId}` });
     expect((await authenticate(post('https://shop.example/otp', { ...slow, otp: testCards.otp.otp }))).status).toBe(504);
     const authPath = `/v1/authenticate/${pending.sessionId}`;
-    expect(events().map((e) => (e.type === 'call' ? `${e.method} ${e.path} ${e.status ?? e.error?.code}` : e.type === 'handler' ? `${e.handler} ${e.status} ${e.error.code}` : e.message))).toEqual([
+    expect(
+      events().map((e) =>
+        e.type === 'call'
+          ? `${e.method} ${e.path} ${e.status ?? e.error?.code}`
+          : e.type === 'handler'
+            ? `${e.handler} ${e.status} ${e.error.code}`
+            : e.message,
+      ),
+    ).toEqual([
       `POST ${merchantPath()}/payment 200`,
       `POST ${authPath} 200`,
       `POST ${authPath} 409`,
@@ -316,7 +418,12 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
   });
 
   it('handlers.cvv(): a kept card paid with its CVV; the payment refused behind it (502); `handle` throwing its own error (500, the error as thrown)', async () => {
-    const first = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('7.00'), card: fullCard(testCards.approved), storedCredential: { kind: 'first' } });
+    const first = await ctx.gateway.payments.create({
+      intent: 'auth',
+      amount: EUR('7.00'),
+      card: fullCard(testCards.approved),
+      storedCredential: { kind: 'first' },
+    });
     const { vaultCardId } = readKeptCard(first);
     const { gateway, events } = recording();
     const frames = 'https://frames.example';
@@ -329,7 +436,12 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
     ctx.sandbox.injectFault({ kind: 'error', method: 'POST', path: `${merchantPath()}/payment` });
     expect((await pay(request())).status).toBe(502);
     const bug = new TypeError("Cannot read properties of undefined (reading 'ticket')");
-    const buggy = gateway.handlers.cvv({ frameOrigin: frames, handle: () => { throw bug; } });
+    const buggy = gateway.handlers.cvv({
+      frameOrigin: frames,
+      handle: () => {
+        throw bug;
+      },
+    });
     const answer = await buggy(request());
     expect(answer.status).toBe(500);
     expect(await answer.json()).toEqual({ error: { code: 'server_error', message: 'internal error' } });
@@ -337,9 +449,17 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
     const [paid, failedCall, failed, thrown] = events();
     expect(paid).toMatchObject({ type: 'call', status: 200 });
     expect(failedCall).toMatchObject({ type: 'call', status: 500, error: { code: 'server_error', reason: 'INTERNAL_ERROR' } });
-    expect(failed).toMatchObject({ type: 'handler', handler: 'cvv', status: 502, error: { code: 'server_error', status: 500, reason: 'INTERNAL_ERROR' } });
+    expect(failed).toMatchObject({
+      type: 'handler',
+      handler: 'cvv',
+      status: 502,
+      error: { code: 'server_error', status: 500, reason: 'INTERNAL_ERROR' },
+    });
     expect(thrown).toMatchObject({
-      type: 'handler', handler: 'cvv', status: 500, thrown: bug,
+      type: 'handler',
+      handler: 'cvv',
+      status: 500,
+      thrown: bug,
       error: { code: 'server_error', message: expect.stringContaining('not a PayframeError') },
       message: expect.stringMatching(/^handlers\.cvv\(\) answered 500: server_error: /),
     });
@@ -347,7 +467,9 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
 
   it('sends no handler event for a refusal the page is told (4xx): its message already says why', async () => {
     const { gateway, events } = recording();
-    const response = await gateway.handlers.authenticate()(post('https://shop.example/otp', { referenceId: 'PAY-1', sessionId: 'abc', otp: 'one' }));
+    const response = await gateway.handlers.authenticate()(
+      post('https://shop.example/otp', { referenceId: 'PAY-1', sessionId: 'abc', otp: 'one' }),
+    );
     expect(response.status).toBe(400);
     expect(events()).toEqual([]);
   });

@@ -39,9 +39,16 @@ describe('createFrameHost in workerd', () => {
   it('answers every path and method as on Node', async () => {
     const tag = (await node(new Request('https://frames.shop.example/'))).headers.get('etag')!;
     const asked: [string, string, Record<string, string>?][] = [
-      ['GET', '/'], ['GET', '/frames/?merchant=m&gateway=https%3A%2F%2Fapi.ompay.com%2F'], ['GET', '/cvv/'], ['HEAD', '/'],
-      ['GET', '/', { 'if-none-match': tag }], ['GET', '/cvv/', { 'if-none-match': tag }],
-      ['GET', '/nope.js'], ['GET', '/..%2Fserver.mjs'], ['POST', '/'], ['DELETE', '/'],
+      ['GET', '/'],
+      ['GET', '/frames/?merchant=m&gateway=https%3A%2F%2Fapi.ompay.com%2F'],
+      ['GET', '/cvv/'],
+      ['HEAD', '/'],
+      ['GET', '/', { 'if-none-match': tag }],
+      ['GET', '/cvv/', { 'if-none-match': tag }],
+      ['GET', '/nope.js'],
+      ['GET', '/..%2Fserver.mjs'],
+      ['POST', '/'],
+      ['DELETE', '/'],
     ];
     for (const [method, path, headers] of asked) {
       const url = `https://frames.shop.example${path}`;

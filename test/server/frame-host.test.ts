@@ -11,8 +11,9 @@ const SHOP = 'https://shop.example';
 const options = { gateway: 'https://api.ompay.com', merchantOrigins: [SHOP, 'https://www.shop.example:8443'] };
 const host = createFrameHost(options);
 const get = (path: string, method = 'GET') => host(new Request(`${HOST}${path}`, { method }));
-const directives = (csp: string | null) => Object.fromEntries((csp ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
-const inlineScript = (html: string) => /<script>([^]*)<\/script>/.exec(html)![1]!;
+const directives = (csp: string | null) =>
+  Object.fromEntries((csp ?? '').split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
+const inlineScript = (html: string) => /<script>([\s\S]*)<\/script>/.exec(html)![1]!;
 
 describe('createFrameHost', () => {
   it('serves the frame page at the root of wherever it is mounted, with the strict policy of the frames', async () => {
@@ -37,13 +38,17 @@ describe('createFrameHost', () => {
       'trusted-types': "'none'",
     });
     expect(Object.fromEntries(page.headers)).toMatchObject({
-      'cache-control': 'no-cache', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff', 'origin-agent-cluster': '?1',
+      'cache-control': 'no-cache',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'origin-agent-cluster': '?1',
     });
   });
 
   it("admits the merchant's origins as a CVV-only form's post target, and never its own origin as an ancestor", async () => {
-    expect(directives((await get('/cvv/')).headers.get('content-security-policy'))['connect-src'])
-      .toBe('https://api.ompay.com https://shop.example https://www.shop.example:8443');
+    expect(directives((await get('/cvv/')).headers.get('content-security-policy'))['connect-src']).toBe(
+      'https://api.ompay.com https://shop.example https://www.shop.example:8443',
+    );
     // Mounted on one of the merchant's origins by mistake: that origin is no ancestor of its own frames.
     const onShop = await createFrameHost(options)(new Request(`${SHOP}/frames/`));
     expect(directives(onShop.headers.get('content-security-policy'))['frame-ancestors']).toBe('https://www.shop.example:8443');
@@ -55,12 +60,18 @@ describe('createFrameHost', () => {
     // A proxy that writes the default port (`Host: shop.example:443`) names the same origin.
     for (const reached of ['http://shop.example:443', 'http://SHOP.example:80', 'https://www.shop.example:8443']) {
       const named = await createFrameHost(options)(new Request(`${reached}/frames/`));
-      expect(directives(named.headers.get('content-security-policy'))['frame-ancestors'], reached).not.toContain(reached.replace(/^http:/, 'https:').replace(/:(443|80)$/, '').toLowerCase());
+      expect(directives(named.headers.get('content-security-policy'))['frame-ancestors'], reached).not.toContain(
+        reached
+          .replace(/^http:/, 'https:')
+          .replace(/:(443|80)$/, '')
+          .toLowerCase(),
+      );
     }
   });
 
   it('carries in the page itself what must hold where a host sends no header: its policy but frame-ancestors, the gateway, the merchant origins, its form', async () => {
-    const meta = (html: string, name: string) => new RegExp(`<meta (?:name="payframe-${name}"|http-equiv="(${name})") content="([^"]*)">`).exec(html)?.[2];
+    const meta = (html: string, name: string) =>
+      new RegExp(`<meta (?:name="payframe-${name}"|http-equiv="(${name})") content="([^"]*)">`).exec(html)?.[2];
     const [page, cvv] = [await (await get('/')).text(), await (await get('/cvv/')).text()];
     const header = directives((await get('/')).headers.get('content-security-policy'));
     const { 'frame-ancestors': _, ...rest } = header;
@@ -68,7 +79,9 @@ describe('createFrameHost', () => {
     expect(meta(page, 'ancestors')).toBe('https://shop.example https://www.shop.example:8443');
     expect(meta(page, 'gateway')).toBe('https://api.ompay.com/');
     expect([meta(page, 'form'), meta(cvv, 'form')]).toEqual([undefined, 'cvv']);
-    expect(directives(meta(cvv, 'Content-Security-Policy')!)['connect-src']).toBe('https://api.ompay.com https://shop.example https://www.shop.example:8443');
+    expect(directives(meta(cvv, 'Content-Security-Policy')!)['connect-src']).toBe(
+      'https://api.ompay.com https://shop.example https://www.shop.example:8443',
+    );
     // Before the script, which it governs.
     expect(page.indexOf('Content-Security-Policy')).toBeLessThan(page.indexOf('<script>'));
   });
@@ -114,7 +127,16 @@ describe('createFrameHost', () => {
       expect(refused.status, method).toBe(405);
       expect(refused.headers.get('allow')).toBe('GET, HEAD');
     }
-    for (const path of ['/index.html', '/frame.js', '/cvv', '/package.json', '/..%2Fpackage.json', '/%2e%2e/server.mjs', '/etc/passwd', '/x/../frame.js.map']) {
+    for (const path of [
+      '/index.html',
+      '/frame.js',
+      '/cvv',
+      '/package.json',
+      '/..%2Fpackage.json',
+      '/%2e%2e/server.mjs',
+      '/etc/passwd',
+      '/x/../frame.js.map',
+    ]) {
       expect((await get(path)).status, path).toBe(404);
     }
   });
@@ -136,16 +158,25 @@ describe('createFrameHost', () => {
     ['a wildcard host', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://*.shop.example'] }, 'merchantOrigins'],
     // A Content-Security-Policy cannot name one: the frames would be framed by nobody, and nothing would say why.
     ['an IPv6 address', { gateway: 'https://api.ompay.com', merchantOrigins: ['https://[::1]:3000'] }, 'merchantOrigins'],
-    ['a plain-http origin outside loopback', { gateway: 'https://api.ompay.com', merchantOrigins: ['http://shop.example'] }, 'merchantOrigins'],
+    [
+      'a plain-http origin outside loopback',
+      { gateway: 'https://api.ompay.com', merchantOrigins: ['http://shop.example'] },
+      'merchantOrigins',
+    ],
     ['a list that is a string', { gateway: 'https://api.ompay.com', merchantOrigins: SHOP }, 'merchantOrigins'],
   ])('refuses %s with invalid_config naming the option', (_, bad, option) => {
-    expect(() => createFrameHost(bad as never)).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_config', message: expect.stringContaining(option) }));
+    expect(() => createFrameHost(bad as never)).toThrow(
+      expect.objectContaining({ name: 'PayframeError', code: 'invalid_config', message: expect.stringContaining(option) }),
+    );
   });
 
   it('takes a loopback gateway and loopback page origins over plain http (development)', async () => {
     const dev = createFrameHost({ gateway: 'http://127.0.0.1:8443', merchantOrigins: ['http://localhost:3000'] });
     const page = await dev(new Request('http://localhost:4000/'));
-    expect(directives(page.headers.get('content-security-policy'))).toMatchObject({ 'connect-src': 'http://127.0.0.1:8443', 'frame-ancestors': 'http://localhost:3000' });
+    expect(directives(page.headers.get('content-security-policy'))).toMatchObject({
+      'connect-src': 'http://127.0.0.1:8443',
+      'frame-ancestors': 'http://localhost:3000',
+    });
   });
 });
 
@@ -160,11 +191,20 @@ describe('createFrameHost on node:http (toNodeListener)', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   it('answers over the wire what the handler answers', async () => {
-    for (const [path, method] of [['/', 'GET'], ['/cvv/', 'GET'], ['/', 'HEAD'], ['/nope', 'GET'], ['/', 'POST']] as const) {
+    for (const [path, method] of [
+      ['/', 'GET'],
+      ['/cvv/', 'GET'],
+      ['/', 'HEAD'],
+      ['/nope', 'GET'],
+      ['/', 'POST'],
+    ] as const) {
       const wire = await fetch(`${base}${path}`, { method });
       const direct = await host(new Request(`${base}${path}`, { method }));
       expect(wire.status, path).toBe(direct.status);
-      const headers = (r: Response) => Object.fromEntries([...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)));
+      const headers = (r: Response) =>
+        Object.fromEntries(
+          [...r.headers].filter(([k]) => !['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(k)),
+        );
       expect(headers(wire), path).toEqual(headers(direct));
       expect(await wire.text(), path).toBe(await direct.text());
     }
@@ -176,7 +216,9 @@ describe('createFrameHost on node:http (toNodeListener)', () => {
       request(`${base}/`, { headers: { host: 'user:pass@frames.shop.example' } }, (res) => {
         res.resume();
         resolve(res.statusCode!);
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(400);
   });

@@ -26,22 +26,36 @@ describe('frames check, one answer', () => {
 
   it('fails the frame page without its headers, or under a looser or other policy', async () => {
     const page = await answer('/');
-    expect(judge({ ...page, headers: {} }, 'any')).toMatchObject({ ok: false, says: expect.stringMatching(/^the card form's page without its headers: no Content-Security-Policy header; script-src without/) });
+    expect(judge({ ...page, headers: {} }, 'any')).toMatchObject({
+      ok: false,
+      says: expect.stringMatching(/^the card form's page without its headers: no Content-Security-Policy header; script-src without/),
+    });
     const { 'x-content-type-options': _, ...sniffable } = page.headers;
     expect(judge({ ...page, headers: sniffable }, 'page').says).toContain('no X-Content-Type-Options: nosniff');
-    expect(judge(page, 'page', [SHOP, 'https://www.shop.example']).says).toContain(`frame-ancestors ${SHOP}, not ${SHOP} https://www.shop.example`);
-    const looser = page.headers['content-security-policy']!.replace('connect-src https://api.ompay.com', 'connect-src https://api.ompay.com https://evil.example');
+    expect(judge(page, 'page', [SHOP, 'https://www.shop.example']).says).toContain(
+      `frame-ancestors ${SHOP}, not ${SHOP} https://www.shop.example`,
+    );
+    const looser = page.headers['content-security-policy']!.replace(
+      'connect-src https://api.ompay.com',
+      'connect-src https://api.ompay.com https://evil.example',
+    );
     // The page's own meta policy narrows a looser header back: both are enforced.
     expect(judge({ ...page, headers: { ...page.headers, 'content-security-policy': looser } }, 'page').ok).toBe(true);
     const bare = page.body.replace(/<meta http-equiv[^>]*>/, '');
-    expect(judge({ ...page, body: bare, headers: { ...page.headers, 'content-security-policy': looser } }, 'page').says)
-      .toContain('connect-src https://api.ompay.com https://evil.example, not https://api.ompay.com');
+    expect(judge({ ...page, body: bare, headers: { ...page.headers, 'content-security-policy': looser } }, 'page').says).toContain(
+      'connect-src https://api.ompay.com https://evil.example, not https://api.ompay.com',
+    );
   });
 
   it('takes a header two rules joined with a comma as the two policies it is', async () => {
     const page = await answer('/');
     const cvv = await answer('/cvv/');
     const joined = `${cvv.headers['content-security-policy']}, ${page.headers['content-security-policy']}`;
-    expect(judge({ ...page, headers: { ...page.headers, 'content-security-policy': joined, 'x-content-type-options': 'nosniff, nosniff' } }, 'page').ok).toBe(true);
+    expect(
+      judge(
+        { ...page, headers: { ...page.headers, 'content-security-policy': joined, 'x-content-type-options': 'nosniff, nosniff' } },
+        'page',
+      ).ok,
+    ).toBe(true);
   });
 });

@@ -11,10 +11,23 @@ import { createFrameHost } from '../../src/server';
 
 const BIN = new URL('../../bin/payframe.mjs', import.meta.url).pathname;
 const exec = promisify(execFile);
-const OPTIONS = ['--gateway', 'https://api.ompay.com', '--merchant-origin', 'https://shop.example', '--merchant-origin', 'https://www.shop.example'];
+const OPTIONS = [
+  '--gateway',
+  'https://api.ompay.com',
+  '--merchant-origin',
+  'https://shop.example',
+  '--merchant-origin',
+  'https://www.shop.example',
+];
 const host = createFrameHost({ gateway: 'https://api.ompay.com', merchantOrigins: ['https://shop.example', 'https://www.shop.example'] });
 
-const failure = (args: string[]) => exec(process.execPath, [BIN, ...args]).then(() => { throw new Error('expected a failure'); }, (e) => e as { code: number; stdout: string; stderr: string });
+const failure = (args: string[]) =>
+  exec(process.execPath, [BIN, ...args]).then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e) => e as { code: number; stdout: string; stderr: string },
+  );
 
 let running: ChildProcess | undefined;
 afterEach(() => void running?.kill('SIGTERM'));
@@ -44,7 +57,11 @@ describe('payframe frames', () => {
   });
 
   it('says a bad option, a missing one, or a busy port in one line', async () => {
-    for (const args of [['--gateway', 'http://api.ompay.com', '--merchant-origin', 'https://shop.example'], ['--gateway', 'https://api.ompay.com'], [...OPTIONS, '--merchant-origin', '*']]) {
+    for (const args of [
+      ['--gateway', 'http://api.ompay.com', '--merchant-origin', 'https://shop.example'],
+      ['--gateway', 'https://api.ompay.com'],
+      [...OPTIONS, '--merchant-origin', '*'],
+    ]) {
       const { code, stderr } = await failure(['frames', ...args]);
       expect(code, args.join(' ')).toBe(2);
       expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -58,7 +75,9 @@ describe('payframe frames', () => {
     };
     expect(await said(['--gateway', '--merchant-origin', 'https://shop.example'])).toMatch(/^payframe: --gateway needs a value /);
     expect(await said([...OPTIONS, '--gateway'])).toMatch(/^payframe: --gateway needs a value /);
-    expect(await said(['export', tmpdir(), ...OPTIONS, '--port', '1', '--cert-dir=x'])).toMatch(/^payframe: export takes no --port, --cert-dir: your static host serves the files /);
+    expect(await said(['export', tmpdir(), ...OPTIONS, '--port', '1', '--cert-dir=x'])).toMatch(
+      /^payframe: export takes no --port, --cert-dir: your static host serves the files /,
+    );
     const { code, stderr } = await failure(['frames', ...OPTIONS, '--host', '0.0.0.0']);
     expect(code).toBe(2);
     expect(stderr).toContain('needs https: give --cert-dir DIR');
@@ -68,11 +87,18 @@ describe('payframe frames', () => {
     const taken = await failure(['frames', ...OPTIONS, '--port', port]);
     busy.close();
     expect(taken.code).toBe(1);
-    expect(taken.stderr.trim()).toBe(`payframe: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another port (--port 0 picks a free one)`);
+    expect(taken.stderr.trim()).toBe(
+      `payframe: port ${port} on 127.0.0.1 is already in use: stop what uses it, or pick another port (--port 0 picks a free one)`,
+    );
   });
 
   it('refuses a check without a frame URL or a merchant origin, in one line (exit 2)', async () => {
-    for (const args of [['check'], ['check', 'frames.shop.example', '--merchant-origin', 'https://shop.example'], ['check', 'https://frames.shop.example/'], ['check', 'https://frames.shop.example/', '--merchant-origin', 'https://shop.example/checkout']]) {
+    for (const args of [
+      ['check'],
+      ['check', 'frames.shop.example', '--merchant-origin', 'https://shop.example'],
+      ['check', 'https://frames.shop.example/'],
+      ['check', 'https://frames.shop.example/', '--merchant-origin', 'https://shop.example/checkout'],
+    ]) {
       const { code, stderr } = await failure(['frames', ...args]);
       expect(code, args.join(' ')).toBe(2);
       expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -89,10 +115,20 @@ describe('payframe frames', () => {
 describe('payframe frames export', () => {
   /** `_headers` (Cloudflare Pages, Netlify): a path, then its headers indented under it. */
   const readHeadersFile = (text: string) =>
-    new Map(text.trim().split('\n\n').map((block) => {
-      const [path, ...lines] = block.split('\n');
-      return [path!, Object.fromEntries(lines.map((l) => [l.trim().slice(0, l.trim().indexOf(':')).toLowerCase(), l.trim().slice(l.trim().indexOf(':') + 2)]))];
-    }));
+    new Map(
+      text
+        .trim()
+        .split('\n\n')
+        .map((block) => {
+          const [path, ...lines] = block.split('\n');
+          return [
+            path!,
+            Object.fromEntries(
+              lines.map((l) => [l.trim().slice(0, l.trim().indexOf(':')).toLowerCase(), l.trim().slice(l.trim().indexOf(':') + 2)]),
+            ),
+          ];
+        }),
+    );
 
   it('writes the pages, with _headers and vercel.json holding what the handler sends for each (but its validator)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payframe-export-'));
@@ -110,9 +146,20 @@ describe('payframe frames export', () => {
       expect.stringMatching(/^ok {4}\/%63vv\/ +the CVV-only form's page, its headers hold$/),
     ]);
     const headersFile = readHeadersFile(readFileSync(join(dir, '_headers'), 'utf8'));
-    const vercel = new Map((JSON.parse(readFileSync(join(dir, 'vercel.json'), 'utf8')).headers as { source: string; headers: { key: string; value: string }[] }[])
-      .map(({ source, headers }) => [source, Object.fromEntries(headers.map((h) => [h.key, h.value]))]));
-    const files: [string, string][] = [['/', 'index.html'], ['/index.html', 'index.html'], ['/cvv/', 'cvv/index.html'], ['/cvv/index.html', 'cvv/index.html']];
+    const vercel = new Map(
+      (
+        JSON.parse(readFileSync(join(dir, 'vercel.json'), 'utf8')).headers as {
+          source: string;
+          headers: { key: string; value: string }[];
+        }[]
+      ).map(({ source, headers }) => [source, Object.fromEntries(headers.map((h) => [h.key, h.value]))]),
+    );
+    const files: [string, string][] = [
+      ['/', 'index.html'],
+      ['/index.html', 'index.html'],
+      ['/cvv/', 'cvv/index.html'],
+      ['/cvv/index.html', 'cvv/index.html'],
+    ];
     // The CVV page without its slash, which static hosts serve or redirect: its headers too (Vercel redirects it).
     // A static host makes its own ETag for the file it serves.
     const sentBy = (answer: Response) => Object.fromEntries([...answer.headers].filter(([key]) => key !== 'etag'));

@@ -34,7 +34,14 @@ async function load(block: string, edits: [string, string][] = []): Promise<Reco
 }
 
 const directives = (csp: string | null) =>
-  new Map((csp ?? '').replace(/^Content-Security-Policy:\s*/, '').split(/;\s*/).map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0]!, d.split(/\s+/).slice(1).join(' ')]));
+  new Map(
+    (csp ?? '')
+      .replace(/^Content-Security-Policy:\s*/, '')
+      .split(/;\s*/)
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => [d.split(/\s+/)[0]!, d.split(/\s+/).slice(1).join(' ')]),
+  );
 
 describe('going-live/frames.mjs: the frames on Node', () => {
   let server: Server | undefined;
@@ -61,7 +68,10 @@ describe('going-live/frames.mjs: the frames on Node', () => {
     expect(cvv.status).toBe(200);
     expect(directives(cvv.headers.get('content-security-policy')).get('connect-src')).toBe('https://api.ompay.com https://shop.example');
 
-    for (const [path, answer] of [['/', page], ['/cvv/', cvv]] as const) {
+    for (const [path, answer] of [
+      ['/', page],
+      ['/cvv/', cvv],
+    ] as const) {
       const direct = await handler(new Request(`${at}${path}`));
       for (const [key, value] of direct.headers) expect(answer.headers.get(key), `${path} ${key}`).toBe(value);
     }
@@ -74,7 +84,10 @@ describe('going-live/frames.mjs: the frames on Node', () => {
 });
 
 describe('going-live/cli.sh: the command and its export', () => {
-  const [serve, exportLine] = readmeBlock('going-live/cli.sh').trim().split('\n').map((line) => line.split(' '));
+  const [serve, exportLine] = readmeBlock('going-live/cli.sh')
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' '));
   const args = (line: string[]) => {
     expect(line.slice(0, 3)).toEqual(['npx', 'payframe', 'frames']);
     return line.slice(2);
@@ -129,7 +142,10 @@ describe('going-live/page-csp.txt', () => {
 describe('going-live/cvv-route.mjs: a kept card’s CVV route with a frame host of the merchant’s', () => {
   const gateway = createGateway({ merchantId: 'm', clientId: 'c', clientSecret: 's', baseUrl: 'https://api.ompay.com' });
   const preflight = (origin: string) =>
-    new Request('https://shop.example/kept-card/pay', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    new Request('https://shop.example/kept-card/pay', {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
 
   it('answers CORS for the frame host and no other origin; without frameOrigin a live gateway refuses to make the route', async () => {
     const { payKeptCard } = await load(readmeBlock('going-live/cvv-route.mjs'));
@@ -142,12 +158,22 @@ describe('going-live/cvv-route.mjs: a kept card’s CVV route with a frame host 
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://frames.shop.example');
     expect((await route(preflight('https://api.ompay.com'))).status).toBe(403);
-    const post = await route(new Request('https://shop.example/kept-card/pay', {
-      method: 'POST', headers: { origin: 'https://frames.shop.example', 'content-type': 'application/json' }, body: '{"cvv":"123","ticket":"t"}',
-    }));
+    const post = await route(
+      new Request('https://shop.example/kept-card/pay', {
+        method: 'POST',
+        headers: { origin: 'https://frames.shop.example', 'content-type': 'application/json' },
+        body: '{"cvv":"123","ticket":"t"}',
+      }),
+    );
     expect(post.status).toBe(404);
     expect(seen).toEqual(['123']);
     // Without frameOrigin, a live gateway's route is refused when it is made: its origin serves no frames.
-    expect(() => gateway.handlers.cvv({ handle: () => { throw new Error('not reached'); } })).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+    expect(() =>
+      gateway.handlers.cvv({
+        handle: () => {
+          throw new Error('not reached');
+        },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_config' }));
   });
 });

@@ -6,7 +6,11 @@ import { EUR, fullCard, refusal, testCards, useSandbox } from './helpers';
 
 const ctx = useSandbox();
 const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-  new Request('https://shop.example/pay/authenticate', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  new Request('https://shop.example/pay/authenticate', {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 async function pendingPayment() {
   const payment = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('20.00'), card: fullCard(testCards.otp) });
@@ -43,7 +47,7 @@ describe('handlers.clientToken', () => {
 });
 
 describe('a 5xx answer of a handler', () => {
-  it('keeps payframe\'s own words about a failed connection, without the request line', async () => {
+  it("keeps payframe's own words about a failed connection, without the request line", async () => {
     const unreachable = createGateway({ ...ctx.options, baseUrl: 'https://127.0.0.1:1', timeoutMs: 3000 });
     const response = await unreachable.handlers.clientToken()(new Request('https://shop.example/t', { method: 'POST' }));
     expect(response.status).toBe(502);
@@ -60,7 +64,11 @@ describe('handlers.authenticate', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'approved', referenceId, state: 'captured', code: '0000', text: 'Approved' });
     const sent = ctx.sandbox.requests().at(-1)!;
-    expect(sent).toMatchObject({ method: 'POST', path: `/v1/authenticate/${sessionId}`, body: { reference_id: referenceId, otp: '111111' } });
+    expect(sent).toMatchObject({
+      method: 'POST',
+      path: `/v1/authenticate/${sessionId}`,
+      body: { reference_id: referenceId, otp: '111111' },
+    });
 
     // A second tab, a replay, a retry whose first answer was lost: the session is used up (409 SESSION_EXPIRED
     // from the service), and the payment's outcome is what the payer needs to hear.
@@ -84,7 +92,7 @@ describe('handlers.authenticate', () => {
     expect(ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/capture'))).toHaveLength(0);
   });
 
-  it('answers a used session of another payment as the service refused it, never that payment\'s outcome', async () => {
+  it("answers a used session of another payment as the service refused it, never that payment's outcome", async () => {
     const mine = await pendingPayment();
     const theirs = await pendingPayment();
     await handler()(post({ ...theirs, otp: '111111' }));
@@ -151,7 +159,11 @@ describe('handlers.authenticate', () => {
     const used = await handler()(post({ referenceId: other.referenceId, sessionId, otp: '111111' }));
     expect(used.status).toBeGreaterThanOrEqual(400);
     expect(await used.json()).toMatchObject({ error: { reason: expect.any(String) } });
-    const redirectOnly = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('20.00'), card: fullCard(testCards.redirectOnly) });
+    const redirectOnly = await ctx.gateway.payments.create({
+      intent: 'sale',
+      amount: EUR('20.00'),
+      card: fullCard(testCards.redirectOnly),
+    });
     const pending = toPending(redirectOnly);
     const refused = await handler()(post({ referenceId: pending.referenceId, sessionId: pending.sessionId, otp: '111111' }));
     expect(refused.status).toBe(409);
@@ -180,19 +192,27 @@ describe('handlers.authenticate', () => {
     });
     const before = ctx.sandbox.requests().length;
     for (let i = 0; i < 3; i++) {
-      const refused = await guarded(post({ referenceId, sessionId, otp: '111111' }, { 'content-type': 'application/json', cookie: 'checkout=other' }));
+      const refused = await guarded(
+        post({ referenceId, sessionId, otp: '111111' }, { 'content-type': 'application/json', cookie: 'checkout=other' }),
+      );
       expect(refused.status).toBe(403);
       expect(await refused.json()).toEqual({ error: { code: 'forbidden', message: expect.any(String) } });
     }
     expect(ctx.sandbox.requests().length).toBe(before);
-    const allowed = await guarded(post({ referenceId, sessionId, otp: '111111' }, { 'content-type': 'application/json', cookie: 'checkout=mine' }));
+    const allowed = await guarded(
+      post({ referenceId, sessionId, otp: '111111' }, { 'content-type': 'application/json', cookie: 'checkout=mine' }),
+    );
     expect(await allowed.json()).toMatchObject({ status: 'approved', referenceId });
     expect(seen).toEqual([...Array(3).fill(['checkout=other', referenceId]), ['checkout=mine', referenceId]]);
   });
 
   it('answers 500 without details when the authorize hook throws, and refuses a hook that is not a function', async () => {
     const { referenceId, sessionId } = await pendingPayment();
-    const throwing = ctx.gateway.handlers.authenticate({ authorize: () => { throw new Error('db down at 10.0.0.7'); } });
+    const throwing = ctx.gateway.handlers.authenticate({
+      authorize: () => {
+        throw new Error('db down at 10.0.0.7');
+      },
+    });
     const response = await throwing(post({ referenceId, sessionId, otp: '111111' }));
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('10.0.0.7');
@@ -283,20 +303,27 @@ describe('toNodeListener', () => {
     expect(answer.status).toBe(405);
     expect(answer.headers).toMatch(/\r\nallow: [a-z, ]*post/);
     expect(answer.headers).toContain('content-type: application/json');
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', reason: 'METHOD_NOT_ALLOWED', message: 'TRACE is not served here' } });
+    expect(JSON.parse(answer.body)).toEqual({
+      error: { code: 'invalid_request', reason: 'METHOD_NOT_ALLOWED', message: 'TRACE is not served here' },
+    });
   });
 
-  it.each(['shop test', '[bad', 'a:b:c', 'exa mple.com:443'])('answers a Host header %j that is not a host with a JSON 400', async (host) => {
-    const answer = await raw(`POST /client-token HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-    expect(answer.status).toBe(400);
-    expect(answer.headers).toContain('content-type: application/json');
-    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', message: expect.stringMatching(/host/i) } });
-  });
+  it.each(['shop test', '[bad', 'a:b:c', 'exa mple.com:443'])(
+    'answers a Host header %j that is not a host with a JSON 400',
+    async (host) => {
+      const answer = await raw(`POST /client-token HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      expect(answer.status).toBe(400);
+      expect(answer.headers).toContain('content-type: application/json');
+      expect(JSON.parse(answer.body)).toEqual({ error: { code: 'invalid_request', message: expect.stringMatching(/host/i) } });
+    },
+  );
 
   it('a handler that throws a non-payframe error still answers JSON', async () => {
-    const failing = createServer(toNodeListener(async () => {
-      throw new TypeError('boom');
-    }));
+    const failing = createServer(
+      toNodeListener(async () => {
+        throw new TypeError('boom');
+      }),
+    );
     await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
     try {
       const response = await fetch(`http://127.0.0.1:${(failing.address() as AddressInfo).port}/x`, { method: 'POST' });

@@ -59,7 +59,10 @@ export function expectNoSecrets(errors: unknown[], secrets: string[]) {
 }
 
 /** A nonce as the checkout page would get it: client token, then the nonce endpoint with Bearer. */
-export async function nonceFor(ctx: { sandbox: Sandbox; gateway: Gateway }, card: { number: string; expireMonth: number; expireYear: number; cvv: string }) {
+export async function nonceFor(
+  ctx: { sandbox: Sandbox; gateway: Gateway },
+  card: { number: string; expireMonth: number; expireYear: number; cvv: string },
+) {
   const token = await ctx.gateway.clientToken();
   const response = await fetch(`${ctx.sandbox.url}/v1/merchants/${ctx.sandbox.merchant.id}/credit-card-nonce`, {
     method: 'POST',

@@ -19,18 +19,36 @@ async function refusedLocally(input: PaymentInput, message: RegExp) {
 
 describe('a full card takes the forms client.tokenize takes', () => {
   it('accepts a month and year as numbers or digits, a two-digit year as 20YY', async () => {
-    for (const [expireMonth, expireYear] of [[12, 34], ['1', 2034], [12, '34'], ['01', '2034'], [1, '2034']] as const) {
-      const payment = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireMonth, expireYear } });
+    for (const [expireMonth, expireYear] of [
+      [12, 34],
+      ['1', 2034],
+      [12, '34'],
+      ['01', '2034'],
+      [1, '2034'],
+    ] as const) {
+      const payment = await ctx.gateway.payments.create({
+        intent: 'sale',
+        amount: EUR('1.00'),
+        card: { ...card, expireMonth, expireYear },
+      });
       expect(payment.state, `${expireMonth}/${expireYear}`).toBe('captured');
-      expect(ctx.sandbox.requests().at(-1)?.body).toMatchObject({ payer: { funding_instrument: { credit_card: { expire_month: Number(expireMonth), expire_year: 2034 } } } });
+      expect(ctx.sandbox.requests().at(-1)?.body).toMatchObject({
+        payer: { funding_instrument: { credit_card: { expire_month: Number(expireMonth), expire_year: 2034 } } },
+      });
     }
   });
 
-  it('refuses a bad month, year or CVV under the input\'s own name, before any request', async () => {
-    for (const expireMonth of [0, 13, '1a', 1.5, '']) await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireMonth } }, /^card\.expireMonth must be a month/);
-    for (const expireYear of [1999, '134', 'yy', 2034.5, 10000]) await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireYear } }, /^card\.expireYear must be a year/);
-    for (const cvv of ['12', '12345', '12a']) await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, cvv } }, /^card\.cvv must be 3 or 4 digits$/);
-    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'CARD-1', cvv: '1' } }, /^card\.cvv must be 3 or 4 digits$/);
+  it("refuses a bad month, year or CVV under the input's own name, before any request", async () => {
+    for (const expireMonth of [0, 13, '1a', 1.5, ''])
+      await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireMonth } }, /^card\.expireMonth must be a month/);
+    for (const expireYear of [1999, '134', 'yy', 2034.5, 10000])
+      await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, expireYear } }, /^card\.expireYear must be a year/);
+    for (const cvv of ['12', '12345', '12a'])
+      await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, cvv } }, /^card\.cvv must be 3 or 4 digits$/);
+    await refusedLocally(
+      { intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'CARD-1', cvv: '1' } },
+      /^card\.cvv must be 3 or 4 digits$/,
+    );
   });
 });
 
@@ -100,9 +118,15 @@ describe('impossible payment inputs', () => {
     await refusedLocally({ intent: 'sale', amount: EUR(''), card }, /positive decimal/);
     await refusedLocally({ intent: 'sale', amount: EUR('0.00'), card }, /above zero/);
     await refusedLocally({ intent: 'sale', amount: EUR('1.001'), card }, /3 decimals; EUR allows 2/);
-    await refusedLocally({ intent: 'sale', amount: { currency: 'JPY', total: '100.5' }, card }, /^amount\.total has 1 decimal; JPY allows 0$/);
+    await refusedLocally(
+      { intent: 'sale', amount: { currency: 'JPY', total: '100.5' }, card },
+      /^amount\.total has 1 decimal; JPY allows 0$/,
+    );
     // The field that is wrong is the one named.
-    await refusedLocally({ intent: 'sale', amount: { currency: 'eur', total: '1.00' }, card }, /^amount\.currency must be a three-letter upper-case ISO 4217 code$/);
+    await refusedLocally(
+      { intent: 'sale', amount: { currency: 'eur', total: '1.00' }, card },
+      /^amount\.currency must be a three-letter upper-case ISO 4217 code$/,
+    );
     // @ts-expect-error the amount is required
     await refusedLocally({ intent: 'sale', card }, /decimal string/);
   });

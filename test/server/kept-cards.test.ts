@@ -15,7 +15,12 @@ const bob = { payerId: '', ids: [] as string[] };
 
 async function keep(who: { payerId: string; ids: string[] }, email: string, cards: (typeof testCards.approved)[]) {
   for (const card of cards) {
-    const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('5.00'), card: fullCard(card), payer: { email, name: email } });
+    const payment = await ctx.gateway.payments.create({
+      intent: 'auth',
+      amount: EUR('5.00'),
+      card: fullCard(card),
+      payer: { email, name: email },
+    });
     who.payerId = payment.payer!.payer_info!.id!;
     who.ids.push(readKeptCard(payment).vaultCardId!);
   }
@@ -35,11 +40,13 @@ beforeAll(async () => {
 });
 
 const as = (session: string | undefined, method = 'GET', body?: unknown, type = 'application/json') =>
-  handler(new Request('https://shop.example/account/cards', {
-    method,
-    headers: { ...(session ? { cookie: `session=${session}` } : {}), ...(body === undefined ? {} : { 'content-type': type }) },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  }));
+  handler(
+    new Request('https://shop.example/account/cards', {
+      method,
+      headers: { ...(session ? { cookie: `session=${session}` } : {}), ...(body === undefined ? {} : { 'content-type': type }) },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+  );
 const cardsOf = async (session: string) => ((await (await as(session)).json()) as KeptCardsAnswer).cards;
 const changes = () => ctx.sandbox.requests().filter((r) => r.method === 'PUT' || r.method === 'DELETE').length;
 
@@ -61,13 +68,20 @@ describe('handlers.keptCards', () => {
     expect(await cardsOf('new')).toEqual([]);
   });
 
-  it('POST default makes one of the payer\'s own cards the default; POST remove removes it; each answers the cards after it', async () => {
+  it("POST default makes one of the payer's own cards the default; POST remove removes it; each answers the cards after it", async () => {
     const made = await as('ada', 'POST', { action: 'default', cardId: ada.ids[2] });
     expect(made.status).toBe(200);
     const after = ((await made.json()) as KeptCardsAnswer).cards;
-    expect(after.map((c) => [c.id, c.isDefault])).toEqual([[ada.ids[2], true], [ada.ids[0], false], [ada.ids[1], false]]);
+    expect(after.map((c) => [c.id, c.isDefault])).toEqual([
+      [ada.ids[2], true],
+      [ada.ids[0], false],
+      [ada.ids[1], false],
+    ]);
     // The payer's own name and email went with the card (setDefaultCard), not the page's.
-    expect(ctx.sandbox.requests().at(-2)).toMatchObject({ method: 'PUT', body: { email: 'ada-kept@example.com', default_card: ada.ids[2] } });
+    expect(ctx.sandbox.requests().at(-2)).toMatchObject({
+      method: 'PUT',
+      body: { email: 'ada-kept@example.com', default_card: ada.ids[2] },
+    });
 
     const removed = await as('ada', 'POST', { action: 'remove', cardId: ada.ids[1] });
     expect(removed.status).toBe(200);
@@ -76,7 +90,7 @@ describe('handlers.keptCards', () => {
     await expect(pay).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('a second payer trying the first one\'s card ids: 404, nothing sent to change them, nothing changed', async () => {
+  it("a second payer trying the first one's card ids: 404, nothing sent to change them, nothing changed", async () => {
     const before = await cardsOf('ada');
     const sent = changes();
     for (const cardId of [...ada.ids, 'CARD-NONE']) {
@@ -112,7 +126,9 @@ describe('handlers.keptCards', () => {
     expect(await refused(await as('ada', 'POST', { action: 'delete', cardId: ada.ids[0] }), 400)).toBe('action: must be remove or default');
     expect(await refused(await as('ada', 'POST', { action: 'remove' }), 400)).toBe('cardId is required');
     expect(await refused(await as('ada', 'POST', { action: 'remove', cardId: '../x' }), 400)).toBe('cardId: must be a card id');
-    expect(await refused(await as('ada', 'POST', `action=remove&cardId=${ada.ids[0]}`, 'application/x-www-form-urlencoded'), 415)).toMatch(/application\/json/);
+    expect(await refused(await as('ada', 'POST', `action=remove&cardId=${ada.ids[0]}`, 'application/x-www-form-urlencoded'), 415)).toMatch(
+      /application\/json/,
+    );
     const del = await as('ada', 'DELETE');
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('GET, POST');

@@ -11,10 +11,17 @@ function body(payload: unknown, extra: Record<string, string> = {}): string {
   const json = typeof payload === 'string' ? payload : JSON.stringify(payload);
   return new URLSearchParams({ pg_signature: 'f00d', pg_payload: Buffer.from(json).toString('base64'), ...extra }).toString();
 }
-const notice = (resource: Record<string, unknown>, id = `WH-${Math.random().toString(16).slice(2)}`, kind = 'PAYMENT.SALE.COMPLETED') =>
-  ({ id, create_time: new Date().toISOString(), resource_type: 'payment', kind, resource });
-const post = (text: string, headers: Record<string, string> = { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' }) =>
-  new Request('https://shop.example/payframe/notify', { method: 'POST', headers, body: text });
+const notice = (resource: Record<string, unknown>, id = `WH-${Math.random().toString(16).slice(2)}`, kind = 'PAYMENT.SALE.COMPLETED') => ({
+  id,
+  create_time: new Date().toISOString(),
+  resource_type: 'payment',
+  kind,
+  resource,
+});
+const post = (
+  text: string,
+  headers: Record<string, string> = { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
+) => new Request('https://shop.example/payframe/notify', { method: 'POST', headers, body: text });
 
 /** A notification route whose onPayment records what it was given, and the gateway's events. */
 function route(onPayment?: (payment: Payment, n: Notification) => void | Promise<void>, store = memoryNotificationStore()) {
@@ -102,7 +109,11 @@ describe('handlers.notification', () => {
     const { handler, calls } = route();
     const declined = await sale(testCards.declined);
     expect(declined.state).toBe('declined');
-    const lie = notice({ reference_id: declined.reference_id, state: 'captured', result: { code: '0000' } }, undefined, 'PAYMENT.CAPTURE.COMPLETED');
+    const lie = notice(
+      { reference_id: declined.reference_id, state: 'captured', result: { code: '0000' } },
+      undefined,
+      'PAYMENT.CAPTURE.COMPLETED',
+    );
     expect((await handler(post(body(lie)))).status).toBe(204);
     expect(calls.map((c) => c.payment.state)).toEqual(['declined']);
     // An older snapshot arriving after a newer one cannot move an order back: both read the payment as it is now.
@@ -128,7 +139,12 @@ describe('handlers.notification', () => {
     expect(answers.map((a) => a.status)).toEqual([204, 204]);
     expect((await handler(post(n))).status).toBe(204);
     expect(calls).toHaveLength(1);
-    expect(events.filter((e) => e.type === 'notification').map((e) => e.type === 'notification' && e.outcome).sort()).toEqual(['duplicate', 'duplicate', 'handled']);
+    expect(
+      events
+        .filter((e) => e.type === 'notification')
+        .map((e) => e.type === 'notification' && e.outcome)
+        .sort(),
+    ).toEqual(['duplicate', 'duplicate', 'handled']);
   });
 
   it('answers 500 while onPayment fails, and handles the same notification once it succeeds', async () => {
@@ -228,12 +244,17 @@ describe('an answer that never came back', () => {
 
   it('reaches the page through a handler as outcome_unknown (504), never as a refusal of the payment', async () => {
     const cvv = ctx.gateway.handlers.cvv({
-      handle: async ({ cvv: code }) => ctx.gateway.payments.create({ intent: 'sale', amount: EUR('2.00'), card: fullCard(testCards.approved, code) }),
+      handle: async ({ cvv: code }) =>
+        ctx.gateway.payments.create({ intent: 'sale', amount: EUR('2.00'), card: fullCard(testCards.approved, code) }),
     });
     ctx.sandbox.injectFault({ kind: 'lose', method: 'POST', path: path() });
-    const response = await cvv(new Request('https://shop.example/cvv', {
-      method: 'POST', headers: { origin: ctx.sandbox.url, 'content-type': 'application/json' }, body: JSON.stringify({ cvv: '7391' }),
-    }));
+    const response = await cvv(
+      new Request('https://shop.example/cvv', {
+        method: 'POST',
+        headers: { origin: ctx.sandbox.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ cvv: '7391' }),
+      }),
+    );
     expect(response.status).toBe(504);
     const answer = (await response.json()) as { error: { code: string; message: string } };
     expect(answer.error.code).toBe('outcome_unknown');
@@ -257,4 +278,3 @@ describe('payments.settle', () => {
     expect(await ctx.gateway.payments.settle({ invoiceNumber: 'INV-NOBODY' })).toEqual({ status: 'unknown', invoiceNumber: 'INV-NOBODY' });
   });
 });
-

@@ -29,7 +29,11 @@ beforeAll(async () => {
     req.on('end', async () => {
       const headers: Record<string, string> = {};
       for (const name of ['authorization', 'content-type', 'accept']) if (req.headers[name]) headers[name] = String(req.headers[name]);
-      const upstream = await fetch(`${sandbox.httpUrl}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      const upstream = await fetch(`${sandbox.httpUrl}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length ? Buffer.concat(chunks) : undefined,
+      });
       const text = await upstream.text(); // the service has acted and answered
       const replaced = next;
       next = undefined;
@@ -76,7 +80,10 @@ describe('a POST whose answer a proxy replaced with a 5xx after the service acte
     const invoiceNumber = `INV-R26-${Date.now()}`;
     const error = await behindProxy.payments
       .create({ intent: 'sale', amount: EUR('9.00'), card: fullCard(testCards.approved), invoiceNumber })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     // The service charged the card: one payment was made, and its notification says it was captured.
     expect(paymentPosts().length).toBe(before + 1);
     await sandbox.notificationsIdle();
@@ -111,8 +118,16 @@ describe('handlers.notification: one notification id, onPayment once', () => {
     const request = await delivered(payment.reference_id);
     const shared = memoryNotificationStore();
     const calls: string[] = [];
-    const process1 = gateway.handlers.notification({ authorization: AUTH, store: shared, onPayment: (p) => void calls.push(p.reference_id) });
-    const process2 = gateway.handlers.notification({ authorization: AUTH, store: shared, onPayment: (p) => void calls.push(p.reference_id) });
+    const process1 = gateway.handlers.notification({
+      authorization: AUTH,
+      store: shared,
+      onPayment: (p) => void calls.push(p.reference_id),
+    });
+    const process2 = gateway.handlers.notification({
+      authorization: AUTH,
+      store: shared,
+      onPayment: (p) => void calls.push(p.reference_id),
+    });
     const answers = await Promise.all([process1(request.clone()), process2(request.clone())]);
     expect(answers.map((a) => a.status)).toEqual([204, 204]);
     expect(calls).toHaveLength(1);
@@ -165,14 +180,24 @@ describe('payments.settle by invoice number', () => {
       sandbox.injectFault({ kind: 'lose', method: 'POST', path: '/v1/merchants/sandbox-merchant/payment' });
       const lost = await gateway.payments
         .create({ intent: 'sale', amount: EUR('7.00'), card: fullCard(testCards.approved), invoiceNumber })
-        .then(() => undefined, (e: unknown) => e);
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect((lost as PayframeError).code).toBe('outcome_unknown');
       sandbox.advanceClock(25 * 3600_000);
       await sandbox.notificationsIdle();
-      const mine = sandbox.notifications().filter((n) => receiver.got.some((r) => r.payload?.id === n.id && r.payload.resource?.transaction?.invoice_number === invoiceNumber));
+      const mine = sandbox
+        .notifications()
+        .filter((n) =>
+          receiver.got.some((r) => r.payload?.id === n.id && r.payload.resource?.transaction?.invoice_number === invoiceNumber),
+        );
       expect(mine.map((n) => [n.kind, n.state, n.attempts.length])).toEqual([['PAYMENT.SALE.COMPLETED', 'failed', 8]]);
       // The card was charged and no notification was handled: settle cannot know, and says so.
-      expect(await gateway.payments.settle({ invoiceNumber }, { store: memoryNotificationStore() })).toEqual({ status: 'unknown', invoiceNumber });
+      expect(await gateway.payments.settle({ invoiceNumber }, { store: memoryNotificationStore() })).toEqual({
+        status: 'unknown',
+        invoiceNumber,
+      });
       const doc = readFileSync(new URL('../../docs/outcomes.md', import.meta.url), 'utf8');
       expect(doc).toMatch(/`unknown`\s+never means that no payment was made/);
       expect(doc).not.toMatch(/had no payment made/);

@@ -22,11 +22,24 @@ beforeAll(async () => {
   gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.httpUrl! });
   const { outputFiles } = await build({
     stdin: { contents: readmeBlock('outcomes/worker.mjs'), resolveDir: ROOT, sourcefile: 'worker.mjs', loader: 'js' },
-    bundle: true, format: 'esm', platform: 'neutral', write: false, conditions: ['worker', 'browser'],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    conditions: ['worker', 'browser'],
   });
   mf = new Miniflare({
-    modules: true, script: outputFiles[0]!.text, compatibilityDate: '2026-01-01', kvNamespaces: ['NOTIFIED', 'ORDERS'],
-    bindings: { MERCHANT_ID: id, CLIENT_ID: clientId, CLIENT_SECRET: clientSecret, GATEWAY_URL: sandbox.httpUrl!, NOTIFY_AUTHORIZATION: AUTH },
+    modules: true,
+    script: outputFiles[0]!.text,
+    compatibilityDate: '2026-01-01',
+    kvNamespaces: ['NOTIFIED', 'ORDERS'],
+    bindings: {
+      MERCHANT_ID: id,
+      CLIENT_ID: clientId,
+      CLIENT_SECRET: clientSecret,
+      GATEWAY_URL: sandbox.httpUrl!,
+      NOTIFY_AUTHORIZATION: AUTH,
+    },
   });
 }, 60_000);
 afterAll(async () => {
@@ -41,15 +54,25 @@ describe('docs/outcomes.md', () => {
   it('worker.mjs: settles the order from the service, once per notification, and refuses a wrong Authorization', async () => {
     const invoiceNumber = `INV-EDGE-${Date.now()}`;
     const declined = await gateway.payments.create({
-      intent: 'sale', amount: { currency: 'EUR', total: '4.00' }, invoiceNumber,
+      intent: 'sale',
+      amount: { currency: 'EUR', total: '4.00' },
+      invoiceNumber,
       card: { number: testCards.declined.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
     });
     // A lie: the notification says captured; the order must say what the service says.
-    const body = form({ id: 'WH-EDGE-1', create_time: new Date().toISOString(), resource_type: 'payment', kind: 'PAYMENT.SALE.COMPLETED',
-      resource: { reference_id: declined.reference_id, state: 'captured' } });
-    const post = (authorization: string) => mf.dispatchFetch('https://shop.example/payframe/notify', {
-      method: 'POST', headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' }, body,
+    const body = form({
+      id: 'WH-EDGE-1',
+      create_time: new Date().toISOString(),
+      resource_type: 'payment',
+      kind: 'PAYMENT.SALE.COMPLETED',
+      resource: { reference_id: declined.reference_id, state: 'captured' },
     });
+    const post = (authorization: string) =>
+      mf.dispatchFetch('https://shop.example/payframe/notify', {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
     expect((await post('wrong')).status).toBe(401);
     const orders = (await mf.getKVNamespace('ORDERS')) as unknown as { get(key: string): Promise<string | null> };
     expect(await orders.get(invoiceNumber)).toBeNull();
@@ -70,7 +93,12 @@ describe('docs/outcomes.md', () => {
     };
     const card = { number: testCards.otp.number, expireMonth: 12, expireYear: 2034, cvv: '400' };
     const pending = await gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '9.00' }, card });
-    const lost = await gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '2.00' }, invoiceNumber: 'INV-LOST-1', card: { ...card, number: testCards.approved.number } });
+    const lost = await gateway.payments.create({
+      intent: 'sale',
+      amount: { currency: 'EUR', total: '2.00' },
+      invoiceNumber: 'INV-LOST-1',
+      card: { ...card, number: testCards.approved.number },
+    });
     const store = memoryNotificationStore();
     // As the notification route records it once it has handled the payment's notification:
     await store.claim('WH-1');

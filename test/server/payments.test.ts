@@ -13,7 +13,10 @@ describe('client token', () => {
     expect(token.accessToken.length).toBeGreaterThan(10);
     expect(Date.parse(token.expiresOn)).toBeGreaterThan(Date.parse(token.issuedOn));
     // The body the service's documentation sends: the quoted literal, as application/json.
-    const sent = ctx.sandbox.requests().filter((r) => r.path.endsWith('/client_token')).at(-1);
+    const sent = ctx.sandbox
+      .requests()
+      .filter((r) => r.path.endsWith('/client_token'))
+      .at(-1);
     expect(sent?.body).toBe("'grant_type=client_credentials'");
     expect(sent?.headers['content-type']).toBe('application/json');
   });
@@ -49,12 +52,19 @@ describe('payments', () => {
 
   it('sends a regular payment with transaction.type "1", as the service\'s examples do', async () => {
     await auth('1.00');
-    const sent = ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1);
+    const sent = ctx.sandbox
+      .requests()
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
+      .at(-1);
     expect((sent?.body as { transaction: { type: unknown } }).transaction.type).toBe('1');
   });
 
-  it('refuses a capture or refund in another currency than the payment\'s, before posting anything', async () => {
-    const omr = await ctx.gateway.payments.create({ intent: 'auth', amount: { currency: 'OMR', total: '10.000' }, card: fullCard(testCards.approved) });
+  it("refuses a capture or refund in another currency than the payment's, before posting anything", async () => {
+    const omr = await ctx.gateway.payments.create({
+      intent: 'auth',
+      amount: { currency: 'OMR', total: '10.000' },
+      card: fullCard(testCards.approved),
+    });
     const posts = () => ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.includes(omr.reference_id)).length;
     const capture = await refusal(ctx.gateway.payments.capture(omr.reference_id, { amount: EUR('5.00') }), 'invalid_request');
     expect(capture.message).toBe("amount.currency must be the payment's currency, OMR");
@@ -93,7 +103,10 @@ describe('payments', () => {
     await ctx.gateway.payments.void(voided.reference_id);
     const lapsed = await auth();
     ctx.sandbox.advanceClock(8 * 24 * 3600_000);
-    for (const [payment, state] of [[voided, 'voided'], [lapsed, 'cancelled']] as const) {
+    for (const [payment, state] of [
+      [voided, 'voided'],
+      [lapsed, 'cancelled'],
+    ] as const) {
       const now = await ctx.gateway.payments.get(payment.reference_id);
       expect(readPayment(now)).toMatchObject({ status: 'approved', state });
       expect(isApproved(now)).toBe(true);
@@ -128,7 +141,11 @@ describe('payments', () => {
     const expired = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('5.00'), card: fullCard(testCards.expired) });
     expect(readPayment(expired)).toMatchObject({ status: 'declined', code: '1054', text: 'Expired card' });
 
-    const client = createClient({ merchantId: ctx.sandbox.merchant.id, baseUrl: ctx.sandbox.url, authorization: () => ctx.gateway.clientToken() });
+    const client = createClient({
+      merchantId: ctx.sandbox.merchant.id,
+      baseUrl: ctx.sandbox.url,
+      authorization: () => ctx.gateway.clientToken(),
+    });
     const before = ctx.sandbox.requests().length;
     const { number, expireMonth, expireYear, cvv } = testCards.expired;
     const refused = await refusal(client.tokenize({ number, expireMonth, expireYear, cvv }), 'invalid_card');
@@ -175,7 +192,11 @@ describe('payments', () => {
     if (outcome.status !== 'pending') throw new Error(`expected pending, got ${outcome.status}`);
     expect(outcome).toMatchObject({ authenticateUrl: undefined, redirectUrl: expect.stringContaining('/v1/redirect/') });
     const refused = await refusal(
-      ctx.gateway.payments.authenticate({ authenticateUrl: ctx.gateway.authenticateUrl(outcome.sessionId!), referenceId: redirect.reference_id, otp: '111111' }),
+      ctx.gateway.payments.authenticate({
+        authenticateUrl: ctx.gateway.authenticateUrl(outcome.sessionId!),
+        referenceId: redirect.reference_id,
+        otp: '111111',
+      }),
       'conflict',
     );
     expect(refused.reason).toBe('AUTHENTICATE_NOT_SUPPORTED');
@@ -192,12 +213,20 @@ describe('payments', () => {
     });
     const visa = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('4.00'), card: fullCard(testCards.redirectOnly) });
     const bankOnly = toPending(visa);
-    expect(bankOnly).toEqual({ referenceId: visa.reference_id, sessionId: expect.stringMatching(/^[0-9a-f]{32}$/), redirectUrl: visa.result.redirect_url, otp: false });
+    expect(bankOnly).toEqual({
+      referenceId: visa.reference_id,
+      sessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
+      redirectUrl: visa.result.redirect_url,
+      otp: false,
+    });
     expect(bankOnly.redirectUrl).toBe(`${ctx.sandbox.url}/v1/redirect/${bankOnly.sessionId}`);
     expect(JSON.stringify(pending)).not.toContain(testCards.otp.number.slice(6));
     const approved = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('4.00'), card: fullCard(testCards.approved) });
     expect((await refusal(() => toPending(approved), 'invalid_request')).message).toContain('captured');
-    const broken = { ...payment, result: { ...payment.result, redirect_url: undefined, authenticate_url: 'https://x.test/v1/authenticate/abc' } };
+    const broken = {
+      ...payment,
+      result: { ...payment.result, redirect_url: undefined, authenticate_url: 'https://x.test/v1/authenticate/abc' },
+    };
     await refusal(() => toPending(broken), 'invalid_response');
     const twoSessions = { ...payment, result: { ...payment.result, redirect_url: `${ctx.sandbox.url}/v1/redirect/${'f'.repeat(32)}` } };
     await refusal(() => toPending(twoSessions), 'invalid_response');

@@ -49,7 +49,7 @@ beforeAll(async () => {
 afterAll(() => sandbox?.close());
 
 describe('docs/saved-cards.md: server/saved-cards.mjs', () => {
-  it('saves cards without paying, lists and changes only the shopper\'s own, and renews on the default', async () => {
+  it("saves cards without paying, lists and changes only the shopper's own, and renews on the default", async () => {
     expect(await (await block.savedCards(request('s-ada'))).json()).toEqual({ cards: [] });
     expect((await block.savedCards(request(undefined))).status).toBe(401);
 
@@ -58,14 +58,25 @@ describe('docs/saved-cards.md: server/saved-cards.mjs', () => {
     expect(await block.saveCard('ada', await nonce(testCards.declined))).toEqual({ saved: false, code: '1005' });
     expect(await block.saveCard('bob', await nonce(testCards.approved))).toEqual({ saved: true });
     const cards = (await (await block.savedCards(request('s-ada'))).json()).cards;
-    expect(cards.map((c: any) => [c.brand, c.last4, c.isDefault])).toEqual([['visa', '1111', true], ['mastercard', '4444', false]]);
+    expect(cards.map((c: any) => [c.brand, c.last4, c.isDefault])).toEqual([
+      ['visa', '1111', true],
+      ['mastercard', '4444', false],
+    ]);
     // No money moved: nothing was captured.
-    expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).every((r) => (r.body as any).transaction.amount.total === '0.00')).toBe(true);
+    expect(
+      sandbox
+        .requests()
+        .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
+        .every((r) => (r.body as any).transaction.amount.total === '0.00'),
+    ).toBe(true);
 
     // Bob cannot touch Ada's cards.
     expect((await block.savedCards(request('s-bob', 'POST', { action: 'remove', cardId: cards[0].id }))).status).toBe(404);
     const made = await block.savedCards(request('s-ada', 'POST', { action: 'default', cardId: cards[1].id }));
-    expect((await made.json()).cards.map((c: any) => [c.last4, c.isDefault])).toEqual([['4444', true], ['1111', false]]);
+    expect((await made.json()).cards.map((c: any) => [c.last4, c.isDefault])).toEqual([
+      ['4444', true],
+      ['1111', false],
+    ]);
 
     const renewal = await block.renew('ada', '9.99');
     expect(readPayment(renewal)).toMatchObject({ status: 'approved', state: 'captured' });

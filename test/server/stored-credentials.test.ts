@@ -10,7 +10,10 @@ let vaultCardId: string;
 
 /** The body of the last payment request the sandbox received (card number and CVV masked by the sandbox). */
 function lastPaymentBody() {
-  const sent = ctx.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/payment')).at(-1);
+  const sent = ctx.sandbox
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
+    .at(-1);
   return sent?.body as Record<string, any>;
 }
 
@@ -39,7 +42,12 @@ describe("stored credentials (the interface document's 4.3)", () => {
 
   it('first payment of a card to keep, paid by a nonce, no subscription: a regular payment, type "1"', async () => {
     const nonce = await nonceFor(ctx, testCards.approved);
-    const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'first' } });
+    const payment = await ctx.gateway.payments.create({
+      intent: 'auth',
+      amount: EUR('1.00'),
+      card: { nonce },
+      storedCredential: { kind: 'first' },
+    });
     expect(isApproved(payment)).toBe(true);
     const body = lastPaymentBody();
     expect(body.merchant_initiated).toBe(false);
@@ -83,7 +91,11 @@ describe("stored credentials (the interface document's 4.3)", () => {
       storedCredential: { kind: 'unscheduled', previousPaymentId },
     });
     expect(isApproved(onVault)).toBe(true);
-    expect(lastPaymentBody()).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: '1' } });
+    expect(lastPaymentBody()).toMatchObject({
+      merchant_initiated: true,
+      previous_payment_id: previousPaymentId,
+      transaction: { type: '1' },
+    });
 
     const onKept = await ctx.gateway.payments.create({
       intent: 'auth',
@@ -113,7 +125,12 @@ describe("stored credentials (the interface document's 4.3)", () => {
 
   it('cardholder-started with the vault card: CVV in credit_card_token', async () => {
     for (const storedCredential of [{ kind: 'cardholder' as const }, undefined]) {
-      const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('2.00'), card: { vaultCardId, cvv: CVV }, storedCredential });
+      const payment = await ctx.gateway.payments.create({
+        intent: 'auth',
+        amount: EUR('2.00'),
+        card: { vaultCardId, cvv: CVV },
+        storedCredential,
+      });
       expect(isApproved(payment)).toBe(true);
       const body = lastPaymentBody();
       expect(body.merchant_initiated).toBe(false);

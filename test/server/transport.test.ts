@@ -7,8 +7,7 @@ import { createGateway } from '../../src/server';
 import { basicOf, EUR, expectNoSecrets, fullCard, refusal, testCards, useSandbox } from './helpers';
 
 const ctx = useSandbox();
-const countOf = (method: string, path: string) =>
-  ctx.sandbox.requests().filter((r) => r.method === method && r.path === path).length;
+const countOf = (method: string, path: string) => ctx.sandbox.requests().filter((r) => r.method === method && r.path === path).length;
 
 describe('retries', () => {
   it('retries a GET after a dropped connection: it arrives twice and succeeds', async () => {
@@ -81,7 +80,10 @@ describe('signal', () => {
     const before = ctx.sandbox.requests().length;
     await refusal(ctx.gateway.payments.get('PAY-1', { signal: AbortSignal.abort() }), 'aborted');
     await refusal(
-      ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: fullCard(testCards.approved) }, { signal: AbortSignal.abort() }),
+      ctx.gateway.payments.create(
+        { intent: 'sale', amount: EUR('1.00'), card: fullCard(testCards.approved) },
+        { signal: AbortSignal.abort() },
+      ),
       'aborted',
     );
     await refusal(ctx.gateway.payments.refund('PAY-1', { amount: EUR('1.00'), signal: AbortSignal.abort() }), 'aborted');

@@ -14,7 +14,12 @@ async function payerWith(cards = [testCards.approved, mastercard, amex]) {
   const ids: string[] = [];
   let payerId = '';
   for (const card of cards) {
-    const payment = await ctx.gateway.payments.create({ intent: 'auth', amount: EUR('5.00'), card: fullCard(card), payer: { email, name: 'Ada Lovelace' } });
+    const payment = await ctx.gateway.payments.create({
+      intent: 'auth',
+      amount: EUR('5.00'),
+      card: fullCard(card),
+      payer: { email, name: 'Ada Lovelace' },
+    });
     payerId = payment.payer!.payer_info!.id!;
     ids.push(readKeptCard(payment).vaultCardId!);
   }
@@ -28,26 +33,52 @@ describe('payers.removeCard', () => {
   it('removes the card ("DONE" read as done): it can pay no more, cardholder- or merchant-started', async () => {
     const { payerId, ids } = await payerWith();
     await expect(ctx.gateway.payers.removeCard(payerId, ids[0]!)).resolves.toBeUndefined();
-    expect(lastSent()).toMatchObject({ method: 'DELETE', path: `/v1/merchants/${ctx.sandbox.merchant.id}/payer/${payerId}/card/${ids[0]}` });
+    expect(lastSent()).toMatchObject({
+      method: 'DELETE',
+      path: `/v1/merchants/${ctx.sandbox.merchant.id}/payer/${payerId}/card/${ids[0]}`,
+    });
     // The default was removed: the oldest card left is the default now.
-    expect(await cardIds(payerId)).toEqual([[ids[1], true], [ids[2], false]]);
+    expect(await cardIds(payerId)).toEqual([
+      [ids[1], true],
+      [ids[2], false],
+    ]);
 
-    const cardholder = await refusal(ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: ids[0]!, cvv: CVV } }), 'not_found');
+    const cardholder = await refusal(
+      ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: ids[0]!, cvv: CVV } }),
+      'not_found',
+    );
     expect(cardholder.status).toBe(404);
-    const first = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: fullCard(testCards.approved), storedCredential: { kind: 'first' } });
-    await refusal(ctx.gateway.payments.create({
-      intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: ids[0]! }, storedCredential: { kind: 'unscheduled', previousPaymentId: first.reference_id },
-    }), 'not_found');
+    const first = await ctx.gateway.payments.create({
+      intent: 'sale',
+      amount: EUR('1.00'),
+      card: fullCard(testCards.approved),
+      storedCredential: { kind: 'first' },
+    });
+    await refusal(
+      ctx.gateway.payments.create({
+        intent: 'sale',
+        amount: EUR('1.00'),
+        card: { vaultCardId: ids[0]! },
+        storedCredential: { kind: 'unscheduled', previousPaymentId: first.reference_id },
+      }),
+      'not_found',
+    );
     await refusal(ctx.gateway.payers.removeCard(payerId, ids[0]!), 'not_found');
   });
 });
 
 describe('payers.update and payers.setDefaultCard', () => {
-  it('a default chosen comes first in the payer\'s cards; name and email change', async () => {
+  it("a default chosen comes first in the payer's cards; name and email change", async () => {
     const { payerId, ids } = await payerWith();
-    await expect(ctx.gateway.payers.update(payerId, { defaultCard: ids[2]!, name: 'Ada King', email: `king-${Date.now()}@example.com` })).resolves.toBeUndefined();
+    await expect(
+      ctx.gateway.payers.update(payerId, { defaultCard: ids[2]!, name: 'Ada King', email: `king-${Date.now()}@example.com` }),
+    ).resolves.toBeUndefined();
     expect(lastSent()).toMatchObject({ method: 'PUT', body: { default_card: ids[2], name: 'Ada King' } });
-    expect(await cardIds(payerId)).toEqual([[ids[2], true], [ids[0], false], [ids[1], false]]);
+    expect(await cardIds(payerId)).toEqual([
+      [ids[2], true],
+      [ids[0], false],
+      [ids[1], false],
+    ]);
     expect((await ctx.gateway.payers.byId(payerId)).payer_info.name).toBe('Ada King');
   });
 
@@ -55,18 +86,30 @@ describe('payers.update and payers.setDefaultCard', () => {
     const { payerId, ids, email } = await payerWith();
     await ctx.gateway.payers.setDefaultCard(payerId, ids[1]!);
     expect(lastSent()).toMatchObject({ method: 'PUT', body: { email, name: 'Ada Lovelace', default_card: ids[1] } });
-    expect(await cardIds(payerId)).toEqual([[ids[1], true], [ids[0], false], [ids[2], false]]);
+    expect(await cardIds(payerId)).toEqual([
+      [ids[1], true],
+      [ids[0], false],
+      [ids[2], false],
+    ]);
   });
 
-  it('another payer\'s card ids get nothing: not_found, nothing sent to change it, nothing changed', async () => {
+  it("another payer's card ids get nothing: not_found, nothing sent to change it, nothing changed", async () => {
     const a = await payerWith([testCards.approved, mastercard]);
     const b = await payerWith([amex]);
     const before = sent();
     await refusal(ctx.gateway.payers.setDefaultCard(b.payerId, a.ids[1]!), 'not_found');
-    expect(ctx.sandbox.requests().slice(before).map((r) => r.method)).toEqual(['GET']);
+    expect(
+      ctx.sandbox
+        .requests()
+        .slice(before)
+        .map((r) => r.method),
+    ).toEqual(['GET']);
     await refusal(ctx.gateway.payers.update(b.payerId, { defaultCard: a.ids[1]! }), 'not_found');
     await refusal(ctx.gateway.payers.removeCard(b.payerId, a.ids[0]!), 'not_found');
-    expect(await cardIds(a.payerId)).toEqual([[a.ids[0], true], [a.ids[1], false]]);
+    expect(await cardIds(a.payerId)).toEqual([
+      [a.ids[0], true],
+      [a.ids[1], false],
+    ]);
     expect(await cardIds(b.payerId)).toEqual([[b.ids[0], true]]);
   });
 });
@@ -77,7 +120,9 @@ describe('payments.verify', () => {
     const nonce = await nonceFor(ctx, testCards.approved);
     const verification: Payment = await ctx.gateway.payments.verify({ card: { nonce }, currency: 'EUR', payer: { email } });
     expect(lastSent().body).toMatchObject({
-      intent: 'auth', merchant_initiated: false, transaction: { type: '1', amount: { currency: 'EUR', total: '0.00' } },
+      intent: 'auth',
+      merchant_initiated: false,
+      transaction: { type: '1', amount: { currency: 'EUR', total: '0.00' } },
     });
     expect(isApproved(verification)).toBe(true);
     expect(readPayment(verification)).toMatchObject({ status: 'approved', state: 'voided', code: '0000' });
@@ -86,13 +131,24 @@ describe('payments.verify', () => {
     const payerId = verification.payer!.payer_info!.id!;
     expect((await ctx.gateway.payers.cards(payerId)).credit_cards.map((c) => c.id)).toEqual([vaultCardId]);
 
-    const later = await ctx.gateway.payments.create({ intent: 'sale', amount: EUR('12.00'), card: { vaultCardId: vaultCardId!, cvv: CVV } });
+    const later = await ctx.gateway.payments.create({
+      intent: 'sale',
+      amount: EUR('12.00'),
+      card: { vaultCardId: vaultCardId!, cvv: CVV },
+    });
     expect(readPayment(later)).toMatchObject({ status: 'approved', state: 'captured' });
     const renewal = await ctx.gateway.payments.create({
-      intent: 'sale', amount: EUR('12.00'), card: { vaultCardId: vaultCardId! }, storedCredential: { kind: 'scheduled', previousPaymentId },
+      intent: 'sale',
+      amount: EUR('12.00'),
+      card: { vaultCardId: vaultCardId! },
+      storedCredential: { kind: 'scheduled', previousPaymentId },
     });
     expect(readPayment(renewal)).toMatchObject({ status: 'approved', state: 'captured' });
-    expect(lastSent().body).toMatchObject({ merchant_initiated: true, previous_payment_id: verification.reference_id, transaction: { type: '2' } });
+    expect(lastSent().body).toMatchObject({
+      merchant_initiated: true,
+      previous_payment_id: verification.reference_id,
+      transaction: { type: '2' },
+    });
   });
 
   it('a declined card is returned, not thrown; zero in the currency\'s own precision; a subscription is type "2"; a kept card again with its CVV', async () => {
@@ -105,7 +161,9 @@ describe('payments.verify', () => {
     const { ids } = await payerWith([testCards.approved]);
     const again = await ctx.gateway.payments.verify({ card: { vaultCardId: ids[0]!, cvv: CVV }, currency: 'EUR' });
     expect(readPayment(again).status).toBe('approved');
-    expect(lastSent().body).toMatchObject({ payer: { funding_instrument: { credit_card_token: { credit_card_id: ids[0], cvv2: '***' } } } });
+    expect(lastSent().body).toMatchObject({
+      payer: { funding_instrument: { credit_card_token: { credit_card_id: ids[0], cvv2: '***' } } },
+    });
   });
 });
 
@@ -118,17 +176,45 @@ describe('validation before any request', () => {
     ['update: bad email', () => ctx.gateway.payers.update('PAYER-1', { email: 'ada' }), /^email must be an email address/],
     ['update: name', () => ctx.gateway.payers.update('PAYER-1', { name: 7 as never }), /^name must be a string/],
     ['update: blank card', () => ctx.gateway.payers.update('PAYER-1', { defaultCard: ' ' }), /^defaultCard must be a card id/],
-    ['update: unknown field', () => ctx.gateway.payers.update('PAYER-1', { default_card: 'CARD-1' } as never), /^update\.default_card is not a field/],
+    [
+      'update: unknown field',
+      () => ctx.gateway.payers.update('PAYER-1', { default_card: 'CARD-1' } as never),
+      /^update\.default_card is not a field/,
+    ],
     ['update: blank payer', () => ctx.gateway.payers.update(' ', { name: 'x' }), /^payerId must be an id/],
     ['setDefaultCard: blank card', () => ctx.gateway.payers.setDefaultCard('PAYER-1', ''), /^cardId must be an id/],
     ['verify: currency', () => ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'eur' }), /^currency must be/],
     ['verify: no card', () => ctx.gateway.payments.verify({ currency: 'EUR' } as never), /^card must be exactly one of/],
-    ['verify: kept card without CVV', () => ctx.gateway.payments.verify({ card: { vaultCardId: 'CARD-1' }, currency: 'EUR' } as never), /needs the CVV/],
-    ['verify: kept card as subscription', () => ctx.gateway.payments.verify({ card: { vaultCardId: 'CARD-1', cvv: CVV }, currency: 'EUR', subscription: true }), /^subscription is for a new card/],
-    ['verify: bad number', () => ctx.gateway.payments.verify({ card: { ...fullCard(testCards.approved), number: '4111111111111112' }, currency: 'EUR' }), /^card\.number/],
-    ['verify: subscription type', () => ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'EUR', subscription: 'yes' as never }), /^subscription must be/],
-    ['verify: bad email', () => ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'EUR', payer: { email: 'x' } }), /payer_info\.email/],
-    ['create: zero stays refused', () => ctx.gateway.payments.create({ intent: 'auth', amount: EUR('0.00'), card: fullCard(testCards.approved) }), /^amount\.total must be above zero/],
+    [
+      'verify: kept card without CVV',
+      () => ctx.gateway.payments.verify({ card: { vaultCardId: 'CARD-1' }, currency: 'EUR' } as never),
+      /needs the CVV/,
+    ],
+    [
+      'verify: kept card as subscription',
+      () => ctx.gateway.payments.verify({ card: { vaultCardId: 'CARD-1', cvv: CVV }, currency: 'EUR', subscription: true }),
+      /^subscription is for a new card/,
+    ],
+    [
+      'verify: bad number',
+      () => ctx.gateway.payments.verify({ card: { ...fullCard(testCards.approved), number: '4111111111111112' }, currency: 'EUR' }),
+      /^card\.number/,
+    ],
+    [
+      'verify: subscription type',
+      () => ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'EUR', subscription: 'yes' as never }),
+      /^subscription must be/,
+    ],
+    [
+      'verify: bad email',
+      () => ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'EUR', payer: { email: 'x' } }),
+      /payer_info\.email/,
+    ],
+    [
+      'create: zero stays refused',
+      () => ctx.gateway.payments.create({ intent: 'auth', amount: EUR('0.00'), card: fullCard(testCards.approved) }),
+      /^amount\.total must be above zero/,
+    ],
   ];
   it.each(refusals)('%s: invalid_request naming the field, nothing sent', async (_, run, message) => {
     const before = sent();

@@ -58,15 +58,25 @@ describe('readNonce agrees with NonceResponseSchema', () => {
     expect(read !== undefined, 'accepted').toBe(parsed.success);
     if (parsed.success) {
       const d = parsed.output.data;
-      expect(read).toEqual({ nonce: d.credit_card_nonce, brand: 'visa', last4: d.last4, expireMonth: d.expire_month, expireYear: d.expire_year, expiresAt: d.expires_on });
+      expect(read).toEqual({
+        nonce: d.credit_card_nonce,
+        brand: 'visa',
+        last4: d.last4,
+        expireMonth: d.expire_month,
+        expireYear: d.expire_year,
+        expiresAt: d.expires_on,
+      });
     }
   });
 
-  it.each([...unusedByPayframe])('reads an answer whose unused field %s is missing (the schema requires it; payframe does not use it)', (field) => {
-    const answer = { data: { ...data, [field]: undefined } };
-    expect(v.safeParse(NonceResponseSchema, answer).success).toBe(false);
-    expect(readNonce(answer, undefined, undefined)?.nonce).toBe(data.credit_card_nonce);
-  });
+  it.each([...unusedByPayframe])(
+    'reads an answer whose unused field %s is missing (the schema requires it; payframe does not use it)',
+    (field) => {
+      const answer = { data: { ...data, [field]: undefined } };
+      expect(v.safeParse(NonceResponseSchema, answer).success).toBe(false);
+      expect(readNonce(answer, undefined, undefined)?.nonce).toBe(data.credit_card_nonce);
+    },
+  );
 
   it('keeps the brand the card core found, and the name of the card', () => {
     expect(readNonce({ data: { ...data, brand_code: 'MASTERCARD' } }, 'elo', 'Ada')).toMatchObject({ brand: 'elo', name: 'Ada' });
@@ -96,11 +106,21 @@ describe('isErrorBody agrees with ErrorBodySchema', () => {
 describe('refusal keeps the reason of a body without eventId or message', () => {
   it('reads code and name alone', () => {
     const e = refusal(409, { code: '4099', name: 'AUTHENTICATE_NOT_SUPPORTED' }, 'authenticate');
-    expect(e).toMatchObject({ code: 'conflict', status: 409, resultCode: '4099', reason: 'AUTHENTICATE_NOT_SUPPORTED', eventId: undefined });
+    expect(e).toMatchObject({
+      code: 'conflict',
+      status: 409,
+      resultCode: '4099',
+      reason: 'AUTHENTICATE_NOT_SUPPORTED',
+      eventId: undefined,
+    });
     expect(e.message).toBe('authenticate: AUTHENTICATE_NOT_SUPPORTED');
     // The service's text is never in the message (it may quote the request); the server keeps it in `body`.
     expect(refusal(409, { code: '4098', name: 'SESSION_EXPIRED', message: 'gone' }, 'x').message).toBe('x: SESSION_EXPIRED');
-    expect(refusal(409, { code: '4098', name: 'SESSION_EXPIRED', message: 'gone' }, 'x', true).body).toEqual({ code: '4098', name: 'SESSION_EXPIRED', message: 'gone' });
+    expect(refusal(409, { code: '4098', name: 'SESSION_EXPIRED', message: 'gone' }, 'x', true).body).toEqual({
+      code: '4098',
+      name: 'SESSION_EXPIRED',
+      message: 'gone',
+    });
   });
 });
 
@@ -117,8 +137,16 @@ describe('checkCard builds bodies of the wire type', () => {
 
 describe('a refusal’s code by its status', () => {
   it.each([
-    [400, 'invalid_request'], [401, 'unauthorized'], [403, 'forbidden'], [404, 'not_found'], [408, 'timeout'],
-    [409, 'conflict'], [413, 'invalid_request'], [429, 'rate_limited'], [500, 'server_error'], [503, 'server_error'],
+    [400, 'invalid_request'],
+    [401, 'unauthorized'],
+    [403, 'forbidden'],
+    [404, 'not_found'],
+    [408, 'timeout'],
+    [409, 'conflict'],
+    [413, 'invalid_request'],
+    [429, 'rate_limited'],
+    [500, 'server_error'],
+    [503, 'server_error'],
   ])('HTTP %i is %s', (status, code) => {
     expect(refusal(status, { code: '4080', name: 'REQUEST_TIMEOUT' }, 'x')).toMatchObject({ code, status, reason: 'REQUEST_TIMEOUT' });
   });

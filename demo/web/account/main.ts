@@ -16,10 +16,23 @@ declare global {
 }
 
 /** The demo shoppers the sign-in offers (the server's fixed accounts). */
-const SHOPPERS = [{ id: 'ada', name: 'Ada Lovelace' }, { id: 'grace', name: 'Grace Hopper' }];
+const SHOPPERS = [
+  { id: 'ada', name: 'Ada Lovelace' },
+  { id: 'grace', name: 'Grace Hopper' },
+];
 /** Brand ids as people name them (the script-tag bundle carries no card rules). */
-const BRAND_NAMES: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', 'american-express': 'American Express', unknown: 'Card' };
-const brandName = (id: string) => BRAND_NAMES[id] ?? id.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+const BRAND_NAMES: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  'american-express': 'American Express',
+  unknown: 'Card',
+};
+const brandName = (id: string) =>
+  BRAND_NAMES[id] ??
+  id
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
 const cardName = (card: KeptCard) => t(locale, 'cardEnding', { brand: brandName(card.brand), last4: card.last4 });
 /** Latin text (a name, an email) set apart in Arabic, so that its dots and brackets stay with it right to left. */
 const isolate = (text: string) => (locale === 'ar' ? `\u2068${text}\u2069` : text);
@@ -46,7 +59,11 @@ function tell(key: Key, vars: () => Record<string, string> = () => ({}), tone: '
   say(status, t(locale, key, vars()), tone);
 }
 const failed = (error: unknown) =>
-  tell('actionFailed', () => ({ reason: error instanceof ApiError && error.code === 'network' ? t(locale, 'network') : (error as Error).message }), 'bad');
+  tell(
+    'actionFailed',
+    () => ({ reason: error instanceof ApiError && error.code === 'network' ? t(locale, 'network') : (error as Error).message }),
+    'bad',
+  );
 const signedIn = (who: Account) => () => ({ name: isolate(who.name) });
 
 function translate(): void {
@@ -68,12 +85,17 @@ function translate(): void {
 
 function render(): void {
   // The email on a line of its own, left to right and unbroken: it is what the shop pays and saves cards under.
-  byId('signed-in').replaceChildren(...(account ? [t(locale, 'signedInAs', signedIn(account)()), h('br'), h('bdi', { class: 'email' }, account.email)] : []));
+  byId('signed-in').replaceChildren(
+    ...(account ? [t(locale, 'signedInAs', signedIn(account)()), h('br'), h('bdi', { class: 'email' }, account.email)] : []),
+  );
   byId('sign-in-buttons').replaceChildren(
     ...(account
       ? [h('button', { type: 'button', class: 'button', onclick: () => void signOut() }, t(locale, 'signOut'))]
-      : !loaded ? []
-      : SHOPPERS.map((s) => h('button', { type: 'button', class: 'button', onclick: () => void signIn(s.id) }, t(locale, 'signInAs', { name: s.name })))),
+      : !loaded
+        ? []
+        : SHOPPERS.map((s) =>
+            h('button', { type: 'button', class: 'button', onclick: () => void signIn(s.id) }, t(locale, 'signInAs', { name: s.name })),
+          )),
   );
   byId('cards-panel').hidden = !account;
   byId('add-panel').hidden = !account;
@@ -89,15 +111,41 @@ function render(): void {
 function cardItem(card: KeptCard, index: number): HTMLLIElement {
   const name = cardName(card);
   const { expiry } = cardText({ ...card, brand: brandName(card.brand) }, locale);
-  return h('li', { 'data-card': card.id },
-    h('span', { class: 'card-text' },
+  return h(
+    'li',
+    { 'data-card': card.id },
+    h(
+      'span',
+      { class: 'card-text' },
       h('strong', {}, name, card.isDefault && h('span', { class: 'default-badge' }, t(locale, 'defaultCard'))),
-      h('span', { class: 'hint' }, expiry)),
-    h('span', { class: 'actions' },
-      !card.isDefault && h('button', { type: 'button', class: 'button', 'aria-label': t(locale, 'makeDefaultLabel', { card: name }), onclick: () => void act('default', card, index) },
-        t(locale, 'makeDefault')),
-      h('button', { type: 'button', class: 'button danger', 'aria-label': t(locale, 'removeLabel', { card: name }), onclick: () => void act('remove', card, index) },
-        t(locale, 'remove'))));
+      h('span', { class: 'hint' }, expiry),
+    ),
+    h(
+      'span',
+      { class: 'actions' },
+      !card.isDefault &&
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button',
+            'aria-label': t(locale, 'makeDefaultLabel', { card: name }),
+            onclick: () => void act('default', card, index),
+          },
+          t(locale, 'makeDefault'),
+        ),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button danger',
+          'aria-label': t(locale, 'removeLabel', { card: name }),
+          onclick: () => void act('remove', card, index),
+        },
+        t(locale, 'remove'),
+      ),
+    ),
+  );
 }
 
 async function loadCards(): Promise<void> {
@@ -118,9 +166,10 @@ async function act(action: 'remove' | 'default', card: KeptCard, index: number):
   // The focus stays in the list: after a removal on the card now in its place (or the one before), else the heading.
   const list = cards ?? [];
   const next = list[Math.min(index, list.length - 1)];
-  const target = action === 'remove'
-    ? next && byId('card-list').querySelector<HTMLButtonElement>(`li[data-card="${CSS.escape(next.id)}"] .danger`)
-    : byId('card-list').querySelector<HTMLButtonElement>(`li[data-card="${CSS.escape(card.id)}"] .danger`);
+  const target =
+    action === 'remove'
+      ? next && byId('card-list').querySelector<HTMLButtonElement>(`li[data-card="${CSS.escape(next.id)}"] .danger`)
+      : byId('card-list').querySelector<HTMLButtonElement>(`li[data-card="${CSS.escape(card.id)}"] .danger`);
   (target ?? byId('cards-title')).focus();
 }
 
@@ -185,7 +234,8 @@ async function save(): Promise<void> {
   try {
     const { nonce } = await form.tokenize();
     const answer = await api<{ saved: boolean; code?: string; text?: string }>('/api/account/cards/new', {
-      method: 'POST', body: { card: { nonce }, browserInfo: window.Payframe.collectBrowserInfo() },
+      method: 'POST',
+      body: { card: { nonce }, browserInfo: window.Payframe.collectBrowserInfo() },
     });
     if (answer.saved) tell('cardSaved');
     else tell('cardNotSaved', () => ({ text: answer.text ?? '', code: answer.code ?? '' }), 'bad');
@@ -193,7 +243,8 @@ async function save(): Promise<void> {
     if (answer.saved) mount(); // a new form for the next card: a nonce pays once
   } catch (error) {
     const { code, fields } = error as { code?: string; fields?: string[] };
-    if (code === 'invalid_card' && fields) tell('correct', () => ({ fields: fields.map((f) => t(locale, FIELD_NAMES[f] ?? 'cvv')).join(', ') }), 'bad');
+    if (code === 'invalid_card' && fields)
+      tell('correct', () => ({ fields: fields.map((f) => t(locale, FIELD_NAMES[f] ?? 'cvv')).join(', ') }), 'bad');
     else failed(error);
   } finally {
     saving = false;

@@ -15,7 +15,9 @@ const cardOf = (row: PaymentRow) => (row.card ? `${row.card.type} ${row.card.bin
 const kindOf = (row: PaymentRow) =>
   `${row.intent === 'auth' ? 'Authorisation' : 'Sale'}${row.kind === 'merchant-initiated' ? ', merchant-initiated' : ''}`;
 const messageOf = (error: unknown) =>
-  error instanceof ApiError && error.code === 'network' ? 'The shop’s server did not answer: is npm start still running?' : (error as Error).message;
+  error instanceof ApiError && error.code === 'network'
+    ? 'The shop’s server did not answer: is npm start still running?'
+    : (error as Error).message;
 
 const NO_KEY = 'This back office is for the shop’s staff: open the Back office address that npm start printed (it ends in #key=…).';
 const WRONG_KEY = 'This key is not this run’s: open the Back office address that npm start printed this time.';
@@ -54,15 +56,21 @@ function watchNotifications(): void {
     if (!notifications || top === newest) return;
     const first = newest === undefined;
     newest = top;
-    byId('notifications').querySelector('tbody')!.replaceChildren(
-      ...notifications.map((n) =>
-        h('tr', {},
-          h('td', {}, when(n.at)),
-          h('td', { class: 'mono' }, n.kind),
-          h('td', { class: 'mono' }, n.referenceId),
-          h('td', {}, n.orderId ?? '—'),
-          h('td', {}, state(n.state)))),
-    );
+    byId('notifications')
+      .querySelector('tbody')!
+      .replaceChildren(
+        ...notifications.map((n) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, when(n.at)),
+            h('td', { class: 'mono' }, n.kind),
+            h('td', { class: 'mono' }, n.referenceId),
+            h('td', {}, n.orderId ?? '—'),
+            h('td', {}, state(n.state)),
+          ),
+        ),
+      );
     say(byId('notifications-status'), notifications.length === 0 ? 'None yet: the service posts one for every change of a payment.' : '');
     if (!first) await loadList();
   };
@@ -87,15 +95,23 @@ async function loadList(): Promise<void> {
   const body = byId('payments').querySelector('tbody')!;
   body.replaceChildren(
     ...rows.map((row) =>
-      h('tr', { 'aria-current': row.referenceId === current ? 'true' : undefined },
-        h('td', {}, row.referenceId
-          ? h('button', { type: 'button', class: 'link', onclick: () => void open(row.referenceId!) }, row.referenceId)
-          : h('span', { class: 'hint' }, 'being checked')),
+      h(
+        'tr',
+        { 'aria-current': row.referenceId === current ? 'true' : undefined },
+        h(
+          'td',
+          {},
+          row.referenceId
+            ? h('button', { type: 'button', class: 'link', onclick: () => void open(row.referenceId!) }, row.referenceId)
+            : h('span', { class: 'hint' }, 'being checked'),
+        ),
         h('td', {}, row.orderId, h('span', { class: 'hint' }, ` · ${when(row.createdAt)}`)),
         h('td', {}, kindOf(row)),
         h('td', { class: 'mono' }, cardOf(row)),
         h('td', { class: 'amount' }, money(row.amount.total, row.amount.currency)),
-        h('td', {}, row.checking ? state('checking') : state(row.state)))),
+        h('td', {}, row.checking ? state('checking') : state(row.state)),
+      ),
+    ),
   );
   say(listStatus, rows.length === 0 ? 'No payments yet: pay on a checkout page, then reload.' : '');
 }
@@ -149,7 +165,11 @@ function facts(row: PaymentRow): HTMLElement {
   ];
   if (row.keptCard) pairs.push(['Kept card', `${row.keptCard} (the payer asked to keep it)`]);
   if (row.previousPaymentId) pairs.push(['Series', `charged on the card kept by ${row.previousPaymentId}`]);
-  for (const action of row.history) pairs.push([action.kind[0]!.toUpperCase() + action.kind.slice(1), `${money(action.total, currency)} · ${action.id} · ${when(action.at)}`]);
+  for (const action of row.history)
+    pairs.push([
+      action.kind[0]!.toUpperCase() + action.kind.slice(1),
+      `${money(action.total, currency)} · ${action.id} · ${when(action.at)}`,
+    ]);
   return h('dl', { class: 'facts' }, ...pairs.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
 }
 
@@ -170,27 +190,48 @@ function actions(row: PaymentRow): HTMLElement {
   const left = (Number(row.captured) - Number(row.refunded)).toFixed(row.amount.total.split('.')[1]?.length ?? 0);
   const forms: HTMLElement[] = [
     actionForm({
-      title: 'Capture', id: 'capture', button: 'Capture', enabled: row.state === 'authorised', value: row.amount.total,
-      label: `Amount to capture (${currency})`, hint: 'Less than the whole amount captures part of it; the rest of the hold is released.',
+      title: 'Capture',
+      id: 'capture',
+      button: 'Capture',
+      enabled: row.state === 'authorised',
+      value: row.amount.total,
+      label: `Amount to capture (${currency})`,
+      hint: 'Less than the whole amount captures part of it; the rest of the hold is released.',
       run: (amount) => api(`/api/payments/${row.referenceId}/capture`, { method: 'POST', body: { amount } }),
     }),
     actionForm({
-      title: 'Void', id: 'void', button: 'Void authorisation', enabled: row.state === 'authorised', danger: true,
+      title: 'Void',
+      id: 'void',
+      button: 'Void authorisation',
+      enabled: row.state === 'authorised',
+      danger: true,
       hint: 'Releases the whole hold. Only an authorisation that is not captured can be voided.',
       run: () => api(`/api/payments/${row.referenceId}/void`, { method: 'POST' }),
     }),
     actionForm({
-      title: 'Refund', id: 'refund', button: 'Refund', enabled: row.state === 'captured', value: left,
-      label: `Amount to refund (${currency})`, hint: 'Several partial refunds may follow one another, up to the captured amount.',
+      title: 'Refund',
+      id: 'refund',
+      button: 'Refund',
+      enabled: row.state === 'captured',
+      value: left,
+      label: `Amount to refund (${currency})`,
+      hint: 'Several partial refunds may follow one another, up to the captured amount.',
       run: (amount) => api(`/api/payments/${row.referenceId}/refund`, { method: 'POST', body: { amount } }),
     }),
   ];
   if (row.keptCard) {
-    forms.push(actionForm({
-      title: 'Charge the kept card', id: 'charge', button: 'Charge kept card', enabled: true, value: '',
-      label: `Amount to charge (${currency})`, hint: 'A merchant-initiated payment on the card the payer asked to keep; no security code needed.',
-      run: (amount) => api(`/api/payments/${row.referenceId}/charge`, { method: 'POST', body: { amount } }),
-    }));
+    forms.push(
+      actionForm({
+        title: 'Charge the kept card',
+        id: 'charge',
+        button: 'Charge kept card',
+        enabled: true,
+        value: '',
+        label: `Amount to charge (${currency})`,
+        hint: 'A merchant-initiated payment on the card the payer asked to keep; no security code needed.',
+        run: (amount) => api(`/api/payments/${row.referenceId}/charge`, { method: 'POST', body: { amount } }),
+      }),
+    );
   }
   return h('div', { class: 'actions' }, ...forms);
 }
@@ -209,15 +250,27 @@ interface ActionSpec {
 
 function actionForm(spec: ActionSpec): HTMLElement {
   const inputId = `${spec.id}-amount`;
-  const input = spec.label === undefined ? undefined
-    : h('input', { id: inputId, name: 'amount', inputmode: 'decimal', autocomplete: 'off', value: spec.value ?? '', disabled: !spec.enabled });
+  const input =
+    spec.label === undefined
+      ? undefined
+      : h('input', {
+          id: inputId,
+          name: 'amount',
+          inputmode: 'decimal',
+          autocomplete: 'off',
+          value: spec.value ?? '',
+          disabled: !spec.enabled,
+        });
   const button = h('button', { type: 'submit', class: `button${spec.danger ? ' danger' : ''}`, disabled: !spec.enabled }, spec.button);
-  const form = h('form', { class: 'action', 'aria-labelledby': `${spec.id}-title` },
+  const form = h(
+    'form',
+    { class: 'action', 'aria-labelledby': `${spec.id}-title` },
     h('h3', { id: `${spec.id}-title` }, spec.title),
     input && h('label', { for: inputId }, spec.label!),
     input,
     h('p', { class: 'hint' }, spec.hint),
-    button);
+    button,
+  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     button.disabled = true;
@@ -247,7 +300,9 @@ async function findPayer(query: string): Promise<void> {
   say(status, 'Looking up…');
   let view: PayerView;
   try {
-    view = await api<PayerView>(q.startsWith('PAYER-') ? `/api/payers/${encodeURIComponent(q)}` : `/api/payers?email=${encodeURIComponent(q)}`);
+    view = await api<PayerView>(
+      q.startsWith('PAYER-') ? `/api/payers/${encodeURIComponent(q)}` : `/api/payers?email=${encodeURIComponent(q)}`,
+    );
   } catch (error) {
     result.replaceChildren();
     return say(status, error instanceof ApiError && error.code === 'not_found' ? `No payer found for ${q}.` : messageOf(error), 'bad');
@@ -256,26 +311,57 @@ async function findPayer(query: string): Promise<void> {
   const cardDetail = h('div', {});
   const lookUp = async (cardId: string) => {
     try {
-      const { card } = await api<{ card: Record<string, unknown> }>(`/api/payers/${encodeURIComponent(view.payer.id)}/cards/${encodeURIComponent(cardId)}`);
+      const { card } = await api<{ card: Record<string, unknown> }>(
+        `/api/payers/${encodeURIComponent(view.payer.id)}/cards/${encodeURIComponent(cardId)}`,
+      );
       cardDetail.replaceChildren(h('h3', {}, `Card ${cardId}`), h('pre', { tabindex: 0 }, JSON.stringify(card, null, 2)));
     } catch (error) {
       cardDetail.replaceChildren(h('p', { class: 'notice bad', role: 'status' }, messageOf(error)));
     }
   };
   result.replaceChildren(
-    h('dl', { class: 'facts' },
-      h('dt', {}, 'Payer id'), h('dd', { class: 'mono' }, view.payer.id),
-      h('dt', {}, 'Email'), h('dd', {}, view.payer.email || '—'),
-      h('dt', {}, 'Name'), h('dd', {}, view.payer.name || '—')),
-    h('div', { class: 'table-wrap' }, h('table', {},
-      h('caption', {}, 'Cards in the vault'),
-      h('thead', {}, h('tr', {}, ...['Card', 'Expiry', 'Kept for the payer', ''].map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, ...view.cards.map((card) =>
-        h('tr', {},
-          h('td', { class: 'mono' }, `${card.type} ${card.bin} •••• ${card.last4}${card.isDefault ? ' (default)' : ''}`),
-          h('td', {}, card.expireMonth ? `${String(card.expireMonth).padStart(2, '0')}/${card.expireYear}` : ''),
-          h('td', {}, card.keptWithConsent ? 'yes' : 'no'),
-          h('td', {}, h('button', { type: 'button', class: 'button', 'aria-label': `Look up card ${card.id}`, onclick: () => void lookUp(card.id) }, 'Look up'))))))),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Payer id'),
+      h('dd', { class: 'mono' }, view.payer.id),
+      h('dt', {}, 'Email'),
+      h('dd', {}, view.payer.email || '—'),
+      h('dt', {}, 'Name'),
+      h('dd', {}, view.payer.name || '—'),
+    ),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        {},
+        h('caption', {}, 'Cards in the vault'),
+        h('thead', {}, h('tr', {}, ...['Card', 'Expiry', 'Kept for the payer', ''].map((c) => h('th', { scope: 'col' }, c)))),
+        h(
+          'tbody',
+          {},
+          ...view.cards.map((card) =>
+            h(
+              'tr',
+              {},
+              h('td', { class: 'mono' }, `${card.type} ${card.bin} •••• ${card.last4}${card.isDefault ? ' (default)' : ''}`),
+              h('td', {}, card.expireMonth ? `${String(card.expireMonth).padStart(2, '0')}/${card.expireYear}` : ''),
+              h('td', {}, card.keptWithConsent ? 'yes' : 'no'),
+              h(
+                'td',
+                {},
+                h(
+                  'button',
+                  { type: 'button', class: 'button', 'aria-label': `Look up card ${card.id}`, onclick: () => void lookUp(card.id) },
+                  'Look up',
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
     cardDetail,
   );
 }

@@ -59,9 +59,12 @@ function render(): void {
     const { order } = info;
     byId('order-lines').replaceChildren(
       ...order.items.map((item) =>
-        h('li', {},
+        h(
+          'li',
+          {},
           h('span', {}, item.name[locale], h('span', { class: 'qty' }, t(locale, 'quantity', { n: count(locale, item.quantity) }))),
-          h('span', { class: 'amount' }, money(item.total))),
+          h('span', { class: 'amount' }, money(item.total)),
+        ),
       ),
     );
     byId('order-subtotal').textContent = money(order.subtotal);
@@ -73,7 +76,11 @@ function render(): void {
   byId('account-note').textContent = account ? t(locale, 'signedInCheckout', { name: account.name }) : '';
   byId('card-form-note').textContent = formNote ? t(locale, formNote.key, 'reason' in formNote ? { reason: formNote.reason } : {}) : '';
   const paid = outcome?.kind === 'approved';
-  payButton.textContent = paying ? t(locale, 'paying') : paid ? t(locale, 'paid') : t(locale, 'pay', { amount: info ? money(info.order.total) : '' });
+  payButton.textContent = paying
+    ? t(locale, 'paying')
+    : paid
+      ? t(locale, 'paid')
+      : t(locale, 'pay', { amount: info ? money(info.order.total) : '' });
   payButton.disabled = !complete || paying || paid;
   byId('pay-form').setAttribute('aria-busy', String(paying));
   renderOutcome();
@@ -95,9 +102,12 @@ function renderSavedCards(): void {
   const cards = lookup?.kind === 'found' ? lookup.cards : [];
   byId('saved-cards').hidden = cards.length === 0;
   const option = (value: string, title: string, detail: string, checked: boolean) =>
-    h('label', { class: 'choice' },
+    h(
+      'label',
+      { class: 'choice' },
       h('input', { type: 'radio', name: 'card-choice', value, checked, onchange: () => choose(cards.find((c) => c.id === value)) }),
-      h('span', {}, h('strong', {}, title), h('span', { class: 'hint' }, detail)));
+      h('span', {}, h('strong', {}, title), h('span', { class: 'hint' }, detail)),
+    );
   // Rebuilt only when the cards or the words change: a focused radio keeps its focus while the payer types.
   const list = byId('saved-card-list');
   const key = `${locale}|${chosen?.id}|${cards.map((c) => c.id).join()}`;
@@ -158,7 +168,10 @@ async function submit(): Promise<void> {
   const otp = byId(OTP_CONTAINER.slice(1));
   const payingWith = client;
   outcome = await pay({
-    form, browserInfo: window.Payframe.collectBrowserInfo(), locale, keptCard: chosen,
+    form,
+    browserInfo: window.Payframe.collectBrowserInfo(),
+    locale,
+    keptCard: chosen,
     intent: document.querySelector<HTMLInputElement>('input[name="intent"]:checked')?.value === 'auth' ? 'auth' : 'sale',
     email: byId<HTMLInputElement>('email').value.trim(),
     saveCard: !chosen && byId<HTMLInputElement>('save-card').checked,

@@ -32,7 +32,13 @@ export const brandOf = (card: SavedCard) => card.brand.trim().toLowerCase().repl
 /** Mounts the fields of a new card, or the security code of `keptCard`. Returns at once; `ready` says when. */
 export function mountCardForm(payframe: PayframeLib, client: Client, locale: Locale, keptCard: SavedCard | undefined): CardForm {
   if (keptCard) {
-    return payframe.mountFields({ client, fields: { cvv: { container: KEPT_CARD_CVV } }, brand: brandOf(keptCard), locale, styles: STYLES });
+    return payframe.mountFields({
+      client,
+      fields: { cvv: { container: KEPT_CARD_CVV } },
+      brand: brandOf(keptCard),
+      locale,
+      styles: STYLES,
+    });
   }
   return payframe.mountFields({
     client,
@@ -53,5 +59,9 @@ export function mountCardForm(payframe: PayframeLib, client: Client, locale: Loc
  * session from a card whose bank wants its own page after all (AUTHENTICATE_NOT_SUPPORTED: then the redirect).
  */
 export const submitOtp = (body: { referenceId: string; sessionId: string; otp: string }, { signal }: { signal?: AbortSignal }) =>
-  fetch('/api/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) })
-    .then((response) => response.json());
+  fetch('/api/authenticate', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  }).then((response) => response.json());

@@ -22,7 +22,10 @@ export async function findSavedCards(email: string, locale: Locale): Promise<Car
 }
 
 /** "Visa ending in 1111" and "Expires 12/34". */
-export function cardText(card: Pick<SavedCard, 'brand' | 'last4' | 'expireMonth' | 'expireYear'>, locale: Locale): { title: string; expiry: string } {
+export function cardText(
+  card: Pick<SavedCard, 'brand' | 'last4' | 'expireMonth' | 'expireYear'>,
+  locale: Locale,
+): { title: string; expiry: string } {
   return {
     title: t(locale, 'cardEnding', { brand: card.brand, last4: card.last4 }),
     expiry: t(locale, 'expires', { mm: String(card.expireMonth).padStart(2, '0'), yy: String(card.expireYear).slice(-2) }),

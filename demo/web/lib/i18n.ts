@@ -67,14 +67,16 @@ const en = {
   resultPending: 'Payment not finished',
   resultPendingText: 'The bank is still waiting for your one-time password.',
   resultUnknown: 'We could not check your payment',
-  resultNoSession: 'This page is where the bank sends you back after a payment, with the payment’s session in its address. This address has none.',
+  resultNoSession:
+    'This page is where the bank sends you back after a payment, with the payment’s session in its address. This address has none.',
   resultNotFound: 'This payment was not started in this browser, so the shop does not show it here.',
   reference: 'Order {order} · payment {ref}',
   backToShop: 'Back to the shop',
   navAccount: 'Your saved cards',
   accountTitle: 'Your saved cards',
   signInTitle: 'Demo sign-in',
-  signInNote: 'A sandbox demo: pick a demo shopper, no password asked. A real shop verifies the email (a password, a sign-in link) before it shows anyone saved cards.',
+  signInNote:
+    'A sandbox demo: pick a demo shopper, no password asked. A real shop verifies the email (a password, a sign-in link) before it shows anyone saved cards.',
   signInAs: 'Sign in as {name}',
   signedInAs: 'Signed in as {name}.',
   signedInCheckout: 'Signed in as {name}: you pay under your account’s email.',
@@ -173,7 +175,8 @@ const ar: Record<Key, string> = {
   navAccount: 'بطاقاتك المحفوظة',
   accountTitle: 'بطاقاتك المحفوظة',
   signInTitle: 'تسجيل دخول تجريبي',
-  signInNote: 'عرض تجريبي: اختر متسوّقًا تجريبيًا، دون كلمة مرور. يتحقق المتجر الحقيقي من البريد الإلكتروني (كلمة مرور، رابط دخول) قبل أن يعرض لأحد بطاقات محفوظة.',
+  signInNote:
+    'عرض تجريبي: اختر متسوّقًا تجريبيًا، دون كلمة مرور. يتحقق المتجر الحقيقي من البريد الإلكتروني (كلمة مرور، رابط دخول) قبل أن يعرض لأحد بطاقات محفوظة.',
   signInAs: 'سجّل الدخول باسم {name}',
   signedInAs: 'مسجّل الدخول باسم {name}.',
   signedInCheckout: 'مسجّل الدخول باسم {name}: تدفع ببريد حسابك الإلكتروني.',

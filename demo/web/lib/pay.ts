@@ -45,7 +45,10 @@ export interface PayRequest {
 }
 
 /** What the shop answers for an order whose payment's answer was lost, until its notification settles it. */
-interface Checking { status: 'checking'; orderId: string }
+interface Checking {
+  status: 'checking';
+  orderId: string;
+}
 const CHECK_EVERY_MS = 2000;
 
 /**
@@ -57,7 +60,8 @@ async function settled(path: string): Promise<PayAnswer | { status: 'none' }> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS));
     const answer = await api<PayAnswer | Checking | { status: 'none' }>(path).catch((error: unknown) =>
-      error instanceof ApiError && error.code === 'not_found' ? ({ status: 'none' } as const) : undefined);
+      error instanceof ApiError && error.code === 'not_found' ? ({ status: 'none' } as const) : undefined,
+    );
     if (answer && answer.status !== 'checking') return answer;
   }
 }
@@ -76,16 +80,27 @@ export async function pay(request: PayRequest): Promise<Outcome> {
       const { ticket, orderId } = await api<{ ticket: string; orderId: string }>('/api/kept-card/ticket', { method: 'POST', body });
       // The CVV frame passes on the payment's outcome alone; the shop says the rest to this checkout.
       // Its answer lost (the service's, or the shop's on its way back): the order is asked for by its number.
-      const posted = await form.postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } }).catch((error: { code?: string }) => {
-        if (error.code === 'outcome_unknown' || error.code === 'network' || error.code === 'timeout') return undefined;
-        throw error;
-      });
+      const posted = await form
+        .postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } })
+        .catch((error: { code?: string }) => {
+          if (error.code === 'outcome_unknown' || error.code === 'network' || error.code === 'timeout') return undefined;
+          throw error;
+        });
       path = orderPath(orderId);
       answer = posted ? await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`) : { status: 'checking', orderId };
     } else {
       const card = await form.tokenize();
       const attempt = crypto.randomUUID();
-      const body = { intent, ...(email ? { email } : {}), ...(card.name ? { name: card.name } : {}), saveCard, card: { nonce: card.nonce }, browserInfo, locale, attempt };
+      const body = {
+        intent,
+        ...(email ? { email } : {}),
+        ...(card.name ? { name: card.name } : {}),
+        saveCard,
+        card: { nonce: card.nonce },
+        browserInfo,
+        locale,
+        attempt,
+      };
       path = `/api/attempt/${attempt}`;
       answer = await api<PayAnswer | Checking>('/api/pay', { method: 'POST', body }).catch((error: unknown) => {
         if (lost(error)) return { status: 'checking', orderId: '' } as Checking;
@@ -104,7 +119,8 @@ export async function pay(request: PayRequest): Promise<Outcome> {
   } catch (error) {
     const { code, fields, message } = error as { code?: string; fields?: string[]; message: string };
     if (code === 'invalid_card' && fields) return { kind: 'correct', fields };
-    if (code === 'network' || code === 'timeout') return { kind: 'failed', reason: t(locale, error instanceof ApiError ? 'network' : 'serviceDown') };
+    if (code === 'network' || code === 'timeout')
+      return { kind: 'failed', reason: t(locale, error instanceof ApiError ? 'network' : 'serviceDown') };
     // The CVV frame passes on a refusal's code, never the route's words (they could quote the CVV).
     if (keptCard && code === 'not_found' && !(error instanceof ApiError)) return { kind: 'failed', reason: t(locale, 'keptCardRefused') };
     return { kind: 'failed', reason: t(locale, 'payFailed', { reason: message }) };
@@ -114,18 +130,31 @@ export async function pay(request: PayRequest): Promise<Outcome> {
 const FIELD_NAMES: Record<string, Key> = { number: 'cardNumber', expiry: 'expiry', cvv: 'cvv', name: 'cardName' };
 
 /** What the payer reads about an outcome: a tone for its look, a title and the sentence. */
-export function describe(outcome: Outcome, locale: Locale): { tone: 'ok' | 'bad' | 'info'; title: string; text: string; reference?: string } {
+export function describe(
+  outcome: Outcome,
+  locale: Locale,
+): { tone: 'ok' | 'bad' | 'info'; title: string; text: string; reference?: string } {
   switch (outcome.kind) {
     case 'approved': {
       const { answer } = outcome;
       const amount = formatMoney(answer.amount.total, answer.amount.currency, locale);
       const text = t(locale, answer.state === 'authorised' ? 'resultAuthorised' : 'resultCaptured', { amount });
-      return { tone: 'ok', title: t(locale, 'resultApproved'), text, reference: t(locale, 'reference', { order: answer.orderId, ref: answer.referenceId }) };
+      return {
+        tone: 'ok',
+        title: t(locale, 'resultApproved'),
+        text,
+        reference: t(locale, 'reference', { order: answer.orderId, ref: answer.referenceId }),
+      };
     }
     case 'declined': {
       const { answer } = outcome;
       const text = t(locale, 'resultDeclinedText', { text: answer.text ?? '', code: answer.code });
-      return { tone: 'bad', title: t(locale, 'resultDeclined'), text, reference: t(locale, 'reference', { order: answer.orderId, ref: answer.referenceId }) };
+      return {
+        tone: 'bad',
+        title: t(locale, 'resultDeclined'),
+        text,
+        reference: t(locale, 'reference', { order: answer.orderId, ref: answer.referenceId }),
+      };
     }
     case 'redirecting':
       return { tone: 'info', title: t(locale, 'resultPending'), text: t(locale, 'redirecting') };

@@ -25,7 +25,7 @@ function show(kind: 'ok' | 'bad' | 'wait', title: string, text: string, referenc
 async function start(): Promise<void> {
   const sessionId = new URLSearchParams(location.search).get('payment-session-id') ?? '';
   // The same rule as the server's route: 32 hex digits, nothing else reaches a request.
-  if (!/^[0-9a-fA-F]{32}$/.test(sessionId)) return show('bad', t(locale, 'resultUnknown'), t(locale, 'resultNoSession'));
+  if (!/^[0-9a-f]{32}$/i.test(sessionId)) return show('bad', t(locale, 'resultUnknown'), t(locale, 'resultNoSession'));
   let outcome: PaymentOutcome;
   try {
     outcome = await api<PaymentOutcome>(`/api/session/${sessionId}`);
@@ -37,7 +37,12 @@ async function start(): Promise<void> {
   const amount = outcome.amount ? formatMoney(outcome.amount.total, outcome.amount.currency, locale) : '';
   const reference = t(locale, 'reference', { order: outcome.orderId ?? '', ref: outcome.referenceId });
   if (outcome.status === 'approved') {
-    show('ok', t(locale, 'resultApproved'), t(locale, outcome.state === 'authorised' ? 'resultAuthorised' : 'resultCaptured', { amount }), reference);
+    show(
+      'ok',
+      t(locale, 'resultApproved'),
+      t(locale, outcome.state === 'authorised' ? 'resultAuthorised' : 'resultCaptured', { amount }),
+      reference,
+    );
   } else if (outcome.status === 'declined') {
     show('bad', t(locale, 'resultDeclined'), t(locale, 'resultDeclinedText', { text: outcome.text ?? '', code: outcome.code }), reference);
   } else {

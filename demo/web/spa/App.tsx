@@ -26,7 +26,8 @@ export function App() {
     let live = true;
     api<CheckoutInfo>('/api/checkout').then(
       (answer) => live && setInfo(answer),
-      (error: unknown) => live && setLoadError(error instanceof ApiError && error.code === 'network' ? 'network' : (error as Error).message),
+      (error: unknown) =>
+        live && setLoadError(error instanceof ApiError && error.code === 'network' ? 'network' : (error as Error).message),
     );
     return () => {
       live = false;
@@ -35,23 +36,32 @@ export function App() {
 
   // No request until the card form asks for a client token: createClient does no I/O.
   const client = useMemo(
-    () => info && createClient({
-      merchantId: info.gateway.merchantId,
-      baseUrl: info.gateway.baseUrl,
-      authorization: () => api('/api/client-token', { method: 'POST' }),
-    }),
+    () =>
+      info &&
+      createClient({
+        merchantId: info.gateway.merchantId,
+        baseUrl: info.gateway.baseUrl,
+        authorization: () => api('/api/client-token', { method: 'POST' }),
+      }),
     [info],
   );
 
   return (
     <>
       <header className="topbar">
-        <a className="brand" href="/spa/"><img className="brand-mark" src="/assets/favicon.svg" alt="" /><span>{say('shop')}</span></a>
+        <a className="brand" href="/spa/">
+          <img className="brand-mark" src="/assets/favicon.svg" alt="" />
+          <span>{say('shop')}</span>
+        </a>
         <span className="badge">{say('sandbox')}</span>
         <span className="spacer" />
         <div className="lang" role="group" aria-label={say('language')}>
-          <button type="button" lang="en" aria-pressed={locale === 'en'} onClick={() => setLocale('en')}>English</button>
-          <button type="button" lang="ar" aria-pressed={locale === 'ar'} onClick={() => setLocale('ar')}>العربية</button>
+          <button type="button" lang="en" aria-pressed={locale === 'en'} onClick={() => setLocale('en')}>
+            English
+          </button>
+          <button type="button" lang="ar" aria-pressed={locale === 'ar'} onClick={() => setLocale('ar')}>
+            العربية
+          </button>
         </div>
       </header>
 
@@ -75,9 +85,20 @@ export function App() {
 }
 
 /** The pay form: the card fields of `<CardFields>`, the saved cards, the pay button and what the payer is told. */
-function Payment({ info, client, locale, loadError, chosen, setChosen }: {
-  info: CheckoutInfo | undefined; client: Client | undefined; locale: Locale; loadError: string | undefined;
-  chosen: SavedCard | undefined; setChosen: (card: SavedCard | undefined) => void;
+function Payment({
+  info,
+  client,
+  locale,
+  loadError,
+  chosen,
+  setChosen,
+}: {
+  info: CheckoutInfo | undefined;
+  client: Client | undefined;
+  locale: Locale;
+  loadError: string | undefined;
+  chosen: SavedCard | undefined;
+  setChosen: (card: SavedCard | undefined) => void;
 }) {
   const card = useCardForm();
   // A payment the bank asks to confirm: the OTP form in #otp, or the bank's page (`auto`).
@@ -104,12 +125,15 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
   useEffect(() => {
     let live = true;
     // Signed in or not, the checkout works the same; a failed read leaves it anonymous.
-    api<{ account: Account | null }>('/api/account').then(({ account: who }) => {
-      if (!live || !who) return;
-      setAccount(who);
-      setEmail(who.email);
-      void findCards(who.email);
-    }, () => undefined);
+    api<{ account: Account | null }>('/api/account').then(
+      ({ account: who }) => {
+        if (!live || !who) return;
+        setAccount(who);
+        setEmail(who.email);
+        void findCards(who.email);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -120,9 +144,14 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
     setOutcome(undefined);
   };
   const cards = typeof lookup === 'object' && lookup.kind === 'found' ? lookup.cards : [];
-  const lookupNote = lookup === 'searching' ? say('searchingCards')
-    : lookup?.kind === 'found' ? say('foundCards', { n: count(locale, lookup.cards.length) })
-    : lookup?.kind === 'none' ? say('noCards') : (lookup?.note ?? '');
+  const lookupNote =
+    lookup === 'searching'
+      ? say('searchingCards')
+      : lookup?.kind === 'found'
+        ? say('foundCards', { n: count(locale, lookup.cards.length) })
+        : lookup?.kind === 'none'
+          ? say('noCards')
+          : (lookup?.note ?? '');
   const money = (total: string) => (info ? formatMoney(total, info.order.currency, locale) : '');
   const paid = outcome?.kind === 'approved';
 
@@ -133,7 +162,13 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
     setProgress('paying');
     setOutcome(undefined);
     const result = await pay({
-      form: card, browserInfo: collectBrowserInfo(), intent, email: email.trim(), saveCard: !chosen && saveCard, keptCard: chosen, locale,
+      form: card,
+      browserInfo: collectBrowserInfo(),
+      intent,
+      email: email.trim(),
+      saveCard: !chosen && saveCard,
+      keptCard: chosen,
+      locale,
       checking: () => setProgress('checkingPayment'),
       finishPending(pending) {
         // A card whose bank takes the code on its own page only (otp: false) goes there at once, with no form.
@@ -153,7 +188,13 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
   };
   const told = outcome && describe(outcome, locale);
   // The form's own trouble, next to the pay button: still loading, or its frames did not load.
-  const formNote = !client ? '' : card.error ? say('cardFormFailed', { reason: card.error.message }) : card.ready ? '' : say('cardFormLoading');
+  const formNote = !client
+    ? ''
+    : card.error
+      ? say('cardFormFailed', { reason: card.error.message })
+      : card.ready
+        ? ''
+        : say('cardFormLoading');
 
   return (
     <section className="pay panel" aria-labelledby="payment-title">
@@ -165,7 +206,10 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
             {(['sale', 'auth'] as const).map((value) => (
               <label className="choice" key={value}>
                 <input type="radio" name="intent" value={value} checked={intent === value} onChange={() => setIntent(value)} />
-                <span><strong>{say(value)}</strong><span className="hint">{say(value === 'sale' ? 'saleHint' : 'authHint')}</span></span>
+                <span>
+                  <strong>{say(value)}</strong>
+                  <span className="hint">{say(value === 'sale' ? 'saleHint' : 'authHint')}</span>
+                </span>
               </label>
             ))}
           </div>
@@ -174,11 +218,23 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
         <div className="field">
           <label htmlFor="email">{say('email')}</label>
           <div className="inline">
-            <input id="email" type="email" autoComplete="email" spellCheck={false} aria-describedby="cards-note"
-              value={email} readOnly={account !== null} onChange={(event) => setEmail(event.target.value)} />
-            <button type="button" className="button" onClick={() => void findCards()}>{say('findCards')}</button>
+            <input
+              id="email"
+              type="email"
+              autoComplete="email"
+              spellCheck={false}
+              aria-describedby="cards-note"
+              value={email}
+              readOnly={account !== null}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+            <button type="button" className="button" onClick={() => void findCards()}>
+              {say('findCards')}
+            </button>
           </div>
-          <p className="hint" id="cards-note" aria-live="polite">{lookupNote}</p>
+          <p className="hint" id="cards-note" aria-live="polite">
+            {lookupNote}
+          </p>
           {account && <p className="hint">{say('signedInCheckout', { name: account.name })}</p>}
         </div>
 
@@ -189,12 +245,18 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
               {cards.map((kept) => (
                 <label className="choice" key={kept.id}>
                   <input type="radio" name="card-choice" value={kept.id} checked={chosen?.id === kept.id} onChange={() => choose(kept)} />
-                  <span><strong>{cardText(kept, locale).title}</strong><span className="hint">{cardText(kept, locale).expiry}</span></span>
+                  <span>
+                    <strong>{cardText(kept, locale).title}</strong>
+                    <span className="hint">{cardText(kept, locale).expiry}</span>
+                  </span>
                 </label>
               ))}
               <label className="choice">
                 <input type="radio" name="card-choice" value="new" checked={chosen === undefined} onChange={() => choose(undefined)} />
-                <span><strong>{say('newCard')}</strong><span className="hint">{say('newCardHint')}</span></span>
+                <span>
+                  <strong>{say('newCard')}</strong>
+                  <span className="hint">{say('newCardHint')}</span>
+                </span>
               </label>
             </div>
           </fieldset>
@@ -229,18 +291,34 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
               <CardName id="card-name" className="hosted-field" />
             </div>
             <label className="check">
-              <input type="checkbox" aria-describedby="save-card-hint" checked={saveCard} onChange={(event) => setSaveCard(event.target.checked)} />
-              <span><span>{say('saveCard')}</span> <span className="hint" id="save-card-hint">{say('saveCardHint')}</span></span>
+              <input
+                type="checkbox"
+                aria-describedby="save-card-hint"
+                checked={saveCard}
+                onChange={(event) => setSaveCard(event.target.checked)}
+              />
+              <span>
+                <span>{say('saveCard')}</span>{' '}
+                <span className="hint" id="save-card-hint">
+                  {say('saveCardHint')}
+                </span>
+              </span>
             </label>
           </fieldset>
         )}
 
-        <p className="hint" id="card-form-note">{formNote}</p>
+        <p className="hint" id="card-form-note">
+          {formNote}
+        </p>
         <button type="submit" className="primary" disabled={!card.isValid || paying || paid} aria-describedby="card-form-note">
           {paying ? say('paying') : paid ? say('paid') : say('pay', { amount: info ? money(info.order.total) : '' })}
         </button>
-        <Status ref={status} loadError={loadError && say('loadFailed', { reason: loadError === 'network' ? say('network') : loadError })}
-          told={told} progress={progress && say(progress)} />
+        <Status
+          ref={status}
+          loadError={loadError && say('loadFailed', { reason: loadError === 'network' ? say('network') : loadError })}
+          told={told}
+          progress={progress && say(progress)}
+        />
       </form>
       {/* A payment that asks for a one-time password shows its form here (forms do not nest). */}
       <div id="otp" className="otp" hidden={!otp.pending || otp.pending.otp === false} ref={otp.ref} />
@@ -250,13 +328,40 @@ function Payment({ info, client, locale, loadError, chosen, setChosen }: {
 }
 
 /** The status line: the page's load failure, the payment's progress, or its outcome. */
-function Status({ ref, loadError, progress, told }: {
-  ref: Ref<HTMLParagraphElement>; loadError: string | undefined; progress: string | undefined; told: ReturnType<typeof describe> | undefined;
+function Status({
+  ref,
+  loadError,
+  progress,
+  told,
+}: {
+  ref: Ref<HTMLParagraphElement>;
+  loadError: string | undefined;
+  progress: string | undefined;
+  told: ReturnType<typeof describe> | undefined;
 }) {
-  const [tone, content] = loadError ? ['bad', loadError]
-    : told ? [told.tone, <><strong>{told.title}</strong> {told.text}{told.reference && <> <span className="reference">{told.reference}</span></>}</>]
-    : progress ? ['info', progress] : [undefined, ''];
-  return <p ref={ref} className={tone ? `status notice ${tone}` : 'status'} role="status" tabIndex={-1}>{content}</p>;
+  const [tone, content] = loadError
+    ? ['bad', loadError]
+    : told
+      ? [
+          told.tone,
+          <>
+            <strong>{told.title}</strong> {told.text}
+            {told.reference && (
+              <>
+                {' '}
+                <span className="reference">{told.reference}</span>
+              </>
+            )}
+          </>,
+        ]
+      : progress
+        ? ['info', progress]
+        : [undefined, ''];
+  return (
+    <p ref={ref} className={tone ? `status notice ${tone}` : 'status'} role="status" tabIndex={-1}>
+      {content}
+    </p>
+  );
 }
 
 function OrderSummary({ order, locale }: { order: Order; locale: Locale }) {
@@ -267,15 +372,21 @@ function OrderSummary({ order, locale }: { order: Order; locale: Locale }) {
       <ul className="lines">
         {order.items.map((item) => (
           <li key={item.sku}>
-            <span>{item.name[locale]}<span className="qty">{t(locale, 'quantity', { n: count(locale, item.quantity) })}</span></span>
+            <span>
+              {item.name[locale]}
+              <span className="qty">{t(locale, 'quantity', { n: count(locale, item.quantity) })}</span>
+            </span>
             <span className="amount">{money(item.total)}</span>
           </li>
         ))}
       </ul>
       <dl className="totals">
-        <dt>{t(locale, 'subtotal')}</dt><dd className="amount">{money(order.subtotal)}</dd>
-        <dt>{t(locale, 'shipping')}</dt><dd className="amount">{money(order.shipping)}</dd>
-        <dt className="grand">{t(locale, 'total')}</dt><dd className="amount grand">{money(order.total)}</dd>
+        <dt>{t(locale, 'subtotal')}</dt>
+        <dd className="amount">{money(order.subtotal)}</dd>
+        <dt>{t(locale, 'shipping')}</dt>
+        <dd className="amount">{money(order.shipping)}</dd>
+        <dt className="grand">{t(locale, 'total')}</dt>
+        <dd className="amount grand">{money(order.total)}</dd>
       </dl>
     </section>
   );

@@ -15,7 +15,8 @@ export const field = (name: Field, label: string = LABELS[name]): Target & { in:
 export const recorded = (driver: Driver): Promise<Recorded> => driver.run(undefined, () => (window as any).recorded);
 export const formState = (driver: Driver) => driver.run(undefined, () => (window as any).form.getState());
 export const valueOf = (driver: Driver, name: Field) => driver.run(field(name).in, () => document.querySelector('input')!.value);
-export const textOf = (driver: Driver, selector: string) => driver.run(undefined, (s: string) => document.querySelector(s)?.textContent ?? null, selector);
+export const textOf = (driver: Driver, selector: string) =>
+  driver.run(undefined, (s: string) => document.querySelector(s)?.textContent ?? null, selector);
 
 /** Opens the checkout and waits for the form's `ready` event; the watch then covers every frame. */
 export async function openCheckout(driver: Driver, merchant: Merchant, query: Record<string, string> = {}): Promise<void> {
@@ -41,7 +42,8 @@ export async function focused(driver: Driver): Promise<string | null> {
   const page = await driver.run(undefined, () => {
     const el = document.activeElement as HTMLInputElement | null;
     if (!document.hasFocus() || !el || el === document.body) return null;
-    if (el.localName !== 'iframe') return { name: (el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), frame: null };
+    if (el.localName !== 'iframe')
+      return { name: (el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim(), frame: null };
     const path: string[] = [];
     for (let node: Element = el; node !== document.documentElement; node = node.parentElement!) {
       path.unshift(`${node.localName}:nth-child(${[...node.parentElement!.children].indexOf(node) + 1})`);

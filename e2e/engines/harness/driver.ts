@@ -63,7 +63,8 @@ export function driverOf(backend: Backend): Driver {
       const present = call(find, [target]);
       const until = Date.now() + FIND_MS;
       while (!(await backend.evaluate(where, `!!${present}`).catch(() => false))) {
-        if (Date.now() > until) throw new Error(`${backend.engine}: no element for ${JSON.stringify(target)} in ${JSON.stringify(where ?? 'the page')}`);
+        if (Date.now() > until)
+          throw new Error(`${backend.engine}: no element for ${JSON.stringify(target)} in ${JSON.stringify(where ?? 'the page')}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       await backend.clickFound(where, present, at);

@@ -16,12 +16,20 @@ export function find(target: Target): Element | null {
   const visible = (el: Element) => el.getClientRects().length > 0;
   const nameOf = (el: Element): string => {
     const labelledby = el.getAttribute('aria-labelledby');
-    if (labelledby) return norm(labelledby.split(/\s+/).map((id) => document.getElementById(id)?.textContent).join(' '));
+    if (labelledby)
+      return norm(
+        labelledby
+          .split(/\s+/)
+          .map((id) => document.getElementById(id)?.textContent)
+          .join(' '),
+      );
     const aria = el.getAttribute('aria-label');
     if (aria) return norm(aria);
     const labels = (el as HTMLInputElement).labels;
     if (labels && labels.length > 0) return norm([...labels].map((l) => l.textContent).join(' '));
-    return el.matches('button, [role=button]') ? norm(el.textContent) : norm((el as HTMLInputElement).type === 'submit' ? (el as HTMLInputElement).value : '');
+    return el.matches('button, [role=button]')
+      ? norm(el.textContent)
+      : norm((el as HTMLInputElement).type === 'submit' ? (el as HTMLInputElement).value : '');
   };
   const all = [...document.querySelectorAll('*')];
   if ('css' in target) return document.querySelector(target.css);
@@ -29,9 +37,16 @@ export function find(target: Target): Element | null {
     const matching = all.filter((el) => visible(el) && norm(el.textContent) === target.text);
     return matching.find((el) => !matching.some((other) => other !== el && el.contains(other))) ?? null;
   }
-  const controls = 'label' in target
-    ? all.filter((el) => el.matches('input, textarea, select, button, [role=textbox]'))
-    : all.filter((el) => el.matches(target.role === 'button' ? 'button, input[type=submit], input[type=button], [role=button]' : 'input:not([type]), input[type=text], input[type=email], input[type=tel], textarea, [role=textbox]'));
+  const controls =
+    'label' in target
+      ? all.filter((el) => el.matches('input, textarea, select, button, [role=textbox]'))
+      : all.filter((el) =>
+          el.matches(
+            target.role === 'button'
+              ? 'button, input[type=submit], input[type=button], [role=button]'
+              : 'input:not([type]), input[type=text], input[type=email], input[type=tel], textarea, [role=textbox]',
+          ),
+        );
   const name = 'label' in target ? target.label : target.name;
   return controls.find((el) => nameOf(el) === name) ?? null;
 }

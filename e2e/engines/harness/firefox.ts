@@ -9,8 +9,15 @@ export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 /** Launches Firefox; `prefs` set some of its preferences (a feature turned off, as in an older version). */
 export async function launchFirefox(prefs: Record<string, unknown> = {}): Promise<Browser> {
-  if (!existsSync(FIREFOX_PATH)) throw new Error(`No Firefox at ${FIREFOX_PATH}: install Debian's (apt-get install firefox-esr) or set FIREFOX_PATH.`);
-  return puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, acceptInsecureCerts: true, extraPrefsFirefox: prefs });
+  if (!existsSync(FIREFOX_PATH))
+    throw new Error(`No Firefox at ${FIREFOX_PATH}: install Debian's (apt-get install firefox-esr) or set FIREFOX_PATH.`);
+  return puppeteer.launch({
+    browser: 'firefox',
+    executablePath: FIREFOX_PATH,
+    headless: true,
+    acceptInsecureCerts: true,
+    extraPrefsFirefox: prefs,
+  });
 }
 
 export async function firefoxBackend(browser: Browser, initScript: string): Promise<Backend> {

@@ -12,16 +12,21 @@ import { startWebKit, type WebKitServer, webkitBackend } from './webkit';
 
 export { expect } from '@playwright/test';
 
-type Launched = { engine: 'chromium'; browser: ChromiumBrowser } | { engine: 'firefox'; browser: FirefoxBrowser } | { engine: 'webkit'; server: WebKitServer };
+type Launched =
+  | { engine: 'chromium'; browser: ChromiumBrowser }
+  | { engine: 'firefox'; browser: FirefoxBrowser }
+  | { engine: 'webkit'; server: WebKitServer };
 
 export const test = base.extend<{ driver: Driver }, { engine: Engine; launched: Launched }>({
   engine: ['chromium', { option: true, scope: 'worker' }],
   launched: [
     async ({ engine, launchOptions }, use) => {
       const launched: Launched =
-        engine === 'chromium' ? { engine, browser: await launchChromium(launchOptions) }
-        : engine === 'firefox' ? { engine, browser: await launchFirefox() }
-        : { engine, server: await startWebKit() };
+        engine === 'chromium'
+          ? { engine, browser: await launchChromium(launchOptions) }
+          : engine === 'firefox'
+            ? { engine, browser: await launchFirefox() }
+            : { engine, server: await startWebKit() };
       await use(launched);
       if (launched.engine === 'webkit') await launched.server.close();
       else await launched.browser.close();
@@ -30,16 +35,21 @@ export const test = base.extend<{ driver: Driver }, { engine: Engine; launched: 
   ],
   driver: async ({ launched }, use, testInfo) => {
     const backend =
-      launched.engine === 'chromium' ? await chromiumBackend(launched.browser, WATCH)
-      : launched.engine === 'firefox' ? await firefoxBackend(launched.browser, WATCH)
-      : await webkitBackend(launched.server);
+      launched.engine === 'chromium'
+        ? await chromiumBackend(launched.browser, WATCH)
+        : launched.engine === 'firefox'
+          ? await firefoxBackend(launched.browser, WATCH)
+          : await webkitBackend(launched.server);
     const driver = driverOf(backend);
     testInfo.annotations.push({ type: 'engine', description: driver.version });
     try {
       await use(driver);
       if (testInfo.status !== testInfo.expectedStatus) {
         const path = testInfo.outputPath(`${driver.engine}.png`);
-        await driver.screenshot(path).then(() => testInfo.attachments.push({ name: 'screenshot', path, contentType: 'image/png' }), () => undefined);
+        await driver.screenshot(path).then(
+          () => testInfo.attachments.push({ name: 'screenshot', path, contentType: 'image/png' }),
+          () => undefined,
+        );
       }
     } finally {
       await driver.close();

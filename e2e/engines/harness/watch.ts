@@ -11,9 +11,15 @@ export function watch(): void {
   if (w.__watch) return;
   const seen = (w.__watch = { violations: [] as string[], errors: [] as string[] });
   const where = location.origin;
-  document.addEventListener('securitypolicyviolation', (e) => seen.violations.push(`${where} ${e.violatedDirective} ${e.blockedURI}`), true);
+  document.addEventListener(
+    'securitypolicyviolation',
+    (e) => seen.violations.push(`${where} ${e.violatedDirective} ${e.blockedURI}`),
+    true,
+  );
   addEventListener('error', (e) => seen.errors.push(`${where} ${e.message}`));
-  addEventListener('unhandledrejection', (e) => seen.errors.push(`${where} unhandled rejection: ${e.reason?.code ?? e.reason?.message ?? e.reason}`));
+  addEventListener('unhandledrejection', (e) =>
+    seen.errors.push(`${where} unhandled rejection: ${e.reason?.code ?? e.reason?.message ?? e.reason}`),
+  );
 }
 export const WATCH = `(${watch.toString()})()`;
 
@@ -53,7 +59,10 @@ export async function watchAll(driver: Driver): Promise<void> {
 export async function problems(driver: Driver): Promise<string[]> {
   const seen: string[] = [];
   for (const where of [undefined, ...(await allFrames(driver))]) {
-    const w = await driver.run(where, () => (window as unknown as { __watch?: { violations: string[]; errors: string[] } }).__watch ?? null);
+    const w = await driver.run(
+      where,
+      () => (window as unknown as { __watch?: { violations: string[]; errors: string[] } }).__watch ?? null,
+    );
     if (w) seen.push(...w.violations, ...w.errors);
   }
   return seen;

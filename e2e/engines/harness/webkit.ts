@@ -35,10 +35,15 @@ async function freePort(): Promise<number> {
 
 /** Starts Xvfb on the first free display (it says which on a pipe), then WebKitWebDriver on it. */
 export async function startWebKit(): Promise<WebKitServer> {
-  for (const [what, path] of [['WebKitWebDriver', WEBKIT_DRIVER], ['MiniBrowser', MINIBROWSER]]) {
+  for (const [what, path] of [
+    ['WebKitWebDriver', WEBKIT_DRIVER],
+    ['MiniBrowser', MINIBROWSER],
+  ]) {
     if (!existsSync(path!)) throw new Error(`No ${what} at ${path}: install Debian's webkit2gtk-driver and libwebkit2gtk-4.1-0.`);
   }
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
   const children: ChildProcess[] = [xvfb];
   // A worker killed outright takes its display and driver with it.
   const onExit = () => children.forEach((c) => c.kill());
@@ -59,7 +64,12 @@ export async function startWebKit(): Promise<WebKitServer> {
     children.push(driver);
     const url = `http://127.0.0.1:${port}`;
     const until = Date.now() + 15_000;
-    while (!(await fetch(`${url}/status`).then((r) => r.ok, () => false))) {
+    while (
+      !(await fetch(`${url}/status`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       if (Date.now() > until || driver.exitCode !== null) throw new Error('WebKitWebDriver did not start');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -71,9 +81,18 @@ export async function startWebKit(): Promise<WebKitServer> {
 }
 
 const KEYS: Record<string, string> = {
-  Tab: webdriver.Key.TAB, Shift: webdriver.Key.SHIFT, Enter: webdriver.Key.ENTER, Backspace: webdriver.Key.BACK_SPACE,
-  ArrowLeft: webdriver.Key.ARROW_LEFT, ArrowRight: webdriver.Key.ARROW_RIGHT, Home: webdriver.Key.HOME, End: webdriver.Key.END,
-  Escape: webdriver.Key.ESCAPE, Control: webdriver.Key.CONTROL, Alt: webdriver.Key.ALT, Meta: webdriver.Key.META,
+  Tab: webdriver.Key.TAB,
+  Shift: webdriver.Key.SHIFT,
+  Enter: webdriver.Key.ENTER,
+  Backspace: webdriver.Key.BACK_SPACE,
+  ArrowLeft: webdriver.Key.ARROW_LEFT,
+  ArrowRight: webdriver.Key.ARROW_RIGHT,
+  Home: webdriver.Key.HOME,
+  End: webdriver.Key.END,
+  Escape: webdriver.Key.ESCAPE,
+  Control: webdriver.Key.CONTROL,
+  Alt: webdriver.Key.ALT,
+  Meta: webdriver.Key.META,
 };
 const keyOf = (key: string) => {
   const k = KEYS[key] ?? key;
@@ -116,7 +135,10 @@ export async function webkitBackend(server: WebKitServer): Promise<Backend> {
   const version = String((await driver.getCapabilities()).get('browserVersion'));
   await driver.manage().window().setRect({ width: 1280, height: 960 });
   // Without a window manager no window has the keyboard: give it to the browser's, as a desktop's would.
-  await promisify(execFile)('xdotool', ['search', '--sync', '--onlyvisible', '--class', 'MiniBrowser', 'windowfocus'], { env: { ...process.env, DISPLAY: server.display }, timeout: 10_000 });
+  await promisify(execFile)('xdotool', ['search', '--sync', '--onlyvisible', '--class', 'MiniBrowser', 'windowfocus'], {
+    env: { ...process.env, DISPLAY: server.display },
+    timeout: 10_000,
+  });
 
   // WebDriver has one current frame per session: one call at a time.
   let queue: Promise<unknown> = Promise.resolve();
@@ -194,19 +216,30 @@ export async function webkitBackend(server: WebKitServer): Promise<Backend> {
         // A pointer click at the element's point on the screen, from the page, as a person's: a click
         // through WebDriver's element in its frame would first focus that frame (see focusChain).
         const path = where === undefined ? [] : [where].flat();
-        let { x, y } = (await inFrame(where, () => evaluate(`(${pointOf})(${expression}, ${JSON.stringify(at ?? null)})`))) as { x: number; y: number };
+        let { x, y } = (await inFrame(where, () => evaluate(`(${pointOf})(${expression}, ${JSON.stringify(at ?? null)})`))) as {
+          x: number;
+          y: number;
+        };
         for (let level = path.length; level > 0; level--) {
-          const offset = (await inFrame(path.slice(0, level - 1), () => evaluate(`(${contentBoxOf})(${JSON.stringify(path[level - 1])})`))) as { x: number; y: number };
+          const offset = (await inFrame(path.slice(0, level - 1), () =>
+            evaluate(`(${contentBoxOf})(${JSON.stringify(path[level - 1])})`),
+          )) as { x: number; y: number };
           x += offset.x;
           y += offset.y;
         }
         await top();
-        await actions().move({ origin: webdriver.Origin.VIEWPORT, x: Math.round(x), y: Math.round(y) }).press().release().perform();
+        await actions()
+          .move({ origin: webdriver.Origin.VIEWPORT, x: Math.round(x), y: Math.round(y) })
+          .press()
+          .release()
+          .perform();
       }),
     type: (text) =>
       serial(async () => {
         await top();
-        await actions().sendKeys(...[...text]).perform();
+        await actions()
+          .sendKeys(...[...text])
+          .perform();
       }),
     press: (keys) =>
       serial(async () => {

@@ -8,7 +8,8 @@ import { checkBaseUrl, isPathSegment } from '../../shared/url';
  * as `handlers.clientToken()` answers it; or the service's own client-token object
  * `{ accessToken, expiresOn, ... }` as `gateway.clientToken()` returns it (the interface document's 2.1: the service's names).
  */
-export type ClientTokenGrant = string | (Pick<TokenGrant, 'clientToken'> & Partial<TokenGrant>) | { accessToken: string; expiresOn?: string };
+export type ClientTokenGrant =
+  string | (Pick<TokenGrant, 'clientToken'> & Partial<TokenGrant>) | { accessToken: string; expiresOn?: string };
 
 /**
  * A client token goes into an Authorization header: visible ASCII only. Anything else would make the

@@ -47,10 +47,12 @@ export function tokenProvider(authorization: Authorization, staleAfterMs = DEFAU
   const start = (): Fetch => {
     const run: Fetch = { waiters: 0, startedAt: Date.now(), promise: Promise.resolve().then(authorization).then(readGrant, unauthorized) };
     // Only the fetch still in flight may set the token: a late answer of a dropped one is ignored.
-    run.promise.then(
-      (fresh) => inFlight === run && (held = fresh),
-      () => undefined,
-    ).finally(() => inFlight === run && (inFlight = undefined));
+    run.promise
+      .then(
+        (fresh) => inFlight === run && (held = fresh),
+        () => undefined,
+      )
+      .finally(() => inFlight === run && (inFlight = undefined));
     return run;
   };
 
@@ -89,7 +91,9 @@ function readGrant(grant: unknown): Held {
   const error = readErrorAnswer(grant);
   if (error) {
     const detail = error.message === undefined ? '' : `: ${error.message}`;
-    throw new PayframeError(error.code, `the merchant's server answered an error instead of a client token${detail}`, { reason: error.reason });
+    throw new PayframeError(error.code, `the merchant's server answered an error instead of a client token${detail}`, {
+      reason: error.reason,
+    });
   }
   const fields: Record<string, unknown> = typeof grant === 'object' && grant !== null ? { ...grant } : {};
   const token = typeof grant === 'string' ? grant : (fields['clientToken'] ?? fields['accessToken']);

@@ -10,7 +10,9 @@ import { withToken } from './with-token';
 /** A card already checked, exchanged for a nonce with the client's token, under its deadline. */
 export function tokenizeCard(core: ClientCore, card: CheckedCard, stop: AbortSignal | undefined): Promise<TokenizeResult> {
   const { base, merchantId, retries } = core.config;
-  return withToken(core, 'tokenize', stop, (token, { signal }) => requestNonce({ base: base.href, merchantId, token, card, retries, signal }));
+  return withToken(core, 'tokenize', stop, (token, { signal }) =>
+    requestNonce({ base: base.href, merchantId, token, card, retries, signal }),
+  );
 }
 
 /**

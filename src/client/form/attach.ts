@@ -79,7 +79,11 @@ export function attachForm(options: AttachOptions): CardForm {
     },
   });
 
-  for (const [name, input] of inputs) bound.set(name, bindField(input, name, (event) => report(name, event)));
+  for (const [name, input] of inputs)
+    bound.set(
+      name,
+      bindField(input, name, (event) => report(name, event)),
+    );
   for (const name of inputs.keys()) report(name);
   signal?.addEventListener('abort', onAbort);
   if (signal?.aborted) onAbort();

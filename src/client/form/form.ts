@@ -47,7 +47,9 @@ export const destroyedError = () => new PayframeError('aborted', 'the card form 
 
 export function createForm(elements: Map<FieldName, Element>, ops: FormOps): FormControl {
   const names = [...elements.keys()];
-  const fields = new Map<FieldName, FieldState>(names.map((n) => [n, { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false }]));
+  const fields = new Map<FieldName, FieldState>(
+    names.map((n) => [n, { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false }]),
+  );
   const touched = new Set<FieldName>();
   const events = createEvents();
   let brand: BrandInfo | undefined;
@@ -135,7 +137,8 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     focus: (name) => void (checkName(name) && ops.focus(name)),
     clear: (name) => void (checkName(name) && ops.clear(name)),
     setPlaceholder(name, text) {
-      if (typeof text !== 'string' || text.length > 200) throw new PayframeError('invalid_request', 'the placeholder must be text of at most 200 characters');
+      if (typeof text !== 'string' || text.length > 200)
+        throw new PayframeError('invalid_request', 'the placeholder must be text of at most 200 characters');
       if (checkName(name)) ops.placeholder(name, text);
     },
     setLocale(locale) {
@@ -165,7 +168,8 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       if (brandMoved) brand = next ?? undefined;
       paint(name);
       if (event) events.emit(event === 'input' ? 'change' : event, getState(), name);
-      if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid) events.emit('validityChange', getState(), name);
+      if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid)
+        events.emit('validityChange', getState(), name);
       if (brandMoved) events.emit('brandChange', getState(), name);
     },
     ready() {

@@ -35,7 +35,8 @@ export interface Frames {
   close(): void;
 }
 
-const LIVE = 'frameUrl is required with a live baseUrl, which serves no card frames: host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`';
+const LIVE =
+  'frameUrl is required with a live baseUrl, which serves no card frames: host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`';
 
 /** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
 function autofillPolicy(): string {
@@ -43,7 +44,11 @@ function autofillPolicy(): string {
   return ['shared-autofill', 'autofill'].filter((f) => known.includes(f)).join('; ');
 }
 
-export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, titles: (name: FieldName) => string | undefined, events: FrameEvents): Frames {
+export function openFrames(
+  { core, specs, base, cvvOnly, timeoutMs }: Mount,
+  titles: (name: FieldName) => string | undefined,
+  events: FrameEvents,
+): Frames {
   if (base === undefined) {
     // A live gateway serves no frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made.
     queueMicrotask(() => events.failed(refuse(LIVE)));
@@ -93,7 +98,12 @@ export function openFrames({ core, specs, base, cvvOnly, timeoutMs }: Mount, tit
     const iframe = document.createElement('iframe');
     iframe.title = titles(name) ?? '';
     iframe.src = frameSrc(base, {
-      merchant: core.config.merchantId, gateway: core.config.base.href, field: name, channel: ch, origin: pageOrigin, config: { ...events.config(name), ch },
+      merchant: core.config.merchantId,
+      gateway: core.config.base.href,
+      field: name,
+      channel: ch,
+      origin: pageOrigin,
+      config: { ...events.config(name), ch },
       ...(cvvOnly ? { form: 'cvv' as const } : {}),
     });
     watch.made(name, iframe.src);

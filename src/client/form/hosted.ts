@@ -81,7 +81,8 @@ export function mountFields(options: MountOptions): CardForm {
     ...(cvvOnly
       ? {
           // Loaded at the first postCvv(): few checkouts pay a vault card again.
-          post: (options: PostCvvOptions) => loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, ask)),
+          post: (options: PostCvvOptions) =>
+            loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, ask)),
         }
       : {
           send: (stop: AbortSignal | undefined) =>

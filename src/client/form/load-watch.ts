@@ -59,19 +59,38 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
     // alone (no path), which is all it lets the page know. A report-only policy blocks nothing
     // (merchants roll a CSP out that way first): the frames load.
     const blocked = event.blockedURI;
-    if (!event.isTrusted || event.disposition === 'report' || !/^(frame|child|default)-src$/.test(event.effectiveDirective) || (blocked !== origin && !ours.has(blocked))) return;
+    if (
+      !event.isTrusted ||
+      event.disposition === 'report' ||
+      !/^(frame|child|default)-src$/.test(event.effectiveDirective) ||
+      (blocked !== origin && !ours.has(blocked))
+    )
+      return;
     const names = waiting();
-    fail(new PayframeError('invalid_config', `the page's Content Security Policy blocked ${list(names)} (${event.effectiveDirective}): add ${origin} to its frame-src`, {
-      reason: 'FRAME_BLOCKED_BY_CSP', fields: names,
-    }));
+    fail(
+      new PayframeError(
+        'invalid_config',
+        `the page's Content Security Policy blocked ${list(names)} (${event.effectiveDirective}): add ${origin} to its frame-src`,
+        {
+          reason: 'FRAME_BLOCKED_BY_CSP',
+          fields: names,
+        },
+      ),
+    );
   };
   document.addEventListener('securitypolicyviolation', onViolation);
 
   later(timeoutMs, () => {
     const names = waiting();
-    fail(new PayframeError('timeout', `${list(names)} did not arrive from ${origin} in ${timeoutMs} ms: the frame host is slow or does not answer (check that ${base} opens from the payer's browser)`, {
-      fields: names,
-    }));
+    fail(
+      new PayframeError(
+        'timeout',
+        `${list(names)} did not arrive from ${origin} in ${timeoutMs} ms: the frame host is slow or does not answer (check that ${base} opens from the payer's browser)`,
+        {
+          fields: names,
+        },
+      ),
+    );
   });
 
   /** Frames whose document arrived. */
@@ -80,12 +99,16 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
   // iframe's resource entry of no duration (WebKit gives neither: timeoutMs). An entry with a duration
   // is a page that arrived, whose script may still be on its way: its `load` starts the clock.
   const bySrc = new Map<string, FieldName>();
-  const timing = typeof PerformanceObserver === 'function' ? new PerformanceObserver((entries) => {
-    for (const entry of entries.getEntries()) {
-      const name = (entry as PerformanceResourceTiming).initiatorType === 'iframe' && entry.duration === 0 ? bySrc.get(entry.name) : undefined;
-      if (name) watch.loaded(name);
-    }
-  }) : undefined;
+  const timing =
+    typeof PerformanceObserver === 'function'
+      ? new PerformanceObserver((entries) => {
+          for (const entry of entries.getEntries()) {
+            const name =
+              (entry as PerformanceResourceTiming).initiatorType === 'iframe' && entry.duration === 0 ? bySrc.get(entry.name) : undefined;
+            if (name) watch.loaded(name);
+          }
+        })
+      : undefined;
   try {
     timing?.observe({ type: 'resource' });
   } catch {
@@ -103,18 +126,29 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
         if (ready.has(name)) return;
         // Every frame silent so far: they come from one host, and usually fail alike.
         const names = waiting().filter((n) => arrived.has(n));
-        fail(new PayframeError('network',
-          `${list(names)}: the page arrived from ${origin}, but no payframe frame spoke in it. ` +
-          `Either ${origin} is unreachable (open ${base} in a tab: the browser shows the connection error), ` +
-          `or its frame host refuses this page's origin ${location.origin} (add it to the host's merchantOrigins), ` +
-          `or ${base} serves some other page than payframe's frames.`,
-          { reason: 'FRAME_NOT_ANSWERING', fields: names }));
+        fail(
+          new PayframeError(
+            'network',
+            `${list(names)}: the page arrived from ${origin}, but no payframe frame spoke in it. ` +
+              `Either ${origin} is unreachable (open ${base} in a tab: the browser shows the connection error), ` +
+              `or its frame host refuses this page's origin ${location.origin} (add it to the host's merchantOrigins), ` +
+              `or ${base} serves some other page than payframe's frames.`,
+            { reason: 'FRAME_NOT_ANSWERING', fields: names },
+          ),
+        );
       });
     },
     unreadable(name) {
-      fail(new PayframeError('invalid_config', `${list([name])}'s frame from ${origin} speaks another version of payframe: serve the frames of this version`, {
-        reason: 'FRAME_VERSION', fields: [name],
-      }));
+      fail(
+        new PayframeError(
+          'invalid_config',
+          `${list([name])}'s frame from ${origin} speaks another version of payframe: serve the frames of this version`,
+          {
+            reason: 'FRAME_VERSION',
+            fields: [name],
+          },
+        ),
+      );
     },
     stop() {
       over = true;

@@ -75,10 +75,15 @@ function frameBase(text: string): string {
   const url = urlOf(text);
   if (url && !url.pathname.endsWith('/')) url.pathname += '/';
   if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
-    throw refuse(`frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`);
+    throw refuse(
+      `frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`,
+    );
   }
   // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
-  if (url.origin === location.origin) throw refuse("frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin");
+  if (url.origin === location.origin)
+    throw refuse(
+      "frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin",
+    );
   return url.href;
 }
 
@@ -101,7 +106,8 @@ export function checkMount(options: MountOptions): Mount {
   if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
   const gateway = core.config.base;
   // Only the sandbox (on loopback) serves the frames beside its API; the live service does not.
-  const base = options.frameUrl !== undefined || isLoopback(gateway) ? frameBase(options.frameUrl ?? `${gateway.origin}/frame/`) : undefined;
+  const base =
+    options.frameUrl !== undefined || isLoopback(gateway) ? frameBase(options.frameUrl ?? `${gateway.origin}/frame/`) : undefined;
   const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
   const unknown = Object.keys(given).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
   if (unknown.length > 0) throw refuse(`unknown field ${unknown.join(', ')}`);
@@ -116,7 +122,8 @@ export function checkMount(options: MountOptions): Mount {
     if (spec === undefined && name === 'name') continue;
     if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required (or cvv alone)`);
     const { placeholder, label } = spec;
-    if (!isText(placeholder) || !isText(label)) throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
+    if (!isText(placeholder) || !isText(label))
+      throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
   }
   let extras: Mount['extras'];

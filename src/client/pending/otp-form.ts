@@ -8,9 +8,18 @@ import type { Locale } from '../../protocol/names';
 
 /** Every state the form shows; its text is the status line, announced to screen readers. */
 export type OtpFormState =
-  | 'ready' | 'invalid' | 'busy' | 'retry' | 'checking'
+  | 'ready'
+  | 'invalid'
+  | 'busy'
+  | 'retry'
+  | 'checking'
   // Final: the form stays disabled.
-  | 'approved' | 'declined' | 'expired' | 'unsupported' | 'redirecting' | 'failed';
+  | 'approved'
+  | 'declined'
+  | 'expired'
+  | 'unsupported'
+  | 'redirecting'
+  | 'failed';
 
 type Texts = Record<OtpFormState | 'label' | 'submit', string>;
 

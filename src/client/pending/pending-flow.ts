@@ -26,8 +26,15 @@ function check(ok: unknown, what: string): asserts ok {
 
 /** `handlePending` (docs/pending.md): every option is checked before anything is shown or navigated. */
 export async function finishPending(pending: PendingPayment, options: HandlePendingOptions): Promise<PendingOutcome> {
-  const { client, mode = 'auto', container, submitOtp, locale = 'en', signal, navigate = (url: string) => location.assign(url) } =
-    options ?? ({} as HandlePendingOptions);
+  const {
+    client,
+    mode = 'auto',
+    container,
+    submitOtp,
+    locale = 'en',
+    signal,
+    navigate = (url: string) => location.assign(url),
+  } = options ?? ({} as HandlePendingOptions);
   const { referenceId, sessionId, redirectUrl, otp } = pending ?? ({} as PendingPayment);
   check(['otp', 'redirect', 'auto'].includes(mode), "mode must be 'otp', 'redirect' or 'auto'");
   check(isLocale(locale), "locale must be 'en' or 'ar'");
@@ -112,5 +119,8 @@ const active = new WeakMap<Element, () => void>();
 function readAnswer(answer: unknown, referenceId: string): OtpOutcome | PayframeError {
   const error = readErrorAnswer(answer);
   if (error) return new PayframeError(error.code, `the OTP was refused: ${error.message ?? error.code}`, error);
-  return readOtpOutcome(answer, referenceId) ?? new PayframeError('invalid_response', "the merchant's authenticate answer is not an outcome", { body: answer });
+  return (
+    readOtpOutcome(answer, referenceId) ??
+    new PayframeError('invalid_response', "the merchant's authenticate answer is not an outcome", { body: answer })
+  );
 }

@@ -14,7 +14,8 @@ export type { HandlePendingOptions, PendingMode, PendingOutcome } from './types'
 export function readReturn(url: string | URL = location.href): { sessionId: string } {
   // Not a URL: no ids, refused below.
   const ids = urlOf(String(url))?.searchParams.getAll('payment-session-id') ?? [];
-  if (ids.length !== 1 || !SESSION_ID.test(ids[0]!)) throw new PayframeError('invalid_request', 'the return URL carries no payment session id');
+  if (ids.length !== 1 || !SESSION_ID.test(ids[0]!))
+    throw new PayframeError('invalid_request', 'the return URL carries no payment session id');
   return { sessionId: ids[0]! };
 }
 
