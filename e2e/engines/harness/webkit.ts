@@ -125,15 +125,38 @@ function contentBoxOf(selector: string) {
   return { x: r.left + el.clientLeft + parseFloat(style.paddingLeft), y: r.top + el.clientTop + parseFloat(style.paddingTop) };
 }
 
+/**
+ * A new WebDriver session with its window sized, tried twice: now and then (about 1 run in 40 on a busy
+ * machine) MiniBrowser never answers the new session, and the test's whole time went by waiting for it.
+ */
+async function newSession(url: string, capabilities: Record<string, unknown>): Promise<WebDriver> {
+  for (let attempt = 1; ; attempt += 1) {
+    const building = (async () => {
+      const driver = await new webdriver.Builder().usingServer(url).withCapabilities(capabilities).build();
+      await driver.manage().window().setRect({ width: 1280, height: 960 });
+      return driver;
+    })();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('no WebKit session in 15 s')), 15_000)));
+    try {
+      return await Promise.race([building, late]);
+    } catch (error) {
+      void building.then((d) => d.quit()).catch(() => undefined); // a session that comes late is ended
+      if (attempt === 2) throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
 export async function webkitBackend(server: WebKitServer): Promise<Backend> {
   const capabilities = {
     browserName: 'MiniBrowser',
     acceptInsecureCerts: true,
     'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
   };
-  const driver: WebDriver = await new webdriver.Builder().usingServer(server.url).withCapabilities(capabilities).build();
+  const driver = await newSession(server.url, capabilities);
   const version = String((await driver.getCapabilities()).get('browserVersion'));
-  await driver.manage().window().setRect({ width: 1280, height: 960 });
   // Without a window manager no window has the keyboard: give it to the browser's, as a desktop's would.
   await promisify(execFile)('xdotool', ['search', '--sync', '--onlyvisible', '--class', 'MiniBrowser', 'windowfocus'], {
     env: { ...process.env, DISPLAY: server.display },
