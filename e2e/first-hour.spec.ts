@@ -230,6 +230,18 @@ async function expectVisibleBoxes(page: Page, ids: string[]) {
   }
 }
 
+/** Types a card into the guide's frames as a person does: a click into each field, then the keys. */
+async function typeGuideCard(page: Page, number: string) {
+  for (const [id, label, text] of [
+    ['card-number', 'Card number', number],
+    ['card-expiry', 'Expiry date', '1234'],
+    ['card-cvv', 'Security code', '123'],
+  ]) {
+    await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
+    await page.keyboard.type(text!);
+  }
+}
+
 /** A person pays on the guide's page: a card approved at once, then one whose bank asks for a one-time password. */
 async function payHosted(browser: Browser, url: string, screenshot?: string) {
   const context = await browser.newContext({ ignoreHTTPSErrors: false });
@@ -242,28 +254,18 @@ async function payHosted(browser: Browser, url: string, screenshot?: string) {
       (message.type() === 'error' || /Content Security Policy|Trusted Type/i.test(message.text())) && problems.push(message.text()),
   );
   const status = page.locator('#checkout').getByRole('status');
-  const typeCard = async (p: Page, number: string) => {
-    for (const [id, label, text] of [
-      ['card-number', 'Card number', number],
-      ['card-expiry', 'Expiry date', '1234'],
-      ['card-cvv', 'Security code', '123'],
-    ]) {
-      await p.frameLocator(`#${id} iframe`).getByLabel(label!).click();
-      await p.keyboard.type(text!);
-    }
-  };
   await page.goto(url);
   await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
   await expect(page.frameLocator('#card-number iframe').getByLabel('Card number')).toBeEditable({ timeout: 15_000 });
   await expectVisibleBoxes(page, ['card-number', 'card-expiry', 'card-cvv']);
   if (screenshot) await page.screenshot({ path: test.info().outputPath(screenshot) });
-  await typeCard(page, '4111111111111111');
+  await typeGuideCard(page, '4111111111111111');
   await page.getByRole('button', { name: 'Pay' }).click();
   await expect(status).toHaveText('Paid', { timeout: 15_000 });
   await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
 
   await page.reload();
-  await typeCard(page, '4644260581661836');
+  await typeGuideCard(page, '4644260581661836');
   await page.keyboard.press('Enter'); // in the CVV field: submits the page's form
   await expect(page.getByLabel('One-time password')).toBeFocused({ timeout: 15_000 });
   await page.keyboard.type('111111');
@@ -317,14 +319,7 @@ test("the guide's notification route settles a payment whose answer was lost: th
     const context = await browser.newContext({ ignoreHTTPSErrors: false });
     const page = await context.newPage();
     await page.goto(url);
-    for (const [id, label, text] of [
-      ['card-number', 'Card number', '4111111111111111'],
-      ['card-expiry', 'Expiry date', '1234'],
-      ['card-cvv', 'Security code', '123'],
-    ]) {
-      await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
-      await page.keyboard.type(text!);
-    }
+    await typeGuideCard(page, '4111111111111111');
     await page.getByRole('button', { name: 'Pay' }).click();
     const status = page.locator('#checkout').getByRole('status');
     await expect(status).toHaveText('We are checking your payment. Do not pay again.', { timeout: 15_000 });
@@ -357,22 +352,12 @@ test("the guide's page keeps checking when one of its asks fails, and when /pay'
     const context = await browser.newContext({ ignoreHTTPSErrors: false });
     const page = await context.newPage();
     const status = page.locator('#checkout').getByRole('status');
-    const typeCard = async () => {
-      for (const [id, label, text] of [
-        ['card-number', 'Card number', '4111111111111111'],
-        ['card-expiry', 'Expiry date', '1234'],
-        ['card-cvv', 'Security code', '123'],
-      ]) {
-        await page.frameLocator(`#${id} iframe`).getByLabel(label!).click();
-        await page.keyboard.type(text!);
-      }
-    };
     // The service's answer is lost; the page's first ask fails (a blip of the payer's connection).
     sandbox.injectFault({ kind: 'lose', method: 'POST', path: '/v1/merchants/sandbox-merchant/payment' });
     let asks = 0;
     await page.route('**/order?*', (route) => (++asks === 1 ? route.abort('internetdisconnected') : route.continue()));
     await page.goto(url);
-    await typeCard();
+    await typeGuideCard(page, '4111111111111111');
     await page.getByRole('button', { name: 'Pay' }).click();
     await expect(status).toHaveText('We are checking your payment. Do not pay again.', { timeout: 15_000 });
     await expect.poll(() => asks, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
@@ -380,7 +365,7 @@ test("the guide's page keeps checking when one of its asks fails, and when /pay'
 
     // The shop paid, and its answer to /pay broke off on the way to the browser: asked for by the page's id, it is paid.
     await page.reload();
-    await typeCard();
+    await typeGuideCard(page, '4111111111111111');
     await page.route('**/pay', async (route) => {
       await route.fetch();
       await route.abort('connectionreset');

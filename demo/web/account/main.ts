@@ -6,7 +6,7 @@ import { api, ApiError } from '../lib/api';
 import { mountCardForm } from '../lib/card-form';
 import { cardText } from '../lib/checkout';
 import { byId, h, say } from '../lib/dom';
-import { applyLocale, initialLocale, isKey, type Key, type Locale, t } from '../lib/i18n';
+import { initialLocale, type Key, type Locale, t, translatePage } from '../lib/i18n';
 import type { Account, CheckoutInfo, KeptCard } from '../lib/types';
 
 declare global {
@@ -67,17 +67,7 @@ const failed = (error: unknown) =>
 const signedIn = (who: Account) => () => ({ name: isolate(who.name) });
 
 function translate(): void {
-  applyLocale(locale);
-  for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) {
-    if (isKey(element.dataset['text'])) element.textContent = t(locale, element.dataset['text']);
-  }
-  for (const element of document.querySelectorAll<HTMLElement>('[data-label]')) {
-    if (isKey(element.dataset['label'])) element.setAttribute('aria-label', t(locale, element.dataset['label']));
-  }
-  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-locale]')) {
-    button.setAttribute('aria-pressed', String(button.dataset['locale'] === locale));
-  }
-  document.title = `${t(locale, 'accountTitle')} · ${t(locale, 'shop')}`;
+  translatePage(locale, 'accountTitle');
   if (told) say(status, t(locale, told.key, told.vars()), told.tone);
   render();
   form?.setLocale(locale);

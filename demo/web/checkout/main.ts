@@ -5,7 +5,7 @@ import { api, ApiError } from '../lib/api';
 import { mountCardForm, OTP_CONTAINER, submitOtp } from '../lib/card-form';
 import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
 import { byId, h, say } from '../lib/dom';
-import { applyLocale, count, initialLocale, isKey, type Locale, t } from '../lib/i18n';
+import { count, initialLocale, type Locale, t, translatePage } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
 import { describe, type Outcome, pay } from '../lib/pay';
 import type { Account, CheckoutInfo, SavedCard } from '../lib/types';
@@ -37,17 +37,7 @@ const status = byId('status');
 const payButton = byId<HTMLButtonElement>('pay-button');
 
 function translate(): void {
-  applyLocale(locale);
-  for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) {
-    if (isKey(element.dataset['text'])) element.textContent = t(locale, element.dataset['text']);
-  }
-  for (const element of document.querySelectorAll<HTMLElement>('[data-label]')) {
-    if (isKey(element.dataset['label'])) element.setAttribute('aria-label', t(locale, element.dataset['label']));
-  }
-  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-locale]')) {
-    button.setAttribute('aria-pressed', String(button.dataset['locale'] === locale));
-  }
-  document.title = `${t(locale, 'checkoutTitle')} · ${t(locale, 'shop')}`;
+  translatePage(locale, 'checkoutTitle');
   render();
   // After render: the frames read their labels from the page, now in the new language.
   form?.setLocale(locale);

@@ -229,6 +229,24 @@ export function initialLocale(): Locale {
   return navigator.language.toLowerCase().startsWith('ar') ? 'ar' : 'en';
 }
 
+/**
+ * The page in `locale`: its language and direction, every `data-text` and `data-label` element, the
+ * language switch's pressed button, and its title (`title`, then the shop's name).
+ */
+export function translatePage(locale: Locale, title: Key): void {
+  applyLocale(locale);
+  for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) {
+    if (isKey(element.dataset['text'])) element.textContent = t(locale, element.dataset['text']);
+  }
+  for (const element of document.querySelectorAll<HTMLElement>('[data-label]')) {
+    if (isKey(element.dataset['label'])) element.setAttribute('aria-label', t(locale, element.dataset['label']));
+  }
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-locale]')) {
+    button.setAttribute('aria-pressed', String(button.dataset['locale'] === locale));
+  }
+  document.title = `${t(locale, title)} · ${t(locale, 'shop')}`;
+}
+
 /** Sets the page's language and direction (Arabic reads right to left), and remembers the choice. */
 export function applyLocale(locale: Locale): void {
   document.documentElement.lang = locale;

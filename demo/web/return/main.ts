@@ -2,16 +2,12 @@
 // `?payment-session-id=<id>`; the shop's server reads the outcome from the service.
 import { api, ApiError } from '../lib/api';
 import { byId } from '../lib/dom';
-import { applyLocale, initialLocale, isKey, type Locale, t } from '../lib/i18n';
+import { initialLocale, type Locale, t, translatePage } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
 import type { PaymentOutcome } from '../lib/types';
 
 const locale: Locale = initialLocale();
-applyLocale(locale);
-for (const element of document.querySelectorAll<HTMLElement>('[data-text]')) {
-  if (isKey(element.dataset['text'])) element.textContent = t(locale, element.dataset['text']);
-}
-document.title = `${t(locale, 'resultTitle')} · ${t(locale, 'shop')}`;
+translatePage(locale, 'resultTitle');
 
 function show(kind: 'ok' | 'bad' | 'wait', title: string, text: string, reference = ''): void {
   const icon = byId('result-icon');
