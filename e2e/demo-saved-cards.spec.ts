@@ -89,6 +89,8 @@ test('a signed-in shopper adds cards without paying, makes one the default, remo
     const choices = checkout.getByRole('group', { name: 'Pay with' }).getByRole('radio');
     await expect(choices, path).toHaveCount(3);
     await expect(choices.first(), path).toHaveAccessibleName(/^Mastercard ending in 4444/);
+    await expect(choices.first(), path).toHaveAccessibleName(/Expires 12\/34 · Default$/);
+    await expect(choices.nth(1), path).not.toHaveAccessibleName(/Default/);
   }
   await checkout.close();
 

@@ -6,7 +6,7 @@ import { api, ApiError } from '../lib/api';
 import { mountCardForm } from '../lib/card-form';
 import { cardText } from '../lib/checkout';
 import { byId, h, say } from '../lib/dom';
-import { initialLocale, type Key, type Locale, t, translatePage } from '../lib/i18n';
+import { initialLocale, isolated, type Key, type Locale, t, translatePage } from '../lib/i18n';
 import type { Account, CheckoutInfo, KeptCard } from '../lib/types';
 
 declare global {
@@ -35,7 +35,7 @@ const brandName = (id: string) =>
     .join(' ');
 const cardName = (card: KeptCard) => t(locale, 'cardEnding', { brand: brandName(card.brand), last4: card.last4 });
 /** Latin text (a name, an email) set apart in Arabic, so that its dots and brackets stay with it right to left. */
-const isolate = (text: string) => (locale === 'ar' ? `\u2068${text}\u2069` : text);
+const isolate = (text: string) => isolated(locale, text);
 
 const FIELD_NAMES: Record<string, Key> = { number: 'cardNumber', expiry: 'expiry', cvv: 'cvv', name: 'cardName' };
 

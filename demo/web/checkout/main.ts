@@ -5,7 +5,7 @@ import { api, ApiError } from '../lib/api';
 import { mountCardForm, OTP_CONTAINER, submitOtp } from '../lib/card-form';
 import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
 import { byId, h, say } from '../lib/dom';
-import { count, initialLocale, type Locale, t, translatePage } from '../lib/i18n';
+import { count, initialLocale, isolated, type Locale, t, translatePage } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
 import { describe, type Outcome, pay } from '../lib/pay';
 import type { Account, CheckoutInfo, SavedCard } from '../lib/types';
@@ -63,7 +63,7 @@ function render(): void {
   }
   renderSavedCards();
   byId('account-note').hidden = !account;
-  byId('account-note').textContent = account ? t(locale, 'signedInCheckout', { name: account.name }) : '';
+  byId('account-note').textContent = account ? t(locale, 'signedInCheckout', { name: isolated(locale, account.name) }) : '';
   byId('card-form-note').textContent = formNote ? t(locale, formNote.key, 'reason' in formNote ? { reason: formNote.reason } : {}) : '';
   const paid = outcome?.kind === 'approved';
   payButton.textContent = paying
@@ -106,7 +106,8 @@ function renderSavedCards(): void {
     list.replaceChildren(
       ...cards.map((card) => {
         const text = cardText(card, locale);
-        return option(card.id, text.title, text.expiry, chosen?.id === card.id);
+        const detail = card.isDefault ? `${text.expiry} · ${t(locale, 'defaultCard')}` : text.expiry;
+        return option(card.id, text.title, detail, chosen?.id === card.id);
       }),
       option('new', t(locale, 'newCard'), t(locale, 'newCardHint'), chosen === undefined),
     );

@@ -229,6 +229,9 @@ export function initialLocale(): Locale {
   return navigator.language.toLowerCase().startsWith('ar') ? 'ar' : 'en';
 }
 
+/** A Latin name or text inside an Arabic sentence, isolated (FSI…PDI) so that it reads in its own direction. */
+export const isolated = (locale: Locale, text: string) => (locale === 'ar' ? `\u2068${text}\u2069` : text);
+
 /**
  * The page in `locale`: its language and direction, every `data-text` and `data-label` element, the
  * language switch's pressed button, and its title (`title`, then the shop's name).

@@ -5,7 +5,7 @@ import { flushSync } from 'react-dom';
 import { api, ApiError } from '../lib/api';
 import { brandOf, STYLES, submitOtp } from '../lib/card-form';
 import { type CardsLookup, cardText, findSavedCards } from '../lib/checkout';
-import { applyLocale, count, initialLocale, type Key, type Locale, t } from '../lib/i18n';
+import { applyLocale, count, initialLocale, isolated, type Key, type Locale, t } from '../lib/i18n';
 import { formatMoney } from '../lib/money';
 import { describe, type Outcome, pay } from '../lib/pay';
 import type { Account, CheckoutInfo, Order, SavedCard } from '../lib/types';
@@ -235,7 +235,7 @@ function Payment({
           <p className="hint" id="cards-note" aria-live="polite">
             {lookupNote}
           </p>
-          {account && <p className="hint">{say('signedInCheckout', { name: account.name })}</p>}
+          {account && <p className="hint">{say('signedInCheckout', { name: isolated(locale, account.name) })}</p>}
         </div>
 
         {cards.length > 0 && (
@@ -247,7 +247,10 @@ function Payment({
                   <input type="radio" name="card-choice" value={kept.id} checked={chosen?.id === kept.id} onChange={() => choose(kept)} />
                   <span>
                     <strong>{cardText(kept, locale).title}</strong>
-                    <span className="hint">{cardText(kept, locale).expiry}</span>
+                    <span className="hint">
+                      {cardText(kept, locale).expiry}
+                      {kept.isDefault ? ` · ${say('defaultCard')}` : ''}
+                    </span>
                   </span>
                 </label>
               ))}
