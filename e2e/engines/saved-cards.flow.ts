@@ -11,7 +11,7 @@ import { watchAll } from './harness/watch';
 let demo: Launched;
 test.beforeAll(async () => {
   test.setTimeout(180_000); // the first launch may build the demo's bundles
-  demo = await launch(['--test-mode']);
+  demo = await launch();
 });
 test.afterAll(async () => {
   demo?.child.kill('SIGTERM');
@@ -30,13 +30,21 @@ const cardList = (driver: Driver) =>
  * (it is mounted at sign-in), so it hears every message of the frames.
  */
 function record(): void {
-  const recorded = ((window as any).recorded = { messages: [] as { origin: string; data: string }[], errors: [] as string[] });
+  const recorded = { messages: [] as { origin: string; data: string }[], errors: [] as string[] };
+  (window as unknown as { recorded: typeof recorded }).recorded = recorded;
   addEventListener('message', (e) => recorded.messages.push({ origin: e.origin, data: JSON.stringify(e.data) }), true);
 }
 
-/** Waits for the card fields to be ready (the page's loading note gone), types a card key by key, and saves it with Enter. */
+/**
+ * The card fields are ready: the page's "Loading the secure card fields…" is gone. The page draws its
+ * list anew when they are, so a click before could meet a button about to be replaced (Chromium's
+ * click then fails on the detached element; a person's lands on the new one).
+ */
+const fieldsReady = (driver: Driver) => expect.poll(() => textOf(driver, '#card-form-note'), { timeout: 15_000 }).toBe('');
+
+/** Types a card key by key into the ready fields and saves it with Enter. */
 async function addCard(driver: Driver, card: { number: string; cvv: string }): Promise<void> {
-  await expect.poll(() => textOf(driver, '#card-form-note'), { timeout: 15_000 }).toBe('');
+  await fieldsReady(driver);
   await watchAll(driver); // WebKit: the new form's frames
   await typeInto(driver, 'number', card.number);
   await typeInto(driver, 'expiry', '1234');
@@ -50,6 +58,7 @@ async function addCard(driver: Driver, card: { number: string; cvv: string }): P
 test('a signed-in shopper adds two cards without paying, makes one the default, removes one', async ({ driver }) => {
   await driver.goto(`${demo.shop}/account?lang=en`);
   await driver.run(undefined, record);
+  await watchAll(driver); // WebKit: the page from now on (the demo's policy names no report-uri)
   await driver.click({ role: 'button', name: 'Sign in as Ada Lovelace' });
   await expect.poll(() => textOf(driver, '#status')).toBe('Signed in as Ada Lovelace.');
   expect(await textOf(driver, '#no-cards')).toBe('No saved cards yet.');
@@ -60,6 +69,7 @@ test('a signed-in shopper adds two cards without paying, makes one the default, 
   await expect
     .poll(() => cardList(driver))
     .toEqual([expect.stringMatching(/^Visa ending in 1111 ?Default/), expect.stringMatching(/^Mastercard ending in 4444 ?Expires/)]);
+  await fieldsReady(driver); // the form for a next card, mounted once the list came
 
   await driver.click({ role: 'button', name: 'Make Mastercard ending in 4444 the default' });
   await expect.poll(() => textOf(driver, '#status')).toBe('Mastercard ending in 4444 is now your default card.');
