@@ -90,7 +90,13 @@ function render(): void {
   byId('cards-panel').hidden = !account;
   byId('add-panel').hidden = !account;
   byId('no-cards').hidden = cards === undefined || cards.length > 0;
-  byId('card-list').replaceChildren(...(cards ?? []).map(cardItem));
+  // Rebuilt only when the cards or the words change: a focused button keeps its focus while the page renders.
+  const list = byId('card-list');
+  const key = `${locale}|${(cards ?? []).map((c) => `${c.id}:${c.isDefault}`).join()}`;
+  if (list.dataset['key'] !== key) {
+    list.dataset['key'] = key;
+    list.replaceChildren(...(cards ?? []).map(cardItem));
+  }
   byId('card-form-note').textContent = formNote ? t(locale, formNote.key, 'reason' in formNote ? { reason: formNote.reason } : {}) : '';
   const save = byId<HTMLButtonElement>('save-button');
   save.textContent = t(locale, saving ? 'savingCard' : 'saveCardButton');
