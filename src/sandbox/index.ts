@@ -13,14 +13,14 @@ import type { Sandbox } from './context';
 import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './server';
 import { Clock, Store, type MerchantConfig } from './state';
 import { dueTimer } from './due';
-import { CHAOS_SHAPE, ChaosSchema, Notifier, type Notification, type NotificationChaos } from './notify';
+import { CHAOS_SHAPE, ChaosSchema, Notifier, type NotificationChaos, type NotificationDelivery } from './notify';
 import { refresh } from './payments';
 
 export { testCards, type TestCard } from './cards';
 export { makeCertificate, type Certificate } from './certificate';
 export type { MerchantConfig } from './state';
 export type { Fault } from './server';
-export type { Attempt, Notification, NotificationChaos } from './notify';
+export type { Attempt, NotificationChaos, NotificationDelivery } from './notify';
 
 export interface SandboxOptions {
   /** Default 0 (a free port); the CLI uses 8443. */
@@ -78,7 +78,7 @@ export interface SandboxHandle {
   /** Make the next `times` (default 1) matching requests fail: dropped, handled and then dropped (`lose`), answered 500, delayed by `ms`, or answered with a given `reply`. */
   injectFault(fault: Fault): void;
   /** Every notification kept (the last 1,000 finished, and all still waiting), oldest first: where it went, each try, its state. */
-  notifications(): Notification[];
+  notifications(): NotificationDelivery[];
   /** Resolves when no notification is being sent, none is due now, and none is held back by reorder mode. */
   notificationsIdle(): Promise<void>;
   /** Deliberate disorder until called again: `duplicate` sends each delivered notification twice, `reorder` a payment's notifications newest first. */

@@ -8,7 +8,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import * as v from 'valibot';
 import { MAX_TIMER_MS } from './due';
-import { hex, type Clock, type EventKind, type MerchantConfig, type PaymentEvent } from './state';
+import type { Notification, NotificationKind } from '../schemas';
+import { hex, type Clock, type MerchantConfig, type PaymentEvent } from './state';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -32,12 +33,12 @@ export interface Attempt {
   ms: number;
 }
 
-/** A notification as `notifications()` answers it. */
-export interface Notification {
+/** A notification's delivery as `notifications()` answers it: where it went, each try, its state (the wire body is the schemas' `Notification`). */
+export interface NotificationDelivery {
   id: string;
   merchantId: string;
   url: string;
-  kind: EventKind;
+  kind: NotificationKind;
   referenceId: string;
   createdAt: string;
   attempts: Attempt[];
@@ -51,7 +52,7 @@ export type NotificationChaos = v.InferOutput<typeof ChaosSchema>;
 export const CHAOS_SHAPE = 'The notification chaos must be { duplicate?: boolean, reorder?: boolean }';
 
 interface Note {
-  view: Notification;
+  view: NotificationDelivery;
   body: string;
   authorization: string | undefined;
   /** Sandbox milliseconds at which the next try is due. */
@@ -62,7 +63,7 @@ interface Note {
 }
 
 /** The wire body: `pg_signature` (the sandbox's own: HMAC-SHA256 hex of `pg_payload`, keyed with the client secret) and `pg_payload`. */
-export function notificationBody(payload: object, secret: string): string {
+export function notificationBody(payload: Notification, secret: string): string {
   const pgPayload = Buffer.from(JSON.stringify(payload), 'utf8').toString('base64');
   const signature = createHmac('sha256', secret).update(pgPayload).digest('hex');
   return new URLSearchParams({ pg_signature: signature, pg_payload: pgPayload }).toString();
@@ -129,7 +130,7 @@ export class Notifier {
     if (!merchant.notifyUrl || this.closed) return;
     const id = `WH-${hex(12).toUpperCase()}`;
     const createdAt = this.clock.iso(event.at);
-    const payload = { id, create_time: createdAt, resource_type: 'payment', kind: event.kind, resource: event.resource() };
+    const payload: Notification = { id, create_time: createdAt, resource_type: 'payment', kind: event.kind, resource: event.resource() };
     const now = this.clock.nowMs();
     const note: Note = {
       view: {
@@ -173,7 +174,7 @@ export class Notifier {
   }
 
   /** Each notification kept, oldest first; `nextAttemptAt` only on one waiting for its own time (not for an earlier one of its payment, nor under way). */
-  list(): Notification[] {
+  list(): NotificationDelivery[] {
     return this.kept.map((n) => {
       const waiting = n.view.state === 'pending' && this.queues.get(n.view.referenceId)?.[0] === n && !this.inFlight.has(n);
       return structuredClone({ ...n.view, ...(waiting ? { nextAttemptAt: this.clock.iso(n.nextAt) } : {}) });

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { toMinor, type FundingInstrument, type PaymentRequest } from '../schemas';
+import { toMinor, type FundingInstrument, type Notification, type NotificationKind, type PaymentRequest } from '../schemas';
 import { validateNumber } from '../card';
 import { cardView, outcomeOf, RESULT_TEXT } from './cards';
 import { fail } from './errors';
-import { hex, newPaymentId, type CardData, type Clock, type EventKind, type PaymentRecord, type Store } from './state';
+import { hex, newPaymentId, type CardData, type Clock, type PaymentRecord, type Store } from './state';
 import { keepCard, payerInfoView, vaultCard } from './vault';
 
 export const HOLD_MS = 7 * 24 * 3600_000;
@@ -18,13 +18,19 @@ export interface Ctx {
 }
 
 /** Tells the store of a change of `p`: `resource` is what the API answers now (the payment itself by default). */
-export function changed(ctx: Ctx, p: PaymentRecord, kind: EventKind, resource?: unknown, at = ctx.clock.nowMs()): void {
+export function changed(
+  ctx: Ctx,
+  p: PaymentRecord,
+  kind: NotificationKind,
+  resource?: Notification['resource'],
+  at = ctx.clock.nowMs(),
+): void {
   const view = () => resource ?? paymentView(ctx, p, 'retrieval');
   ctx.store.onEvent({ kind, merchantId: p.merchantId, paymentId: p.id, at, resource: view });
 }
 
 /** The kind a payment's approval or refusal is notified as. */
-const outcomeKind = (p: PaymentRecord): EventKind =>
+const outcomeKind = (p: PaymentRecord): NotificationKind =>
   p.state === 'authorised'
     ? 'PAYMENT.AUTHORIZATION.CREATED'
     : p.state === 'captured'

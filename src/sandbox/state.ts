@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PaymentState } from '../schemas';
+import type { Notification, NotificationKind, PaymentState } from '../schemas';
 import { PayframeError } from '../shared/errors';
 import { DueIndex } from './due';
 
@@ -137,24 +137,17 @@ export interface ChildRecord {
 }
 
 /** The notification kinds the sandbox produces (docs/service-decisions.md says which change sends which). */
-export type EventKind =
-  | 'PAYMENT.AUTHORIZATION.CREATED'
-  | 'PAYMENT.SALE.COMPLETED'
-  | 'PAYMENT.AUTHORIZATION.DENIED'
-  | 'PAYMENT.CAPTURE.COMPLETED'
-  | 'PAYMENT.AUTHORIZATION.VOIDED'
-  | 'PAYMENT.REFUND.COMPLETED';
 
 /**
  * A change of a payment's state. `resource()` is the record as the API answers it at the change: to be
  * called then (during `onEvent`), and only when a notification is sent.
  */
 export interface PaymentEvent {
-  kind: EventKind;
+  kind: NotificationKind;
   merchantId: string;
   paymentId: string;
   at: number;
-  resource: () => unknown;
+  resource: () => Notification['resource'];
 }
 
 export class Store {

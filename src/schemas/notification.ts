@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = [
   'PAYMENT.REFUND.DENIED',
   'PAYMENT.REFUND.DEFERRED',
 ] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** An id as an event may carry it: letters, digits, `.`, `_`, `-`; never long enough to hide a card number's digits alone. */
 const Id = v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/, 'must be an id'));

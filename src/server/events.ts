@@ -8,6 +8,7 @@
  * test/security/echo.test.ts does so against a service that quotes its requests).
  */
 import { asEventId, asName, asResultCode } from '../shared/answer';
+import type { Notification } from '../schemas';
 import { type ErrorCode, isPayframeError, PAN } from '../shared/errors';
 
 /** A PayframeError as an event carries it: its own fields, nothing it holds (no `body`, no `cause` object). */
@@ -180,14 +181,15 @@ export function handlerEvent(handler: HandlerName, status: number, thrown: unkno
 
 export function notificationEvent(
   outcome: NotificationEvent['outcome'],
-  n?: { id: string; kind: string; resource: { reference_id?: string | undefined } },
+  n?: Notification,
   status = outcome === 'refused' ? 401 : 204,
   failure?: unknown,
 ): NotificationEvent {
   const error = failure === undefined ? undefined : eventError(failure);
-  const id = idOf(n?.id);
-  const kind = typeof n?.kind === 'string' && KIND_SHAPE.test(n.kind) ? n.kind : undefined;
-  const referenceId = idOf(n?.resource.reference_id);
+  // Its id and kind are in their shapes already (NotificationSchema); an id is kept without a card number's run of digits.
+  const id = withoutPan(n?.id);
+  const kind = n?.kind;
+  const referenceId = withoutPan(n?.resource.reference_id);
   const what = [id, kind, referenceId].filter(Boolean).join(' ');
   return {
     type: 'notification',
@@ -200,10 +202,9 @@ export function notificationEvent(
     message: `notification${what ? ` ${what}` : ''}: ${outcome}${error ? ` (${status}): ${describe(error)}` : ''}`,
   };
 }
-const KIND_SHAPE = /^[A-Z][A-Z0-9_.]{1,63}$/;
-/** A posted id, kept when it is an id's shape and holds no card number's run of digits (a payment id's hex keeps its scattered digits). */
-const idOf = (value: unknown) =>
-  typeof value === 'string' && /^[\w.-]{1,128}$/.test(value) && !new RegExp(PAN, 'u').test(value) ? value : undefined;
+const PAN_RUN = new RegExp(PAN, 'u');
+/** A posted id, kept unless it holds a card number's run of digits (a payment id's hex keeps its scattered digits). */
+const withoutPan = (value: string | undefined) => (value !== undefined && !PAN_RUN.test(value) ? value : undefined);
 
 /** Calls the merchant's listener; one that throws (or rejects) is ignored: logging never changes a call's outcome. */
 export function emit(listener: EventListener | undefined, make: () => GatewayEvent): void {

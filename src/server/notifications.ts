@@ -5,10 +5,10 @@
  */
 import * as v from 'valibot';
 import { type Notification, NotificationSchema, type Payment } from '../schemas';
-import { MAX_SERVICE_ANSWER, readCapped } from '../shared/body';
+import { MAX_SERVICE_ANSWER } from '../shared/body';
 import { PayframeError } from '../shared/errors';
 import { emit, type EventListener, notificationEvent } from './events';
-import { guarded, refusalResponse } from './respond';
+import { guarded, readBody, refusalResponse } from './respond';
 
 export interface NotificationOptions {
   /**
@@ -98,11 +98,7 @@ const bad = (message: string) => new PayframeError('invalid_request', `notificat
 
 /** The posted form: exactly `pg_signature` and `pg_payload`, the payload base64 of UTF-8 JSON of the documented shape. */
 async function readNotification(request: Request): Promise<Notification> {
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
-    throw new PayframeError('invalid_request', 'notification: the body must be application/x-www-form-urlencoded', { status: 415 });
-  }
-  const bytes = await readCapped(request.body, MAX_SERVICE_ANSWER, request.headers.get('content-length'));
-  if (!bytes) throw new PayframeError('invalid_request', `notification: the body is over ${MAX_SERVICE_ANSWER} bytes`, { status: 413 });
+  const bytes = await readBody(request, 'application/x-www-form-urlencoded', MAX_SERVICE_ANSWER, 'notification: ');
   const form = new URLSearchParams(new TextDecoder().decode(bytes));
   const names = [...form.keys()].sort().join(',');
   if (names !== 'pg_payload,pg_signature') throw bad('the body must hold exactly pg_signature and pg_payload');

@@ -123,14 +123,18 @@ function statusFor(error: PayframeError): number {
   return (error.status === undefined ? OWN : FROM_SERVICE)[error.code] ?? 502;
 }
 
+/** A request's body of media type `type`, read up to `max` bytes: 415 for another type, 413 past the cap. */
+export async function readBody(request: Request, type: string, max: number, prefix = ''): Promise<Uint8Array> {
+  const given = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (given !== type) throw new PayframeError('invalid_request', `${prefix}the body must be ${type}`, { status: 415 });
+  const bytes = await readCapped(request.body, max, request.headers.get('content-length'));
+  if (!bytes) throw new PayframeError('invalid_request', `${prefix}the body is over ${max} bytes`, { status: 413 });
+  return bytes;
+}
+
 /** The request's JSON body: 415 for another type, 413 past the cap, 400 for what is not JSON. */
 export async function readJson(request: Request): Promise<unknown> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
-    throw new PayframeError('invalid_request', 'the body must be application/json', { status: 415 });
-  }
-  const bytes = await readCapped(request.body, MAX_REQUEST_BODY, request.headers.get('content-length'));
-  if (!bytes) throw new PayframeError('invalid_request', `the body is over ${MAX_REQUEST_BODY} bytes`, { status: 413 });
+  const bytes = await readBody(request, 'application/json', MAX_REQUEST_BODY);
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
   } catch {

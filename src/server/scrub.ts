@@ -98,11 +98,21 @@ function renderings(secret: string): string[] {
 /** A UUID (an event id, a nonce) is kept whole: its groups of digits are the service's, not a CVV. */
 const UUID = '[\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12}';
 
+/** One pattern per call's secrets, made at its first use: a body's every key, text and number is scrubbed with it. */
+const patterns = new WeakMap<readonly string[], RegExp>();
+function patternOf(secrets: readonly string[]): RegExp {
+  let pattern = patterns.get(secrets);
+  if (!pattern) {
+    pattern = new RegExp(`(${UUID})|${[...new Set(secrets.flatMap(renderings))].join('|')}`, 'giu');
+    patterns.set(secrets, pattern);
+  }
+  return pattern;
+}
+
 /** Removes every rendering of `secrets` from a text. */
 export function scrubText(text: string, secrets: readonly string[]): string {
   if (secrets.length === 0) return text;
-  const pattern = new RegExp(`(${UUID})|${[...new Set(secrets.flatMap(renderings))].join('|')}`, 'giu');
-  return text.replace(pattern, (match, uuid?: string) => uuid ?? SCRUBBED);
+  return text.replace(patternOf(secrets), (match, uuid?: string) => uuid ?? SCRUBBED);
 }
 
 /** Deeper than this, an error body is not read: its subtree is dropped (and the stack is safe). */

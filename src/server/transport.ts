@@ -8,7 +8,7 @@ import { type Answer, answerBody, readAnswer } from '../shared/answer';
 import { MAX_SERVICE_ANSWER } from '../shared/body';
 import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';
-import { isPayframeError, PayframeError } from '../shared/errors';
+import { isPayframeError, PayframeError, type PayframeErrorInit } from '../shared/errors';
 import { isPathSegment } from '../shared/url';
 import { callEvent, type CallMethod, emit, type EventListener, noteCall } from './events';
 import { scrubAnswerText, scrubText, scrubValue, secretsOf } from './scrub';
@@ -76,14 +76,18 @@ export const UNTRUSTED_ADVICE =
 /** Error codes of Node's TLS layer for a certificate it does not trust (self-signed, unknown issuer, wrong host, expired). */
 export const UNTRUSTED_CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)/;
 
+/** What fetch's TypeError carries of the socket (its `cause`), and that error's code, such as `ECONNRESET`. */
+const causeOf = (error: unknown): unknown => (error instanceof Error ? (error.cause ?? error) : error);
+const codeOf = (cause: unknown): unknown => (typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined);
+
 /**
  * A connection that failed (fetch's TypeError, whose `cause` holds no request and is kept). When the
  * cause is a certificate the runtime does not trust, the message says so and what to do: the local
  * sandbox's certificate is self-signed.
  */
 function networkError(what: string, error: unknown): PayframeError {
-  const cause = error instanceof Error ? (error.cause ?? error) : error;
-  const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
+  const cause = causeOf(error);
+  const code = codeOf(cause);
   if (typeof code === 'string' && UNTRUSTED_CERTIFICATE.test(code)) {
     return new PayframeError('network', `${what}: the service's TLS certificate is not trusted (${code}); ${UNTRUSTED_ADVICE}`, { cause });
   }
@@ -97,29 +101,29 @@ function networkError(what: string, error: unknown): PayframeError {
 const NEVER_SENT =
   /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 
-const causeCode = (error: unknown): unknown => {
-  const cause = error instanceof Error ? (error.cause ?? error) : error;
-  return typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;
-};
+/** A POST that moves money was sent and `why` (its answer lost, a gateway's 5xx): the service may have acted on it. */
+const outcomeUnknown = (what: string, why: string, init: PayframeErrorInit) =>
+  new PayframeError(
+    'outcome_unknown',
+    `${what}: the request was sent and ${why}; the service may have acted on it. Do not send it again: read the payment (payments.get or payments.settle) or wait for its notification`,
+    init,
+  );
 
 /**
- * A POST that may have reached the service and whose answer was lost: `outcome_unknown`, never the
- * `network` or `timeout` of a request that never left, so that nobody reads it as a refusal and pays again.
+ * A POST that may have reached the service and whose answer was lost (a deadline, an abort, a broken
+ * connection): `outcome_unknown`, never the `network` or `timeout` of a request that never left, so that
+ * nobody reads it as a refusal and pays again. Undefined when it certainly never left.
  */
 function lostAnswer(what: string, error: unknown): PayframeError | undefined {
-  const code = isPayframeError(error) ? undefined : causeCode(error);
-  if (isPayframeError(error) && error.code !== 'timeout' && error.code !== 'aborted' && error.code !== 'network') return undefined;
+  if (isPayframeError(error)) {
+    if (error.code !== 'timeout' && error.code !== 'aborted' && error.code !== 'network') return undefined;
+    const why = error.code === 'network' ? 'the connection broke' : `the call was ${error.code === 'timeout' ? 'timed out' : 'aborted'}`;
+    return outcomeUnknown(what, `its answer was lost (${why})`, { cause: error });
+  }
+  const cause = causeOf(error);
+  const code = codeOf(cause);
   if (typeof code === 'string' && (NEVER_SENT.test(code) || UNTRUSTED_CERTIFICATE.test(code))) return undefined;
-  const why = isPayframeError(error)
-    ? error.code === 'network'
-      ? 'the connection broke'
-      : `the call was ${error.code === 'timeout' ? 'timed out' : 'aborted'}`
-    : 'the connection broke';
-  return new PayframeError(
-    'outcome_unknown',
-    `${what}: the request was sent and its answer was lost (${why}); the service may have acted on it. Do not send it again: read the payment (payments.get or payments.settle) or wait for its notification`,
-    { cause: isPayframeError(error) ? error : error instanceof Error ? (error.cause ?? error) : error },
-  );
+  return outcomeUnknown(what, 'its answer was lost (the connection broke)', { cause });
 }
 
 /**
@@ -133,11 +137,7 @@ function unreadAnswer(what: string, error: unknown): PayframeError | undefined {
   const unreadable = error.code === 'invalid_response' && error.status >= 200 && error.status < 300;
   if (!gatewayGaveUp && !unreadable) return undefined;
   const why = gatewayGaveUp ? `a gateway in front of the service answered ${error.status}` : 'its answer could not be read';
-  return new PayframeError(
-    'outcome_unknown',
-    `${what}: the request was sent and ${why}; the service may have acted on it. Do not send it again: read the payment (payments.get or payments.settle) or wait for its notification`,
-    { status: error.status, body: error.body, cause: error },
-  );
+  return outcomeUnknown(what, why, { status: error.status, body: error.body, cause: error });
 }
 
 /**
@@ -190,8 +190,8 @@ export function createTransport(options: TransportOptions): Call {
     const started = performance.now();
     let attempts = 0;
     let status: number | undefined;
-    // Set once `fetch` is called for a POST that can change a payment: from then on a lost answer is `outcome_unknown`.
-    let maybeSent = false;
+    // A POST that can move money: once it was sent (an attempt made), a lost answer is `outcome_unknown`.
+    const movesMoney = method === 'POST' && !call.changesNothing;
     const report = (failure?: unknown) =>
       emit(options.onEvent, () => callEvent(method, `/v1/${path}`, status, Math.round(performance.now() - started), attempts, failure));
 
@@ -199,7 +199,6 @@ export function createTransport(options: TransportOptions): Call {
       if (d.signal.aborted) throw d.signal.reason; // a request not yet sent is never sent
       attempts += 1;
       status = undefined;
-      maybeSent = method === 'POST' && !call.changesNothing;
       const response = await send(url, init);
       status = response.status;
       try {
@@ -212,7 +211,7 @@ export function createTransport(options: TransportOptions): Call {
     };
     try {
       const answer = await withRetries(method === 'GET' ? options.retries : 0, d.signal, attempt).catch((error: unknown) => {
-        const lost = maybeSent ? lostAnswer(what, error) : undefined;
+        const lost = movesMoney && attempts > 0 ? lostAnswer(what, error) : undefined;
         if (lost) throw lost;
         // Only the socket's own error rides along as `cause`, never the request and its credentials.
         throw isPayframeError(error) ? error : networkError(what, error);
@@ -221,7 +220,7 @@ export function createTransport(options: TransportOptions): Call {
       report();
       return parsed;
     } catch (thrown) {
-      const error = (maybeSent && unreadAnswer(what, thrown)) || thrown;
+      const error = (movesMoney && attempts > 0 && unreadAnswer(what, thrown)) || thrown;
       noteCall(error, what);
       report(error);
       throw error;
