@@ -28,7 +28,7 @@ export type {
   TokenizeOptions,
 } from './client';
 export type { BrandInfo, FieldState, FieldStyles, FontSource, StyleState } from './protocol/messages';
-export type { CardField, FieldName, Locale } from './protocol/names';
+export type { CardField, FieldName, FieldReason, Locale } from './protocol/names';
 export type { CvvAnswer, OtpSubmission, PendingPayment } from './protocol/wire';
 export type { CardInput } from './tokenize/card';
 export type { TokenizeResult } from './tokenize/read';

@@ -13,6 +13,8 @@ export interface ExpiryValidation {
   month?: number;
   /** Four digits, once a two- or four-digit year is typed. */
   year?: number;
+  /** True when the date, or every date the digits typed can still become, is before this month. */
+  isExpired?: boolean;
 }
 
 /** Cards are not issued for longer than this; a later date is a typo. The same window as card-validator. */
@@ -81,6 +83,9 @@ function fromParts(month: string, year: string, now: Date): ExpiryValidation {
     (k < 4 && open(n * 10 ** (4 - k), (n + 1) * 10 ** (4 - k) - 1));
   const result: ExpiryValidation = { isValid, isPotentiallyValid, month: mo };
   if (exact !== undefined) result.year = exact;
+  // The latest year the digits can still become: '12 / 1' is at most 2019 (201x; 1xxx is earlier).
+  const latest = exact ?? Math.max(k < 2 ? century + (n + 1) * 10 ** (2 - k) - 1 : 0, (n + 1) * 10 ** (4 - k) - 1);
+  if (!isPotentiallyValid && latest < first) result.isExpired = true;
   return result;
 }
 

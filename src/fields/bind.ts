@@ -1,6 +1,7 @@
 import { type Brand, detectBrand } from '../card';
+import type { BrandId } from '../card/brands';
 import type { FieldEvent, FieldName } from '../protocol/names';
-import { ANY_CVV, applyEdit, checkField } from './rules';
+import { ANY_CVV, applyEdit, checkField, DEFAULT_BRANDS } from './rules';
 import type { FieldState } from '../protocol/messages';
 
 export interface BoundField {
@@ -10,6 +11,8 @@ export interface BoundField {
   brand(): Brand | undefined;
   /** The CVV sizes of the number's brand; `ANY_CVV` while it is unknown. */
   setCvvSizes(sizes: number[]): void;
+  /** The brands the merchant takes (number field only): a number of another is `unsupported_brand`. */
+  brands: readonly BrandId[];
   clear(): void;
   /** Removes the listeners; the input and its value stay. */
   unbind(): void;
@@ -48,9 +51,10 @@ export function bindField(input: HTMLInputElement, name: FieldName, changed: (ev
   input.addEventListener('blur', onBlur);
   input.addEventListener('keydown', onKey);
 
-  return {
+  const field: BoundField = {
     name,
-    state: () => ({ isEmpty: input.value === '', ...checkField(name, input.value, sizes), isFocused: focused }),
+    brands: DEFAULT_BRANDS,
+    state: () => ({ isEmpty: input.value === '', ...checkField(name, input.value, sizes, field.brands), isFocused: focused }),
     brand: () => (name === 'number' ? detectBrand(input.value) : undefined),
     setCvvSizes(next) {
       sizes = next;
@@ -66,4 +70,5 @@ export function bindField(input: HTMLInputElement, name: FieldName, changed: (ev
       input.removeEventListener('keydown', onKey);
     },
   };
+  return field;
 }

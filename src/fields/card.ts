@@ -4,15 +4,29 @@
  * form's own field names.
  */
 import { detectBrand, validateExpiry } from '../card';
-import type { FieldName } from '../protocol/names';
+import type { BrandId } from '../card/brands';
+import type { FieldName, FieldReason } from '../protocol/names';
 import { PayframeError } from '../shared/errors';
 import type { CheckedCard } from '../tokenize/card';
 import { checkField } from './rules';
 
-/** `fields`: the form's fields (`name` among them when it has one); `sizes`: the CVV sizes of the number's brand. */
-export function formCard(values: Partial<Record<FieldName, string>>, fields: readonly FieldName[], sizes: number[]): CheckedCard {
-  const bad = fields.filter((f) => !checkField(f, values[f] ?? '', sizes).isValid);
-  if (bad.length > 0) throw new PayframeError('invalid_card', `invalid card details: ${bad.join(', ')}`, { fields: bad });
+/**
+ * `fields`: the form's fields (`name` among them when it has one); `sizes`: the CVV sizes of the
+ * number's brand; `brands`: the brands the merchant takes. A refusal names each field and its reason.
+ */
+export function formCard(
+  values: Partial<Record<FieldName, string>>,
+  fields: readonly FieldName[],
+  sizes: number[],
+  brands?: readonly BrandId[],
+): CheckedCard {
+  const reasons: Partial<Record<FieldName, FieldReason>> = {};
+  for (const f of fields) {
+    const { reason } = checkField(f, values[f] ?? '', sizes, brands);
+    if (reason) reasons[f] = reason;
+  }
+  const bad = Object.keys(reasons) as FieldName[];
+  if (bad.length > 0) throw new PayframeError('invalid_card', `invalid card details: ${bad.join(', ')}`, { fields: bad, reasons });
   const number = values.number!.replace(/\D/g, '');
   const { month, year } = validateExpiry(values.expiry!);
   return {

@@ -3,9 +3,10 @@
  * the caret where the person expects it, refuse digits past the brand's longest length, judge
  * validity. Shared by the hosted form's frames and by `attachForm` on the merchant's own inputs.
  */
-import { type Brand, formatInput, validateCvv, validateExpiry, validateNumber } from '../card';
+import { type Brand, brandsFor, formatInput, validateCvv, validateExpiry, validateNumber } from '../card';
+import { type BrandId, table } from '../card/brands';
 import { foldDigits } from '../card/digits';
-import type { FieldName } from '../protocol/names';
+import type { FieldName, FieldReason } from '../protocol/names';
 import type { BrandInfo, FieldState } from '../protocol/messages';
 
 export interface Edit {
@@ -61,9 +62,41 @@ function nameCheck(value: string) {
   return { isValid: isPotentiallyValid && value.trim() !== '', isPotentiallyValid };
 }
 
-/** Validity of a field's value (`cvvSizes` from the number's brand). */
-export function checkField(name: FieldName, value: string, sizes: number[] = ANY_CVV): Pick<FieldState, 'isValid' | 'isPotentiallyValid'> {
-  const { isValid, isPotentiallyValid } =
+/** The brands a form takes when the merchant names none: the four the service documents. */
+export const DEFAULT_BRANDS: readonly BrandId[] = ['visa', 'mastercard', 'american-express', 'discover'];
+
+/**
+ * The merchant's `brands` option checked: a non-empty list of the card core's brand ids (default
+ * `DEFAULT_BRANDS`); a string saying what is wrong, naming the valid ids, for anything else.
+ */
+export function readBrands(given: unknown): readonly BrandId[] | string {
+  if (given === undefined) return DEFAULT_BRANDS;
+  const ids: string[] = table().map((e) => e.brand.id);
+  const ok = Array.isArray(given) && given.length > 0 && given.every((b) => ids.includes(b));
+  return ok ? [...new Set(given as BrandId[])] : `brands must be a non-empty list of brand ids among ${ids.join(', ')}`;
+}
+
+/**
+ * A number of no brand the merchant takes: the decided brand is not among `brands`, or, while none is
+ * decided, no brand the digits may still become is (`30` can only be Diners Club).
+ */
+const unsupported = (value: string, brand: Brand | undefined, brands: readonly BrandId[]) => {
+  const may = brand ? [brand] : brandsFor(value);
+  return may.length > 0 && !may.some((b) => brands.includes(b.id));
+};
+
+/**
+ * Validity of a field's value, and why it is not valid (`cvvSizes` from the number's brand; `brands`
+ * the number's brands the merchant takes). A number of another brand is neither valid nor potentially
+ * valid: it shows as invalid at once.
+ */
+export function checkField(
+  name: FieldName,
+  value: string,
+  sizes: number[] = ANY_CVV,
+  brands: readonly BrandId[] = DEFAULT_BRANDS,
+): Pick<FieldState, 'isValid' | 'isPotentiallyValid' | 'reason'> {
+  const check: { isValid: boolean; isPotentiallyValid: boolean; brand?: Brand; isExpired?: boolean } =
     name === 'number'
       ? validateNumber(value)
       : name === 'expiry'
@@ -71,5 +104,12 @@ export function checkField(name: FieldName, value: string, sizes: number[] = ANY
         : name === 'cvv'
           ? validateCvv(value, sizes)
           : nameCheck(value);
-  return { isValid, isPotentiallyValid };
+  const { isValid, isPotentiallyValid } = check;
+  let reason: FieldReason | undefined;
+  if (value.trim() === '') reason = 'empty';
+  else if (name === 'number' && unsupported(value, check.brand, brands)) reason = 'unsupported_brand';
+  else if (isValid) return { isValid, isPotentiallyValid };
+  else if (check.isExpired) reason = 'expired';
+  else reason = isPotentiallyValid ? 'incomplete' : 'invalid';
+  return { isValid: false, isPotentiallyValid: isPotentiallyValid && reason !== 'unsupported_brand', reason };
 }

@@ -3,7 +3,7 @@
  * has no inline script or style), its look, and the text of its language.
  */
 import type { Brand } from '../card';
-import { type BoundField, bindField, showsInvalid } from '../fields';
+import { type BoundField, bindField, readBrands, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
 import type { FieldEvent, FieldName, Locale } from '../protocol/names';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
@@ -26,9 +26,10 @@ export interface Field {
   touch(): void;
   /**
    * Applies the page's config (language, label, placeholder, styles, fonts), `brand` a CVV-only form's
-   * vault card's. Answers the label and what was dropped of the styles and fonts.
+   * vault card's. Answers the label and what was dropped of the styles and fonts; or, applying nothing,
+   * `refused`: why the config cannot be (a `brands` option that is not a list of brand ids).
    */
-  configure(m: Config, brand: Brand | undefined): { label: string; dropped: string[] };
+  configure(m: Config, brand: Brand | undefined): { label: string; dropped: string[]; refused?: string };
 }
 
 export function createField(name: FieldName, changed: (event: FieldEvent) => void): Field {
@@ -62,7 +63,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
     input.setAttribute('aria-invalid', String(invalid));
     input.classList.toggle('is-invalid', invalid);
     input.classList.toggle('is-valid', state.isValid);
-    error.textContent = invalid ? ERRORS[locale][name] : '';
+    const texts = ERRORS[locale][name];
+    error.textContent = invalid ? (texts[state.reason ?? 'invalid'] ?? texts.invalid!) : '';
     return state;
   };
 
@@ -75,6 +77,9 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
       render();
     },
     configure(m, brand) {
+      const brands = readBrands(m.brands);
+      if (typeof brands === 'string') return { label: '', dropped: [], refused: `mountFields: ${brands}` };
+      bound.brands = brands;
       locale = m.locale;
       document.documentElement.lang = locale;
       document.documentElement.dir = locale === 'ar' ? 'rtl' : 'ltr';

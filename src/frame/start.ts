@@ -109,6 +109,7 @@ export function start(): void {
       if (brand) setSizes(cvvSizes(brand));
       fields = m.fields;
       const configured = field.configure(m, brand);
+      if (configured.refused) return refuse(configured.refused);
       // The merchant's developer sees it in the console, in this frame's context.
       if (configured.dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${configured.dropped.join(', ')}`);
       [applied, label, said] = [text, configured.label, false];
@@ -132,7 +133,7 @@ export function start(): void {
         )),
         number: field.input.value,
       };
-      const card = formCard(values, fields, cvvSizes(field.bound.brand()));
+      const card = formCard(values, fields, cvvSizes(field.bound.brand()), field.bound.brands);
       const result = await requestNonce({ base: gateway, merchantId: merchant, token: m.token, card, retries: m.retries, signal });
       return { t: 'result', id: m.id, result };
     });

@@ -14,7 +14,7 @@ const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && 
 const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
 const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
 const isFieldState = (s: unknown): s is FieldState =>
-  isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean');
+  isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean') && isOpt(s.reason, isStr);
 const isBrand = (b: unknown) =>
   b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
 const isResult = (r: unknown) =>
@@ -34,7 +34,8 @@ const isError = (e: unknown) =>
   isOpt(e.resultCode, isStr) &&
   isOpt(e.reason, isStr) &&
   isOpt(e.eventId, isStr) &&
-  isOpt(e.fields, (f) => Array.isArray(f) && f.every(isFieldName));
+  isOpt(e.fields, (f) => Array.isArray(f) && f.every(isFieldName)) &&
+  isOpt(e.reasons, isObj);
 /** A JSON object, as a CVV post's body. */
 const isRecord = (x: unknown): x is Data => isObj(x) && !Array.isArray(x);
 /** A client token goes into an Authorization header: visible ASCII only. */

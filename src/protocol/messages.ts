@@ -7,7 +7,7 @@
 import type { BrandId } from '../card/brands';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 import type { TokenizeResult } from '../tokenize/read';
-import type { FieldEvent, FieldName, Locale } from './names';
+import type { FieldEvent, FieldName, FieldReason, Locale } from './names';
 import type { CvvAnswer } from './wire';
 
 /** A field's state, as its frame reports it and the form's events carry it. */
@@ -18,6 +18,8 @@ export interface FieldState {
   /** What is typed can still become valid (`isValid` implies it). */
   isPotentiallyValid: boolean;
   isFocused: boolean;
+  /** Why the field is not valid; absent when it is. */
+  reason?: FieldReason;
 }
 
 /** What the page may know of the brand while the person types. */
@@ -62,9 +64,10 @@ export interface Config {
   placeholder?: string;
   /** The mounted fields: the number frame gathers the others' values. */
   fields: FieldName[];
-  /** Checked in the frame, never trusted. */
+  /** Checked in the frame, never trusted. `brands`: the brand ids the merchant takes. */
   styles?: unknown;
   fonts?: unknown;
+  brands?: unknown;
   /** The container's `color-scheme`, so that the frame stays transparent on a dark page. */
   scheme?: string;
   /** A CVV-only form: the kept card's brand id, which sets the CVV's size (4 for American Express) and default label. */

@@ -14,6 +14,14 @@ export const isFieldName = (x: unknown): x is FieldName => (FIELD_NAMES as reado
  */
 export type CardField = FieldName | 'expireMonth' | 'expireYear';
 
+/**
+ * Why a field is not valid (`FieldState.reason`, `PayframeError.reasons`): nothing typed; not finished
+ * yet; wrong (a check digit, an impossible month, a digit in the name); a date before this month; a
+ * brand the merchant does not take (`brands`).
+ */
+export const FIELD_REASONS = ['empty', 'incomplete', 'invalid', 'expired', 'unsupported_brand'] as const;
+export type FieldReason = (typeof FIELD_REASONS)[number];
+
 /** The languages of the frames and the OTP form; `ar` is laid out right to left. */
 export const LOCALES = ['en', 'ar'] as const;
 export type Locale = (typeof LOCALES)[number];

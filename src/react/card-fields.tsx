@@ -44,6 +44,8 @@ export interface CardFieldsProps extends CardFieldsHandlers {
   fonts?: FontSource[];
   frameUrl?: string;
   timeoutMs?: number;
+  /** The brands you take (`mountFields`' `brands`), compared by value; another list mounts another form. */
+  brands?: BrandId[];
   /** A kept card paid again with its CVV (render `<CardCvv>` alone); another card mounts another form. */
   keptCard?: { id: string; brand: BrandId };
   children?: ReactNode;
@@ -95,6 +97,7 @@ export function CardFields(props: CardFieldsProps) {
   }));
   const [generation, regenerate] = useReducer((n: number) => n + 1, 0);
   const [, recheck] = useReducer((n: number) => n + 1, 0);
+  const brands = String(props.brands);
   let look = '';
   try {
     look = JSON.stringify([props.styles, props.fonts]);
@@ -118,6 +121,7 @@ export function CardFields(props: CardFieldsProps) {
         client,
         fields: fields as MountOptions['fields'],
         brand: keptCard?.brand,
+        brands: latest.current.brands,
         styles,
         fonts,
         locale: mountLocale,
@@ -143,7 +147,7 @@ export function CardFields(props: CardFieldsProps) {
       form.destroy();
       setLive(START);
     };
-  }, [client, keptCard?.id, keptCard?.brand, frameUrl, timeoutMs, look, generation]);
+  }, [client, keptCard?.id, keptCard?.brand, frameUrl, timeoutMs, look, brands, generation]);
 
   // After every render: a field that came or went (another box) needs another form.
   useEffect(() => {

@@ -1,4 +1,4 @@
-import type { CardField } from '../protocol/names';
+import type { CardField, FieldReason } from '../protocol/names';
 
 /**
  * The one error class of payframe. Every entry (client, frame, server) throws it, so a merchant
@@ -8,7 +8,7 @@ import type { CardField } from '../protocol/names';
 export const ERROR_CODES = [
   /** Refused before any request (bad amount, impossible combination), or the service answered 400. */
   'invalid_request',
-  /** Card fields failed local validation; `fields` names them. No request was sent. */
+  /** Card fields failed local validation; `fields` names them, `reasons` says why. No request was sent. */
   'invalid_card',
   /** Bad options: a base URL that is not https, a missing merchant id. */
   'invalid_config',
@@ -49,6 +49,8 @@ export interface PayframeErrorInit {
   eventId?: string;
   /** The card fields at fault (`invalid_card`), or the form's fields that did not load (`timeout`). */
   fields?: CardField[];
+  /** `invalid_card` from a card form: each refused field's reason (`{ number: 'unsupported_brand' }`). */
+  reasons?: Partial<Record<CardField, FieldReason>>;
   body?: unknown;
   cause?: unknown;
 }
@@ -57,7 +59,7 @@ export interface PayframeErrorInit {
  * What a PayframeError tells beyond its code and message, in the order it sets them: what `toJSON`
  * gives and what crosses the frame boundary (protocol/transfer.ts), never its `body` or `cause`.
  */
-export const ERROR_INFO = ['status', 'resultCode', 'reason', 'eventId', 'fields'] as const;
+export const ERROR_INFO = ['status', 'resultCode', 'reason', 'eventId', 'fields', 'reasons'] as const;
 
 /** `keys` of `from`, each one present (undefined when `from` has none), in that order. */
 export const pick = (from: object, keys: readonly string[]): Record<string, unknown> =>
@@ -72,6 +74,7 @@ export class PayframeError extends Error {
   declare readonly reason: string | undefined;
   declare readonly eventId: string | undefined;
   declare readonly fields: CardField[] | undefined;
+  declare readonly reasons: Partial<Record<CardField, FieldReason>> | undefined;
   declare readonly body: unknown;
 
   constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
@@ -89,6 +92,7 @@ export class PayframeError extends Error {
     reason: string | undefined;
     eventId: string | undefined;
     fields: CardField[] | undefined;
+    reasons: Partial<Record<CardField, FieldReason>> | undefined;
   } {
     return pick(this, ['name', 'code', 'message', ...ERROR_INFO]) as ReturnType<PayframeError['toJSON']>;
   }

@@ -33,13 +33,16 @@ describe('validateExpiry', () => {
   });
 
   test.each([
-    ['10/26', { month: 10, year: 2026 }], // last month
-    ['10/2026', { month: 10, year: 2026 }],
-    ['12/25', { month: 12, year: 2025 }],
-    ['01/46', { month: 1, year: 2046 }], // more than nineteen years ahead
+    ['10/26', { month: 10, year: 2026, isExpired: true }], // last month
+    ['10/2026', { month: 10, year: 2026, isExpired: true }],
+    ['12/25', { month: 12, year: 2025, isExpired: true }],
+    ['01/46', { month: 1, year: 2046 }], // more than nineteen years ahead: a typo, not expired
     ['12/2050', { month: 12, year: 2050 }],
-    ['2026-10', { month: 10, year: 2026 }],
-    ['12/19', { month: 12, year: 2019 }],
+    ['2026-10', { month: 10, year: 2026, isExpired: true }],
+    ['12/19', { month: 12, year: 2019, isExpired: true }],
+    ['12 / 1', { month: 12, isExpired: true }], // 201x at the latest
+    ['12 / 201', { month: 12, isExpired: true }],
+    ['12 / 209', { month: 12 }], // 209x: too far ahead
   ])('%j is invalid and cannot become valid', (value, parts) => {
     expect(validateExpiry(value, now)).toEqual({ isValid: false, isPotentiallyValid: false, ...parts });
   });

@@ -67,7 +67,7 @@ describe('applyEdit', () => {
       inputType: 'deleteContentBackward',
     });
     expect(next).toEqual({ value: '3477 1544 1170 3321 40', caret: 1 });
-    expect(checkField('number', next.value)).toEqual({ isValid: false, isPotentiallyValid: false });
+    expect(checkField('number', next.value)).toEqual({ isValid: false, isPotentiallyValid: false, reason: 'invalid' });
   });
 
   it('gives the CVV the size of the brand', () => {
@@ -80,26 +80,26 @@ describe('applyEdit', () => {
 
 describe('checkField', () => {
   it.each([
-    ['number', '4111 1111 1111 1111', true, true],
-    ['number', '4111 1111', false, true],
-    ['number', '5555 5555 5555 4445', false, false],
-    ['expiry', '12 / 34', true, true],
-    ['expiry', '1', false, true],
-    ['expiry', '00 / ', false, false],
-    ['cvv', '123', true, true],
-    ['cvv', '12', false, true],
-    ['name', ' Ada ', true, true],
-    ['name', '  ', false, true],
+    ['number', '4111 1111 1111 1111', true, true, undefined],
+    ['number', '4111 1111', false, true, 'incomplete'],
+    ['number', '5555 5555 5555 4445', false, false, 'invalid'],
+    ['expiry', '12 / 34', true, true, undefined],
+    ['expiry', '1', false, true, 'incomplete'],
+    ['expiry', '00 / ', false, false, 'invalid'],
+    ['cvv', '123', true, true, undefined],
+    ['cvv', '12', false, true, 'incomplete'],
+    ['name', ' Ada ', true, true, undefined],
+    ['name', '  ', false, true, 'empty'],
     // A number typed into the wrong field must not reach the page with the name.
-    ['name', '4111 1111 1111 1111', false, false],
-    ['name', 'Ada 3', false, false],
-    ['name', 'Ada ٣', false, false],
-  ] as const)('%s %j: valid %s, potentially %s', (name, value, isValid, isPotentiallyValid) => {
-    expect(checkField(name, value)).toEqual({ isValid, isPotentiallyValid });
+    ['name', '4111 1111 1111 1111', false, false, 'invalid'],
+    ['name', 'Ada 3', false, false, 'invalid'],
+    ['name', 'Ada ٣', false, false, 'invalid'],
+  ] as const)('%s %j: valid %s, potentially %s, %s', (name, value, isValid, isPotentiallyValid, reason) => {
+    expect(checkField(name, value)).toEqual(reason ? { isValid, isPotentiallyValid, reason } : { isValid, isPotentiallyValid });
   });
 
   it("takes the brand's CVV size", () => {
-    expect(checkField('cvv', '1234', [3])).toEqual({ isValid: false, isPotentiallyValid: false });
+    expect(checkField('cvv', '1234', [3])).toEqual({ isValid: false, isPotentiallyValid: false, reason: 'invalid' });
     expect(checkField('cvv', '1234', [4]).isValid).toBe(true);
   });
 });

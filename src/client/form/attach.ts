@@ -3,7 +3,8 @@
  * own `<input>`s. Outside the iframe isolation: every script on the page can read these inputs, so
  * the card data is in the merchant's PCI scope (see docs/client.md, "`attachForm`: your own inputs").
  */
-import { type BoundField, bindField, brandInfo, cvvSizes } from '../../fields';
+import type { BrandId } from '../../card/brands';
+import { type BoundField, bindField, brandInfo, cvvSizes, readBrands } from '../../fields';
 import { formCard } from '../../fields/card';
 import { FIELD_NAMES, type FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
@@ -22,6 +23,8 @@ export interface AttachOptions {
   expiry: InputRef;
   cvv: InputRef;
   name?: InputRef;
+  /** The brands you take, as in `mountFields`; default `['visa', 'mastercard', 'american-express', 'discover']`. */
+  brands?: BrandId[];
   /** Aborting it detaches the form. */
   signal?: AbortSignal;
 }
@@ -33,6 +36,8 @@ export function attachForm(options: AttachOptions): CardForm {
   const { client, signal } = options;
   const core = coreOf(client);
   if (!core) throw refuse('client must come from createClient');
+  const brands = readBrands(options.brands);
+  if (typeof brands === 'string') throw refuse(brands);
   const inputs = new Map<FieldName, HTMLInputElement>();
   for (const name of FIELD_NAMES) {
     const given = options[name];
@@ -69,7 +74,7 @@ export function attachForm(options: AttachOptions): CardForm {
     },
     send(stop) {
       const names = [...inputs.keys()];
-      const card = formCard(Object.fromEntries(names.map((n) => [n, value(n)])), names, cvvSizes(bound.get('number')!.brand()));
+      const card = formCard(Object.fromEntries(names.map((n) => [n, value(n)])), names, cvvSizes(bound.get('number')!.brand()), brands);
       // The nonce call loads with client.tokenize's chunk, at the first tokenize().
       return loadChunk(import('../core/tokenize'), 'tokenize').then((m) => m.tokenizeCard(core, card, stop));
     },
@@ -79,11 +84,11 @@ export function attachForm(options: AttachOptions): CardForm {
     },
   });
 
-  for (const [name, input] of inputs)
-    bound.set(
-      name,
-      bindField(input, name, (event) => report(name, event)),
-    );
+  for (const [name, input] of inputs) {
+    const field = bindField(input, name, (event) => report(name, event));
+    field.brands = brands;
+    bound.set(name, field);
+  }
   for (const name of inputs.keys()) report(name);
   signal?.addEventListener('abort', onAbort);
   if (signal?.aborted) onAbort();

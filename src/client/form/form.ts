@@ -48,7 +48,7 @@ export const destroyedError = () => new PayframeError('aborted', 'the card form 
 export function createForm(elements: Map<FieldName, Element>, ops: FormOps): FormControl {
   const names = [...elements.keys()];
   const fields = new Map<FieldName, FieldState>(
-    names.map((n) => [n, { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false }]),
+    names.map((n) => [n, { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false, reason: 'empty' }]),
   );
   const touched = new Set<FieldName>();
   const events = createEvents();
@@ -94,16 +94,18 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   };
   names.forEach((name) => paint(name));
 
-  /** The fields that are not valid now show as invalid, and the call is refused naming them. */
+  /** The fields that are not valid now show as invalid, and the call is refused naming them and why (the frames' reasons). */
   const refuseIncomplete = () => {
     const bad = names.filter((n) => !fields.get(n)!.isValid);
     if (bad.length === 0) return;
+    const reasons: Partial<Record<FieldName, FieldState['reason']>> = {};
     for (const n of bad) {
       touched.add(n);
       paint(n);
+      reasons[n] = fields.get(n)!.reason;
     }
     ops.touch(bad);
-    throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad });
+    throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad, reasons });
   };
 
   /**

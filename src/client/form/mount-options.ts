@@ -28,6 +28,11 @@ export interface MountOptions {
   fields: { number: HostedField; expiry: HostedField; cvv: HostedField; name?: HostedField } | { cvv: HostedField };
   /** A CVV-only form: the vault card's brand, which sets the CVV's size (4 for American Express) and default label. */
   brand?: BrandId;
+  /**
+   * The brands you take: a number of another is `unsupported_brand` in the field, and `tokenize()` sends
+   * nothing for it. Default: the four the service documents, `['visa', 'mastercard', 'american-express', 'discover']`.
+   */
+  brands?: BrandId[];
   styles?: FieldStyles;
   fonts?: FontSource[];
   /** Default 'en'; 'ar' lays the fields out right to left. */
@@ -57,8 +62,8 @@ export interface Mount {
   /** A form of the CVV field alone: a vault card paid again. */
   cvvOnly: boolean;
   brand: BrandId | undefined;
-  /** The merchant's styles and fonts as plain data, checked again in the frames. */
-  extras: Pick<Config, 'styles' | 'fonts'>;
+  /** The merchant's styles, fonts and brands as plain data, checked in the frames. */
+  extras: Pick<Config, 'styles' | 'fonts' | 'brands'>;
   timeoutMs: number;
   signal: AbortSignal | undefined;
 }
@@ -128,9 +133,9 @@ export function checkMount(options: MountOptions): Mount {
   }
   let extras: Mount['extras'];
   try {
-    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts }));
+    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts, brands: options.brands }));
   } catch {
-    throw refuse('styles and fonts must be plain data');
+    throw refuse('styles, fonts and brands must be plain data');
   }
   return { core, specs, base, locale, cvvOnly, brand, extras, timeoutMs, signal };
 }
