@@ -29,7 +29,7 @@ test('typing a card formats it, names the brand and reports validity, field by f
     number: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false },
     expiry: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false },
     cvv: { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true },
-    name: { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false },
+    name: { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false, reason: 'empty' },
   });
   expect(state.brand).toEqual({ id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } });
   expect(state.isValid).toBe(false);
@@ -44,7 +44,7 @@ test('an impossible number shows as invalid at once, an incomplete one when the 
   await typeInto(page, 'number', '5555555555554445');
   await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
   await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'true');
-  await expect(input(page, 'number')).toHaveAccessibleDescription('Enter a valid card number.');
+  await expect(input(page, 'number')).toHaveAccessibleDescription('The card number is not valid.');
   await expect(page.locator('#number-hint')).toHaveText('Check the card number.');
 
   // A Visa number may have 16, 18 or 19 digits: 16 with a wrong check digit is only incomplete.
@@ -55,7 +55,7 @@ test('an impossible number shows as invalid at once, an incomplete one when the 
   await typeInto(page, 'expiry', '00');
   await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
   await expect(page.locator('#card-expiry')).toHaveClass(/payframe-field--invalid/);
-  await expect(input(page, 'expiry')).toHaveAccessibleDescription('Enter a valid expiry date, month and year.');
+  await expect(input(page, 'expiry')).toHaveAccessibleDescription('The expiry date is not valid.');
 });
 
 test('a paste is regrouped, and a same-brand paste over a number is one change', async ({ page }) => {

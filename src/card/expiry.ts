@@ -13,7 +13,10 @@ export interface ExpiryValidation {
   month?: number;
   /** Four digits, once a two- or four-digit year is typed. */
   year?: number;
-  /** True when the date, or every date the digits typed can still become, is before this month. */
+  /**
+   * True when the date typed is before this month (a two-digit year read as 20YY, though more digits
+   * may follow), or every date the digits can still become is.
+   */
   isExpired?: boolean;
 }
 
@@ -83,9 +86,11 @@ function fromParts(month: string, year: string, now: Date): ExpiryValidation {
     (k < 4 && open(n * 10 ** (4 - k), (n + 1) * 10 ** (4 - k) - 1));
   const result: ExpiryValidation = { isValid, isPotentiallyValid, month: mo };
   if (exact !== undefined) result.year = exact;
-  // The latest year the digits can still become: '12 / 1' is at most 2019 (201x; 1xxx is earlier).
-  const latest = exact ?? Math.max(k < 2 ? century + (n + 1) * 10 ** (2 - k) - 1 : 0, (n + 1) * 10 ** (4 - k) - 1);
-  if (!isPotentiallyValid && latest < first) result.isExpired = true;
+  // Expired: the year typed is past ('12 / 25', though 2025 could still become 2050), or the latest
+  // year the digits can still become is ('12 / 1': 201x at the latest; 1xxx is earlier).
+  const latest =
+    exact ?? (isPotentiallyValid ? last : Math.max(k < 2 ? century + (n + 1) * 10 ** (2 - k) - 1 : 0, (n + 1) * 10 ** (4 - k) - 1));
+  if (!isValid && latest < first) result.isExpired = true;
   return result;
 }
 

@@ -66,6 +66,37 @@ describe('attachForm', () => {
     expect([$('n').value, $('e').value]).toEqual(['4111 1111 1111 1111', '01 / 3']);
   });
 
+  it('says why each field is refused, and sends nothing for a brand the merchant does not take', async () => {
+    const fetch = vi.spyOn(globalThis, 'fetch');
+    form = attachForm({ client, number: '#n', expiry: '#e', cvv: '#c' });
+    type($('n'), '3530111333300000'); // JCB: not among the default brands
+    type($('e'), '0120');
+    type($('c'), '123');
+    expect(form.getState().fields.number).toMatchObject({ isValid: false, isPotentiallyValid: false, reason: 'unsupported_brand' });
+    expect($('n').getAttribute('aria-invalid')).toBe('true');
+    const error = await form.tokenize().catch((e) => e);
+    expect(error).toMatchObject({
+      code: 'invalid_card',
+      fields: ['number', 'expiry'],
+      reasons: { number: 'unsupported_brand', expiry: 'expired' },
+    });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('takes the brands the merchant names, and refuses a list that is not one', () => {
+    form = attachForm({ client, number: '#n', expiry: '#e', cvv: '#c', brands: ['jcb'] });
+    type($('n'), '3530111333300000');
+    expect(form.getState().fields.number).toEqual({ isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true });
+    form.destroy();
+    for (const brands of [[], ['amex'], 'visa'])
+      expect(() => attachForm({ client, number: '#n', expiry: '#e', cvv: '#c', brands: brands as never })).toThrow(
+        expect.objectContaining({
+          code: 'invalid_config',
+          message: expect.stringContaining('attachForm: brands must be a non-empty list'),
+        }),
+      );
+  });
+
   it('destroy lets the inputs go: no more formatting, no classes, and it can be called twice', () => {
     form = attachForm({ client, number: '#n', expiry: '#e', cvv: '#c' });
     form.destroy();

@@ -219,6 +219,27 @@ describe('mountFields', () => {
     expect(document.querySelector('#c')!.classList.contains('payframe-field--invalid')).toBe(true);
   });
 
+  it("carries each frame's reason on: in the state, and in invalid_card's reasons", async () => {
+    const form = mount({ brands: ['visa', 'jcb'] });
+    expect(urlConfig('number').brands).toEqual(['visa', 'jcb']); // checked in the frame, passed on as data
+    expect(form.getState().fields.cvv!.reason).toBe('empty');
+    await boot(form);
+    const unsupported = { ...VALID, isValid: false, isPotentiallyValid: false, reason: 'unsupported_brand' };
+    say('number', { t: 'state', event: 'input', state: unsupported, brand: null });
+    say('expiry', { t: 'state', event: 'input', state: { ...VALID, isValid: false, reason: 'expired' } });
+    say('cvv', { t: 'state', event: 'input', state: VALID });
+    say('name', { t: 'state', event: 'input', state: VALID });
+    expect(form.getState().fields.number!.reason).toBe('unsupported_brand');
+    const error = await rejection(form.tokenize());
+    expect(error).toMatchObject({
+      code: 'invalid_card',
+      fields: ['number', 'expiry'],
+      reasons: { number: 'unsupported_brand', expiry: 'expired' },
+    });
+    expect(authorization).not.toHaveBeenCalled();
+    expect(posted('number').filter(([m]) => m.t === 'tokenize')).toEqual([]);
+  });
+
   it('hands the number frame the token for one call, and gives the page the frame result', async () => {
     const form = mount();
     await boot(form);

@@ -24,6 +24,7 @@ describe('each reason, from a real input', () => {
     ['name', 'Ada 3', 'invalid'],
     ['expiry', `12 / ${lastYear}`, 'expired'],
     ['expiry', '01 / 2020', 'expired'],
+    ['expiry', '01 / 20', 'expired'], // read as 2020, though 20 may still become 2030
     ['expiry', '12 / 1', 'expired'], // 201x, whatever comes next
     ['number', '3530 1113 3330 0000', 'unsupported_brand'], // JCB
     ['number', '35', 'unsupported_brand'], // as soon as the brand is known: only JCB starts 35

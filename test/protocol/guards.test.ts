@@ -14,6 +14,7 @@ describe('readToPage (frame → page)', () => {
     { t: 'state', event: 'input', state, brand },
     { t: 'state', event: 'focus', state, brand: null },
     { t: 'state', state },
+    { t: 'state', state: { ...state, isValid: false, isPotentiallyValid: false, reason: 'unsupported_brand' } },
     { t: 'resize', height: 44 },
     { t: 'result', id: 1, result },
     { t: 'result', id: 1, result: { ...result, brand: undefined, name: 'A' } },
@@ -22,6 +23,7 @@ describe('readToPage (frame → page)', () => {
     { t: 'failure', id: 3, error: { code: 'not_found', message: 'm', status: 404, body: { error: { code: 'not_found' } } } },
     { t: 'failure', id: 0, error: { code: 'invalid_config', message: 'mountFields: brand …' } },
     { t: 'failure', id: 2, error: { code: 'invalid_card', message: 'm', fields: ['cvv'] } },
+    { t: 'failure', id: 2, error: { code: 'invalid_card', message: 'm', fields: ['number'], reasons: { number: 'unsupported_brand' } } },
     { t: 'failure', id: 2, error: { code: 'unauthorized', message: 'm', status: 401, reason: 'R', resultCode: '5081', eventId: 'e' } },
   ])('reads %j', (m) => {
     expect(readToPage({ ...m, ch }, ch)).toEqual({ ...m, ch });
@@ -37,6 +39,8 @@ describe('readToPage (frame → page)', () => {
     ['constructor as type', { t: 'constructor', ch }],
     ['a state that misses a flag', { t: 'state', ch, event: 'input', state: { isEmpty: true } }],
     ['a state flag that is not a boolean', { t: 'state', ch, event: 'input', state: { ...state, isValid: 1 } }],
+    ['a reason that is not text', { t: 'state', ch, event: 'input', state: { ...state, reason: 7 } }],
+    ['reasons that are not an object', { t: 'failure', ch, id: 2, error: { code: 'invalid_card', message: 'm', reasons: 'number' } }],
     ['an unknown event', { t: 'state', ch, event: 'click', state }],
     ['a brand without a code', { t: 'state', ch, state, brand: { id: 'visa', name: 'Visa' } }],
     ['a negative height', { t: 'resize', ch, height: -1 }],
