@@ -5,9 +5,9 @@
 import type { Brand } from '../card';
 import { type BoundField, bindField, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
-import type { FieldEvent, FieldName, Locale } from '../protocol/names';
+import type { FieldEvent, FieldName } from '../protocol/names';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
-import { ERRORS, EXPIRY_PLACEHOLDER, LABELS } from './text';
+import { type FieldTexts, TEXTS } from './text';
 
 /** autocomplete token, name (browsers' autofill also reads it), inputmode. */
 const INPUTS: Record<FieldName, [string, string, string]> = {
@@ -26,9 +26,9 @@ export interface Field {
   touch(): void;
   /**
    * Applies the page's config (language, label, placeholder, styles, fonts), `brand` a CVV-only form's
-   * vault card's. Answers the label and what was dropped of the styles and fonts.
+   * vault card's, `texts` its locale's (checked). Answers the label and what was dropped of the styles and fonts.
    */
-  configure(m: Config, brand: Brand | undefined): { label: string; dropped: string[] };
+  configure(m: Config, brand: Brand | undefined, texts: FieldTexts): { label: string; dropped: string[] };
 }
 
 export function createField(name: FieldName, changed: (event: FieldEvent) => void): Field {
@@ -51,7 +51,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
   const base = baseSheet();
   if (base) document.adoptedStyleSheets = [base];
 
-  let locale: Locale = 'en';
+  // The merchant's texts are set as text (textContent, attributes), never parsed as markup.
+  let texts = TEXTS.en;
   let touched = false;
   let fontsLoaded = false;
   const bound = bindField(input, name, changed);
@@ -62,7 +63,7 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
     input.setAttribute('aria-invalid', String(invalid));
     input.classList.toggle('is-invalid', invalid);
     input.classList.toggle('is-valid', state.isValid);
-    error.textContent = invalid ? ERRORS[locale][name] : '';
+    error.textContent = invalid ? texts[`${name}Error`] : '';
     return state;
   };
 
@@ -74,12 +75,12 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
       touched = true;
       render();
     },
-    configure(m, brand) {
-      locale = m.locale;
-      document.documentElement.lang = locale;
-      document.documentElement.dir = locale === 'ar' ? 'rtl' : 'ltr';
-      document.title = label.textContent = m.label ?? (brand ? `${LABELS[locale].cvv} (${brand.code.name})` : LABELS[locale][name]);
-      input.placeholder = m.placeholder ?? (name === 'expiry' ? EXPIRY_PLACEHOLDER[locale] : '');
+    configure(m, brand, given) {
+      texts = given;
+      document.documentElement.lang = m.locale;
+      document.documentElement.dir = texts.dir;
+      document.title = label.textContent = m.label ?? (brand ? `${texts.cvvLabel} (${brand.code.name})` : texts[`${name}Label`]);
+      input.placeholder = m.placeholder ?? (name === 'expiry' ? texts.expiryPlaceholder : '');
       const dropped: string[] = [];
       if (base) {
         const own = merchantSheet(m.styles, m.scheme);

@@ -1,0 +1,79 @@
+// The merchant's texts, checked by one rule for the frames and the OTP form: some texts of a shipped
+// locale, or every text of a new one with its direction; strings only, capped, known keys, locale tags.
+import { describe, expect, it } from 'vitest';
+import { TEXTS as OTP } from '../../src/client/pending/otp-form';
+import { TEXTS } from '../../src/frame/text';
+import { textsFor } from '../../src/protocol/texts';
+
+/** Every frame text, in French. */
+const FR = {
+  dir: 'ltr',
+  numberLabel: 'Numéro de carte',
+  expiryLabel: "Date d'expiration",
+  cvvLabel: 'Cryptogramme',
+  nameLabel: 'Nom sur la carte',
+  expiryPlaceholder: 'MM / AA',
+  numberError: 'Saisissez un numéro de carte valide.',
+  expiryError: "Saisissez une date d'expiration valide.",
+  cvvError: 'Saisissez le cryptogramme de la carte.',
+  nameError: 'Saisissez le nom figurant sur la carte.',
+};
+
+describe('textsFor', () => {
+  it('answers the shipped texts without the merchant, and keeps their direction', () => {
+    expect(textsFor(TEXTS, undefined, 'en')).toEqual(TEXTS.en);
+    expect(textsFor(TEXTS, {}, 'ar')).toEqual(TEXTS.ar);
+    expect(TEXTS.ar.dir).toBe('rtl');
+  });
+
+  it("overrides one text of a shipped locale, the others stay payframe's", () => {
+    const texts = textsFor(TEXTS, { en: { numberError: 'That card number does not look right.' } }, 'en');
+    expect(texts).toEqual({ ...TEXTS.en, numberError: 'That card number does not look right.' });
+    // Another locale's overrides do not leak into this one.
+    expect(textsFor(TEXTS, { en: { numberError: 'x' } }, 'ar')).toEqual(TEXTS.ar);
+  });
+
+  it('takes a new locale given whole, its direction its own', () => {
+    expect(textsFor(TEXTS, { fr: FR }, 'fr')).toEqual(FR);
+    const fa = { ...FR, dir: 'rtl' };
+    expect(textsFor(TEXTS, { fa, 'pt-BR': FR }, 'fa')).toEqual(fa);
+  });
+
+  it('refuses a new locale that lacks a text, naming it', () => {
+    const { cvvError: _, ...partial } = FR;
+    expect(textsFor(TEXTS, { fr: partial }, 'fr')).toBe('texts.fr: a locale payframe does not ship needs every text, and lacks cvvError');
+    // Checked even while another locale shows: setLocale('fr') must not fail later.
+    expect(textsFor(TEXTS, { fr: partial }, 'en')).toMatch(/lacks cvvError/);
+    const { dir: __, ...noDir } = FR;
+    expect(textsFor(TEXTS, { fr: noDir }, 'fr')).toMatch(/lacks dir$/);
+    expect(textsFor(TEXTS, { fr: { ...FR, dir: 'up' } }, 'fr')).toBe("texts.fr.dir must be 'ltr' or 'rtl'");
+  });
+
+  it.each([
+    ['a number', { en: { numberError: 42 } }, 'texts.en.numberError must be text of at most 200 characters'],
+    ['markup as an object', { en: { numberLabel: { html: '<b>x</b>' } } }, 'texts.en.numberLabel must be text of at most 200 characters'],
+    ['a text too long', { en: { nameError: 'x'.repeat(201) } }, 'texts.en.nameError must be text of at most 200 characters'],
+    ['an unknown key', { en: { pinError: 'x' } }, 'texts.en: "pinError" is not a text of this form (see the list in the docs)'],
+    ["a shipped locale's direction", { ar: { dir: 'ltr' } }, 'texts.ar: "dir" is not a text of this form (see the list in the docs)'],
+    ['a tag that is not BCP 47', { fr_FR: FR }, "texts: \"fr_FR\" is not a locale tag (BCP 47: 'fr', 'pt-BR')"],
+    ['a prototype key', JSON.parse('{"__proto__": {"dir": "ltr"}}'), "texts: \"__proto__\" is not a locale tag (BCP 47: 'fr', 'pt-BR')"],
+    ['texts of a locale not an object', { fr: 'Bonjour' }, 'texts.fr must be an object of texts'],
+    ['texts not an object', ['fr'], 'texts must map locales to their texts: { fr: { ... } }'],
+  ])('refuses %s', (_, given, message) => {
+    expect(textsFor(TEXTS, given, 'en')).toBe(message);
+  });
+
+  it('refuses a locale neither shipped nor given, and one that is no tag', () => {
+    expect(textsFor(TEXTS, { fr: FR }, 'de')).toBe('locale must be en, ar or one given in texts');
+    expect(textsFor(TEXTS, undefined, 'toString')).toBe('locale must be en, ar or one given in texts');
+    expect(textsFor(TEXTS, undefined, 'constructor')).toBe('locale must be en, ar or one given in texts');
+  });
+
+  it("takes the OTP form's texts by the same rule, its keys its own", () => {
+    expect(textsFor(OTP, { en: { submit: 'Pay now' } }, 'en')).toEqual({ ...OTP.en, submit: 'Pay now' });
+    expect(textsFor(OTP, { fr: { dir: 'ltr', label: 'Code' } }, 'fr')).toMatch(
+      /^texts.fr: a locale payframe does not ship needs every text, and lacks submit, ready, /,
+    );
+    expect(textsFor(OTP, { en: { numberError: 'x' } }, 'en')).toMatch(/"numberError" is not a text of this form/);
+  });
+});
