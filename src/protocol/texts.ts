@@ -6,9 +6,6 @@
  */
 import { isLocale, isLocaleTag, type Locale } from './names';
 
-/** A text's cap, as a label's or a placeholder's. */
-const MAX = 200;
-
 const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /**
@@ -17,23 +14,24 @@ const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'obje
  */
 export function textsFor<T extends { dir: string }>(shipped: Record<Locale, T>, given: unknown, locale: string): T | string {
   const keys = Object.keys(shipped.en);
-  if (given !== undefined && !isPlain(given)) return 'texts must map locales to their texts: { fr: { ... } }';
   const all = isPlain(given) ? given : {};
+  if (given !== undefined && all !== given) return 'texts must map locales to their texts: { fr: { ... } }';
   for (const [tag, own] of Object.entries(all)) {
-    if (!isLocaleTag(tag)) return `texts: ${JSON.stringify((tag as string).slice(0, 40))} is not a locale tag (BCP 47: 'fr', 'pt-BR')`;
-    if (!isPlain(own)) return `texts.${tag} must be an object of texts`;
-    for (const [key, text] of Object.entries(own)) {
-      // A shipped locale keeps its direction.
-      if (!keys.includes(key) || (key === 'dir' && isLocale(tag)))
-        return `texts.${tag}: ${JSON.stringify(key.slice(0, 40))} is not a text of this form (see the list in the docs)`;
-      if (typeof text !== 'string' || text.length > MAX) return `texts.${tag}.${key} must be text of at most ${MAX} characters`;
-    }
+    const name = `texts[${JSON.stringify(tag.slice(0, 40))}]`;
+    if (!isLocaleTag(tag) || !isPlain(own)) return `${name} must be a BCP 47 locale tag ('fr', 'pt-BR') and an object of texts`;
+    // A text a form does not have; not a string of at most 200 characters; a direction not 'ltr' or 'rtl', or a shipped locale's.
+    const bad = Object.entries(own).find(
+      ([key, text]) =>
+        !keys.includes(key) ||
+        typeof text !== 'string' ||
+        text.length > 200 ||
+        (key === 'dir' && (isLocale(tag) || (text !== 'ltr' && text !== 'rtl'))),
+    );
+    if (bad)
+      return `${name}.${bad[0].slice(0, 40)} is not a text of this form, or not text of at most 200 characters (dir: 'ltr' or 'rtl', for a new locale)`;
     const missing = isLocale(tag) ? [] : keys.filter((key) => !(key in own));
-    if (missing.length > 0) return `texts.${tag}: a locale payframe does not ship needs every text, and lacks ${missing.join(', ')}`;
-    if (!isLocale(tag) && own['dir'] !== 'ltr' && own['dir'] !== 'rtl') return `texts.${tag}.dir must be 'ltr' or 'rtl'`;
+    if (missing.length > 0) return `${name} is a locale payframe does not ship: it needs every text, and lacks ${missing.join(', ')}`;
   }
-  if (isLocale(locale)) return { ...shipped[locale], ...(all[locale] as Partial<T>) };
-  return isLocaleTag(locale) && isPlain(all[locale])
-    ? (all[locale] as T)
-    : `locale must be ${Object.keys(shipped).join(', ')} or one given in texts`;
+  const own = isLocale(locale) ? shipped[locale] : isLocaleTag(locale) && all[locale];
+  return own ? ({ ...own, ...(all[locale] as object) } as T) : `locale must be ${Object.keys(shipped).join(', ')} or one given in texts`;
 }

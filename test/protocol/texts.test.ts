@@ -19,6 +19,10 @@ const FR = {
   nameError: 'Saisissez le nom figurant sur la carte.',
 };
 
+const badText = (at: string) =>
+  `${at} is not a text of this form, or not text of at most 200 characters (dir: 'ltr' or 'rtl', for a new locale)`;
+const badTag = (tag: string) => `texts["${tag}"] must be a BCP 47 locale tag ('fr', 'pt-BR') and an object of texts`;
+
 describe('textsFor', () => {
   it('answers the shipped texts without the merchant, and keeps their direction', () => {
     expect(textsFor(TEXTS, undefined, 'en')).toEqual(TEXTS.en);
@@ -41,23 +45,25 @@ describe('textsFor', () => {
 
   it('refuses a new locale that lacks a text, naming it', () => {
     const { cvvError: _, ...partial } = FR;
-    expect(textsFor(TEXTS, { fr: partial }, 'fr')).toBe('texts.fr: a locale payframe does not ship needs every text, and lacks cvvError');
+    expect(textsFor(TEXTS, { fr: partial }, 'fr')).toBe(
+      'texts["fr"] is a locale payframe does not ship: it needs every text, and lacks cvvError',
+    );
     // Checked even while another locale shows: setLocale('fr') must not fail later.
-    expect(textsFor(TEXTS, { fr: partial }, 'en')).toMatch(/lacks cvvError/);
+    expect(textsFor(TEXTS, { fr: partial }, 'en')).toMatch(/lacks cvvError$/);
     const { dir: __, ...noDir } = FR;
     expect(textsFor(TEXTS, { fr: noDir }, 'fr')).toMatch(/lacks dir$/);
-    expect(textsFor(TEXTS, { fr: { ...FR, dir: 'up' } }, 'fr')).toBe("texts.fr.dir must be 'ltr' or 'rtl'");
+    expect(textsFor(TEXTS, { fr: { ...FR, dir: 'up' } }, 'fr')).toBe(badText('texts["fr"].dir'));
   });
 
   it.each([
-    ['a number', { en: { numberError: 42 } }, 'texts.en.numberError must be text of at most 200 characters'],
-    ['markup as an object', { en: { numberLabel: { html: '<b>x</b>' } } }, 'texts.en.numberLabel must be text of at most 200 characters'],
-    ['a text too long', { en: { nameError: 'x'.repeat(201) } }, 'texts.en.nameError must be text of at most 200 characters'],
-    ['an unknown key', { en: { pinError: 'x' } }, 'texts.en: "pinError" is not a text of this form (see the list in the docs)'],
-    ["a shipped locale's direction", { ar: { dir: 'ltr' } }, 'texts.ar: "dir" is not a text of this form (see the list in the docs)'],
-    ['a tag that is not BCP 47', { fr_FR: FR }, "texts: \"fr_FR\" is not a locale tag (BCP 47: 'fr', 'pt-BR')"],
-    ['a prototype key', JSON.parse('{"__proto__": {"dir": "ltr"}}'), "texts: \"__proto__\" is not a locale tag (BCP 47: 'fr', 'pt-BR')"],
-    ['texts of a locale not an object', { fr: 'Bonjour' }, 'texts.fr must be an object of texts'],
+    ['a number', { en: { numberError: 42 } }, badText('texts["en"].numberError')],
+    ['markup as an object', { en: { numberLabel: { html: '<b>x</b>' } } }, badText('texts["en"].numberLabel')],
+    ['a text too long', { en: { nameError: 'x'.repeat(201) } }, badText('texts["en"].nameError')],
+    ['an unknown key', { en: { pinError: 'x' } }, badText('texts["en"].pinError')],
+    ["a shipped locale's direction", { ar: { dir: 'ltr' } }, badText('texts["ar"].dir')],
+    ['a tag that is not BCP 47', { fr_FR: FR }, badTag('fr_FR')],
+    ['a prototype key', JSON.parse('{"__proto__": {"dir": "ltr"}}'), badTag('__proto__')],
+    ['texts of a locale not an object', { fr: 'Bonjour' }, badTag('fr')],
     ['texts not an object', ['fr'], 'texts must map locales to their texts: { fr: { ... } }'],
   ])('refuses %s', (_, given, message) => {
     expect(textsFor(TEXTS, given, 'en')).toBe(message);
@@ -72,8 +78,8 @@ describe('textsFor', () => {
   it("takes the OTP form's texts by the same rule, its keys its own", () => {
     expect(textsFor(OTP, { en: { submit: 'Pay now' } }, 'en')).toEqual({ ...OTP.en, submit: 'Pay now' });
     expect(textsFor(OTP, { fr: { dir: 'ltr', label: 'Code' } }, 'fr')).toMatch(
-      /^texts.fr: a locale payframe does not ship needs every text, and lacks submit, ready, /,
+      /^texts\["fr"\] is a locale payframe does not ship: it needs every text, and lacks submit, ready, /,
     );
-    expect(textsFor(OTP, { en: { numberError: 'x' } }, 'en')).toMatch(/"numberError" is not a text of this form/);
+    expect(textsFor(OTP, { en: { numberError: 'x' } }, 'en')).toBe(badText('texts["en"].numberError'));
   });
 });
