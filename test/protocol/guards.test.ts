@@ -75,8 +75,10 @@ describe('readToFrame (page → frame)', () => {
   });
 
   it.each([
-    // A tag the frame does not ship passes (the merchant's texts may give it; the frame checks them): a shape that is no tag does not.
-    ['a locale that is no BCP 47 tag', { ...config, locale: 'fr_FR' }],
+    // A locale the frame does not ship passes only with texts for it (the frame checks them), and only as a tag.
+    ['a locale we do not speak, and no texts for it', { ...config, locale: 'fr' }],
+    ['a locale the texts do not give', { ...config, locale: 'fr', texts: { de: {} } }],
+    ['a locale that is no BCP 47 tag', { ...config, locale: 'fr_FR', texts: { fr_FR: {} } }],
     ['a locale too long for a tag', { ...config, locale: `fr-${'a1234567-'.repeat(4)}x` }],
     ['a field we do not have', { ...config, fields: ['number', 'pin'] }],
     ['a label of a page', { ...config, label: 'x'.repeat(201) }],
