@@ -17,18 +17,21 @@ export type {
   ClientOptions,
   ClientTokenGrant,
   FormEvents,
+  FieldTextsByLocale,
   FormState,
   HandlePendingOptions,
   HostedField,
   MountOptions,
   OtpFormState,
+  OtpTexts,
   PendingMode,
   PendingOutcome,
   PostCvvOptions,
   TokenizeOptions,
 } from './client';
 export type { BrandInfo, FieldState, FieldStyles, FontSource, StyleState } from './protocol/messages';
-export type { CardField, FieldName, FieldReason, Locale } from './protocol/names';
+export type { CardField, FieldName, FieldReason, Locale, LocaleTag } from './protocol/names';
+export type { FieldTexts } from './frame/text';
 export type { CvvAnswer, OtpSubmission, PendingPayment } from './protocol/wire';
 export type { CardInput } from './tokenize/card';
 export type { TokenizeResult } from './tokenize/read';

@@ -110,7 +110,9 @@
             body: JSON.stringify(body),
             signal,
           }).then((r) => r.json());
-        const done = await Payframe.handlePending(paid.pending, { client, mode: 'otp', container: '#otp', submitOtp, locale });
+        // A test may add options (the merchant's texts of the OTP form).
+        const options = { client, mode: 'otp', container: '#otp', submitOtp, locale, ...window.pendingOptions };
+        const done = await Payframe.handlePending(paid.pending, options);
         status.textContent = `Paid: ${done.state} ${card.brand} ${card.last4}`;
         return;
       }

@@ -4,7 +4,7 @@ export type { Authorization, ClientOptions, ClientTokenGrant } from './core/conf
 export type { Client, TokenizeOptions } from './core/types';
 export { type AttachOptions, attachForm } from './form/attach';
 export { mountFields } from './form/hosted';
-export type { HostedField, MountOptions } from './form/mount-options';
+export type { FieldTextsByLocale, HostedField, MountOptions } from './form/mount-options';
 export type { CardForm, FormEvents, FormState, PostCvvOptions } from './form/types';
 export { handlePending, readReturn } from './pending/pending';
-export type { HandlePendingOptions, OtpFormState, PendingMode, PendingOutcome } from './pending/pending';
+export type { HandlePendingOptions, OtpFormState, OtpTexts, PendingMode, PendingOutcome } from './pending/pending';

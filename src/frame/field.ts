@@ -5,9 +5,9 @@
 import type { Brand } from '../card';
 import { type BoundField, bindField, readBrands, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
-import type { FieldEvent, FieldName, Locale } from '../protocol/names';
+import type { FieldEvent, FieldName } from '../protocol/names';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
-import { ERRORS, EXPIRY_PLACEHOLDER, LABELS } from './text';
+import { errorText, type FieldTexts, TEXTS } from './text';
 
 /** autocomplete token, name (browsers' autofill also reads it), inputmode. */
 const INPUTS: Record<FieldName, [string, string, string]> = {
@@ -26,10 +26,10 @@ export interface Field {
   touch(): void;
   /**
    * Applies the page's config (language, label, placeholder, styles, fonts), `brand` a CVV-only form's
-   * vault card's. Answers the label and what was dropped of the styles and fonts; or, applying nothing,
-   * `refused`: why the config cannot be (a `brands` option that is not a list of brand ids).
+   * vault card's, `texts` its locale's (checked). Answers the label and what was dropped of the styles and fonts;
+   * or, applying nothing, `refused`: why the config cannot be (a `brands` option that is not a list of brand ids).
    */
-  configure(m: Config, brand: Brand | undefined): { label: string; dropped: string[]; refused?: string };
+  configure(m: Config, brand: Brand | undefined, texts: FieldTexts): { label: string; dropped: string[]; refused?: string };
 }
 
 export function createField(name: FieldName, changed: (event: FieldEvent) => void): Field {
@@ -52,7 +52,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
   const base = baseSheet();
   if (base) document.adoptedStyleSheets = [base];
 
-  let locale: Locale = 'en';
+  // The merchant's texts are set as text (textContent, attributes), never parsed as markup.
+  let texts = TEXTS.en;
   let touched = false;
   let fontsLoaded = false;
   const bound = bindField(input, name, changed);
@@ -63,8 +64,7 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
     input.setAttribute('aria-invalid', String(invalid));
     input.classList.toggle('is-invalid', invalid);
     input.classList.toggle('is-valid', state.isValid);
-    const texts = ERRORS[locale][name];
-    error.textContent = invalid ? (texts[state.reason ?? 'invalid'] ?? texts.invalid!) : '';
+    error.textContent = invalid ? errorText(texts, name, state.reason) : '';
     return state;
   };
 
@@ -76,15 +76,15 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
       touched = true;
       render();
     },
-    configure(m, brand) {
+    configure(m, brand, given) {
       const brands = readBrands(m.brands);
       if (typeof brands === 'string') return { label: '', dropped: [], refused: `mountFields: ${brands}` };
       bound.brands = brands;
-      locale = m.locale;
-      document.documentElement.lang = locale;
-      document.documentElement.dir = locale === 'ar' ? 'rtl' : 'ltr';
-      document.title = label.textContent = m.label ?? (brand ? `${LABELS[locale].cvv} (${brand.code.name})` : LABELS[locale][name]);
-      input.placeholder = m.placeholder ?? (name === 'expiry' ? EXPIRY_PLACEHOLDER[locale] : '');
+      texts = given;
+      document.documentElement.lang = m.locale;
+      document.documentElement.dir = texts.dir;
+      document.title = label.textContent = m.label ?? (brand ? `${texts.cvvLabel} (${brand.code.name})` : texts[`${name}Label`]);
+      input.placeholder = m.placeholder ?? (name === 'expiry' ? texts.expiryPlaceholder : '');
       const dropped: string[] = [];
       if (base) {
         const own = merchantSheet(m.styles, m.scheme);

@@ -11,12 +11,14 @@ import { brandInfo, cvvSizes } from '../fields';
 import { formCard } from '../fields/card';
 import { type Config, type Post, readFrameAddress, readToFrame, type ToPage, type Tokenize } from '../protocol';
 import type { FieldEvent, FieldName } from '../protocol/names';
+import { textsFor } from '../protocol/texts';
 import { PayframeError } from '../shared/errors';
 import { requestNonce } from '../tokenize/nonce-call';
 import { createField } from './field';
 import { jobs } from './jobs';
 import { postCvv } from './post';
 import { siblings } from './siblings';
+import { TEXTS } from './text';
 
 type Out = ToPage extends infer M ? (M extends ToPage ? Omit<M, 'ch'> : never) : never;
 
@@ -106,9 +108,12 @@ export function start(): void {
           .join(', ');
         return refuse(`mountFields: brand must be one of ${ids}, for a form of the CVV alone`);
       }
+      // The merchant's texts: a bad one refuses the whole config, before anything of it shows.
+      const texts = textsFor(TEXTS, m.texts, m.locale);
+      if (typeof texts === 'string') return refuse(`mountFields: ${texts}`);
       if (brand) setSizes(cvvSizes(brand));
       fields = m.fields;
-      const configured = field.configure(m, brand);
+      const configured = field.configure(m, brand, texts);
       if (configured.refused) return refuse(configured.refused);
       // The merchant's developer sees it in the console, in this frame's context.
       if (configured.dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${configured.dropped.join(', ')}`);

@@ -1,63 +1,64 @@
 import type { FieldName, FieldReason, Locale } from '../protocol/names';
 
-/** Each field's accessible name (and its frame's title) when the page has no `<label>` for it. */
-export const LABELS: Record<Locale, Record<FieldName, string>> = {
-  en: { number: 'Card number', expiry: 'Expiry date', cvv: 'Security code', name: 'Name on card' },
-  ar: { number: 'رقم البطاقة', expiry: 'تاريخ الانتهاء', cvv: 'رمز الأمان', name: 'الاسم على البطاقة' },
-};
-
-/** The expiry's format, shown until the person types. */
-export const EXPIRY_PLACEHOLDER: Record<Locale, string> = { en: 'MM / YY', ar: 'شهر / سنة' };
-
 /**
- * What a screen reader hears when a field shows as invalid, by field and by why (`FieldState.reason`):
- * the text a reason has in the field where it can happen.
+ * Every text a field frame shows, by locale. The merchant may replace any of them per locale, or give
+ * them all for a locale of its own (`texts` of mountFields, checked by protocol/texts.ts): the English
+ * table's keys are the list. `dir` lays the field out; a label is the field's accessible name (and its
+ * frame's title) when the page has no `<label>` for it; the expiry's placeholder is its format, shown
+ * until the person types; the others are what a screen reader hears when a field shows as invalid, by
+ * field and by why (`FieldState.reason`): `<field><Reason>`, for the reasons that can happen in that field.
  */
-export const ERRORS: Record<Locale, Record<FieldName, Partial<Record<FieldReason, string>>>> = {
-  en: {
-    number: {
-      empty: 'Enter the card number.',
-      incomplete: 'The card number is incomplete.',
-      invalid: 'The card number is not valid.',
-      unsupported_brand: 'This card brand is not accepted here.',
-    },
-    expiry: {
-      empty: 'Enter the expiry date, month and year.',
-      incomplete: 'The expiry date is incomplete.',
-      invalid: 'The expiry date is not valid.',
-      expired: 'The card has expired.',
-    },
-    cvv: {
-      empty: 'Enter the security code from the card.',
-      incomplete: 'The security code is incomplete.',
-      invalid: 'The security code is not valid.',
-    },
-    name: {
-      empty: 'Enter the name shown on the card.',
-      invalid: 'The name on the card has no digits.',
-    },
-  },
+const EN = {
+  dir: 'ltr',
+  numberLabel: 'Card number',
+  expiryLabel: 'Expiry date',
+  cvvLabel: 'Security code',
+  nameLabel: 'Name on card',
+  expiryPlaceholder: 'MM / YY',
+  numberEmpty: 'Enter the card number.',
+  numberIncomplete: 'The card number is incomplete.',
+  numberInvalid: 'The card number is not valid.',
+  numberUnsupportedBrand: 'This card brand is not accepted here.',
+  expiryEmpty: 'Enter the expiry date, month and year.',
+  expiryIncomplete: 'The expiry date is incomplete.',
+  expiryInvalid: 'The expiry date is not valid.',
+  expiryExpired: 'The card has expired.',
+  cvvEmpty: 'Enter the security code from the card.',
+  cvvIncomplete: 'The security code is incomplete.',
+  cvvInvalid: 'The security code is not valid.',
+  nameEmpty: 'Enter the name shown on the card.',
+  nameInvalid: 'The name on the card has no digits.',
+};
+/** A frame's texts in one locale. */
+export type FieldTexts = Record<keyof typeof EN, string>;
+
+export const TEXTS: Record<Locale, FieldTexts> = {
+  en: EN,
   ar: {
-    number: {
-      empty: 'أدخل رقم البطاقة.',
-      incomplete: 'رقم البطاقة غير مكتمل.',
-      invalid: 'رقم البطاقة غير صحيح.',
-      unsupported_brand: 'نوع البطاقة هذا غير مقبول هنا.',
-    },
-    expiry: {
-      empty: 'أدخل تاريخ الانتهاء، الشهر والسنة.',
-      incomplete: 'تاريخ الانتهاء غير مكتمل.',
-      invalid: 'تاريخ الانتهاء غير صحيح.',
-      expired: 'انتهت صلاحية البطاقة.',
-    },
-    cvv: {
-      empty: 'أدخل رمز الأمان المطبوع على البطاقة.',
-      incomplete: 'رمز الأمان غير مكتمل.',
-      invalid: 'رمز الأمان غير صحيح.',
-    },
-    name: {
-      empty: 'أدخل الاسم كما يظهر على البطاقة.',
-      invalid: 'الاسم على البطاقة لا يحتوي على أرقام.',
-    },
+    dir: 'rtl',
+    numberLabel: 'رقم البطاقة',
+    expiryLabel: 'تاريخ الانتهاء',
+    cvvLabel: 'رمز الأمان',
+    nameLabel: 'الاسم على البطاقة',
+    expiryPlaceholder: 'شهر / سنة',
+    numberEmpty: 'أدخل رقم البطاقة.',
+    numberIncomplete: 'رقم البطاقة غير مكتمل.',
+    numberInvalid: 'رقم البطاقة غير صحيح.',
+    numberUnsupportedBrand: 'نوع البطاقة هذا غير مقبول هنا.',
+    expiryEmpty: 'أدخل تاريخ الانتهاء، الشهر والسنة.',
+    expiryIncomplete: 'تاريخ الانتهاء غير مكتمل.',
+    expiryInvalid: 'تاريخ الانتهاء غير صحيح.',
+    expiryExpired: 'انتهت صلاحية البطاقة.',
+    cvvEmpty: 'أدخل رمز الأمان المطبوع على البطاقة.',
+    cvvIncomplete: 'رمز الأمان غير مكتمل.',
+    cvvInvalid: 'رمز الأمان غير صحيح.',
+    nameEmpty: 'أدخل الاسم كما يظهر على البطاقة.',
+    nameInvalid: 'الاسم على البطاقة لا يحتوي على أرقام.',
   },
 };
+
+/** The text a screen reader hears for a field shown invalid for `reason`: the field's own, else its `invalid` text. */
+export function errorText(texts: FieldTexts, field: FieldName, reason: FieldReason | undefined): string {
+  const key = `${field}${(reason ?? 'invalid').replace(/(?:^|_)(\w)/g, (_, c: string) => c.toUpperCase())}`;
+  return (texts as Record<string, string>)[key] ?? texts[`${field}Invalid`];
+}

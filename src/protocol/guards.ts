@@ -5,7 +5,7 @@
  */
 import { isTimeout } from '../shared/call';
 import type { FieldState, Sibling, ToFrame, ToPage } from './messages';
-import { isFieldEvent, isFieldName, isLocale } from './names';
+import { isFieldEvent, isFieldName, isLocale, isLocaleTag } from './names';
 
 type Data = Record<string, any>;
 
@@ -59,7 +59,8 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
     (m.t === 'config' &&
-      isLocale(m.locale) &&
+      // A shipped locale, or one its texts give (the frame checks them): what the page checks before it sends.
+      (isLocale(m.locale) || (isLocaleTag(m.locale) && isObj(m.texts) && Object.hasOwn(m.texts, m.locale))) &&
       isOpt(m.label, (l) => isStr(l, 200)) &&
       isOpt(m.placeholder, (p) => isStr(p, 200)) &&
       Array.isArray(m.fields) &&

@@ -7,7 +7,7 @@
 import type { BrandId } from '../card/brands';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 import type { TokenizeResult } from '../tokenize/read';
-import type { FieldEvent, FieldName, FieldReason, Locale } from './names';
+import type { FieldEvent, FieldName, FieldReason } from './names';
 import type { CvvAnswer } from './wire';
 
 /** A field's state, as its frame reports it and the form's events carry it. */
@@ -57,7 +57,10 @@ export interface ErrorInfo extends Omit<PayframeErrorInit, 'cause' | 'body'> {
 export interface Config {
   ch: string;
   t: 'config';
-  locale: Locale;
+  /** A shipped locale (`en`, `ar`) or one `texts` gives in full. */
+  locale: string;
+  /** The merchant's texts by locale (frame/text.ts has the keys): checked in the frame, never trusted. */
+  texts?: unknown;
   /** The input's accessible label; default: the field's name in the locale. */
   label?: string;
   /** Default: none, but `MM / YY` in the locale for the expiry. */

@@ -26,6 +26,11 @@ export type FieldReason = (typeof FIELD_REASONS)[number];
 export const LOCALES = ['en', 'ar'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const isLocale = (x: unknown): x is Locale => (LOCALES as readonly unknown[]).includes(x);
+/** A shipped locale, or a locale of the merchant's own (`texts`). */
+export type LocaleTag = Locale | (string & {});
+/** A locale of the merchant's `texts` may be any BCP 47 tag (`fr`, `pt-BR`): this is its shape, not a registry. */
+export const isLocaleTag = (x: unknown): x is LocaleTag =>
+  typeof x === 'string' && x.length <= 35 && /^[a-z]{2,3}(-[a-z\d]{1,8})*$/i.test(x);
 
 /** What a field reports as it happens (the form's `change` is `input`). */
 export const FIELD_EVENTS = ['input', 'focus', 'blur', 'submit'] as const;

@@ -7,7 +7,7 @@
  * - server rendering: nothing runs outside effects, so a server renders the boxes and nothing else;
  * - StrictMode's mount, unmount, mount: one effect mounts, its cleanup destroys, into the same boxes;
  * - option objects new at each render: styles and fonts are compared by value, not by identity;
- * - locale and placeholders: applied to the mounted form (`setLocale`, `setPlaceholder`), no remount;
+ * - locale, texts and placeholders: applied to the mounted form (`setLocale`, `setPlaceholder`), no remount;
  * - handlers passed as props: called through the last render's props (`useLatest`).
  */
 import { createContext, type HTMLAttributes, type ReactNode, useContext, useEffect, useMemo, useReducer, useRef, useState } from 'react';
@@ -18,10 +18,11 @@ import {
   type CvvAnswer,
   type FieldName,
   type FieldStyles,
+  type FieldTextsByLocale,
   type FontSource,
   type FormEvents,
   type FormState,
-  type Locale,
+  type LocaleTag,
   type MountOptions,
   mountFields,
   PayframeError,
@@ -38,7 +39,9 @@ export interface CardFieldsProps extends CardFieldsHandlers {
   /** From `createClient`, made once (not at each render): another client mounts another form. None yet: the boxes wait. */
   client: Client | null | undefined;
   /** Applied in place (`setLocale`): the frames re-read the page's labels, and keep what was typed. */
-  locale?: Locale;
+  locale?: LocaleTag;
+  /** Your texts by locale (see `mountFields`); compared by value, applied in place with the locale. */
+  texts?: FieldTextsByLocale;
   /** Compared by value: a new but equal object keeps the form. */
   styles?: FieldStyles;
   fonts?: FontSource[];
@@ -93,16 +96,19 @@ export function CardFields(props: CardFieldsProps) {
     boxes: new Map<FieldName, Box>(),
     mounted: new Map<FieldName, Box>(),
     form: undefined as CardForm | undefined,
-    locale,
+    /** The locale and texts (as JSON) the form shows. */
+    words: '',
   }));
   const [generation, regenerate] = useReducer((n: number) => n + 1, 0);
   const [, recheck] = useReducer((n: number) => n + 1, 0);
   const brands = String(props.brands);
   let look = '';
+  let words = '';
   try {
     look = JSON.stringify([props.styles, props.fonts]);
+    words = JSON.stringify([locale, props.texts]);
   } catch {
-    // not plain data: mountFields says so
+    // not plain data: mountFields (or setLocale) says so
   }
 
   useEffect(() => {
@@ -113,7 +119,7 @@ export function CardFields(props: CardFieldsProps) {
       latest.current.onError?.(error);
     };
     if (!client || boxes.size === 0) return undefined;
-    const { styles, fonts, locale: mountLocale } = latest.current;
+    const { styles, fonts, locale: mountLocale, texts } = latest.current;
     let form: CardForm;
     try {
       const fields = Object.fromEntries([...boxes].map(([name, { el, placeholder }]) => [name, { container: el, placeholder }]));
@@ -125,6 +131,7 @@ export function CardFields(props: CardFieldsProps) {
         styles,
         fonts,
         locale: mountLocale,
+        texts,
         frameUrl,
         timeoutMs,
       });
@@ -133,7 +140,7 @@ export function CardFields(props: CardFieldsProps) {
       return undefined;
     }
     own.form = form;
-    own.locale = mountLocale;
+    own.words = JSON.stringify([mountLocale, texts]);
     setLive({ ...START, form });
     for (const event of EVENTS) {
       form.on(event, (...args: any[]) => {
@@ -156,11 +163,11 @@ export function CardFields(props: CardFieldsProps) {
   });
 
   useEffect(() => {
-    if (own.locale === locale) return;
-    own.locale = locale;
-    if (live.form) guard(() => live.form!.setLocale(locale ?? 'en'));
+    if (own.words === words) return;
+    own.words = words;
+    if (live.form) guard(() => live.form!.setLocale(locale ?? 'en', latest.current.texts ?? {}));
     else if (live.error) regenerate(); // a mount refused (a locale it does not know, say): again, with this one
-  }, [locale, live.form]);
+  }, [words, live.form]);
 
   /** A setter's refusal (a locale it does not know, a placeholder too long) is the form's error, not a crash. */
   const guard = (call: () => void) => {

@@ -529,6 +529,21 @@ describe('mountFields', () => {
     ],
     ['a timeout given as text', { timeoutMs: '5000' }],
     ['an unknown locale', { locale: 'fr' }],
+    ['a locale of texts that is no tag', { locale: 'fr_FR', texts: { fr_FR: {} } }],
+    [
+      'texts that are not data',
+      {
+        texts: (() => {
+          const en: any = {};
+          en.self = en;
+          return { en };
+        })(),
+      },
+    ],
+    [
+      'texts too long for the frame URLs',
+      { texts: Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`x${i}`, { numberInvalid: 'x'.repeat(200) }])) },
+    ],
     ['a zero timeout', { timeoutMs: 0 }],
     ['a frame URL over plain http', { frameUrl: 'http://frames.example/' }],
     ['a frame URL with a query', { frameUrl: 'https://frames.example/?x=1' }],
@@ -603,6 +618,23 @@ describe('mountFields', () => {
     expect(posted('number').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: 'رقم البطاقة' }), FRAME_ORIGIN]);
     expect(posted('name').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: undefined }), FRAME_ORIGIN]);
     expect(() => form.setLocale('fr' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
+  it("passes the merchant's texts to every frame, in its URL and posted, and setLocale brings new ones", async () => {
+    const en = { en: { numberInvalid: 'Not a card number.' } };
+    const form = mount({ texts: en });
+    const inUrl = JSON.parse(new URLSearchParams(iframe('cvv').src.split('#')[1]).get('config')!);
+    expect(inUrl).toMatchObject({ locale: 'en', texts: en });
+    await boot(form);
+    expect(posted('cvv')[0]).toEqual([expect.objectContaining({ t: 'config', locale: 'en', texts: en }), FRAME_ORIGIN]);
+    // The texts stay with another locale; a locale of one's own comes with its texts, which replace them.
+    form.setLocale('ar');
+    expect(posted('number').at(-1)![0]).toMatchObject({ locale: 'ar', texts: en });
+    const fr = { fr: { dir: 'ltr', numberLabel: 'Numéro' } };
+    form.setLocale('fr', fr);
+    expect(posted('name').at(-1)![0]).toMatchObject({ locale: 'fr', texts: fr });
+    expect(() => form.setLocale('de')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    expect(posted('name').at(-1)![0]).toMatchObject({ locale: 'fr', texts: fr });
   });
 
   it('refuses an unknown event or a handler that is not a function', () => {

@@ -204,6 +204,22 @@ describe('the OTP form', () => {
     expect(persian.submitOtp).toHaveBeenCalledWith(expect.objectContaining({ otp: '1234' }), expect.anything());
   });
 
+  it("shows the merchant's texts: one replaced, a locale of its own with its direction, markup as text", async () => {
+    const own = await setup({ texts: { en: { submit: 'Pay now', ready: 'Type the code from the SMS.' } } });
+    expect(own.button().textContent).toBe('Pay now');
+    expect(own.status().textContent).toBe('Type the code from the SMS.');
+    expect(own.container.querySelector('label')!.textContent).toBe(TEXTS.en.label);
+
+    const fa = { ...TEXTS.ar, label: 'رمز یکبار مصرف', approved: '<b>پرداخت تأیید شد</b>' };
+    const persian = await setup({ locale: 'fa', texts: { fa } });
+    expect(persian.form()!.dir).toBe('rtl');
+    expect(persian.form()!.lang).toBe('fa');
+    expect(persian.container.querySelector('label')!.textContent).toBe('رمز یکبار مصرف');
+    await persian.submit('111111');
+    expect(persian.status().textContent).toBe('<b>پرداخت تأیید شد</b>');
+    expect(persian.container.querySelector('b')).toBeNull();
+  });
+
   it('reads fullwidth digits (a Japanese or Chinese keyboard) as the card fields do', async () => {
     const { submit, submitOtp } = await setup();
     await submit('１２３４５６');
@@ -481,6 +497,14 @@ describe('handlePending refuses bad input before anything happens', () => {
     ['an unknown locale', () => [pending(), { locale: 'fr' as never }], 'invalid_config'],
     ['a locale that is an Object.prototype key', () => [pending(), { locale: 'toString' as never }], 'invalid_config'],
     ['a navigate that is not a function', () => [pending(), { navigate: 'x' as never }], 'invalid_config'],
+    [
+      'a locale of its own without every text',
+      () => [pending(), { locale: 'fr', texts: { fr: { dir: 'ltr', label: 'Code' } } }],
+      'invalid_config',
+    ],
+    ['a text that is not a string', () => [pending(), { texts: { en: { submit: 1 as never } } }], 'invalid_config'],
+    ['a text too long', () => [pending(), { texts: { en: { ready: 'x'.repeat(201) } } }], 'invalid_config'],
+    ['a text of the card fields', () => [pending(), { texts: { en: { numberInvalid: 'x' } as never } }], 'invalid_config'],
     ['no container', () => [pending(), { container: undefined }], 'invalid_config'],
     ['a selector that matches nothing', () => [pending(), { container: '#nowhere' }], 'invalid_config'],
     ['an invalid selector', () => [pending(), { container: '##' }], 'invalid_config'],

@@ -72,13 +72,18 @@ describe('readToFrame (page → frame)', () => {
     { t: 'cancel', id: 1 },
     { t: 'share', id: 1 },
     { ...config, fields: ['cvv'], brand: 'american-express' },
+    { ...config, locale: 'pt-BR', texts: { 'pt-BR': { numberLabel: '<b>Número</b>' } } },
     { t: 'post', id: 1, url: 'https://shop.example/pay', body: { ticket: 't' }, timeoutMs: 15_000 },
   ])('reads %j', (m) => {
     expect(readToFrame({ ...m, ch }, ch)).toEqual({ ...m, ch });
   });
 
   it.each([
-    ['a locale we do not speak', { ...config, locale: 'fr' }],
+    // A locale the frame does not ship passes only with texts for it (the frame checks them), and only as a tag.
+    ['a locale we do not speak, and no texts for it', { ...config, locale: 'fr' }],
+    ['a locale the texts do not give', { ...config, locale: 'fr', texts: { de: {} } }],
+    ['a locale that is no BCP 47 tag', { ...config, locale: 'fr_FR', texts: { fr_FR: {} } }],
+    ['a locale too long for a tag', { ...config, locale: `fr-${'a1234567-'.repeat(4)}x` }],
     ['a field we do not have', { ...config, fields: ['number', 'pin'] }],
     ['a label of a page', { ...config, label: 'x'.repeat(201) }],
     ['a token with a line break', { t: 'tokenize', id: 1, token: 'a\r\nb', timeoutMs: 1, retries: 0 }],

@@ -18,6 +18,7 @@ import {
   useCardForm,
   usePendingPayment,
 } from '../../src/react';
+import { TEXTS } from '../../src/frame/text';
 import { standInFrames } from '../client/stand-in-frames';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -60,7 +61,10 @@ describe('payframe/react, given bad input', () => {
   it('makes a refused option the form’s error (and onError’s), and mounts once it is corrected', async () => {
     const onError = vi.fn<(error: PayframeError) => void>();
     await render({ locale: 'fr' as 'en', onError });
-    expect(seen.error).toMatchObject({ code: 'invalid_config', message: "mountFields: locale must be 'en' or 'ar'" });
+    expect(seen.error).toMatchObject({
+      code: 'invalid_config',
+      message: "mountFields: locale must be 'en', 'ar', or a locale given in texts",
+    });
     expect(onError).toHaveBeenCalledWith(seen.error);
     expect(seen.form).toBeUndefined();
     expect(document.querySelectorAll('iframe')).toHaveLength(0);
@@ -69,6 +73,24 @@ describe('payframe/react, given bad input', () => {
     expect(seen.error).toBeUndefined();
     expect(seen.form).toBeDefined();
     expect(document.querySelectorAll('iframe')).toHaveLength(3);
+  });
+
+  it('applies texts that change in place, compared by value: the same form and frames', async () => {
+    await render({ texts: { en: { numberInvalid: 'A' } } });
+    const form = seen.form!;
+    const frames = [...document.querySelectorAll('iframe')];
+    const setLocale = vi.spyOn(form, 'setLocale');
+    await render({ texts: { en: { numberInvalid: 'B' } } });
+    expect(setLocale).toHaveBeenCalledWith('en', { en: { numberInvalid: 'B' } });
+    await render({ texts: { en: { numberInvalid: 'B' } } });
+    expect(setLocale).toHaveBeenCalledTimes(1);
+    // A locale of one's own, with its texts.
+    const fr = { fr: { ...TEXTS.en, numberInvalid: 'Numéro invalide.' } };
+    await render({ locale: 'fr', texts: fr });
+    expect(setLocale).toHaveBeenLastCalledWith('fr', fr);
+    expect(seen.error).toBeUndefined();
+    expect(seen.form).toBe(form);
+    expect([...document.querySelectorAll('iframe')]).toEqual(frames);
   });
 
   it('makes a placeholder the form refuses its error, keeping the form', async () => {

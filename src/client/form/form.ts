@@ -6,7 +6,7 @@
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
 import { showsInvalid } from '../../fields/state';
 import type { BrandInfo, FieldState } from '../../protocol/messages';
-import { type FieldEvent, type FieldName, isLocale, type Locale } from '../../protocol/names';
+import type { FieldEvent, FieldName, LocaleTag } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
 import type { CvvAnswer } from '../../protocol/wire';
 import type { TokenizeResult } from '../../tokenize/read';
@@ -17,7 +17,8 @@ export interface FormOps {
   focus(field: FieldName): void;
   clear(field: FieldName): void;
   placeholder(field: FieldName, text: string): void;
-  locale(locale: Locale): void;
+  /** Another locale, and the merchant's texts when given (unchecked: each form checks what it shows). */
+  locale(locale: LocaleTag, texts: unknown): void;
   /** The fields refused by `tokenize()` now show as invalid. */
   touch(fields: FieldName[]): void;
   /** After the classes: whether the field shows as invalid (undefined when the form lets go of it). */
@@ -143,9 +144,8 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
         throw new PayframeError('invalid_request', 'the placeholder must be text of at most 200 characters');
       if (checkName(name)) ops.placeholder(name, text);
     },
-    setLocale(locale) {
-      if (!isLocale(locale)) throw new PayframeError('invalid_request', "locale must be 'en' or 'ar'");
-      if (!destroyed) ops.locale(locale);
+    setLocale(locale, texts) {
+      if (!destroyed) ops.locale(locale, texts);
     },
     tokenize(options) {
       const { send } = ops;

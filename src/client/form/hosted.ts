@@ -7,13 +7,14 @@
  * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
  */
 import type { FieldName } from '../../protocol/names';
+import { PayframeError } from '../../shared/errors';
 import type { TokenizeResult } from '../../tokenize/read';
 import { withToken } from '../core/with-token';
 import { loadChunk } from '../load';
 import { createForm, destroyedError } from './form';
 import { openFrames } from './frames';
 import { labelOf } from './labels';
-import { checkMount, type MountOptions } from './mount-options';
+import { checkMount, checkTexts, type MountOptions } from './mount-options';
 import type { CardForm, PostCvvOptions } from './types';
 
 /** Mounts the hosted card fields. Returns at once; `ready` says when the person can type. Bad options throw `invalid_config`. */
@@ -73,7 +74,8 @@ export function mountFields(options: MountOptions): CardForm {
       send(name, { t: 'placeholder', text });
     },
     // The page's labels may have been translated too: the config is read again from them.
-    locale(next) {
+    locale(next, texts) {
+      extras.texts = checkTexts(next, texts ?? extras.texts, (message) => new PayframeError('invalid_request', message));
       locale = next;
       for (const name of names) send(name, config(name));
     },

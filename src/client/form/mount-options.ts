@@ -5,7 +5,8 @@
 import type { BrandId } from '../../card/brands';
 import { CVV_PAGE } from '../../protocol/address';
 import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
-import { FIELD_NAMES, type FieldName, isLocale, type Locale } from '../../protocol/names';
+import type { FieldTexts } from '../../frame/text';
+import { FIELD_NAMES, type FieldName, isLocale, isLocaleTag, type LocaleTag } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
 import { PayframeError } from '../../shared/errors';
 import { isLoopback, isWebUrl } from '../../shared/url';
@@ -35,8 +36,14 @@ export interface MountOptions {
   brands?: BrandId[];
   styles?: FieldStyles;
   fonts?: FontSource[];
-  /** Default 'en'; 'ar' lays the fields out right to left. */
-  locale?: Locale;
+  /** Default 'en'; 'ar' lays the fields out right to left; or a locale of your own, given whole in `texts`. */
+  locale?: LocaleTag;
+  /**
+   * Your texts by locale: some texts of a shipped locale (`{ en: { numberInvalid: '…' } }`), or every
+   * text of a locale payframe does not ship, its direction included (`{ fr: { dir: 'ltr', … } }`).
+   * The frames check them (`invalid_config`) and show them as text, never as markup.
+   */
+  texts?: FieldTextsByLocale;
   /** Aborting it destroys the form (while mounting: `ready` rejects `aborted`). */
   signal?: AbortSignal;
   /** How long the frames may take to load; default 30 000 ms. */
@@ -49,6 +56,9 @@ export interface MountOptions {
   frameUrl?: string;
 }
 
+/** `texts` of mountFields: the keys of `FieldTexts` are the texts of the frames (docs/hosted-form.md lists them). */
+export type FieldTextsByLocale = Record<string, Partial<FieldTexts>>;
+
 /** A field's checked options: its container found in the document. */
 export type Spec = HostedField & { container: Element };
 
@@ -58,12 +68,12 @@ export interface Mount {
   specs: Map<FieldName, Spec>;
   /** The frame page's URL, ending in a slash; undefined when the gateway does not serve the frames (a live `baseUrl` and no `frameUrl`). */
   base: string | undefined;
-  locale: Locale;
+  locale: LocaleTag;
   /** A form of the CVV field alone: a vault card paid again. */
   cvvOnly: boolean;
   brand: BrandId | undefined;
-  /** The merchant's styles, fonts and brands as plain data, checked in the frames. */
-  extras: Pick<Config, 'styles' | 'fonts' | 'brands'>;
+  /** The merchant's styles, fonts, brands and texts as plain data, checked in the frames. */
+  extras: Pick<Config, 'styles' | 'fonts' | 'brands' | 'texts'>;
   timeoutMs: number;
   signal: AbortSignal | undefined;
 }
@@ -105,7 +115,6 @@ export function checkMount(options: MountOptions): Mount {
   const core = coreOf(options.client);
   if (!core) throw refuse('client must come from createClient');
   const { timeoutMs = 30_000, signal, locale = 'en', brand } = options;
-  if (!isLocale(locale)) throw refuse("locale must be 'en' or 'ar'");
   if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
   if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
@@ -137,5 +146,24 @@ export function checkMount(options: MountOptions): Mount {
   } catch {
     throw refuse('styles, fonts and brands must be plain data');
   }
+  extras.texts = checkTexts(locale, options.texts, refuse);
   return { core, specs, base, locale, cvvOnly, brand, extras, timeoutMs, signal };
+}
+
+/**
+ * The page's cheap check of a locale and its texts, answered as plain data; the frames check the texts
+ * whole. They travel in each frame's URL: their JSON is capped (a full locale is under 1 000 characters).
+ */
+export function checkTexts(locale: unknown, texts: unknown, refused: (message: string) => Error): FieldTextsByLocale | undefined {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(texts);
+  } catch {
+    // a circle
+  }
+  const data = json && JSON.parse(json);
+  if (texts !== undefined && !(json && json.length <= 24_000))
+    throw refused('texts must be plain data of at most 24 000 characters as JSON');
+  if (!isLocaleTag(locale) || !(isLocale(locale) || data?.[locale])) throw refused("locale must be 'en', 'ar', or a locale given in texts");
+  return data;
 }

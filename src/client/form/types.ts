@@ -1,7 +1,8 @@
 /** The card form as the merchant holds it: `mountFields` and `attachForm` answer one. */
 import type { BrandInfo, FieldState } from '../../protocol/messages';
 import type { PayframeError } from '../../shared/errors';
-import type { FieldName, Locale } from '../../protocol/names';
+import type { FieldName, LocaleTag } from '../../protocol/names';
+import type { FieldTextsByLocale } from './mount-options';
 import type { CvvAnswer } from '../../protocol/wire';
 import type { TokenizeResult } from '../../tokenize/read';
 import type { TokenizeOptions } from '../core/types';
@@ -41,8 +42,13 @@ export interface CardForm {
   focus(field: FieldName): void;
   clear(field: FieldName): void;
   setPlaceholder(field: FieldName, text: string): void;
-  /** Turns the fields to another language (and direction) in place, keeping what was typed; `attachForm` has nothing to turn. */
-  setLocale(locale: Locale): void;
+  /**
+   * Turns the fields to another language (and direction) in place, keeping what was typed; `texts`, when
+   * given, replace the mount's (a locale of your own comes with its texts). `invalid_request` for a locale
+   * neither shipped nor given; texts the frames refuse fail the form (`invalid_config`, its `error` event).
+   * `attachForm` has nothing to turn.
+   */
+  setLocale(locale: LocaleTag, texts?: FieldTextsByLocale): void;
   /**
    * Validates, then exchanges the card for a nonce. An incomplete form rejects `invalid_card` with
    * `fields`, sends nothing and changes no value. A call while one runs answers the same promise.

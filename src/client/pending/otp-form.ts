@@ -21,10 +21,13 @@ export type OtpFormState =
   | 'redirecting'
   | 'failed';
 
-type Texts = Record<OtpFormState | 'label' | 'submit', string>;
+/** The form's texts in one locale: `dir`, the input's label, the button's, and each state's status line. */
+export type OtpTexts = Record<OtpFormState | 'dir' | 'label' | 'submit', string>;
 
-export const TEXTS: Record<Locale, Texts> = {
+/** The shipped texts; the merchant's (`texts` of handlePending) replace them per locale, checked by protocol/texts.ts. */
+export const TEXTS: Record<Locale, OtpTexts> = {
   en: {
+    dir: 'ltr',
     label: 'One-time password',
     submit: 'Confirm',
     ready: 'Enter the code your bank sent you.',
@@ -40,6 +43,7 @@ export const TEXTS: Record<Locale, Texts> = {
     failed: 'The payment cannot be confirmed here.',
   },
   ar: {
+    dir: 'rtl',
     label: 'رمز التحقق لمرة واحدة',
     submit: 'تأكيد',
     ready: 'أدخل الرمز الذي أرسله البنك.',
@@ -71,9 +75,8 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   return node;
 }
 
-/** Replaces the container's content with the form, and focuses its input. */
-export function renderOtpForm(container: Element, locale: Locale): OtpForm {
-  const text = TEXTS[locale];
+/** Replaces the container's content with the form, and focuses its input; `text` as text, never markup. */
+export function renderOtpForm(container: Element, locale: string, text: OtpTexts): OtpForm {
   const id = `payframe-otp-${++count}`;
   const form = element('form', '');
   const label = element('label', '__label');
@@ -83,7 +86,7 @@ export function renderOtpForm(container: Element, locale: Locale): OtpForm {
 
   form.noValidate = true;
   form.lang = locale;
-  form.dir = locale === 'ar' ? 'rtl' : 'ltr';
+  form.dir = text.dir;
   label.htmlFor = input.id = id;
   label.textContent = text.label;
   input.name = 'otp';

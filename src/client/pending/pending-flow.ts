@@ -3,12 +3,12 @@
  * OTP form and reads the merchant's answers. A chunk of its own in the ESM build (see pending.ts).
  */
 import { foldDigits } from '../../card/digits';
-import { isLocale } from '../../protocol/names';
 import { readErrorAnswer, readOtpOutcome, redirectOf } from '../../protocol/answers';
+import { textsFor } from '../../protocol/texts';
 import { type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
 import { type ErrorCode, PayframeError } from '../../shared/errors';
 import { elementOf } from '../dom';
-import { type OtpFormState, renderOtpForm } from './otp-form';
+import { type OtpFormState, renderOtpForm, TEXTS } from './otp-form';
 import type { HandlePendingOptions, PendingOutcome } from './types';
 
 /** The URL to navigate to for `redirectUrl` (its parsed form, never the raw text), or `unsafe_url`. */
@@ -32,12 +32,14 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
     container,
     submitOtp,
     locale = 'en',
+    texts: given,
     signal,
     navigate = (url: string) => location.assign(url),
   } = options ?? ({} as HandlePendingOptions);
   const { referenceId, sessionId, redirectUrl, otp } = pending ?? ({} as PendingPayment);
   check(['otp', 'redirect', 'auto'].includes(mode), "mode must be 'otp', 'redirect' or 'auto'");
-  check(isLocale(locale), "locale must be 'en' or 'ar'");
+  const texts = textsFor(TEXTS, given, locale);
+  check(typeof texts !== 'string', texts as string);
   check(typeof navigate === 'function', 'navigate must be a function');
   check(typeof client?.origin === 'string', 'client must come from createClient');
   // Strings first: a regex test reads `undefined` or `['…']` as their text.
@@ -63,7 +65,7 @@ export async function finishPending(pending: PendingPayment, options: HandlePend
   if (mode === 'redirect' || (otp === false && href)) return redirected();
 
   active.get(place as Element)?.();
-  const { form, input, show } = renderOtpForm(place as Element, locale);
+  const { form, input, show } = renderOtpForm(place as Element, locale, texts as Exclude<typeof texts, string>);
   return new Promise<PendingOutcome>((resolve, reject) => {
     let busy = false;
     let done = false;

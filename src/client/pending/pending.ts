@@ -4,7 +4,7 @@ import { urlOf } from '../../shared/url-of';
 import { loadChunk } from '../load';
 import type { HandlePendingOptions, PendingOutcome } from './types';
 
-export type { OtpFormState } from './otp-form';
+export type { OtpFormState, OtpTexts } from './otp-form';
 export type { HandlePendingOptions, PendingMode, PendingOutcome } from './types';
 
 /**

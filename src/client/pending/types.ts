@@ -1,6 +1,7 @@
 /** The options and the outcome of `handlePending`. */
-import type { Locale } from '../../protocol/names';
+import type { LocaleTag } from '../../protocol/names';
 import type { OtpOutcome, OtpSubmission } from '../../protocol/wire';
+import type { OtpTexts } from './otp-form';
 
 /**
  * How a pending payment is finished: `otp` in the page's own form, `redirect` on the issuer's page,
@@ -21,8 +22,14 @@ export interface HandlePendingOptions {
    * JSON. Called once per submit, with the call's `signal`.
    */
   submitOtp?: (body: OtpSubmission, init: { signal?: AbortSignal }) => Promise<unknown>;
-  /** Default `en`; `ar` renders the form right to left. */
-  locale?: Locale;
+  /** Default `en`; `ar` renders the form right to left; or a locale of your own, given whole in `texts`. */
+  locale?: LocaleTag;
+  /**
+   * Your texts of the OTP form by locale: some texts of a shipped locale (`{ en: { submit: 'Pay' } }`),
+   * or every text of another, its direction included (`{ fr: { dir: 'ltr', … } }`). Checked before
+   * anything is shown (`invalid_config`), and shown as text, never markup.
+   */
+  texts?: Record<string, Partial<OtpTexts>>;
   /** Stops waiting: the form is removed and the call rejects with `aborted`. */
   signal?: AbortSignal;
   /** Default `url => window.location.assign(url)`. */

@@ -1,0 +1,37 @@
+/**
+ * The merchant's texts (`texts` of mountFields and handlePending), checked where they are shown: the
+ * frames check theirs (frame/text.ts), the OTP form its own on the page. One rule for both tables: a
+ * locale tag maps to some texts of a shipped locale, or to every text of a new one, its `dir` included;
+ * the keys are those of the shipped English table, so a text added there is one the merchant may give.
+ */
+import { isLocale, isLocaleTag, type Locale } from './names';
+
+const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+/**
+ * The texts of `locale`: the shipped ones under the merchant's, or the merchant's alone for a locale
+ * payframe does not ship. A string says what is wrong (every locale of `given` is checked, not only this one).
+ */
+export function textsFor<T extends { dir: string }>(shipped: Record<Locale, T>, given: unknown, locale: string): T | string {
+  const keys = Object.keys(shipped.en);
+  const all = isPlain(given) ? given : {};
+  if (given !== undefined && all !== given) return 'texts must map locales to their texts: { fr: { ... } }';
+  for (const [tag, own] of Object.entries(all)) {
+    const name = `texts[${JSON.stringify(tag.slice(0, 40))}]`;
+    if (!isLocaleTag(tag) || !isPlain(own)) return `${name} must be a BCP 47 locale tag ('fr', 'pt-BR') and an object of texts`;
+    // A text a form does not have; not a string of at most 200 characters; a direction not 'ltr' or 'rtl', or a shipped locale's.
+    const bad = Object.entries(own).find(
+      ([key, text]) =>
+        !keys.includes(key) ||
+        typeof text !== 'string' ||
+        text.length > 200 ||
+        (key === 'dir' && (isLocale(tag) || (text !== 'ltr' && text !== 'rtl'))),
+    );
+    if (bad)
+      return `${name}.${bad[0].slice(0, 40)} is not a text of this form, or not text of at most 200 characters (dir: 'ltr' or 'rtl', for a new locale)`;
+    const missing = isLocale(tag) ? [] : keys.filter((key) => !(key in own));
+    if (missing.length > 0) return `${name} is a locale payframe does not ship: it needs every text, and lacks ${missing.join(', ')}`;
+  }
+  const own = isLocale(locale) ? shipped[locale] : isLocaleTag(locale) && all[locale];
+  return own ? ({ ...own, ...(all[locale] as object) } as T) : `locale must be ${Object.keys(shipped).join(', ')} or one given in texts`;
+}
