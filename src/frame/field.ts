@@ -6,6 +6,7 @@ import type { Brand } from '../card';
 import { type BoundField, bindField, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
 import type { FieldEvent, FieldName, Locale } from '../protocol/names';
+import { createMark } from './mark';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
 import { ERRORS, EXPIRY_PLACEHOLDER, LABELS } from './text';
 
@@ -25,7 +26,7 @@ export interface Field {
   /** The person tried to pay: an incomplete field shows as invalid from now on. */
   touch(): void;
   /**
-   * Applies the page's config (language, label, placeholder, styles, fonts), `brand` a CVV-only form's
+   * Applies the page's config (language, label, placeholder, styles, fonts, brand mark, disabled), `brand` a CVV-only form's
    * vault card's. Answers the label and what was dropped of the styles and fonts.
    */
   configure(m: Config, brand: Brand | undefined): { label: string; dropped: string[] };
@@ -50,6 +51,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
   // Undefined in a browser without constructable stylesheets (Safari before 16.4): plain inputs, which still work.
   const base = baseSheet();
   if (base) document.adoptedStyleSheets = [base];
+  // Laid out by the base stylesheet: none in a browser without one.
+  const mark = name === 'number' && base ? createMark(input) : undefined;
 
   let locale: Locale = 'en';
   let touched = false;
@@ -63,6 +66,7 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
     input.classList.toggle('is-invalid', invalid);
     input.classList.toggle('is-valid', state.isValid);
     error.textContent = invalid ? ERRORS[locale][name] : '';
+    mark?.show(bound.brand());
     return state;
   };
 
@@ -80,6 +84,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
       document.documentElement.dir = locale === 'ar' ? 'rtl' : 'ltr';
       document.title = label.textContent = m.label ?? (brand ? `${LABELS[locale].cvv} (${brand.code.name})` : LABELS[locale][name]);
       input.placeholder = m.placeholder ?? (name === 'expiry' ? EXPIRY_PLACEHOLDER[locale] : '');
+      input.disabled = !!m.disabled;
+      mark?.set(m.brandMark !== false);
       const dropped: string[] = [];
       if (base) {
         const own = merchantSheet(m.styles, m.scheme);

@@ -509,6 +509,7 @@ describe('mountFields', () => {
     ['a timeout given as text', { timeoutMs: '5000' }],
     ['an unknown locale', { locale: 'fr' }],
     ['a zero timeout', { timeoutMs: 0 }],
+    ['a brand mark given as text', { brandMark: 'no' }],
     ['a frame URL over plain http', { frameUrl: 'http://frames.example/' }],
     ['a frame URL with a query', { frameUrl: 'https://frames.example/?x=1' }],
     [
@@ -582,6 +583,38 @@ describe('mountFields', () => {
     expect(posted('number').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: 'رقم البطاقة' }), FRAME_ORIGIN]);
     expect(posted('name').at(-1)).toEqual([expect.objectContaining({ t: 'config', locale: 'ar', label: undefined }), FRAME_ORIGIN]);
     expect(() => form.setLocale('fr' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
+  it('setDisabled and setStyles send every frame its config again, which a frame loaded later gets too; bad input is refused', async () => {
+    const form = mount({ styles: { base: { color: 'red' } } });
+    form.setDisabled(true); // before any frame has loaded: kept for their configs
+    await boot(form);
+    expect(posted('number')[0]).toEqual([
+      expect.objectContaining({ t: 'config', disabled: true, styles: { base: { color: 'red' } } }),
+      FRAME_ORIGIN,
+    ]);
+    form.setStyles({ base: { color: 'blue' } });
+    for (const field of FIELDS)
+      expect(posted(field).at(-1)).toEqual([
+        expect.objectContaining({ t: 'config', disabled: true, styles: { base: { color: 'blue' } } }),
+        FRAME_ORIGIN,
+      ]);
+    form.setDisabled(false);
+    expect(posted('cvv').at(-1)).toEqual([expect.objectContaining({ t: 'config', disabled: false, locale: 'en' }), FRAME_ORIGIN]);
+    expect(() => form.setDisabled('yes' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    const loop: any = {};
+    loop.self = loop;
+    expect(() => form.setStyles(loop)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    const numberWindow = win('number');
+    const sent = numberWindow.postMessage.mock.calls.length;
+    form.destroy();
+    form.setDisabled(true); // a destroyed form has no frame to tell: no error
+    expect(numberWindow.postMessage.mock.calls).toHaveLength(sent);
+  });
+
+  it('passes brandMark to the frames in their config (they draw the mark and check it again)', () => {
+    mount({ brandMark: false });
+    expect(urlConfig('number')).toMatchObject({ brandMark: false });
   });
 
   it('refuses an unknown event or a handler that is not a function', () => {

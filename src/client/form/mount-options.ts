@@ -30,6 +30,8 @@ export interface MountOptions {
   brand?: BrandId;
   styles?: FieldStyles;
   fonts?: FontSource[];
+  /** The detected brand's mark in the number field, its name said to screen readers; default true. */
+  brandMark?: boolean;
   /** Default 'en'; 'ar' lays the fields out right to left. */
   locale?: Locale;
   /** Aborting it destroys the form (while mounting: `ready` rejects `aborted`). */
@@ -57,8 +59,8 @@ export interface Mount {
   /** A form of the CVV field alone: a vault card paid again. */
   cvvOnly: boolean;
   brand: BrandId | undefined;
-  /** The merchant's styles and fonts as plain data, checked again in the frames. */
-  extras: Pick<Config, 'styles' | 'fonts'>;
+  /** The merchant's styles and fonts as plain data, checked again in the frames; and whether the number shows the brand's mark. */
+  extras: Pick<Config, 'styles' | 'fonts' | 'brandMark'>;
   timeoutMs: number;
   signal: AbortSignal | undefined;
 }
@@ -99,8 +101,9 @@ export function checkMount(options: MountOptions): Mount {
   if (options === null || typeof options !== 'object') throw refuse('needs an options object');
   const core = coreOf(options.client);
   if (!core) throw refuse('client must come from createClient');
-  const { timeoutMs = 30_000, signal, locale = 'en', brand } = options;
+  const { timeoutMs = 30_000, signal, locale = 'en', brand, brandMark } = options;
   if (!isLocale(locale)) throw refuse("locale must be 'en' or 'ar'");
+  if (brandMark !== undefined && typeof brandMark !== 'boolean') throw refuse('brandMark must be true or false');
   if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
   if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
@@ -128,7 +131,7 @@ export function checkMount(options: MountOptions): Mount {
   }
   let extras: Mount['extras'];
   try {
-    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts }));
+    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts, brandMark }));
   } catch {
     throw refuse('styles and fonts must be plain data');
   }
