@@ -63,7 +63,8 @@ export function createMark(input: HTMLInputElement): Mark {
       said.textContent = brand?.name ?? '';
     },
     set(on) {
-      if (on) input.after(picture, said);
+      // Once: a live region moved again (at each config) could be read out again.
+      if (on) picture.isConnected || input.after(picture, said);
       else {
         picture.remove();
         said.remove();
