@@ -278,12 +278,15 @@ export function paymentFlows(kind: Checkout): void {
     await expect(checkout.status).toHaveText('Your bank asks for a one-time password: enter it below.', { timeout: 15_000 });
     const otp = page.getByLabel('One-time password');
     await expect(otp).toBeFocused();
+    // The payment runs: the card fields take no input meanwhile.
+    await expect(checkout.field('number')).toBeDisabled();
     await screenshot(page, testInfo, `${kind}-otp`);
     await expectAccessible(page);
     await page.keyboard.type('111111');
     await page.keyboard.press('Enter');
     await checkout.approved();
     await expect(otp).toBeHidden();
+    await expect(checkout.field('number')).toBeEnabled();
     expect(drawn()).toBe(true); // the watcher below sees a form when there is one
     await checkout.expectClean(OTP);
   });

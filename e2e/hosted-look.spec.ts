@@ -40,7 +40,7 @@ test('each input has the autocomplete token, input mode, label, frame title and 
     const el = input(page, field as keyof typeof expected, label);
     await expect(el).toHaveAttribute('autocomplete', autocomplete);
     await expect(el).toHaveAttribute('inputmode', mode);
-    await expect(el).toHaveAttribute('aria-describedby', 'error');
+    await expect(el).toHaveAttribute('aria-describedby', field === 'number' ? 'brand error' : 'error');
     await expect(page.locator(`#card-${field} iframe`)).toHaveAttribute('title', label);
   }
 });

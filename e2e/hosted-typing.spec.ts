@@ -44,7 +44,7 @@ test('an impossible number shows as invalid at once, an incomplete one when the 
   await typeInto(page, 'number', '5555555555554445');
   await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
   await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'true');
-  await expect(input(page, 'number')).toHaveAccessibleDescription('The card number is not valid.');
+  await expect(input(page, 'number')).toHaveAccessibleDescription('Mastercard The card number is not valid.');
   await expect(page.locator('#number-hint')).toHaveText('Check the card number.');
 
   // A Visa number may have 16, 18 or 19 digits: 16 with a wrong check digit is only incomplete.

@@ -97,7 +97,7 @@ test(
     await flow('an impossible number shows as invalid, with its error text in the frame', async () => {
       await input(page, 'number').fill('');
       await typeInto(page, 'number', '5555555555554445');
-      await expect(input(page, 'number')).toHaveAccessibleDescription('The card number is not valid.');
+      await expect(input(page, 'number')).toHaveAccessibleDescription('Mastercard The card number is not valid.');
       await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
     });
     await flow("the page's label focuses a field, and Tab moves on", async () => {

@@ -32,6 +32,8 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
   const [clientNo, setClientNo] = useState(1);
   const [kept, setKept] = useState<number>();
   const [count, setCount] = useState(0);
+  const [color, setColor] = useState('#1d2433');
+  const [disabled, setDisabled] = useState(false);
   const [log, setLog] = useState<string[]>([]);
   const note = (line: string) => setLog((l) => [...l, line]);
   const client = useMemo(
@@ -76,6 +78,12 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
         <button type="button" onClick={() => setCount((n) => n + 1)}>
           Count
         </button>
+        <button type="button" onClick={() => setColor('#aa0000')}>
+          Another colour
+        </button>
+        <button type="button" onClick={() => setDisabled(!disabled)}>
+          {disabled ? 'Enable the fields' : 'Disable the fields'}
+        </button>
         <button type="button" onClick={() => setShown(!shown)}>
           {shown ? 'Remove the checkout' : 'Show the checkout'}
         </button>
@@ -85,7 +93,8 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
         <CardFields
           client={client}
           locale={locale}
-          styles={{ base: { color: '#1d2433', 'font-size': '16px' } }}
+          styles={{ base: { color, 'font-size': '16px' } }}
+          disabled={disabled}
           fonts={[]}
           keptCard={kept === undefined ? undefined : { id: keptCards[kept]!, brand: 'visa' }}
           onReady={() => note(`ready at count ${count}`)}

@@ -162,6 +162,31 @@ export function reactSuite(react: ReactVersion): void {
     await expectClean(page);
   });
 
+  test('another style is applied in place (setStyles), keeping what was typed; disabled takes the fields from the person and gives them back', async ({
+    page,
+  }) => {
+    await open(page);
+    await type(page, 'number', '4111');
+    await mark(page);
+    // The name field (left empty: not shown as invalid) has the base style's colour.
+    await expect(input(page, 'name')).toHaveCSS('color', 'rgb(29, 36, 51)');
+    await page.getByRole('button', { name: 'Another colour' }).click();
+    await expect(input(page, 'name')).toHaveCSS('color', 'rgb(170, 0, 0)');
+    await expect(input(page, 'number')).toHaveValue('4111');
+    await page.getByRole('button', { name: 'Disable the fields' }).click();
+    for (const field of Object.keys(LABELS) as Field[]) await expect(input(page, field)).toBeDisabled();
+    await input(page, 'cvv').click({ force: true });
+    await page.keyboard.type('123');
+    await expect(input(page, 'cvv')).toHaveValue('');
+    await page.getByRole('button', { name: 'Enable the fields' }).click();
+    await type(page, 'cvv', '123');
+    await expect(input(page, 'cvv')).toHaveValue('123');
+    await expect(input(page, 'number')).toHaveValue('4111');
+    expect(await compare(page)).toEqual({ same: true, markedConnected: 4, now: 4 });
+    expect(await framesAdded(page)).toBe(8);
+    await expectClean(page);
+  });
+
   test('another client mounts a new form, which uses it, and destroys the old one', async ({ page }) => {
     await open(page);
     await type(page, 'number', '4111');

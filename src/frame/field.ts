@@ -6,6 +6,7 @@ import type { Brand } from '../card';
 import { type BoundField, bindField, readBrands, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
 import type { FieldEvent, FieldName } from '../protocol/names';
+import { createMark } from './mark';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
 import { errorText, type FieldTexts, TEXTS } from './text';
 
@@ -25,8 +26,8 @@ export interface Field {
   /** The person tried to pay: an incomplete field shows as invalid from now on. */
   touch(): void;
   /**
-   * Applies the page's config (language, label, placeholder, styles, fonts), `brand` a CVV-only form's
-   * vault card's, `texts` its locale's (checked). Answers the label and what was dropped of the styles and fonts;
+   * Applies the page's config (language, label, placeholder, styles, fonts, brand mark, disabled), `brand` a CVV-only
+   * form's vault card's, `texts` its locale's (checked). Answers the label and what was dropped of the styles and fonts;
    * or, applying nothing, `refused`: why the config cannot be (a `brands` option that is not a list of brand ids).
    */
   configure(m: Config, brand: Brand | undefined, texts: FieldTexts): { label: string; dropped: string[]; refused?: string };
@@ -51,6 +52,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
   // Undefined in a browser without constructable stylesheets (Safari before 16.4): plain inputs, which still work.
   const base = baseSheet();
   if (base) document.adoptedStyleSheets = [base];
+  // Laid out by the base stylesheet: none in a browser without one.
+  const mark = name === 'number' && base ? createMark(input) : undefined;
 
   // The merchant's texts are set as text (textContent, attributes), never parsed as markup.
   let texts = TEXTS.en;
@@ -65,6 +68,7 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
     input.classList.toggle('is-invalid', invalid);
     input.classList.toggle('is-valid', state.isValid);
     error.textContent = invalid ? errorText(texts, name, state.reason) : '';
+    mark?.show(bound.brand());
     return state;
   };
 
@@ -85,6 +89,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
       document.documentElement.dir = texts.dir;
       document.title = label.textContent = m.label ?? (brand ? `${texts.cvvLabel} (${brand.code.name})` : texts[`${name}Label`]);
       input.placeholder = m.placeholder ?? (name === 'expiry' ? texts.expiryPlaceholder : '');
+      input.disabled = !!m.disabled;
+      mark?.set(m.brandMark !== false);
       const dropped: string[] = [];
       if (base) {
         const own = merchantSheet(m.styles, m.scheme);

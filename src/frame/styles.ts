@@ -58,13 +58,21 @@ const SELECTORS: Record<StyleState, string[]> = {
   invalid: ['input.is-invalid'],
   placeholder: ['input::placeholder'],
   autofill: ['input:autofill', 'input:-webkit-autofill'],
+  disabled: ['input:disabled'],
 };
 
+// The brand's mark sits beside the input, at its end (on the left right to left), whatever padding the
+// merchant gives the input. `body:not([hidden])`: a hidden body (a frame not proven yet) stays hidden.
 const BASE = `html,body{margin:0;padding:0;background:transparent}
-input{display:block;box-sizing:border-box;width:100%;margin:0;border:0;padding:.625rem .75rem;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:transparent;outline:0}
+body:not([hidden]){display:flex;align-items:center}
+input{display:block;box-sizing:border-box;flex:1;min-width:0;width:100%;margin:0;border:0;padding:.625rem .75rem;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:transparent;outline:0}
 input:focus-visible{outline:2px solid #0b5fff;outline-offset:-2px}
 input::placeholder{color:#6e7781;opacity:1}
 input.is-invalid{color:#b3261e}
+input:disabled{color:#6e7781;cursor:default}
+svg{flex:none;margin-inline-end:.75rem}
+text{font:700 8px system-ui,sans-serif;fill:#fff}
+:disabled+svg{opacity:.5}
 [dir=rtl] input[dir=ltr]{text-align:right}
 .hidden{position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}`;
 

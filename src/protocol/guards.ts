@@ -13,6 +13,7 @@ const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== null;
 const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && x.length <= max;
 const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
 const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
+const isBool = (x: unknown) => typeof x === 'boolean';
 const isFieldState = (s: unknown): s is FieldState =>
   isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean') && isOpt(s.reason, isStr);
 const isBrand = (b: unknown) =>
@@ -66,7 +67,9 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
       Array.isArray(m.fields) &&
       m.fields.every(isFieldName) &&
       isOpt(m.scheme, (s) => isStr(s, 40)) &&
-      isOpt(m.brand, (b) => isStr(b, 32))) ||
+      isOpt(m.brand, (b) => isStr(b, 32)) &&
+      isOpt(m.brandMark, isBool) &&
+      isOpt(m.disabled, isBool)) ||
     m.t === 'focus' ||
     m.t === 'clear' ||
     m.t === 'touch' ||

@@ -31,7 +31,7 @@ export interface BrandInfo {
 }
 
 /** The states a merchant styles inside the frames. */
-export type StyleState = 'base' | 'focus' | 'valid' | 'invalid' | 'placeholder' | 'autofill';
+export type StyleState = 'base' | 'focus' | 'valid' | 'invalid' | 'placeholder' | 'autofill' | 'disabled';
 
 /**
  * CSS for the inputs inside the frames, by state: `{ base: { color: '#222', 'font-size': '16px' } }`.
@@ -75,6 +75,10 @@ export interface Config {
   scheme?: string;
   /** A CVV-only form: the kept card's brand id, which sets the CVV's size (4 for American Express) and default label. */
   brand?: string;
+  /** The number frame shows the brand's mark (and says its name); default true. */
+  brandMark?: boolean;
+  /** `form.setDisabled(true)`: the input takes no input while a payment runs. In the config, so that a frame that loads or reloads later has it too. */
+  disabled?: boolean;
 }
 export type Command = { ch: string; t: 'focus' | 'clear' | 'touch' } | { ch: string; t: 'placeholder'; text: string };
 /** To the number frame only: the page hands it the client token for this one call. */

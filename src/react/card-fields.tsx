@@ -7,7 +7,8 @@
  * - server rendering: nothing runs outside effects, so a server renders the boxes and nothing else;
  * - StrictMode's mount, unmount, mount: one effect mounts, its cleanup destroys, into the same boxes;
  * - option objects new at each render: styles and fonts are compared by value, not by identity;
- * - locale, texts and placeholders: applied to the mounted form (`setLocale`, `setPlaceholder`), no remount;
+ * - locale, texts, placeholders, styles and disabled: applied to the mounted form (`setLocale`,
+ *   `setPlaceholder`, `setStyles`, `setDisabled`), no remount;
  * - handlers passed as props: called through the last render's props (`useLatest`).
  */
 import { createContext, type HTMLAttributes, type ReactNode, useContext, useEffect, useMemo, useReducer, useRef, useState } from 'react';
@@ -42,9 +43,14 @@ export interface CardFieldsProps extends CardFieldsHandlers {
   locale?: LocaleTag;
   /** Your texts by locale (see `mountFields`); compared by value, applied in place with the locale. */
   texts?: FieldTextsByLocale;
-  /** Compared by value: a new but equal object keeps the form. */
+  /** Applied in place (`setStyles`), compared by value: the frames keep what was typed. */
   styles?: FieldStyles;
+  /** Compared by value: a new but equal list keeps the form; another one mounts another form. */
   fonts?: FontSource[];
+  /** The brand's mark in the number field (default true); another value mounts another form. */
+  brandMark?: boolean;
+  /** Applied in place (`setDisabled`): while a payment runs, the fields take no input. */
+  disabled?: boolean;
   frameUrl?: string;
   timeoutMs?: number;
   /** The brands you take (`mountFields`' `brands`), compared by value; another list mounts another form. */
@@ -88,7 +94,7 @@ const Fields = createContext<Context | null>(null);
 const none = () => Promise.reject(new PayframeError('invalid_request', 'no card form is mounted'));
 
 export function CardFields(props: CardFieldsProps) {
-  const { client, keptCard, frameUrl, timeoutMs, locale } = props;
+  const { client, keptCard, frameUrl, timeoutMs, locale, brandMark, disabled } = props;
   const latest = useLatest(props);
   const [live, setLive] = useState(START);
   // What the effects share, made once: the boxes on the page, those of the mounted form, the form.
@@ -98,17 +104,18 @@ export function CardFields(props: CardFieldsProps) {
     form: undefined as CardForm | undefined,
     /** The locale and texts (as JSON) the form shows. */
     words: '',
+    styles: '',
   }));
   const [generation, regenerate] = useReducer((n: number) => n + 1, 0);
   const [, recheck] = useReducer((n: number) => n + 1, 0);
   const brands = String(props.brands);
-  let look = '';
-  let words = '';
+  let [fonts, styles, words] = ['', '', ''];
   try {
-    look = JSON.stringify([props.styles, props.fonts]);
+    fonts = JSON.stringify(props.fonts) ?? '';
+    styles = JSON.stringify(props.styles) ?? '';
     words = JSON.stringify([locale, props.texts]);
   } catch {
-    // not plain data: mountFields (or setLocale) says so
+    // not plain data: mountFields, setStyles or setLocale says so
   }
 
   useEffect(() => {
@@ -119,7 +126,7 @@ export function CardFields(props: CardFieldsProps) {
       latest.current.onError?.(error);
     };
     if (!client || boxes.size === 0) return undefined;
-    const { styles, fonts, locale: mountLocale, texts } = latest.current;
+    const { styles: mountStyles, fonts, locale: mountLocale, texts } = latest.current;
     let form: CardForm;
     try {
       const fields = Object.fromEntries([...boxes].map(([name, { el, placeholder }]) => [name, { container: el, placeholder }]));
@@ -128,8 +135,9 @@ export function CardFields(props: CardFieldsProps) {
         fields: fields as MountOptions['fields'],
         brand: keptCard?.brand,
         brands: latest.current.brands,
-        styles,
+        styles: mountStyles,
         fonts,
+        brandMark,
         locale: mountLocale,
         texts,
         frameUrl,
@@ -141,6 +149,7 @@ export function CardFields(props: CardFieldsProps) {
     }
     own.form = form;
     own.words = JSON.stringify([mountLocale, texts]);
+    own.styles = styles;
     setLive({ ...START, form });
     for (const event of EVENTS) {
       form.on(event, (...args: any[]) => {
@@ -154,7 +163,7 @@ export function CardFields(props: CardFieldsProps) {
       form.destroy();
       setLive(START);
     };
-  }, [client, keptCard?.id, keptCard?.brand, frameUrl, timeoutMs, look, brands, generation]);
+  }, [client, keptCard?.id, keptCard?.brand, frameUrl, timeoutMs, fonts, brandMark, brands, generation]);
 
   // After every render: a field that came or went (another box) needs another form.
   useEffect(() => {
@@ -168,6 +177,17 @@ export function CardFields(props: CardFieldsProps) {
     if (live.form) guard(() => live.form!.setLocale(locale ?? 'en', latest.current.texts ?? {}));
     else if (live.error) regenerate(); // a mount refused (a locale it does not know, say): again, with this one
   }, [words, live.form]);
+
+  useEffect(() => {
+    if (own.styles === styles) return;
+    own.styles = styles;
+    if (live.form) guard(() => live.form!.setStyles(latest.current.styles));
+    else if (live.error) regenerate();
+  }, [styles, live.form]);
+
+  useEffect(() => {
+    if (live.form) guard(() => live.form!.setDisabled(disabled ?? false));
+  }, [disabled, live.form]);
 
   /** A setter's refusal (a locale it does not know, a placeholder too long) is the form's error, not a crash. */
   const guard = (call: () => void) => {

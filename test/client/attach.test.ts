@@ -52,6 +52,18 @@ describe('attachForm', () => {
     expect(form.getState().fields.cvv).toEqual({ isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: true });
   });
 
+  it('setDisabled disables and enables the merchant’s own inputs, keeping what was typed', async () => {
+    form = attachForm({ client, number: '#n', expiry: '#e', cvv: '#c' });
+    type($('n'), '4111');
+    form.setDisabled(true);
+    expect(['n', 'e', 'c'].map((id) => $(id).disabled)).toEqual([true, true, true]);
+    expect($('h').disabled).toBe(false); // not the form's
+    form.setDisabled(false);
+    expect(['n', 'e', 'c'].map((id) => $(id).disabled)).toEqual([false, false, false]);
+    expect($('n').value).toBe('4111');
+    expect(() => form!.setDisabled(1 as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+  });
+
   it("refuses an incomplete card with the form's field names, sends nothing, and marks the fields", async () => {
     const fetch = vi.spyOn(globalThis, 'fetch');
     form = attachForm({ client, number: '#n', expiry: '#e', cvv: '#c', name: '#h' });

@@ -545,6 +545,7 @@ describe('mountFields', () => {
       { texts: Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`x${i}`, { numberInvalid: 'x'.repeat(200) }])) },
     ],
     ['a zero timeout', { timeoutMs: 0 }],
+    ['a brand mark given as text', { brandMark: 'no' }],
     ['a frame URL over plain http', { frameUrl: 'http://frames.example/' }],
     ['a frame URL with a query', { frameUrl: 'https://frames.example/?x=1' }],
     [
@@ -635,6 +636,38 @@ describe('mountFields', () => {
     expect(posted('name').at(-1)![0]).toMatchObject({ locale: 'fr', texts: fr });
     expect(() => form.setLocale('de')).toThrow(expect.objectContaining({ code: 'invalid_request' }));
     expect(posted('name').at(-1)![0]).toMatchObject({ locale: 'fr', texts: fr });
+  });
+
+  it('setDisabled and setStyles send every frame its config again, which a frame loaded later gets too; bad input is refused', async () => {
+    const form = mount({ styles: { base: { color: 'red' } } });
+    form.setDisabled(true); // before any frame has loaded: kept for their configs
+    await boot(form);
+    expect(posted('number')[0]).toEqual([
+      expect.objectContaining({ t: 'config', disabled: true, styles: { base: { color: 'red' } } }),
+      FRAME_ORIGIN,
+    ]);
+    form.setStyles({ base: { color: 'blue' } });
+    for (const field of FIELDS)
+      expect(posted(field).at(-1)).toEqual([
+        expect.objectContaining({ t: 'config', disabled: true, styles: { base: { color: 'blue' } } }),
+        FRAME_ORIGIN,
+      ]);
+    form.setDisabled(false);
+    expect(posted('cvv').at(-1)).toEqual([expect.objectContaining({ t: 'config', disabled: false, locale: 'en' }), FRAME_ORIGIN]);
+    expect(() => form.setDisabled('yes' as any)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    const loop: any = {};
+    loop.self = loop;
+    expect(() => form.setStyles(loop)).toThrow(expect.objectContaining({ code: 'invalid_request' }));
+    const numberWindow = win('number');
+    const sent = numberWindow.postMessage.mock.calls.length;
+    form.destroy();
+    form.setDisabled(true); // a destroyed form has no frame to tell: no error
+    expect(numberWindow.postMessage.mock.calls).toHaveLength(sent);
+  });
+
+  it('passes brandMark to the frames in their config (they draw the mark and check it again)', () => {
+    mount({ brandMark: false });
+    expect(urlConfig('number')).toMatchObject({ brandMark: false });
   });
 
   it('refuses an unknown event or a handler that is not a function', () => {

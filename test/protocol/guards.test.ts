@@ -73,6 +73,7 @@ describe('readToFrame (page → frame)', () => {
     { t: 'share', id: 1 },
     { ...config, fields: ['cvv'], brand: 'american-express' },
     { ...config, locale: 'pt-BR', texts: { 'pt-BR': { numberLabel: '<b>Número</b>' } } },
+    { ...config, brandMark: false, disabled: true },
     { t: 'post', id: 1, url: 'https://shop.example/pay', body: { ticket: 't' }, timeoutMs: 15_000 },
   ])('reads %j', (m) => {
     expect(readToFrame({ ...m, ch }, ch)).toEqual({ ...m, ch });
@@ -100,6 +101,8 @@ describe('readToFrame (page → frame)', () => {
     ['a share whose job id is negative', { t: 'share', id: -1 }],
     ['a share whose job id is not a number', { t: 'share', id: NaN }],
     ['a brand that is not text', { ...config, brand: 7 }],
+    ['a brand mark that is not true or false', { ...config, brandMark: 'no' }],
+    ['disabled that is not true or false', { ...config, disabled: 1 }],
     ['a post body that is an array', { t: 'post', id: 1, url: 'https://shop.example/pay', body: [], timeoutMs: 1 }],
     ['a post body that is text', { t: 'post', id: 1, url: 'https://shop.example/pay', body: 'cvv', timeoutMs: 1 }],
     ['a post without a URL', { t: 'post', id: 1, body: {}, timeoutMs: 1 }],

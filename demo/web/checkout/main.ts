@@ -158,6 +158,9 @@ async function submit(): Promise<void> {
   render();
   const otp = byId(OTP_CONTAINER.slice(1));
   const payingWith = client;
+  // The card fields take no input while the payment runs.
+  const payingForm = form;
+  payingForm.setDisabled(true);
   outcome = await pay({
     form,
     browserInfo: window.Payframe.collectBrowserInfo(),
@@ -185,6 +188,7 @@ async function submit(): Promise<void> {
   if (!paying) {
     otp.hidden = true;
     otp.replaceChildren();
+    payingForm.setDisabled(false);
   }
   render();
   // The outcome is read out (a live region); a keyboard user goes on from it.

@@ -15,6 +15,8 @@ export function App() {
   const [info, setInfo] = useState<CheckoutInfo>();
   const [loadError, setLoadError] = useState<string>();
   const [chosen, setChosen] = useState<SavedCard>();
+  /** A payment runs: the card fields take no input meanwhile. */
+  const [paying, setPaying] = useState(false);
   const say = (key: Key, vars?: Record<string, string | number>) => t(locale, key, vars);
 
   useEffect(() => {
@@ -70,8 +72,23 @@ export function App() {
         {info && <OrderSummary order={info.order} locale={locale} />}
 
         {/* The hosted card form: the fields of a new card, or the security code of the kept card chosen. */}
-        <CardFields client={client} locale={locale} styles={STYLES} keptCard={chosen && { id: chosen.id, brand: brandOf(chosen) }}>
-          <Payment info={info} client={client} locale={locale} loadError={loadError} chosen={chosen} setChosen={setChosen} />
+        <CardFields
+          client={client}
+          locale={locale}
+          styles={STYLES}
+          disabled={paying}
+          keptCard={chosen && { id: chosen.id, brand: brandOf(chosen) }}
+        >
+          <Payment
+            info={info}
+            client={client}
+            locale={locale}
+            loadError={loadError}
+            chosen={chosen}
+            setChosen={setChosen}
+            paying={paying}
+            setPaying={setPaying}
+          />
         </CardFields>
       </main>
 
@@ -92,6 +109,8 @@ function Payment({
   loadError,
   chosen,
   setChosen,
+  paying,
+  setPaying,
 }: {
   info: CheckoutInfo | undefined;
   client: Client | undefined;
@@ -99,6 +118,9 @@ function Payment({
   loadError: string | undefined;
   chosen: SavedCard | undefined;
   setChosen: (card: SavedCard | undefined) => void;
+  /** A payment runs (the card fields are disabled meanwhile, by `<CardFields disabled>`). */
+  paying: boolean;
+  setPaying: (paying: boolean) => void;
 }) {
   const card = useCardForm();
   // A payment the bank asks to confirm: the OTP form in #otp, or the bank's page (`auto`).
@@ -107,7 +129,6 @@ function Payment({
   const [email, setEmail] = useState('');
   const [lookup, setLookup] = useState<CardsLookup | 'searching'>();
   const [saveCard, setSaveCard] = useState(false);
-  const [paying, setPaying] = useState(false);
   /** What the payer is told while paying, before the outcome. */
   const [progress, setProgress] = useState<'paying' | 'otpAsked' | 'redirecting' | 'checkingPayment'>();
   const [outcome, setOutcome] = useState<Outcome>();

@@ -65,6 +65,8 @@ export function attachForm(options: AttachOptions): CardForm {
     clear: (name) => bound.get(name)!.clear(),
     placeholder: (name, text) => (inputs.get(name)!.placeholder = text),
     locale: () => undefined,
+    // The merchant's own inputs: disabled as the hosted fields are; their look is the merchant's own.
+    set: ({ disabled }) => disabled !== undefined && inputs.forEach((input) => (input.disabled = disabled)),
     touch: () => undefined,
     // The merchant's own inputs say what the classes say (in the hosted form the frames do it inside).
     painted: (name, invalid) => {

@@ -5,7 +5,7 @@
  */
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
 import { showsInvalid } from '../../fields/state';
-import type { BrandInfo, FieldState } from '../../protocol/messages';
+import type { BrandInfo, Config, FieldState } from '../../protocol/messages';
 import type { FieldEvent, FieldName, LocaleTag } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
 import type { CvvAnswer } from '../../protocol/wire';
@@ -19,6 +19,8 @@ export interface FormOps {
   placeholder(field: FieldName, text: string): void;
   /** Another locale, and the merchant's texts when given (unchecked: each form checks what it shows). */
   locale(locale: LocaleTag, texts: unknown): void;
+  /** Applies `setDisabled`'s or `setStyles`' change to the fields in place. */
+  set(change: Pick<Config, 'disabled' | 'styles'>): void;
   /** The fields refused by `tokenize()` now show as invalid. */
   touch(fields: FieldName[]): void;
   /** After the classes: whether the field shows as invalid (undefined when the form lets go of it). */
@@ -146,6 +148,19 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     },
     setLocale(locale, texts) {
       if (!destroyed) ops.locale(locale, texts);
+    },
+    setDisabled(disabled) {
+      if (typeof disabled !== 'boolean') throw new PayframeError('invalid_request', 'setDisabled takes true or false');
+      if (!destroyed) ops.set({ disabled });
+    },
+    setStyles(styles) {
+      let plain;
+      try {
+        plain = JSON.parse(JSON.stringify({ styles }));
+      } catch {
+        throw new PayframeError('invalid_request', 'styles must be plain data');
+      }
+      if (!destroyed) ops.set(plain);
     },
     tokenize(options) {
       const { send } = ops;

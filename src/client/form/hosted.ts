@@ -6,6 +6,7 @@
  * A form of the CVV field alone (a vault card paid again) has no nonce to make: its frame posts the CVV
  * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
  */
+import type { Config } from '../../protocol/messages';
 import type { FieldName } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
 import type { TokenizeResult } from '../../tokenize/read';
@@ -22,7 +23,16 @@ export function mountFields(options: MountOptions): CardForm {
   const mount = checkMount(options);
   const { core, specs, cvvOnly, brand, extras, signal } = mount;
   const names = [...specs.keys()];
-  let { locale } = mount;
+  /** What a frame's config carries that the form's setters change in place. */
+  const now = { locale: mount.locale, ...extras } as Pick<
+    Config,
+    'locale' | 'styles' | 'fonts' | 'brands' | 'texts' | 'brandMark' | 'disabled'
+  >;
+  /** Every frame gets its config again (the page's labels read again with it): it applies what changed, keeping what was typed. */
+  const set = (change: Partial<typeof now>) => {
+    Object.assign(now, change);
+    for (const name of names) send(name, config(name));
+  };
 
   const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);
   // The frame focuses its own input. The page's iframe.focus() would make that iframe the page's focused
@@ -44,11 +54,10 @@ export function mountFields(options: MountOptions): CardForm {
 
   const config = (name: FieldName) => ({
     t: 'config' as const,
-    locale,
+    ...now,
     label: labelFor(name),
     placeholder: specs.get(name)!.placeholder,
     fields: names,
-    ...extras,
     // The frame applies the few known schemes and refuses a config with one over 40 characters (custom
     // idents can make it longer): cut, it is one the frame does not apply, not a frame left blank.
     scheme: getComputedStyle(specs.get(name)!.container).colorScheme.slice(0, 40),
@@ -73,12 +82,12 @@ export function mountFields(options: MountOptions): CardForm {
       specs.get(name)!.placeholder = text;
       send(name, { t: 'placeholder', text });
     },
-    // The page's labels may have been translated too: the config is read again from them.
-    locale(next, texts) {
-      extras.texts = checkTexts(next, texts ?? extras.texts, (message) => new PayframeError('invalid_request', message));
-      locale = next;
-      for (const name of names) send(name, config(name));
+    // The page's labels may have been translated too: the config reads them again.
+    locale(locale, texts) {
+      const checked = checkTexts(locale, texts ?? now.texts, (message) => new PayframeError('invalid_request', message));
+      set({ locale, texts: checked });
     },
+    set,
     touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
     ...(cvvOnly
       ? {

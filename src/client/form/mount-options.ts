@@ -36,6 +36,8 @@ export interface MountOptions {
   brands?: BrandId[];
   styles?: FieldStyles;
   fonts?: FontSource[];
+  /** The detected brand's mark in the number field, its name said to screen readers; default true. */
+  brandMark?: boolean;
   /** Default 'en'; 'ar' lays the fields out right to left; or a locale of your own, given whole in `texts`. */
   locale?: LocaleTag;
   /**
@@ -72,8 +74,8 @@ export interface Mount {
   /** A form of the CVV field alone: a vault card paid again. */
   cvvOnly: boolean;
   brand: BrandId | undefined;
-  /** The merchant's styles, fonts, brands and texts as plain data, checked in the frames. */
-  extras: Pick<Config, 'styles' | 'fonts' | 'brands' | 'texts'>;
+  /** The merchant's styles, fonts, brands and texts as plain data, checked in the frames; and whether the number shows the brand's mark. */
+  extras: Pick<Config, 'styles' | 'fonts' | 'brands' | 'texts' | 'brandMark'>;
   timeoutMs: number;
   signal: AbortSignal | undefined;
 }
@@ -114,7 +116,8 @@ export function checkMount(options: MountOptions): Mount {
   if (options === null || typeof options !== 'object') throw refuse('needs an options object');
   const core = coreOf(options.client);
   if (!core) throw refuse('client must come from createClient');
-  const { timeoutMs = 30_000, signal, locale = 'en', brand } = options;
+  const { timeoutMs = 30_000, signal, locale = 'en', brand, brandMark } = options;
+  if (brandMark !== undefined && typeof brandMark !== 'boolean') throw refuse('brandMark must be true or false');
   if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
   if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
@@ -142,7 +145,7 @@ export function checkMount(options: MountOptions): Mount {
   }
   let extras: Mount['extras'];
   try {
-    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts, brands: options.brands }));
+    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts, brands: options.brands, brandMark }));
   } catch {
     throw refuse('styles, fonts and brands must be plain data');
   }

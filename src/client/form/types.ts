@@ -1,5 +1,5 @@
 /** The card form as the merchant holds it: `mountFields` and `attachForm` answer one. */
-import type { BrandInfo, FieldState } from '../../protocol/messages';
+import type { BrandInfo, FieldState, FieldStyles } from '../../protocol/messages';
 import type { PayframeError } from '../../shared/errors';
 import type { FieldName, LocaleTag } from '../../protocol/names';
 import type { FieldTextsByLocale } from './mount-options';
@@ -49,6 +49,13 @@ export interface CardForm {
    * `attachForm` has nothing to turn.
    */
   setLocale(locale: LocaleTag, texts?: FieldTextsByLocale): void;
+  /**
+   * `true` while a payment runs: the fields take no input and say so to assistive technology (`disabled`
+   * inputs, the `disabled` state of `styles`); `false` gives them back. What was typed stays.
+   */
+  setDisabled(disabled: boolean): void;
+  /** Replaces `mountFields`' `styles` in place, keeping what was typed; `attachForm`'s inputs are the merchant's own to style. */
+  setStyles(styles: FieldStyles | undefined): void;
   /**
    * Validates, then exchanges the card for a nonce. An incomplete form rejects `invalid_card` with
    * `fields`, sends nothing and changes no value. A call while one runs answers the same promise.
