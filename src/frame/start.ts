@@ -77,6 +77,7 @@ export function start(): void {
   // Framed by the page the URL names, or nothing at all: a frame opened alone or elsewhere stays blank.
   if (!address || parent === window || (ancestors && ancestors[0] !== address.origin)) return;
   // The port takes messages from no window until the frame knows it may start: then from its parent alone.
+  // Without ancestorOrigins (Firefox) the parent's origin is proven only by a config it posts (configurer).
   const senders = new Map<unknown, true>();
   const port = windowPort<ToFrame, ToPage, true>(address.channel, address.origin, senders, readToFrame, (m) => receive(m));
   const toPage: ToParent = (m) => port.post(parent, m);
@@ -110,79 +111,96 @@ function openField(name: FieldName, ch: string, cvvOnly: boolean, toPage: ToPare
   return { field, report, setSizes, sibs };
 }
 
-/**
- * Runs the field under the page's config (the URL's first, then each the page posts), and answers the
- * handler of the page's messages.
- */
-function run(address: FrameAddress, proven: boolean, toPage: ToParent): (m: ToFrame) => void {
-  const { merchant, gateway, field: name, channel: ch, origin, form } = address;
-  // Without ancestorOrigins (Firefox) the parent's origin is proven only by a config it posts, checked by
-  // origin and source: until then nothing can be typed, nor seen, in this frame.
-  document.body.hidden = document.body.inert = !proven;
-  const { field, report, setSizes, sibs } = openField(name, ch, form === 'cvv', toPage);
-  const work = answerer(toPage);
+type Frame = ReturnType<typeof openField>;
 
+/** The page's configs, applied: the URL's at start, then each the page posts. */
+function configurer({ field: name, form }: FrameAddress, { field, report, setSizes }: Frame, proven: boolean, toPage: ToParent) {
   /** The mounted fields, from the page's config: the number frame gathers the others' values. */
   let fields: FieldName[] = [name];
   /** The config applied (as JSON) and its label; whether the page was told the frame takes input with it. */
   let applied = '';
   let label = '';
   let said = false;
-  /** Applies a config that changed (the URL's at start, then the page's), and says `ready` once the frame can take input with it. */
-  const configure = (m: Config) => {
-    const text = JSON.stringify(m);
-    if (text !== applied) {
-      // The vault card's brand sets a CVV-only form's size; a full form's CVV follows the number.
-      const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
-      if (m.brand !== undefined && !brand) {
-        const ids = table()
-          .map((e) => e.brand.id)
-          .join(', ');
-        return refuse(toPage, `mountFields: brand must be one of ${ids}, for a form of the CVV alone`);
+  return {
+    fields: () => fields,
+    /**
+     * Applies a config that changed, and says `ready` once the frame can take input with it. `proves`: the
+     * page posted it (its origin and window checked), which proves the parent's origin where the browser
+     * lists no ancestors (Firefox): until then nothing can be typed, nor seen, in this frame.
+     */
+    apply(m: Config, proves: boolean) {
+      proven ||= proves;
+      const text = JSON.stringify(m);
+      if (text !== applied) {
+        // The vault card's brand sets a CVV-only form's size; a full form's CVV follows the number.
+        const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
+        if (m.brand !== undefined && !brand) {
+          const ids = table()
+            .map((e) => e.brand.id)
+            .join(', ');
+          return refuse(toPage, `mountFields: brand must be one of ${ids}, for a form of the CVV alone`);
+        }
+        if (brand) setSizes(cvvSizes(brand));
+        fields = m.fields;
+        const configured = field.configure(m, brand);
+        // The merchant's developer sees it in the console, in this frame's context.
+        if (configured.dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${configured.dropped.join(', ')}`);
+        [applied, label, said] = [text, configured.label, false];
       }
-      if (brand) setSizes(cvvSizes(brand));
-      fields = m.fields;
-      const configured = field.configure(m, brand);
-      // The merchant's developer sees it in the console, in this frame's context.
-      if (configured.dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${configured.dropped.join(', ')}`);
-      [applied, label, said] = [text, configured.label, false];
-    }
-    if (!proven || said) return;
-    document.body.hidden = document.body.inert = false;
-    said = true;
-    toPage({ t: 'ready', label });
-    report();
+      if (!proven || said) return;
+      document.body.hidden = document.body.inert = false;
+      said = true;
+      toPage({ t: 'ready', label });
+      report();
+    },
   };
+}
 
-  const tokenize = (m: Tokenize) =>
-    work.run(m.id, m.timeoutMs, 'tokenize', async (signal, race) => {
-      const others = fields.filter((f) => f !== 'number');
-      const values = { ...(await race(sibs!.values(m.id, others, signal))), number: field.input.value };
-      const card = formCard(values, fields, cvvSizes(field.bound.brand()));
-      const result = await requestNonce({ base: gateway, merchantId: merchant, token: m.token, card, retries: m.retries, signal });
-      return { t: 'result', id: m.id, result };
-    });
+/** The page's jobs in this frame: the number frame's nonce, a CVV-only form's post. */
+function pageJobs({ merchant, gateway, origin }: FrameAddress, { field, sibs }: Frame, fields: () => FieldName[], toPage: ToParent) {
+  const work = answerer(toPage);
+  return {
+    tokenize: (m: Tokenize) =>
+      work.run(m.id, m.timeoutMs, 'tokenize', async (signal, race) => {
+        const others = fields().filter((f) => f !== 'number');
+        const values = { ...(await race(sibs!.values(m.id, others, signal))), number: field.input.value };
+        const card = formCard(values, fields(), cvvSizes(field.bound.brand()));
+        const result = await requestNonce({ base: gateway, merchantId: merchant, token: m.token, card, retries: m.retries, signal });
+        return { t: 'result', id: m.id, result };
+      }),
+    post: (m: Post) =>
+      work.run(m.id, m.timeoutMs, 'postCvv', async (signal) => {
+        if (!field.bound.state().isValid) throw new PayframeError('invalid_card', 'invalid card details: cvv', { fields: ['cvv'] });
+        return {
+          t: 'posted',
+          id: m.id,
+          body: await postCvv({ url: m.url, origin, gateway, body: m.body, cvv: field.input.value, signal }),
+        };
+      }),
+    cancel: work.cancel,
+  };
+}
 
-  const post = (m: Post) =>
-    work.run(m.id, m.timeoutMs, 'postCvv', async (signal) => {
-      if (!field.bound.state().isValid) throw new PayframeError('invalid_card', 'invalid card details: cvv', { fields: ['cvv'] });
-      return { t: 'posted', id: m.id, body: await postCvv({ url: m.url, origin, gateway, body: m.body, cvv: field.input.value, signal }) };
-    });
-
+/** Runs the field under the page's config, and answers the handler of the page's messages. */
+function run(address: FrameAddress, proven: boolean, toPage: ToParent): (m: ToFrame) => void {
+  const { field: name, form } = address;
+  document.body.hidden = document.body.inert = !proven;
+  const frame = openField(name, address.channel, form === 'cvv', toPage);
+  const { field, sibs } = frame;
+  const config = configurer(address, frame, proven, toPage);
+  const jobs = pageJobs(address, frame, config.fields, toPage);
   new ResizeObserver(() => toPage({ t: 'resize', height: field.input.offsetHeight })).observe(field.input);
-  configure(address.config);
+  config.apply(address.config, false);
   return (m) => {
-    if (m.t === 'config') {
-      proven = true;
-      configure(m);
-    } else if (m.t === 'focus') field.input.focus();
+    if (m.t === 'config') config.apply(m, true);
+    else if (m.t === 'focus') field.input.focus();
     else if (m.t === 'clear') field.bound.clear();
     else if (m.t === 'touch') field.touch();
     else if (m.t === 'placeholder') field.input.placeholder = m.text;
-    else if (m.t === 'tokenize' && name === 'number') void tokenize(m);
+    else if (m.t === 'tokenize' && name === 'number') void jobs.tokenize(m);
     // Its value for the number frame's job, on the frames' channel: the page's message names no other place to send it.
     else if (m.t === 'share' && name !== 'number') sibs?.share(m.id);
-    else if (m.t === 'post' && form === 'cvv') void post(m);
-    else if (m.t === 'cancel') work.cancel(m.id);
+    else if (m.t === 'post' && form === 'cvv') void jobs.post(m);
+    else if (m.t === 'cancel') jobs.cancel(m.id);
   };
 }

@@ -69,13 +69,15 @@ function makeFrame(
   return iframe;
 }
 
+/** A live gateway serves no frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made. */
+function noFrames(events: FrameEvents): Frames {
+  queueMicrotask(() => events.failed(refuse(LIVE)));
+  return { send: () => undefined, ask: () => Promise.reject(destroyedError()), close: () => undefined };
+}
+
 export function openFrames(mount: Mount, titles: (name: FieldName) => string | undefined, events: FrameEvents): Frames {
   const { specs, base, cvvOnly, timeoutMs } = mount;
-  if (base === undefined) {
-    // A live gateway serves no frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made.
-    queueMicrotask(() => events.failed(refuse(LIVE)));
-    return { send: () => undefined, ask: () => Promise.reject(destroyedError()), close: () => undefined };
-  }
+  if (base === undefined) return noFrames(events);
   const ch = newChannel();
   /** The frame that does the form's work: the number frame tokenises; a CVV-only form's frame posts. */
   const worker: FieldName = cvvOnly ? 'cvv' : 'number';
@@ -88,29 +90,25 @@ export function openFrames(mount: Mount, titles: (name: FieldName) => string | u
   const send = (name: FieldName, m: Out<ToFrame>) => loaded.has(name) && post(name, m);
   const jobs = asker((id) => send(worker, { t: 'cancel', id }), destroyedError);
   const watch = watchLoad({ base, fields: [...specs.keys()], ready: loaded, timeoutMs, failed: events.failed });
-  const port = windowPort<ToPage, ToFrame, FieldName>(
-    ch,
-    new URL(base).origin,
-    byWindow,
-    readToPage,
-    (m, name) => {
-      if (m.t === 'ready') {
-        // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
-        frames.get(name)!.title = m.label;
-        if (loaded.has(name)) return; // ready again with a new config (a locale)
-        loaded.add(name);
-        if (loaded.size === specs.size) {
-          watch.stop();
-          events.ready();
-        }
-      } else if (m.t === 'state') events.state(name, m);
-      else if (m.t === 'resize') frames.get(name)!.style.height = `${Math.ceil(m.height)}px`;
-      else if (m.t === 'failure' && m.id === 0) events.failed(fromErrorInfo(m.error));
-      else if (name === worker) jobs.answer(m);
-    },
-    // A frame that speaks on our channel in words we cannot read before it said ready: another payframe version.
-    (name) => loaded.has(name) || watch.unreadable(name),
-  );
+  /** What the page does with each message its port lets through, from the frame `name`. */
+  const receive = (m: ToPage, name: FieldName) => {
+    if (m.t === 'ready') {
+      // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
+      frames.get(name)!.title = m.label;
+      if (loaded.has(name)) return; // ready again with a new config (a locale)
+      loaded.add(name);
+      if (loaded.size === specs.size) {
+        watch.stop();
+        events.ready();
+      }
+    } else if (m.t === 'state') events.state(name, m);
+    else if (m.t === 'resize') frames.get(name)!.style.height = `${Math.ceil(m.height)}px`;
+    else if (m.t === 'failure' && m.id === 0) events.failed(fromErrorInfo(m.error));
+    else if (name === worker) jobs.answer(m);
+  };
+  // A frame that speaks on our channel in words we cannot read before it said ready: another payframe version.
+  const unreadable = (name: FieldName) => loaded.has(name) || watch.unreadable(name);
+  const port = windowPort<ToPage, ToFrame, FieldName>(ch, new URL(base).origin, byWindow, readToPage, receive, unreadable);
   const allow = autofillPolicy();
   for (const [name, { container }] of specs) {
     const iframe = makeFrame(mount, name, ch, events.config(name), titles(name), allow);
