@@ -167,6 +167,12 @@ describe('architecture', () => {
     }
   });
 
+  it('posts and takes messages across windows and among the frames in protocol/port.ts alone: one place checks them', () => {
+    const channel = /postMessage|addEventListener\(\s*['"]message['"]|\.onmessage\s*=/;
+    const found = sourceFiles(src).filter((f) => channel.test(readFileSync(f, 'utf8')));
+    expect(found.map((f) => relative(src, f))).toEqual(['protocol/port.ts']);
+  });
+
   it('keeps the frame page module free of the DOM and of node: modules, for every host', () => {
     expect(importsOf(join(src, 'frame/page.ts'))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import type { FieldName } from '../protocol/names';
-import { readSibling, type Sibling } from '../protocol';
+import { siblingPort } from '../protocol/port';
 import { jobValues, type Values } from './job-values';
 
 export interface Siblings {
@@ -20,29 +20,24 @@ const remember = (ids: Set<number>, id: number) => {
 };
 
 /**
- * The frames of one mount talk among themselves on a BroadcastChannel named by the channel id: it
- * reaches only documents of the frame origin (and, in browsers that partition storage, only under
- * the same top-level site), so the merchant page never carries a card value, not even the expiry.
+ * The frames of one mount talk among themselves on their own port (protocol/port.ts: a BroadcastChannel
+ * of the frame origin), so the merchant page never carries a card value, not even the expiry.
  * A sibling's value goes on it for a job only when both have come, in either order: its own page's
  * `share` for that job (a number frame elsewhere with the channel id gets nothing) and the number
  * frame's `ask`, which it posts once its job has begun. The value is read then: never older than the
  * job, whatever the page sent before it (a script of the page may send a `share` ahead of the job).
  */
 export function siblings(ch: string, field: FieldName, own: { value(): string; sizes(sizes: number[]): void }): Siblings {
-  const bc = new BroadcastChannel(`payframe:${ch}`);
-  const post = (m: Sibling) => bc.postMessage(m);
   // Only the number frame uses values; the others only send theirs, and the number frame never does:
   // its value goes to the gateway alone, whoever asks.
   const jobs = field === 'number' ? jobValues() : undefined;
   const [shared, asked] = [new Set<number>(), new Set<number>()];
-  const give = (id: number) => post({ ch, t: 'value', id, field, value: own.value() });
-
-  bc.onmessage = (event: MessageEvent) => {
-    const m = readSibling(event.data, ch);
-    if (m?.t === 'value') jobs?.put(m.id, m.field, m.value);
-    else if (m?.t === 'ask' && !jobs) shared.has(m.id) ? give(m.id) : remember(asked, m.id);
-    else if (m?.t === 'sizes' && field === 'cvv') own.sizes(m.sizes);
-  };
+  const give = (id: number) => post({ t: 'value', id, field, value: own.value() });
+  const post = siblingPort(ch, (m) => {
+    if (m.t === 'value') jobs?.put(m.id, m.field, m.value);
+    else if (m.t === 'ask' && !jobs) shared.has(m.id) ? give(m.id) : remember(asked, m.id);
+    else if (m.t === 'sizes' && field === 'cvv') own.sizes(m.sizes);
+  });
 
   return {
     share(id) {
@@ -53,9 +48,9 @@ export function siblings(ch: string, field: FieldName, own: { value(): string; s
     values(id, fields, signal) {
       // Waiting first, then asking: every answer comes after the job began.
       const values = jobs!.take(id, fields, signal);
-      if (fields.length > 0) post({ ch, t: 'ask', id });
+      if (fields.length > 0) post({ t: 'ask', id });
       return values;
     },
-    sendSizes: (sizes) => post({ ch, t: 'sizes', sizes }),
+    sendSizes: (sizes) => post({ t: 'sizes', sizes }),
   };
 }

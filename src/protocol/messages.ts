@@ -1,8 +1,8 @@
 /**
  * The messages between the merchant page (client/) and the field frames (frame/), and among the
- * frames. Every message carries the mount's random channel id `ch`. Receivers check `event.origin`,
- * `event.source` and `ch` first, then the message's shape with the small hand-written guards of
- * guards.ts (no valibot: the page side must stay small); anything else is ignored.
+ * frames. Every message carries the mount's random channel id `ch`. The ports of port.ts add it, and
+ * check `event.origin`, `event.source` and `ch` first, then the message's shape with the small
+ * hand-written guards of guards.ts (no valibot: the page side must stay small); anything else is ignored.
  */
 import type { BrandId } from '../card/brands';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
@@ -52,6 +52,9 @@ export interface ErrorInfo extends Omit<PayframeErrorInit, 'cause' | 'body'> {
   code: ErrorCode;
   message: string;
 }
+
+/** A message as its sender writes it: the port adds the channel. */
+export type Out<M> = M extends unknown ? Omit<M, 'ch'> : never;
 
 // Page → field frame.
 export interface Config {
