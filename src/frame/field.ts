@@ -26,7 +26,7 @@ export interface Field {
   touch(): void;
   /**
    * Applies the page's config (language, label, placeholder, styles, fonts), `brand` a CVV-only form's
-   * vault card's. Answers the label and what was dropped of the styles and fonts.
+   * saved card's. Answers the label and what was dropped of the styles and fonts.
    */
   configure(m: Config, brand: Brand | undefined): { label: string; dropped: string[] };
 }

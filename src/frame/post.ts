@@ -1,5 +1,5 @@
 /**
- * The CVV of a vault card, posted by its frame straight to the merchant's own server: the service has
+ * The CVV of a saved card, posted by its frame straight to the merchant's own server: the service has
  * no CVV-only nonce, and the CVV reaches it only in the server's payment call. The page's scripts never
  * see it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page,
  * and what of the answer the page gets: a `CvvAnswer` rebuilt from its known fields, or a refusal's

@@ -67,7 +67,7 @@ export interface Config {
   fonts?: unknown;
   /** The container's `color-scheme`, so that the frame stays transparent on a dark page. */
   scheme?: string;
-  /** A CVV-only form: the kept card's brand id, which sets the CVV's size (4 for American Express) and default label. */
+  /** A CVV-only form: the saved card's brand id, which sets the CVV's size (4 for American Express) and default label. */
   brand?: string;
 }
 export type Command = { ch: string; t: 'focus' | 'clear' | 'touch' } | { ch: string; t: 'placeholder'; text: string };

@@ -44,8 +44,8 @@ export interface CardFieldsProps extends CardFieldsHandlers {
   fonts?: FontSource[];
   frameUrl?: string;
   timeoutMs?: number;
-  /** A kept card paid again with its CVV (render `<CardCvv>` alone); another card mounts another form. */
-  keptCard?: { id: string; brand: BrandId };
+  /** A saved card paid again with its CVV (render `<CardCvv>` alone); another card mounts another form. */
+  savedCard?: { id: string; brand: BrandId };
   children?: ReactNode;
 }
 
@@ -58,7 +58,7 @@ export interface CardFormValue extends FormState {
   error: PayframeError | undefined;
   /** The current form's `tokenize()`; the same function at every render. */
   tokenize(options?: TokenizeOptions): Promise<TokenizeResult>;
-  /** The current form's `postCvv()` (a kept card's form); the same function at every render. */
+  /** The current form's `postCvv()` (a saved card's form); the same function at every render. */
   postCvv(options: PostCvvOptions): Promise<CvvAnswer>;
 }
 
@@ -83,7 +83,7 @@ const Fields = createContext<Context | null>(null);
 const none = () => Promise.reject(new PayframeError('invalid_request', 'no card form is mounted'));
 
 export function CardFields(props: CardFieldsProps) {
-  const { client, keptCard, frameUrl, timeoutMs, locale } = props;
+  const { client, savedCard, frameUrl, timeoutMs, locale } = props;
   const latest = useLatest(props);
   const [live, setLive] = useState(START);
   // What the effects share, made once: the boxes on the page, those of the mounted form, the form.
@@ -117,7 +117,7 @@ export function CardFields(props: CardFieldsProps) {
       form = mountFields({
         client,
         fields: fields as MountOptions['fields'],
-        brand: keptCard?.brand,
+        brand: savedCard?.brand,
         styles,
         fonts,
         locale: mountLocale,
@@ -143,7 +143,7 @@ export function CardFields(props: CardFieldsProps) {
       form.destroy();
       setLive(START);
     };
-  }, [client, keptCard?.id, keptCard?.brand, frameUrl, timeoutMs, look, generation]);
+  }, [client, savedCard?.id, savedCard?.brand, frameUrl, timeoutMs, look, generation]);
 
   // After every render: a field that came or went (another box) needs another form.
   useEffect(() => {

@@ -31,13 +31,13 @@ export const FullCardSchema = v.strictObject({
   /** `true` when the card is a card kept on file by the merchant. */
   stored: v.optional(v.boolean()),
 });
-export const VaultCardRefSchema = v.strictObject({ credit_card_id: id, cvv2: v.optional(cvv2) });
+export const SavedCardRefSchema = v.strictObject({ credit_card_id: id, cvv2: v.optional(cvv2) });
 export const NonceRefSchema = v.strictObject({ nonce: v.pipe(v.string(), v.uuid('nonce must be a UUID')), name: v.optional(text) });
 
 export const FundingInstrumentSchema = v.union(
   [
     v.strictObject({ credit_card: FullCardSchema }),
-    v.strictObject({ credit_card_token: VaultCardRefSchema }),
+    v.strictObject({ credit_card_token: SavedCardRefSchema }),
     v.strictObject({ credit_card_nonce: NonceRefSchema }),
   ],
   'funding_instrument must hold exactly one of credit_card, credit_card_token, credit_card_nonce',

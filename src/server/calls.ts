@@ -11,20 +11,20 @@ import {
   PayerRecordSchema,
   PaymentSchema,
   ReducedRecordSchema,
-  VaultCardSchema,
+  SavedCardSchema,
   VoidRequestSchema,
   type CardList,
   type ClientToken,
   type PayerRecord,
   type Payment,
   type ReducedRecord,
-  type VaultCard,
+  type SavedCard,
 } from '../schemas';
 import type { EventListener } from './events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
 import { settle, type SettleOptions, type SettleRef, type Settlement } from './settle';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
-import { createVaultCalls, type VaultCalls, type VerifyInput } from './vault-calls';
+import { createPayerCalls, type PayerCalls, type VerifyInput } from './payer-calls';
 
 export interface GatewayOptions extends CallOptions {
   merchantId: string;
@@ -90,16 +90,16 @@ export interface GatewayCore {
     settle(ref: SettleRef, options?: SettleOptions): Promise<Settlement>;
     /**
      * Verifies a card and keeps it in the vault without charging it: a payment of a zero total, the
-     * only one payframe sends (vault-calls.ts). A declined card is returned, not thrown.
+     * only one payframe sends (payer-calls.ts). A declined card is returned, not thrown.
      */
     verify(input: VerifyInput, options?: RequestOptions): Promise<Payment>;
   };
-  /** Payer lookups (the interface document's 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (vault-calls.ts). */
-  payers: VaultCalls & {
+  /** Payer lookups (the interface document's 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (payer-calls.ts). */
+  payers: PayerCalls & {
     byEmail(email: string, options?: RequestOptions): Promise<PayerRecord>;
     byId(payerId: string, options?: RequestOptions): Promise<PayerRecord>;
     cards(payerId: string, options?: RequestOptions): Promise<CardList>;
-    card(payerId: string, cardId: string, options?: RequestOptions): Promise<VaultCard>;
+    card(payerId: string, cardId: string, options?: RequestOptions): Promise<SavedCard>;
   };
   /** The authenticate URL of a payment session on this gateway's origin. */
   authenticateUrl(sessionId: string): string;
@@ -131,7 +131,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
   const merchant = `merchants/${segment('merchantId', options.merchantId)}`;
   const payment = (referenceId: string) => `${merchant}/payment/${segment('referenceId', referenceId)}`;
   const authenticatePrefix = new URL('v1/authenticate/', base);
-  const vault = createVaultCalls(call, merchant);
+  const vault = createPayerCalls(call, merchant);
 
   /**
    * Capture and refund: the amount is checked against its currency, and the currency against the
@@ -196,7 +196,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
       cards: async (payerId, options) =>
         call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card`, CardListSchema, { signal: options?.signal }),
       card: async (payerId, cardId, options) =>
-        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, VaultCardSchema, {
+        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, SavedCardSchema, {
           signal: options?.signal,
         }),
     },

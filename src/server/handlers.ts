@@ -1,6 +1,6 @@
 /**
  * Ready `Request -> Response` handlers for the merchant's own routes: the page's client token, the OTP
- * of a pending payment, and a vault card's CVV posted by its frame. They answer payframe's own wire
+ * of a pending payment, and a saved card's CVV posted by its frame. They answer payframe's own wire
  * (src/protocol/wire.ts), which the page reads.
  */
 import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
@@ -17,7 +17,7 @@ import { foldAnyDigits } from './scrub';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
 import { checked } from './transport';
 import { OtpSubmissionSchema } from './wire';
-import { keptCardsHandler, type KeptCardsOptions } from './kept-cards';
+import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
 
 export interface Handlers {
   /** `POST` only: answers `{ clientToken, expiresAt }`, never cached. */
@@ -45,18 +45,18 @@ export interface Handlers {
    */
   notification(options: NotificationOptions): Handler;
   /**
-   * The payer's own page and their kept cards: `GET` answers `{ cards }` (what may be shown, the
+   * The payer's own page and their saved cards: `GET` answers `{ cards }` (what may be shown, the
    * default first), `POST` JSON `{ action: 'remove' | 'default', cardId }` changes one of their cards
    * and answers the cards after it. The payer comes from `payerOf(request)` (your session), never the page.
    */
-  keptCards(options: KeptCardsOptions): Handler;
+  savedCards(options: SavedCardsOptions): Handler;
 }
 
 export interface CvvOptions {
   /** Where the card frames are served; default: the gateway's origin (the frames' default home). */
   frameOrigin?: string;
   /**
-   * Uses the CVV, in `payments.create({ card: { vaultCardId, cvv }, ... })`, and answers the payment it
+   * Uses the CVV, in `payments.create({ card: { savedCardId, cvv }, ... })`, and answers the payment it
    * made: `body` is what the page passed to `postCvv({ body })` (a ticket of its checkout, say: the
    * frame sends no cookie). A `PayframeError` it throws answers as the other handlers' refusals do.
    */
@@ -223,6 +223,6 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEv
         });
       };
     },
-    keptCards: (options) => keptCardsHandler(gateway, options ?? ({} as KeptCardsOptions), reportAs('keptCards')),
+    savedCards: (options) => savedCardsHandler(gateway, options ?? ({} as SavedCardsOptions), reportAs('savedCards')),
   };
 }

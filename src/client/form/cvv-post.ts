@@ -1,6 +1,6 @@
 /**
  * `postCvv`'s checks and its job, loaded at the first `postCvv()`: a chunk of its own in the ESM build
- * (few checkouts pay a vault card again), inline in the script-tag bundles.
+ * (few checkouts pay a saved card again), inline in the script-tag bundles.
  */
 import { deadline } from '../../shared/deadline';
 import { PayframeError } from '../../shared/errors';

@@ -3,7 +3,7 @@
  * frames, styles their containers, and sees only field states, the brand, and at the end the nonce.
  * It never sees a card number or a CVV: the frames gather the card among themselves and call the
  * nonce endpoint with the client token the page hands the number frame for that one call.
- * A form of the CVV field alone (a vault card paid again) has no nonce to make: its frame posts the CVV
+ * A form of the CVV field alone (a saved card paid again) has no nonce to make: its frame posts the CVV
  * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
  */
 import type { FieldName } from '../../protocol/names';
@@ -80,7 +80,7 @@ export function mountFields(options: MountOptions): CardForm {
     touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
     ...(cvvOnly
       ? {
-          // Loaded at the first postCvv(): few checkouts pay a vault card again.
+          // Loaded at the first postCvv(): few checkouts pay a saved card again.
           post: (options: PostCvvOptions) =>
             loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, ask)),
         }

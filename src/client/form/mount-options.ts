@@ -24,9 +24,9 @@ export interface HostedField {
 
 export interface MountOptions {
   client: Client;
-  /** The card's fields; or `{ cvv }` alone, for a vault card paid again with its CVV (see `postCvv`). */
+  /** The card's fields; or `{ cvv }` alone, for a saved card paid again with its CVV (see `postCvv`). */
   fields: { number: HostedField; expiry: HostedField; cvv: HostedField; name?: HostedField } | { cvv: HostedField };
-  /** A CVV-only form: the vault card's brand, which sets the CVV's size (4 for American Express) and default label. */
+  /** A CVV-only form: the saved card's brand, which sets the CVV's size (4 for American Express) and default label. */
   brand?: BrandId;
   styles?: FieldStyles;
   fonts?: FontSource[];
@@ -54,7 +54,7 @@ export interface Mount {
   /** The frame page's URL, ending in a slash; undefined when the gateway does not serve the frames (a live `baseUrl` and no `frameUrl`). */
   base: string | undefined;
   locale: Locale;
-  /** A form of the CVV field alone: a vault card paid again. */
+  /** A form of the CVV field alone: a saved card paid again. */
   cvvOnly: boolean;
   brand: BrandId | undefined;
   /** The merchant's styles and fonts as plain data, checked again in the frames. */
