@@ -5,10 +5,10 @@
  * and what of the answer the page gets: a `CvvAnswer` rebuilt from its known fields, or a refusal's
  * code and identifiers; never the route's own text, which could carry the CVV in a form no check knows.
  */
-import { readCvvAnswer, readErrorAnswer } from '../protocol/answers';
+import { readCvvAnswer, readErrorAnswer } from '../protocol/merchant-answers';
 import { MAX_POST_BODY, postTarget } from '../protocol/post-target';
 import type { CvvAnswer } from '../protocol/wire';
-import { codeForStatus, readAnswer } from '../shared/answer';
+import { codeForStatus, readAnswer } from '../shared/http-answer';
 import { MAX_MERCHANT_ANSWER } from '../shared/body';
 import { PayframeError } from '../shared/errors';
 

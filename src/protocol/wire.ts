@@ -1,7 +1,7 @@
 /**
  * payframe's own wire: what the merchant's server (the handlers of `payframe/server`) answers the
  * checkout page and its frames, and what the page sends it. Each shape is declared here once; the
- * handlers build their answers with these types, the page reads them with the guards of answers.ts
+ * handlers build their answers with these types, the page reads them with the guards of merchant-answers.ts
  * (hand-written, no valibot: they run on the merchant's page and in the frames). Types and patterns
  * only, so that a page that reads a return URL loads none of the guards.
  */

@@ -7,7 +7,7 @@
  * Basic credential, client token, nonce or OTP can ride along (test/server/events.test.ts records every call path and searches for each of them;
  * test/security/echo.test.ts does so against a service that quotes its requests).
  */
-import { asEventId, asName, asResultCode } from '../shared/answer';
+import { asEventId, asName, asResultCode } from '../shared/http-answer';
 import type { Notification } from '../schemas';
 import { type ErrorCode, isPayframeError, PAN } from '../shared/errors';
 
@@ -98,7 +98,7 @@ export type EventListener = (event: GatewayEvent) => void;
  * The event's copy of an error: a PayframeError's own fields, or `server_error` for anything else. Its
  * message is built from fields alone when the service answered (`requestLine` when known, then the
  * service's name, else the status): the service's own text never, nor a search in a message for it. Of
- * what a refusal's body says, the name, code and event id are kept only in their shapes (shared/answer.ts).
+ * what a refusal's body says, the name, code and event id are kept only in their shapes (shared/http-answer.ts).
  */
 export function eventError(error: unknown, requestLine?: string): EventError {
   if (!isPayframeError(error)) return { code: 'server_error', message: 'something that is not a PayframeError was thrown' };

@@ -5,7 +5,7 @@
  */
 import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
-import { asName, asResultCode } from '../shared/answer';
+import { asName, asResultCode } from '../shared/http-answer';
 import { PayframeError } from '../shared/errors';
 import { isLoopbackOrigin } from '../shared/url';
 import { urlOf } from '../shared/url-of';

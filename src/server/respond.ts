@@ -4,7 +4,7 @@
  */
 import type { ErrorAnswer } from '../protocol/wire';
 import { MAX_REQUEST_BODY, readCapped } from '../shared/body';
-import { asName, asResultCode } from '../shared/answer';
+import { asName, asResultCode } from '../shared/http-answer';
 import { type ErrorCode, PayframeError } from '../shared/errors';
 import { callOf } from './events';
 import { UNTRUSTED_ADVICE, UNTRUSTED_CERTIFICATE } from './transport';

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { issueMessage } from '../schemas';
-import { type Answer, answerBody, readAnswer } from '../shared/answer';
+import { type Answer, answerBody, readAnswer } from '../shared/http-answer';
 import { MAX_SERVICE_ANSWER } from '../shared/body';
 import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';

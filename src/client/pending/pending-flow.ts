@@ -4,7 +4,7 @@
  */
 import { foldDigits } from '../../card/digits';
 import { isLocale } from '../../protocol/names';
-import { readErrorAnswer, readOtpOutcome, redirectOf } from '../../protocol/answers';
+import { readErrorAnswer, readOtpOutcome, redirectOf } from '../../protocol/merchant-answers';
 import { type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
 import { type ErrorCode, PayframeError } from '../../shared/errors';
 import { elementOf } from '../dom';
