@@ -9,9 +9,9 @@
 import { table } from '../card/brands';
 import { brandInfo, cvvSizes } from '../fields';
 import { formCard } from '../fields/card';
-import { type Config, type Post, readFrameAddress, readToFrame, type ToPage, type Tokenize } from '../protocol';
+import { type Config, type Post, readFrameAddress, readToFrame, toErrorInfo, type ToPage, type Tokenize } from '../protocol';
 import type { FieldEvent, FieldName } from '../protocol/names';
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import { requestNonce } from '../tokenize/nonce-call';
 import { createField } from './field';
 import { jobs } from './jobs';
@@ -36,18 +36,20 @@ export function start(): void {
   if (!address || parent === window || (ancestors && ancestors[0] !== address.origin)) return;
   const { merchant, gateway, field: name, channel: ch, origin, form } = address;
   const toPage = (m: Out) => parent.postMessage({ ...m, ch }, origin);
-  const refuse = (message: string) => toPage({ t: 'failure', id: 0, error: { code: 'invalid_config', message } });
+  const fail = (error: PayframeError) => toPage({ t: 'failure', id: 0, error: toErrorInfo(error) });
   // Never on the page's own origin: a script of the page could read the card out of the frame. No input is shown.
   if (origin === location.origin || readsParent())
-    return refuse("the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)");
+    return fail(configError("the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)"));
   // What the host wrote into the page holds wherever the page is served, its headers or not (a static
   // host's fallback page, a path its header rules miss): the page's own CSP (a meta: all but
   // frame-ancestors), and these facts, which the frame checks itself. A page without them starts nowhere.
   const fact = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name=payframe-${name}]`)?.content;
   const [served, merchants] = [fact('gateway'), fact('ancestors')];
   if (served === undefined || merchants === undefined)
-    return refuse(
-      'this frame page is not one a frame host made (it names no gateway and no merchant origins): serve the frames with createFrameHost, `payframe frames` or `payframe frames export`',
+    return fail(
+      configError(
+        'this frame page is not one a frame host made (it names no gateway and no merchant origins): serve the frames with createFrameHost, `payframe frames` or `payframe frames export`',
+      ),
     );
   // The host's frame-ancestors, checked here too: by the parent's origin (the one the frame talks to)
   // and, where the browser lists them, every ancestor's.
@@ -56,16 +58,22 @@ export function start(): void {
     allowed.some((a) => a === o || (a.endsWith(':*') && o.startsWith(a.slice(0, -1)) && /^\d+$/.test(o.slice(a.length - 1))));
   const outsider = [origin, ...(ancestors ?? [])].find((o) => !admits(o));
   if (outsider !== undefined)
-    return refuse(
-      `this frame host serves the card frames to its merchant's pages only, not to ${outsider}: add it to the host's merchantOrigins`,
+    return fail(
+      configError(
+        `this frame host serves the card frames to its merchant's pages only, not to ${outsider}: add it to the host's merchantOrigins`,
+      ),
     );
   if (new URL(served, location.href).href !== gateway)
-    return refuse(`this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`);
+    return fail(
+      configError(`this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`),
+    );
   // The page of a CVV-only form at its path, a full form's elsewhere: a host that serves another page at a
   // path (index.html wherever it has no file) serves it without that path's headers.
   if ((fact('form') === 'cvv') !== (form === 'cvv'))
-    return refuse(
-      `this frame host serves another page at ${location.pathname} than the frame page for it: it must answer 404 at paths it has no page for (payframe frames export writes a 404.html)`,
+    return fail(
+      configError(
+        `this frame host serves another page at ${location.pathname} than the frame page for it: it must answer 404 at paths it has no page for (payframe frames export writes a 404.html)`,
+      ),
     );
   // Without ancestorOrigins (Firefox) the parent's origin is proven only by a config it posts, checked by
   // origin and source: until then nothing can be typed, nor seen, in this frame.
@@ -104,7 +112,7 @@ export function start(): void {
         const ids = table()
           .map((e) => e.brand.id)
           .join(', ');
-        return refuse(`mountFields: brand must be one of ${ids}, for a form of the CVV alone`);
+        return fail(configError(`mountFields: brand must be one of ${ids}, for a form of the CVV alone`));
       }
       if (brand) setSizes(cvvSizes(brand));
       fields = m.fields;

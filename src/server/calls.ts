@@ -1,4 +1,4 @@
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import { type CallOptions, checkCallOptions } from '../shared/call';
 import { checkBaseUrl, isPathSegment } from '../shared/url';
 import {
@@ -105,8 +105,6 @@ export interface GatewayCore {
   authenticateUrl(sessionId: string): string;
 }
 
-const config = (message: string) => new PayframeError('invalid_config', message);
-
 /** Basic credentials of RFC 7617, encoded from UTF-8 without Node's Buffer. */
 function basic(clientId: string, clientSecret: string): string {
   const bytes = new TextEncoder().encode(`${clientId}:${clientSecret}`);
@@ -116,10 +114,11 @@ function basic(clientId: string, clientSecret: string): string {
 /** The checked options' calls, and the gateway's origin (the handlers' default frame origin). */
 export function createCalls(options: GatewayOptions): { core: GatewayCore; base: URL } {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
-    if (typeof options?.[key] !== 'string' || options[key] === '') throw config(`${key} is required`);
+    if (typeof options?.[key] !== 'string' || options[key] === '') throw configError(`${key} is required`);
   }
-  if (!isPathSegment(options.merchantId)) throw config('merchantId must be a merchant id (not blank, not . or ..)');
-  if (options.onEvent !== undefined && typeof options.onEvent !== 'function') throw config('onEvent must be a function (event) => void');
+  if (!isPathSegment(options.merchantId)) throw configError('merchantId must be a merchant id (not blank, not . or ..)');
+  if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
+    throw configError('onEvent must be a function (event) => void');
   const base = checkBaseUrl(options.baseUrl);
   const call = createTransport({
     base,

@@ -3,7 +3,7 @@
  * removed, a payer updated (name, email, default card), and a card verified without charging it (a
  * payment whose total is zero, built here and nowhere else: `payments.create` refuses a zero amount).
  */
-import { PayframeError } from '../shared/errors';
+import { PayframeError, requestError } from '../shared/errors';
 import {
   CURRENCY_PATTERN,
   DoneSchema,
@@ -60,31 +60,29 @@ export interface PayerCalls {
   setDefaultCard(payerId: string, cardId: string, options?: RequestOptions): Promise<void>;
 }
 
-const refuse = (message: string) => new PayframeError('invalid_request', message);
-
 /** `{ email?, name?, defaultCard? }` checked under the input's own names, as the wire body. */
 function updateBody(update: PayerUpdate) {
-  if (typeof update !== 'object' || update === null) throw refuse('update must be an object { email?, name?, defaultCard? }');
+  if (typeof update !== 'object' || update === null) throw requestError('update must be an object { email?, name?, defaultCard? }');
   const { email, name, defaultCard, ...rest } = update;
   const unknown = Object.keys(rest)[0];
-  if (unknown !== undefined) throw refuse(`update.${unknown.slice(0, 40)} is not a field: give email, name or defaultCard`);
+  if (unknown !== undefined) throw requestError(`update.${unknown.slice(0, 40)} is not a field: give email, name or defaultCard`);
   if (email === undefined && name === undefined && defaultCard === undefined)
-    throw refuse('update needs at least one of email, name, defaultCard');
+    throw requestError('update needs at least one of email, name, defaultCard');
   if (email !== undefined && (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)))
-    throw refuse('email must be an email address');
-  if (name !== undefined && typeof name !== 'string') throw refuse('name must be a string');
+    throw requestError('email must be an email address');
+  if (name !== undefined && typeof name !== 'string') throw requestError('name must be a string');
   if (defaultCard !== undefined && (typeof defaultCard !== 'string' || defaultCard.trim() === ''))
-    throw refuse('defaultCard must be a card id (not blank)');
+    throw requestError('defaultCard must be a card id (not blank)');
   return checked(PayerUpdateRequestSchema, { email, name, default_card: defaultCard });
 }
 
 /** The request body of a verification: a zero total in the currency's own precision, `auth`, started by the cardholder. */
 export function buildVerifyRequest(input: VerifyInput) {
-  if (typeof input !== 'object' || input === null) throw refuse('verify input must be an object');
+  if (typeof input !== 'object' || input === null) throw requestError('verify input must be an object');
   if (typeof input.currency !== 'string' || !CURRENCY_PATTERN.test(input.currency)) {
-    throw refuse('currency must be a three-letter upper-case ISO 4217 code');
+    throw requestError('currency must be a three-letter upper-case ISO 4217 code');
   }
-  if (input.subscription !== undefined && typeof input.subscription !== 'boolean') throw refuse('subscription must be true or false');
+  if (input.subscription !== undefined && typeof input.subscription !== 'boolean') throw requestError('subscription must be true or false');
   const kept = (input.card as { savedCardId?: unknown } | undefined)?.savedCardId !== undefined;
   // The rules of the card forms are a payment's: a first payment of a new card, a cardholder-started one of a saved card (its CVV).
   const funding = fundingOf({
@@ -92,7 +90,7 @@ export function buildVerifyRequest(input: VerifyInput) {
     storedCredential: kept ? { kind: 'cardholder' } : { kind: 'first', subscription: input.subscription },
   } as PaymentInput);
   if (kept && input.subscription !== undefined)
-    throw refuse('subscription is for a new card: a saved card is not verified as a first payment');
+    throw requestError('subscription is for a new card: a saved card is not verified as a first payment');
   return checked(VerificationRequestSchema, {
     intent: 'auth',
     merchant_initiated: false,

@@ -95,6 +95,17 @@ export class PayframeError extends Error {
 }
 
 /**
+ * An option or argument payframe cannot work with, found before anything is sent: `who` names the call
+ * it was given to (`mountFields`), which starts the message.
+ */
+export const configError = (message: string, who?: string): PayframeError =>
+  new PayframeError('invalid_config', who ? `${who}: ${message}` : message);
+
+/** A call's input the service would refuse, refused before anything is sent; `who` as in `configError`. */
+export const requestError = (message: string, who?: string): PayframeError =>
+  new PayframeError('invalid_request', who ? `${who}: ${message}` : message);
+
+/**
  * Whether `value` is a PayframeError, also one made by another copy of payframe (a second bundle on
  * the page, a frame, a worker), where `instanceof` cannot tell: checked by name and code.
  */

@@ -8,10 +8,10 @@ import { frameSrc, newChannel } from '../../protocol/address';
 import { readToPage } from '../../protocol/guards';
 import type { FieldName } from '../../protocol/names';
 import { fromErrorInfo } from '../../protocol/transfer';
-import type { PayframeError } from '../../shared/errors';
+import { configError, type PayframeError } from '../../shared/errors';
 import { destroyedError } from './form';
 import { watchLoad } from './load-watch';
-import { inUse, type Mount, refuse } from './mount-options';
+import { inUse, type Mount } from './mount-options';
 
 export type Out = ToFrame extends infer M ? (M extends ToFrame ? Omit<M, 'ch'> : never) : never;
 type Answer = Extract<ToPage, { t: 'result' | 'posted' | 'failure' }>;
@@ -51,7 +51,7 @@ export function openFrames(
 ): Frames {
   if (base === undefined) {
     // A live gateway serves no frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made.
-    queueMicrotask(() => events.failed(refuse(LIVE)));
+    queueMicrotask(() => events.failed(configError(LIVE, 'mountFields')));
     return { send: () => undefined, ask: () => Promise.reject(destroyedError()), close: () => undefined };
   }
   const ch = newChannel();

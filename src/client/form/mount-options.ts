@@ -7,7 +7,7 @@ import { CVV_PAGE } from '../../protocol/address';
 import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
 import { FIELD_NAMES, type FieldName, isLocale, type Locale } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
-import { PayframeError } from '../../shared/errors';
+import { configError } from '../../shared/errors';
 import { isLoopback, isWebUrl } from '../../shared/url';
 import { urlOf } from '../../shared/url-of';
 import type { Client, ClientCore } from '../core/types';
@@ -67,7 +67,7 @@ export interface Mount {
 export const inUse = new WeakSet<Element>();
 
 /** A mount's refusal: `invalid_config`, its message naming mountFields. */
-export const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+const WHO = 'mountFields';
 /** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
 const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 
@@ -75,62 +75,64 @@ function frameBase(text: string): string {
   const url = urlOf(text);
   if (url && !url.pathname.endsWith('/')) url.pathname += '/';
   if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
-    throw refuse(
+    throw configError(
       `frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`,
+      WHO,
     );
   }
   // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
   if (url.origin === location.origin)
-    throw refuse(
+    throw configError(
       "frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin",
+      WHO,
     );
   return url.href;
 }
 
 function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
   const el = elementOf(given);
-  if (!el?.isConnected) throw refuse(`the ${name} container is not in the document`);
-  if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field`);
+  if (!el?.isConnected) throw configError(`the ${name} container is not in the document`, WHO);
+  if (inUse.has(el) || taken.has(el)) throw configError(`the ${name} container already holds a card field`, WHO);
   taken.add(el);
   return el;
 }
 
 export function checkMount(options: MountOptions): Mount {
-  if (options === null || typeof options !== 'object') throw refuse('needs an options object');
+  if (options === null || typeof options !== 'object') throw configError('needs an options object', WHO);
   const core = coreOf(options.client);
-  if (!core) throw refuse('client must come from createClient');
+  if (!core) throw configError('client must come from createClient', WHO);
   const { timeoutMs = 30_000, signal, locale = 'en', brand } = options;
-  if (!isLocale(locale)) throw refuse("locale must be 'en' or 'ar'");
-  if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
-  if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
+  if (!isLocale(locale)) throw configError("locale must be 'en' or 'ar'", WHO);
+  if (!isTimeout(timeoutMs)) throw configError('timeoutMs must be a positive number of milliseconds', WHO);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw configError('signal must be an AbortSignal', WHO);
+  if (!isWebUrl(new URL(location.href))) throw configError('the page must be https (plain http only on localhost)', WHO);
   const gateway = core.config.base;
   // Only the sandbox (on loopback) serves the frames beside its API; the live service does not.
   const base =
     options.frameUrl !== undefined || isLoopback(gateway) ? frameBase(options.frameUrl ?? `${gateway.origin}/frame/`) : undefined;
   const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
   const unknown = Object.keys(given).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
-  if (unknown.length > 0) throw refuse(`unknown field ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw configError(`unknown field ${unknown.join(', ')}`, WHO);
   const cvvOnly = Object.keys(given).join() === 'cvv';
   if (brand !== undefined && !(cvvOnly && typeof brand === 'string' && /^[a-z][a-z-]{0,31}$/.test(brand))) {
-    throw refuse("brand is a brand id ('visa') for a form of the CVV alone");
+    throw configError("brand is a brand id ('visa') for a form of the CVV alone", WHO);
   }
   const specs = new Map<FieldName, Spec>();
   const taken = new Set<Element>();
   for (const name of cvvOnly ? (['cvv'] as const) : FIELD_NAMES) {
     const spec = given[name];
     if (spec === undefined && name === 'name') continue;
-    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required (or cvv alone)`);
+    if (spec === null || typeof spec !== 'object') throw configError(`fields.${name} is required (or cvv alone)`, WHO);
     const { placeholder, label } = spec;
     if (!isText(placeholder) || !isText(label))
-      throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
+      throw configError(`fields.${name}: placeholder and label must be text of at most 200 characters`, WHO);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
   }
   let extras: Mount['extras'];
   try {
     extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts }));
   } catch {
-    throw refuse('styles and fonts must be plain data');
+    throw configError('styles and fonts must be plain data', WHO);
   }
   return { core, specs, base, locale, cvvOnly, brand, extras, timeoutMs, signal };
 }
