@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RequestCountryCode, ResponseCountryCode, ResponseExpireMonth, ResponseExpireYear } from './common';
+import { RequestCountryCodeSchema, ResponseCountryCodeSchema, ResponseExpireMonthSchema, ResponseExpireYearSchema } from './common';
 
 const text = v.string();
 
@@ -12,7 +12,7 @@ export const AddressSchema = v.strictObject({
   line1: v.optional(text),
   line2: v.optional(text),
   city: v.optional(text),
-  country_code: v.optional(RequestCountryCode),
+  country_code: v.optional(RequestCountryCodeSchema),
   postal_code: v.optional(text),
   state: v.optional(text),
   phone: v.optional(PhoneSchema),
@@ -21,7 +21,7 @@ export const ResponseAddressSchema = v.looseObject({
   line1: v.optional(text),
   line2: v.optional(text),
   city: v.optional(text),
-  country_code: v.optional(ResponseCountryCode),
+  country_code: v.optional(ResponseCountryCodeSchema),
   postal_code: v.optional(text),
   state: v.optional(text),
   phone: v.optional(ResponsePhoneSchema),
@@ -58,8 +58,8 @@ export type BinData = v.InferOutput<typeof BinDataSchema>;
 export const ResponseCardSchema = v.looseObject({
   id: v.optional(text),
   type: v.optional(text),
-  expire_month: v.optional(ResponseExpireMonth),
-  expire_year: v.optional(ResponseExpireYear),
+  expire_month: v.optional(ResponseExpireMonthSchema),
+  expire_year: v.optional(ResponseExpireYearSchema),
   name: v.optional(text),
   cvv_check: v.optional(text),
   avs_check: v.optional(text),
