@@ -65,8 +65,8 @@ export interface AuthenticateInput {
   otp: string;
 }
 
-/** The gateway's calls to the service; `Gateway` adds the handlers built on them. */
-export interface GatewayCore {
+/** Every call of the service the gateway makes (`Gateway` is these and the handlers built on them): public because `Gateway` extends it. */
+export interface ServiceCalls {
   /**
    * The interface document's 4.1: a client token for the checkout page (mint a fresh one per page load). Answers the
    * service's object `{ accessToken, tokenType, expiresOn, issuedOn }`, which `createClient`'s
@@ -112,7 +112,7 @@ function basic(clientId: string, clientSecret: string): string {
 }
 
 /** The checked options' calls, and the gateway's origin (the handlers' default frame origin). */
-export function createCalls(options: GatewayOptions): { core: GatewayCore; base: URL } {
+export function createCalls(options: GatewayOptions): { core: ServiceCalls; base: URL } {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
     if (typeof options?.[key] !== 'string' || options[key] === '') throw configError(`${key} is required`);
   }
@@ -153,7 +153,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
     return call('POST', path, ReducedRecordSchema, { json, signal });
   };
 
-  const core: GatewayCore = {
+  const core: ServiceCalls = {
     // The body the service's own documentation sends: this literal text, as application/json.
     clientToken: (options) =>
       call('POST', `${merchant}/client_token`, ClientTokenSchema, {

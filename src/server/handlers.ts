@@ -9,7 +9,7 @@ import { asName, asResultCode } from '../shared/http-answer';
 import { PayframeError } from '../shared/errors';
 import { isLoopbackOrigin } from '../shared/url';
 import { urlOf } from '../shared/url-of';
-import type { GatewayCore } from './calls';
+import type { ServiceCalls } from './calls';
 import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
 import { notificationHandler, type NotificationOptions } from './notifications';
 import { readPayment, toPending } from './readers';
@@ -79,7 +79,7 @@ const UNKNOWN_OUTCOME = new Set(['timeout', 'network', 'server_error', 'invalid_
  * After a failed authenticate call: the payment of this session when the error leaves its outcome open
  * and the payment has one now; otherwise the error stands.
  */
-async function settledAfter(error: unknown, gateway: GatewayCore, sessionId: string, referenceId: string): Promise<Payment> {
+async function settledAfter(error: unknown, gateway: ServiceCalls, sessionId: string, referenceId: string): Promise<Payment> {
   if (error instanceof PayframeError && (UNKNOWN_OUTCOME.has(error.code) || error.reason === 'SESSION_EXPIRED')) {
     const payment = await gateway.payments.session(sessionId).catch(() => undefined);
     if (payment && payment.reference_id === referenceId && payment.state !== 'pending') return payment;
@@ -112,7 +112,7 @@ function isOrigin(text: unknown): text is string {
   return typeof text === 'string' && urlOf(text)?.origin === text && /^https?:/.test(text);
 }
 
-export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEvent?: EventListener): Handlers {
+export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onEvent?: EventListener): Handlers {
   /** The cause of a handler's 5xx, for the merchant's log. */
   const reportAs = (handler: HandlerName) => (status: number, error: unknown) => emit(onEvent, () => handlerEvent(handler, status, error));
   return {

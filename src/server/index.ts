@@ -8,7 +8,7 @@
  * pieces; they may change in any release.
  */
 export { createGateway, type Gateway } from './gateway';
-export type { AuthenticateInput, CaptureOptions, GatewayCore, GatewayOptions, RefundOptions, VoidOptions } from './calls';
+export type { AuthenticateInput, CaptureOptions, ServiceCalls, GatewayOptions, RefundOptions, VoidOptions } from './calls';
 export type { RequestOptions } from './transport';
 export type { CallOptions } from '../shared/call';
 export type {

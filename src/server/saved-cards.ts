@@ -7,7 +7,7 @@ import { detectBrand } from '../card';
 import type { SavedCardsAnswer, SavedCardView } from '../protocol/wire';
 import type { SavedCard } from '../schemas';
 import { PayframeError } from '../shared/errors';
-import type { GatewayCore } from './calls';
+import type { ServiceCalls } from './calls';
 import { guarded, type Handler, jsonResponse, methodNotAllowed, readJson } from './respond';
 import { checked } from './transport';
 import { SavedCardActionSchema } from './wire';
@@ -34,7 +34,7 @@ export function savedCardView(card: SavedCard): SavedCardView {
 }
 
 export function savedCardsHandler(
-  gateway: GatewayCore,
+  gateway: ServiceCalls,
   { payerOf }: SavedCardsOptions,
   report: (status: number, error: unknown) => void,
 ): Handler {
