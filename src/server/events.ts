@@ -120,16 +120,6 @@ export function eventError(error: unknown, requestLine?: string): EventError {
   };
 }
 
-/**
- * The request line of the call that threw an error (transport.ts notes each one): a handler's event
- * names the call, and respond.ts knows the error's words are payframe's, not a merchant's.
- */
-const calls = new WeakMap<object, string>();
-export function noteCall(error: unknown, requestLine: string): void {
-  if (typeof error === 'object' && error !== null) calls.set(error, requestLine);
-}
-export const callOf = (error: unknown): string | undefined => (typeof error === 'object' && error !== null ? calls.get(error) : undefined);
-
 /** The error in a few words: its code, its message (without the request line, said already), the cause and the service's event id. */
 function describe(error: EventError, requestLine?: string): string {
   const text = requestLine && error.message.startsWith(`${requestLine}: `) ? error.message.slice(requestLine.length + 2) : error.message;
@@ -163,7 +153,7 @@ export function callEvent(
 export function handlerEvent(handler: HandlerName, status: number, thrown: unknown): HandlerEvent {
   const own = isPayframeError(thrown);
   const error = own
-    ? eventError(thrown, callOf(thrown))
+    ? eventError(thrown, thrown.call)
     : {
         code: 'server_error' as const,
         message:

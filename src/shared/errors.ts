@@ -72,6 +72,12 @@ export class PayframeError extends Error {
   declare readonly reason: string | undefined;
   declare readonly eventId: string | undefined;
   declare readonly fields: CardField[] | undefined;
+  /**
+   * The service call that threw it, as its request line (`POST /v1/merchants/m-1/payment`): set by
+   * payframe/server's gateway as the error leaves it (transport.ts), so that its events and handlers
+   * know the call without reading the message. Not an init option: the page's bundles never set it.
+   */
+  declare readonly call: string | undefined;
   declare readonly body: unknown;
 
   constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
