@@ -18,8 +18,8 @@ test('the amount comes from the shop’s order: the browser cannot name one, nor
     [{ intent: 'refund', card: { nonce } }, 'intent must be auth or sale.'],
     [{ intent: 'sale' }, 'card must be { nonce }.'],
     [{ intent: 'sale', card: { nonce, number: testCards.approved.number } }, 'card must be { nonce }.'],
-    // A kept card's security code never comes through the page's own requests.
-    [{ intent: 'sale', card: { keptCardId: 'CARD-1', cvv: '123' }, email: 'a@example.com' }, 'card must be { nonce }.'],
+    // A saved card's security code never comes through the page's own requests.
+    [{ intent: 'sale', card: { savedCardId: 'CARD-1', cvv: '123' }, email: 'a@example.com' }, 'card must be { nonce }.'],
     [{ intent: 'sale', card: { nonce }, saveCard: true }, 'Enter your email to save the card: it finds the card next time.'],
     [{ intent: 'sale', card: { nonce }, email: 'no-at-sign' }, 'Enter a valid email address.'],
     [{ intent: 'sale', card: { nonce }, locale: 'fr' }, 'locale must be en or ar.'],
@@ -90,7 +90,7 @@ test('the one-time password finishes only a payment this browser started, with i
   await stranger.dispose();
 });
 
-test('a kept card pays again with its security code: a one-time ticket of this checkout, then the CVV frame’s post', async ({
+test('a saved card pays again with its security code: a one-time ticket of this checkout, then the CVV frame’s post', async ({
   playwright,
   request,
 }) => {
@@ -101,43 +101,43 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   expect(cards).toEqual([
     { id: expect.stringMatching(/^CARD-/), brand: 'Visa', bin: '411111', last4: '1111', expireMonth: 12, expireYear: 2034 },
   ]);
-  const keptCardId = cards[0].id as string;
+  const savedCardId = cards[0].id as string;
 
   // Step 1, from the page with its cookie: a ticket, only for a card kept under this email.
-  const ticketFor = async (data: Record<string, unknown>) => payer.post(`${demo.shop}/api/kept-card/ticket`, { data });
-  const wrongEmail = await ticketFor({ intent: 'sale', email: 'someone-else@example.com', keptCardId });
+  const ticketFor = async (data: Record<string, unknown>) => payer.post(`${demo.shop}/api/saved-card/ticket`, { data });
+  const wrongEmail = await ticketFor({ intent: 'sale', email: 'someone-else@example.com', savedCardId });
   expect(wrongEmail.status()).toBe(404);
   expect(await wrongEmail.json()).toEqual(refusal('not_found', 'No saved card with this id for this email.'));
-  expect((await ticketFor({ intent: 'sale', email, keptCardId, cvv: '123' })).status()).toBe(400); // never the CVV here
-  const { ticket } = await (await ticketFor({ intent: 'auth', email, keptCardId })).json();
+  expect((await ticketFor({ intent: 'sale', email, savedCardId, cvv: '123' })).status()).toBe(400); // never the CVV here
+  const { ticket } = await (await ticketFor({ intent: 'auth', email, savedCardId })).json();
   expect(ticket).toMatch(/^[0-9a-f]{32}$/);
 
   // Step 2, as the CVV frame posts it: from the frames' origin, no cookie. The answer is the pay route's.
   const frames = new URL(demo.sandbox).origin;
   const post = (data: unknown, origin: string | null = frames) =>
-    fetch(`${demo.shop}/api/kept-card/pay`, {
+    fetch(`${demo.shop}/api/saved-card/pay`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
       body: JSON.stringify(data),
     });
-  const preflight = await fetch(`${demo.shop}/api/kept-card/pay`, {
+  const preflight = await fetch(`${demo.shop}/api/saved-card/pay`, {
     method: 'OPTIONS',
     headers: { origin: frames, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
   });
   expect(preflight.status).toBe(204);
   expect(preflight.headers.get('access-control-allow-origin')).toBe(frames);
-  expect((await post({ ticket, keptCardId, cvv: '123' }, demo.shop)).status).toBe(403); // the shop's own page may not
-  expect((await post({ ticket, keptCardId, cvv: '123' }, null)).status).toBe(403);
-  const otherCard = await post({ ticket, keptCardId: 'CARD-OTHER', cvv: '123' });
+  expect((await post({ ticket, savedCardId, cvv: '123' }, demo.shop)).status).toBe(403); // the shop's own page may not
+  expect((await post({ ticket, savedCardId, cvv: '123' }, null)).status).toBe(403);
+  const otherCard = await post({ ticket, savedCardId: 'CARD-OTHER', cvv: '123' });
   expect(await otherCard.json()).toEqual(refusal('invalid_request', 'This ticket is for another saved card.'));
   expect(otherCard.headers.get('access-control-allow-origin')).toBe(frames); // the frame reads the refusal
 
   // That refusal spent the ticket: one use, whatever happens.
-  expect(await (await post({ ticket, keptCardId, cvv: '123' })).json()).toEqual(
+  expect(await (await post({ ticket, savedCardId, cvv: '123' })).json()).toEqual(
     refusal('not_found', 'This payment has expired or was already sent: press pay again.'),
   );
-  const fresh = (await (await ticketFor({ intent: 'auth', email, keptCardId })).json()).ticket;
-  const paid = await post({ ticket: fresh, keptCardId, cvv: '123' });
+  const fresh = (await (await ticketFor({ intent: 'auth', email, savedCardId })).json()).ticket;
+  const paid = await post({ ticket: fresh, savedCardId, cvv: '123' });
   // The CVV route answers the payment's outcome alone (what the frame passes to the page)...
   const answer = await paid.json();
   expect(answer).toEqual({ status: 'approved', referenceId: expect.stringMatching(/^PAY-/), state: 'authorised', code: '0000' });
@@ -151,11 +151,11 @@ test('a kept card pays again with its security code: a one-time ticket of this c
     amount: { currency: 'OMR', total: '13.750' },
   });
   expect((await fetch(`${demo.shop}/api/payment/${answer.referenceId}`)).status).toBe(404);
-  expect((await post({ ticket: fresh, keptCardId, cvv: '123' })).status).toBe(404);
-  // The payment is this checkout's (the ticket's cookie): the back office sees the kept card paid.
+  expect((await post({ ticket: fresh, savedCardId, cvv: '123' })).status).toBe(404);
+  // The payment is this checkout's (the ticket's cookie): the back office sees the saved card paid.
   await asStaff(request, demo);
   const { record } = await (await request.get(`${demo.shop}/api/payments/${answer.referenceId}`)).json();
-  expect(record.payer.funding_instrument.credit_card.id).toBe(keptCardId);
+  expect(record.payer.funding_instrument.credit_card.id).toBe(savedCardId);
 
   // A payer who paid without "save this card" is offered nothing, though the service kept the card.
   const onceEmail = `once-${Date.now()}@example.com`;
@@ -165,7 +165,7 @@ test('a kept card pays again with its security code: a one-time ticket of this c
   await payer.dispose();
 });
 
-test('a kept card is the saving browser’s: who knows only the email sees and pays nothing; five tickets a card in ten minutes', async ({
+test('a saved card is the saving browser’s: who knows only the email sees and pays nothing; five tickets a card in ten minutes', async ({
   page,
   playwright,
 }) => {
@@ -177,7 +177,7 @@ test('a kept card is the saving browser’s: who knows only the email sees and p
   const savedCards = (address: string) => `${demo.shop}/api/saved-cards?email=${encodeURIComponent(address)}`;
   const { cards } = await (await payer.get(savedCards(email))).json();
   expect(cards).toHaveLength(1);
-  const keptCardId = cards[0].id as string;
+  const savedCardId = cards[0].id as string;
 
   // Another browser, with or without a cookie, reads what an unknown email reads: no card, no oracle.
   const unknown = await payer.get(savedCards(`nobody-${Date.now()}@example.com`));
@@ -190,23 +190,23 @@ test('a kept card is the saving browser’s: who knows only the email sees and p
   }
 
   // Nor a ticket: the refusal is an unknown card's, word for word.
-  const ticketUrl = `${demo.shop}/api/kept-card/ticket`;
-  const unknownCard = await payer.post(ticketUrl, { data: { intent: 'sale', email, keptCardId: 'CARD-NOPE' } });
+  const ticketUrl = `${demo.shop}/api/saved-card/ticket`;
+  const unknownCard = await payer.post(ticketUrl, { data: { intent: 'sale', email, savedCardId: 'CARD-NOPE' } });
   const noSuchCard = [404, refusal('not_found', 'No saved card with this id for this email.')];
   expect([unknownCard.status(), await unknownCard.json()]).toEqual(noSuchCard);
-  const theirs = await stranger.post(ticketUrl, { data: { intent: 'sale', email, keptCardId } });
+  const theirs = await stranger.post(ticketUrl, { data: { intent: 'sale', email, savedCardId } });
   expect([theirs.status(), await theirs.json()]).toEqual(noSuchCard);
   const bare = await fetch(ticketUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ intent: 'sale', email, keptCardId }),
+    body: JSON.stringify({ intent: 'sale', email, savedCardId }),
   });
   expect([bare.status, await bare.json()]).toEqual(noSuchCard);
   expect(bare.headers.get('set-cookie')).toBeNull();
 
   // The owner: five tickets for this card in ten minutes (the strangers' asks above did not count), then 429.
-  for (let i = 0; i < 5; i++) expect((await payer.post(ticketUrl, { data: { intent: 'sale', email, keptCardId } })).status()).toBe(200);
-  const sixth = await payer.post(ticketUrl, { data: { intent: 'sale', email, keptCardId } });
+  for (let i = 0; i < 5; i++) expect((await payer.post(ticketUrl, { data: { intent: 'sale', email, savedCardId } })).status()).toBe(200);
+  const sixth = await payer.post(ticketUrl, { data: { intent: 'sale', email, savedCardId } });
   const tooMany = /^Too many payments with this saved card: try again in (10|[1-9]) minutes?, or pay with the card’s details\.$/;
   expect([sixth.status(), await sixth.json()]).toEqual([429, refusal('rate_limited', tooMany)]);
 
@@ -215,7 +215,7 @@ test('a kept card is the saving browser’s: who knows only the email sees and p
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('button', { name: 'Find my saved cards' }).click();
   await page.getByRole('radio', { name: /Visa ending in 1111/ }).check();
-  await page.frameLocator('#kept-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
+  await page.frameLocator('#saved-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
   await page.keyboard.type('123');
   await page.keyboard.press('Enter');
   await expect(page.getByRole('form', { name: 'Payment' }).getByRole('status')).toHaveText(

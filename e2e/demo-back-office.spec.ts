@@ -188,14 +188,14 @@ test('a merchant-initiated charge of the card the payer asked to keep; payer and
 
   // A payment whose payer did not ask to keep the card offers no charge.
   let panel = await openPayment(page, once.referenceId);
-  await expect(panel.getByRole('button', { name: 'Charge kept card' })).toHaveCount(0);
+  await expect(panel.getByRole('button', { name: 'Charge saved card' })).toHaveCount(0);
 
   panel = await openPayment(page, first.referenceId);
-  await expect(fact(panel, 'Kept card')).toContainText(/CARD-\w+ \(the payer asked to keep it\)/);
+  await expect(fact(panel, 'Saved card')).toContainText(/CARD-\w+ \(the payer asked to keep it\)/);
   await panel.getByLabel('Amount to charge (OMR)').fill('2.500');
-  await panel.getByRole('button', { name: 'Charge kept card' }).click();
+  await panel.getByRole('button', { name: 'Charge saved card' }).click();
   const charged = page.getByRole('region', { name: /^Payment PAY-/ });
-  await expect(charged.getByRole('status')).toHaveText(/^Charged OMR 2\.500 on the kept card \(PAY-\w+\)\.$/);
+  await expect(charged.getByRole('status')).toHaveText(/^Charged OMR 2\.500 on the saved card \(PAY-\w+\)\.$/);
   const chargeId = /\((PAY-\w+)\)/.exec((await charged.getByRole('status').textContent())!)![1]!;
   await expect(page.getByRole('heading', { name: `Payment ${chargeId}` })).toBeFocused();
   await expect(fact(charged, 'Type')).toHaveText('Sale, merchant-initiated');

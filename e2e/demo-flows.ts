@@ -314,7 +314,7 @@ export function paymentFlows(kind: Checkout): void {
     await screenshot(page, testInfo, `${kind}-return`);
   });
 
-  test(`${kind}: a kept card paid again with its security code alone, which the page never sees`, async ({ page, context }, testInfo) => {
+  test(`${kind}: a saved card paid again with its security code alone, which the page never sees`, async ({ page, context }, testInfo) => {
     const email = `kept-${kind}-${Date.now()}@example.com`;
     const first = await open(page);
     await saveCard(first, email);
@@ -323,23 +323,23 @@ export function paymentFlows(kind: Checkout): void {
     const again = await open(await context.newPage());
     const posts: string[] = [];
     again.page.on('request', (r) => {
-      if (r.url().endsWith('/api/kept-card/pay') && r.method() === 'POST')
+      if (r.url().endsWith('/api/saved-card/pay') && r.method() === 'POST')
         posts.push(`${r.frame() === again.page.mainFrame() ? 'page' : 'frame'} ${r.postData()}`);
     });
     await again.page.getByRole('textbox', { name: 'Email' }).fill(email);
     await again.page.getByRole('button', { name: 'Find my saved cards' }).click();
     await again.page.getByRole('radio', { name: /Visa ending in 1111/ }).check();
-    const cvv = again.page.frameLocator('#kept-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111');
+    const cvv = again.page.frameLocator('#saved-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111');
     await cvv.click();
     await again.page.keyboard.type('4152');
     await expect(cvv).toHaveValue('415'); // a Visa's code has three digits
     await expect(again.payButton).toBeEnabled();
-    await screenshot(again.page, testInfo, `${kind}-kept-card`);
+    await screenshot(again.page, testInfo, `${kind}-saved-card`);
     await expectAccessible(again.page);
     await again.page.keyboard.press('Enter');
     await again.approved();
     // The CVV went from its frame to the shop's server, with the page's one-time ticket; never from the page.
-    expect(posts).toEqual([expect.stringMatching(/^frame \{"ticket":"[0-9a-f]{32}","keptCardId":"CARD-\w+","cvv":"415"\}$/)]);
+    expect(posts).toEqual([expect.stringMatching(/^frame \{"ticket":"[0-9a-f]{32}","savedCardId":"CARD-\w+","cvv":"415"\}$/)]);
     await again.expectClean({ cvv: '415' });
   });
 
@@ -349,9 +349,9 @@ export function paymentFlows(kind: Checkout): void {
     await checkout.expectClean(APPROVED);
     const panel = await openPayment(page, demo, referenceId);
     await panel.getByLabel('Amount to charge (OMR)').fill('2.500');
-    await panel.getByRole('button', { name: 'Charge kept card' }).click();
+    await panel.getByRole('button', { name: 'Charge saved card' }).click();
     const charged = page.getByRole('region', { name: /^Payment PAY-/ });
-    await expect(charged.getByRole('status')).toHaveText(/^Charged OMR 2\.500 on the kept card \(PAY-\w+\)\.$/);
+    await expect(charged.getByRole('status')).toHaveText(/^Charged OMR 2\.500 on the saved card \(PAY-\w+\)\.$/);
     await expect(fact(charged, 'Type')).toHaveText('Sale, merchant-initiated');
     await expect(fact(charged, 'Series')).toHaveText(`charged on the card kept by ${referenceId}`);
     await screenshot(page, testInfo, `${kind}-back-office`);

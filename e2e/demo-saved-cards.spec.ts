@@ -1,6 +1,6 @@
 // The payer's own saved cards (/account) in the demo: a demo sign-in whose account email the shop owns,
 // cards added without paying (a zero verification), made the default, removed, through payframe's
-// `handlers.keptCards()`; the checkout lists the default first; another shopper reaches none of them.
+// `handlers.savedCards()`; the checkout lists the default first; another shopper reaches none of them.
 import { cpSync, mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
@@ -100,7 +100,7 @@ test('a signed-in shopper adds cards without paying, makes one the default, remo
   await expect(page.getByRole('status')).toHaveText('Visa ending in 1111 was removed.');
   await expect(list.getByRole('listitem')).toHaveText([/^Mastercard ending in 4444\s*Default/]);
   await expect(page.getByRole('button', { name: 'Remove Mastercard ending in 4444' })).toBeFocused();
-  const ticket = await page.request.post(`${demo.shop}/api/kept-card/ticket`, { data: { intent: 'sale', keptCardId: visa.id } });
+  const ticket = await page.request.post(`${demo.shop}/api/saved-card/ticket`, { data: { intent: 'sale', savedCardId: visa.id } });
   expect(ticket.status()).toBe(404);
   expect((await staff.get(`${demo.shop}/api/payers/${payer.payer.id}/cards/${visa.id}`)).status()).toBe(404);
 
@@ -134,7 +134,7 @@ test('another shopper, or nobody, reaches none of a shopper’s cards; account e
     expect(response.status(), action).toBe(404);
     expect((await response.json()).error.code).toBe('not_found');
   }
-  const ticket = await grace.post(`${demo.shop}/api/kept-card/ticket`, { data: { intent: 'sale', keptCardId: card!.id } });
+  const ticket = await grace.post(`${demo.shop}/api/saved-card/ticket`, { data: { intent: 'sale', savedCardId: card!.id } });
   expect(ticket.status()).toBe(404);
   expect(await cardsOf(ada)).toContainEqual(expect.objectContaining({ id: card!.id }));
 

@@ -123,7 +123,7 @@ test('the React checkout in StrictMode: the same shell, in both languages, no CS
 });
 
 test('a returning payer finds only the cards they asked to keep, by email, and chooses one: its CVV box appears', async ({ page }) => {
-  const request = page.context().request; // the page's browser: kept cards are offered to the browser that saved them
+  const request = page.context().request; // the page's browser: saved cards are offered to the browser that saved them
   await pay(request, demo, { intent: 'sale', email: 'returning@example.com', saveCard: true });
   await pay(request, demo, { intent: 'sale', email: 'once@example.com' }); // paid once, not kept for the payer
   const violations = await watchCsp(page);
@@ -143,10 +143,10 @@ test('a returning payer finds only the cards they asked to keep, by email, and c
   await expect(page.getByText('Saved cards found: 1. Choose one below.')).toBeVisible();
   await page.getByRole('radio', { name: /Visa ending in 1111/ }).check();
   await expect(page.getByText('Expires 12/34')).toBeVisible();
-  const cvvBox = page.locator('#kept-card-cvv');
+  const cvvBox = page.locator('#saved-card-cvv');
   await expect(cvvBox).toBeVisible();
-  await expect(page.locator('label[for="kept-card-cvv"]')).toHaveText('Security code of the Visa ending in 1111');
-  await expect(page.frameLocator('#kept-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111')).toBeEditable();
+  await expect(page.locator('label[for="saved-card-cvv"]')).toHaveText('Security code of the Visa ending in 1111');
+  await expect(page.frameLocator('#saved-card-cvv iframe').getByLabel('Security code of the Visa ending in 1111')).toBeEditable();
   await expect(page.getByRole('group', { name: 'Card details' })).toBeHidden();
   await expectAccessible(page);
   await page.getByRole('radio', { name: /A new card/ }).check();

@@ -1,12 +1,12 @@
 // Issue 16: a live checkout's three origins. The merchant's page (https://localhost:P2, strict CSP), the
 // card frames from the merchant's own frame host made with createFrameHost (https://127.0.0.2:P3), and the
 // gateway, the sandbox standing for the live service (https://127.0.0.1:P1), which the frames call
-// cross-origin. A card typed in the frames pays a sale, an OTP payment and a vault card's CVV pay too,
+// cross-origin. A card typed in the frames pays a sale, an OTP payment and a saved card's CVV pay too,
 // the page never sees the card, and neither another gateway nor another page can use the frames.
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { readKeptCard } from '../src/server';
+import { readSavedCard } from '../src/server';
 import { readmeBlock } from '../test/readme';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Origin, startOrigin } from './support/origin';
@@ -87,7 +87,7 @@ test('a pending payment is finished by OTP on the same page', async ({ page }) =
   expect((await recorded(page)).violations).toEqual([]);
 });
 
-test('a vault card’s CVV goes from its frame on the frame host to the merchant’s server, which pays', async ({ page }) => {
+test('a saved card’s CVV goes from its frame on the frame host to the merchant’s server, which pays', async ({ page }) => {
   const first = await merchant.gateway.payments.create({
     intent: 'sale',
     amount: { currency: 'USD', total: '5.00' },
@@ -95,7 +95,7 @@ test('a vault card’s CVV goes from its frame on the frame host to the merchant
     payer: { email: 'ada@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
-  const card = readKeptCard(first).vaultCardId!;
+  const card = readSavedCard(first).savedCardId!;
   const recorder = await recordMerchant(page);
   const query = new URLSearchParams({
     merchant: merchant.sandbox.merchant.id,
@@ -103,21 +103,21 @@ test('a vault card’s CVV goes from its frame on the frame host to the merchant
     card,
     frameUrl: merchant.frameHost!.url,
   });
-  await page.goto(`${merchant.url}/kept-card?${query}`);
-  const cvv = page.frameLocator('#kept-cvv iframe').getByLabel('Security code of the Visa ending in 1111');
+  await page.goto(`${merchant.url}/saved-card?${query}`);
+  const cvv = page.frameLocator('#saved-cvv iframe').getByLabel('Security code of the Visa ending in 1111');
   await cvv.click();
   await page.keyboard.type('739');
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect(page.locator('#status')).toHaveText('Paid: authorised', { timeout: 15_000 });
-  expect(merchant.received.at(-1)).toEqual({ cvv: '739', body: { keptCardId: card } });
+  expect(merchant.received.at(-1)).toEqual({ cvv: '739', body: { savedCardId: card } });
   // The post came from the CVV-only form's own page on the frame host, whose CSP alone admits the merchant's origin.
-  const post = merchant.requests.filter((r) => r.path === '/pay/kept-card' && r.method === 'POST').at(-1)!;
+  const post = merchant.requests.filter((r) => r.path === '/pay/saved-card' && r.method === 'POST').at(-1)!;
   expect(post.headers.origin).toBe(frameOrigin());
   expect(merchant.frameHost!.requests.some((r) => r.path.startsWith('/cvv/?'))).toBe(true);
   await expectNoCardData(recorder, { cvv: '739' });
 });
 
-test('docs/kept-card.md’s page script and routes, as written, on three origins: the CVV frame from the frame host, a payment', async ({
+test('docs/saved-card-cvv.md’s page script and routes, as written, on three origins: the CVV frame from the frame host, a payment', async ({
   page,
 }) => {
   const first = await merchant.gateway.payments.create({
@@ -127,9 +127,9 @@ test('docs/kept-card.md’s page script and routes, as written, on three origins
     payer: { email: 'grace@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
-  const card = readKeptCard(first).vaultCardId!;
-  await merchant.useKeptCardRoutes(readmeBlock('hosted/kept-card.mjs'));
-  // The page a merchant's server renders, with what docs/kept-card.md says it writes into the form.
+  const card = readSavedCard(first).savedCardId!;
+  await merchant.useSavedCardRoutes(readmeBlock('hosted/saved-card.mjs'));
+  // The page a merchant's server renders, with what docs/saved-card-cvv.md says it writes into the form.
   const data = {
     'card-id': card,
     brand: 'visa',
@@ -137,34 +137,34 @@ test('docs/kept-card.md’s page script and routes, as written, on three origins
     'gateway-url': merchant.sandbox.url,
     'frame-url': merchant.frameHost!.url,
   };
-  const html = (await readFile(new URL('support/kept-card.html', import.meta.url), 'utf8'))
+  const html = (await readFile(new URL('support/saved-card.html', import.meta.url), 'utf8'))
     .replace(
       '<form id="pay" novalidate>',
       `<form id="pay" novalidate ${Object.entries(data)
         .map(([k, v]) => `data-${k}="${v}"`)
         .join(' ')}>`,
     )
-    .replace('/kept-card.js', '/readme/kept-card.js');
-  merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html });
-  merchant.files.set('/readme/kept-card.js', { type: 'text/javascript', body: readmeBlock('hosted/kept-card.js') });
+    .replace('/saved-card.js', '/readme/saved-card.js');
+  merchant.files.set('/readme/saved-card', { type: 'text/html; charset=utf-8', body: html });
+  merchant.files.set('/readme/saved-card.js', { type: 'text/javascript', body: readmeBlock('hosted/saved-card.js') });
   const recorder = await recordMerchant(page);
   const problems: string[] = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text())); // a CSP violation is one
-  await page.goto(`${merchant.url}/readme/kept-card`);
-  await expect(page.locator('#kept-cvv iframe')).toHaveAttribute('src', new RegExp(`^${frameOrigin()}/cvv/`));
-  await page.frameLocator('#kept-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
+  await page.goto(`${merchant.url}/readme/saved-card`);
+  await expect(page.locator('#saved-cvv iframe')).toHaveAttribute('src', new RegExp(`^${frameOrigin()}/cvv/`));
+  await page.frameLocator('#saved-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
   await page.keyboard.type('739');
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect(page.getByRole('status')).toHaveText('Paid: captured', { timeout: 15_000 });
-  const sent = merchant.requests.filter((r) => r.path === '/kept-card/pay').map((r) => `${r.method} ${r.headers.origin}`);
+  const sent = merchant.requests.filter((r) => r.path === '/saved-card/pay').map((r) => `${r.method} ${r.headers.origin}`);
   expect(sent).toEqual([`OPTIONS ${frameOrigin()}`, `POST ${frameOrigin()}`]);
   await expectNoCardData(recorder, { cvv: '739' });
   expect(problems).toEqual([]);
 
   // The same page without data-frame-url (as the guide read before): the frames would come from the gateway, which
   // the page's frame-src does not name. The page says why it has no field, and Pay says the same, not "destroyed".
-  merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html.replace(/ data-frame-url="[^"]*"/, '') });
-  await page.goto(`${merchant.url}/readme/kept-card`);
+  merchant.files.set('/readme/saved-card', { type: 'text/html; charset=utf-8', body: html.replace(/ data-frame-url="[^"]*"/, '') });
+  await page.goto(`${merchant.url}/readme/saved-card`);
   const why = "the page's Content Security Policy blocked the cvv field \\(frame-src\\)";
   await expect(page.getByRole('status')).toHaveText(new RegExp(`^The card form is unavailable: ${why}`), { timeout: 15_000 });
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();

@@ -1,17 +1,17 @@
-// A kept card paid again with its CVV (the CVV-only hosted form): the CVV is typed into a frame on the
+// A saved card paid again with its CVV (the CVV-only hosted form): the CVV is typed into a frame on the
 // gateway's origin and posted by that frame straight to the merchant's server. The merchant's page
 // (https://localhost:P2, strict CSP) never sees it, and no script on it can send it anywhere else.
 import { readFile } from 'node:fs/promises';
 import { expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { readKeptCard } from '../src/server';
+import { readSavedCard } from '../src/server';
 import { readmeBlock } from '../test/readme';
 import { type Merchant, startMerchant } from './support/merchant';
 import { openCheckout } from './support/page';
 import { expectNoCardData, recordMerchant } from './support/recorder';
 
 let merchant: Merchant;
-let keptCardId: string;
+let savedCardId: string;
 test.beforeAll(async () => {
   merchant = await startMerchant();
   // A first payment whose card the payer asked to keep: the vault's card id is what the page knows.
@@ -22,63 +22,63 @@ test.beforeAll(async () => {
     payer: { email: 'ada@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
-  keptCardId = readKeptCard(first).vaultCardId!;
-  // The page for a kept card of docs/kept-card.md: its form carries what the merchant's server knows of the card.
-  const html = (await readFile(new URL('support/kept-card.html', import.meta.url), 'utf8'))
+  savedCardId = readSavedCard(first).savedCardId!;
+  // The page for a saved card of docs/saved-card-cvv.md: its form carries what the merchant's server knows of the card.
+  const html = (await readFile(new URL('support/saved-card.html', import.meta.url), 'utf8'))
     .replace(
       '<form id="pay" novalidate>',
-      `<form id="pay" novalidate data-card-id="${keptCardId}" data-brand="visa" data-merchant-id="${merchant.sandbox.merchant.id}" data-gateway-url="${merchant.sandbox.url}">`,
+      `<form id="pay" novalidate data-card-id="${savedCardId}" data-brand="visa" data-merchant-id="${merchant.sandbox.merchant.id}" data-gateway-url="${merchant.sandbox.url}">`,
     )
-    .replace('/kept-card.js', '/readme/kept-card.js');
-  merchant.files.set('/readme/kept-card', { type: 'text/html; charset=utf-8', body: html });
-  merchant.files.set('/readme/kept-card.js', { type: 'text/javascript', body: readmeBlock('hosted/kept-card.js') });
-  await merchant.useKeptCardRoutes(readmeBlock('hosted/kept-card.mjs'));
+    .replace('/saved-card.js', '/readme/saved-card.js');
+  merchant.files.set('/readme/saved-card', { type: 'text/html; charset=utf-8', body: html });
+  merchant.files.set('/readme/saved-card.js', { type: 'text/javascript', body: readmeBlock('hosted/saved-card.js') });
+  await merchant.useSavedCardRoutes(readmeBlock('hosted/saved-card.mjs'));
 });
 test.afterAll(() => merchant?.close());
 
 const CVV = '739';
 const LABEL = 'Security code of the Visa ending in 1111';
-const keptCardPage = (query: Record<string, string> = {}) =>
-  `${merchant.url}/kept-card?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card: keptCardId, ...query })}`;
-const cvvInput = (page: Page, label = LABEL) => page.frameLocator('#kept-cvv iframe').getByLabel(label);
-const posts = () => merchant.requests.filter((r) => r.path === '/pay/kept-card' && r.method === 'POST').length;
+const savedCardPage = (query: Record<string, string> = {}) =>
+  `${merchant.url}/saved-card?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card: savedCardId, ...query })}`;
+const cvvInput = (page: Page, label = LABEL) => page.frameLocator('#saved-cvv iframe').getByLabel(label);
+const posts = () => merchant.requests.filter((r) => r.path === '/pay/saved-card' && r.method === 'POST').length;
 const outcome = (page: Page, script: string) =>
   page.evaluate(`(${script})().then((v) => ({ ok: v }), (e) => ({ code: e.code, fields: e.fields, message: e.message }))`) as Promise<any>;
 
-test('the CVV goes from its frame to the merchant’s server, which pays the kept card; the page never sees it', async ({ page }) => {
+test('the CVV goes from its frame to the merchant’s server, which pays the saved card; the page never sees it', async ({ page }) => {
   const recorder = await recordMerchant(page);
-  await page.goto(keptCardPage());
+  await page.goto(savedCardPage());
   await cvvInput(page).click();
   await page.keyboard.type(CVV);
   await page.keyboard.press('Enter'); // Enter in the field submits the page's form
   await expect(page.getByRole('status')).toHaveText('Paid: authorised', { timeout: 15_000 });
 
-  expect(merchant.received.at(-1)).toEqual({ cvv: CVV, body: { keptCardId } });
+  expect(merchant.received.at(-1)).toEqual({ cvv: CVV, body: { savedCardId } });
   const payment = merchant.sandbox
     .requests()
     .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
     .at(-1)!;
-  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
+  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: savedCardId, cvv2: '***' });
   // The post came from the frame's origin, without cookies, after a preflight the route answered.
   const frameOrigin = new URL(merchant.sandbox.url).origin;
-  const asked = merchant.requests.filter((r) => r.path === '/pay/kept-card').slice(-2);
+  const asked = merchant.requests.filter((r) => r.path === '/pay/saved-card').slice(-2);
   expect(asked.map((r) => [r.method, r.headers.origin, r.headers.cookie])).toEqual([
     ['OPTIONS', frameOrigin, undefined],
     ['POST', frameOrigin, undefined],
   ]);
   await expectNoCardData(recorder, { cvv: CVV });
-  expect(recorder.requests.filter((r) => r.includes('/pay/kept-card'))).toEqual([]); // the page itself posted nothing there
+  expect(recorder.requests.filter((r) => r.includes('/pay/saved-card'))).toEqual([]); // the page itself posted nothing there
 });
 
 test('the brand sets the size: an American Express CID takes four digits; an incomplete one is refused and nothing is sent', async ({
   page,
 }) => {
-  await page.goto(keptCardPage({ brand: 'american-express', label: '' }));
+  await page.goto(savedCardPage({ brand: 'american-express', label: '' }));
   const input = cvvInput(page, 'Security code (CID)');
   await input.click();
   await page.keyboard.type('12');
   const before = posts();
-  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/kept-card', body: {} })")).toMatchObject({
+  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/saved-card', body: {} })")).toMatchObject({
     code: 'invalid_card',
     fields: ['cvv'],
   });
@@ -86,12 +86,12 @@ test('the brand sets the size: an American Express CID takes four digits; an inc
   await expect(input).toHaveAttribute('aria-invalid', 'true');
   await page.keyboard.type('345');
   await expect(input).toHaveValue('1234');
-  await expect(page.locator('#kept-cvv')).toHaveClass(/payframe-field--valid/);
+  await expect(page.locator('#saved-cvv')).toHaveClass(/payframe-field--valid/);
   expect(posts()).toBe(before);
 });
 
 test('a brand the frames do not know fails the mount with invalid_config', async ({ page }) => {
-  await page.goto(keptCardPage({ brand: 'visaa' }));
+  await page.goto(savedCardPage({ brand: 'visaa' }));
   await expect(page.getByRole('status')).toHaveText(/^invalid_config: mountFields: brand must be one of visa, /);
   await expect(page.locator('iframe')).toHaveCount(0);
 });
@@ -100,7 +100,7 @@ test('a hostile script on the page cannot send the CVV anywhere but the merchant
   const recorder = await recordMerchant(page);
   const seen: string[] = [];
   page.on('request', (r) => seen.push(`${r.method()} ${r.url()}`));
-  await page.goto(keptCardPage());
+  await page.goto(savedCardPage());
   await cvvInput(page).click();
   await page.keyboard.type(CVV);
   await page.evaluate(() => (window as any).form.ready);
@@ -136,7 +136,7 @@ test('a full form’s CVV field never posts, whatever the page asks', async ({ p
   await openCheckout(page, merchant);
   await page.frameLocator('#card-cvv iframe').getByLabel('Security code').click();
   await page.keyboard.type(CVV);
-  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/kept-card' })")).toMatchObject({ code: 'invalid_request' });
+  expect(await outcome(page, "() => window.form.postCvv({ url: '/pay/saved-card' })")).toMatchObject({ code: 'invalid_request' });
   const before = posts();
   const answers = await page.evaluate(async () => {
     const frame = document.querySelector<HTMLIFrameElement>('#card-cvv iframe')!;
@@ -146,7 +146,7 @@ test('a full form’s CVV field never posts, whatever the page asks', async ({ p
     // Even claiming, in a forged config, that the form has no number field.
     frame.contentWindow!.postMessage({ ch, t: 'config', locale: 'en', fields: ['cvv'] }, new URL(frame.src).origin);
     frame.contentWindow!.postMessage(
-      { ch, t: 'post', id: 7, url: `${location.origin}/pay/kept-card`, body: {}, timeoutMs: 5000 },
+      { ch, t: 'post', id: 7, url: `${location.origin}/pay/saved-card`, body: {}, timeoutMs: 5000 },
       new URL(frame.src).origin,
     );
     await new Promise((r) => setTimeout(r, 1000));
@@ -157,9 +157,11 @@ test('a full form’s CVV field never posts, whatever the page asks', async ({ p
   await expectNoCardData(recorder, { cvv: CVV });
 });
 
-test('the kept card of docs/kept-card.md, page and routes as written: a ticket, the CVV from its frame, a payment', async ({ page }) => {
+test('the saved card of docs/saved-card-cvv.md, page and routes as written: a ticket, the CVV from its frame, a payment', async ({
+  page,
+}) => {
   const recorder = await recordMerchant(page);
-  await page.goto(`${merchant.url}/readme/kept-card`);
+  await page.goto(`${merchant.url}/readme/saved-card`);
   const input = cvvInput(page);
   await input.click();
   await page.keyboard.type('12');
@@ -172,17 +174,17 @@ test('the kept card of docs/kept-card.md, page and routes as written: a ticket, 
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect(page.getByRole('status')).toHaveText('Paid: captured', { timeout: 15_000 });
   const sent = merchant.requests
-    .filter((r) => r.path.startsWith('/kept-card/'))
+    .filter((r) => r.path.startsWith('/saved-card/'))
     .map((r) => `${r.method} ${r.path} ${r.headers.origin ?? ''}`);
   const frames = new URL(merchant.sandbox.url).origin;
   // The first try's ticket went unused (postCvv refused the code before sending anything); the second paid.
-  const ticket = `POST /kept-card/ticket ${merchant.url}`;
-  expect(sent).toEqual([ticket, ticket, `OPTIONS /kept-card/pay ${frames}`, `POST /kept-card/pay ${frames}`]);
+  const ticket = `POST /saved-card/ticket ${merchant.url}`;
+  expect(sent).toEqual([ticket, ticket, `OPTIONS /saved-card/pay ${frames}`, `POST /saved-card/pay ${frames}`]);
   const payment = merchant.sandbox
     .requests()
     .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
     .at(-1)!;
-  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: keptCardId, cvv2: '***' });
+  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: savedCardId, cvv2: '***' });
   await expectNoCardData(recorder, { cvv: '123' });
 });
 
@@ -201,7 +203,7 @@ test('a page script that points a full form’s gateway at another origin gets n
   await new Promise<void>((resolve) => rogue.listen(0, '127.0.0.1', resolve));
   try {
     const rogueUrl = `http://127.0.0.1:${(rogue.address() as { port: number }).port}/`;
-    await page.goto(keptCardPage());
+    await page.goto(savedCardPage());
     await expect(cvvInput(page)).toBeEditable({ timeout: 15_000 });
     await page.evaluate(
       ([gateway, frames, merchantId]) => {

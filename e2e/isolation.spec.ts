@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { readKeptCard } from '../src/server';
+import { readSavedCard } from '../src/server';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Origin, startOrigin } from './support/origin';
 import { fillCard, openCheckout } from './support/page';
@@ -90,27 +90,27 @@ test('finding 2: a CVV route that echoes the CVV, in any rendering, gets none of
     storedCredential: { kind: 'first' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
-  const card = readKeptCard(first).vaultCardId!;
+  const card = readSavedCard(first).savedCardId!;
   // A merchant route that pays, then answers with the payment and whatever its framework echoed.
-  await merchant.useKeptCardRoutes(`
+  await merchant.useSavedCardRoutes(`
 export const issueTicket = () => ({ ticket: 't' });
-export const payKeptCard = (gateway) => async (request) => {
+export const paySavedCard = (gateway) => async (request) => {
   const origin = request.headers.get('origin');
   const cors = { 'access-control-allow-origin': origin, 'access-control-allow-headers': 'content-type', 'content-type': 'application/json' };
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
   const { cvv, cardId } = await request.json();
-  const payment = await gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '5.00' }, card: { vaultCardId: cardId, cvv }, storedCredential: { kind: 'cardholder' } });
+  const payment = await gateway.payments.create({ intent: 'auth', amount: { currency: 'USD', total: '5.00' }, card: { savedCardId: cardId, cvv }, storedCredential: { kind: 'cardholder' } });
   const n = Number(cvv);
   const echo = { cvv: n, ref: 'cvv_' + cvv, glued: '9' + cvv + '1', split: cvv.split('').join('-'), hex: '0x' + n.toString(16), note: 'cvv ' + cvv + ' ok', [cvv]: true };
   return new Response(JSON.stringify({ status: 'approved', referenceId: payment.reference_id, state: payment.state, code: payment.result.code, ...echo }), { headers: cors });
 };`);
   const recorder = await recordMerchant(page);
   const query = new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card });
-  await page.goto(`${merchant.url}/kept-card?${query}`);
-  await page.frameLocator('#kept-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
+  await page.goto(`${merchant.url}/saved-card?${query}`);
+  await page.frameLocator('#saved-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
   await page.keyboard.type('042');
   const answer = await page.evaluate(() =>
-    (window as any).form.postCvv({ url: '/kept-card/pay', body: { cardId: new URLSearchParams(location.search).get('card') } }),
+    (window as any).form.postCvv({ url: '/saved-card/pay', body: { cardId: new URLSearchParams(location.search).get('card') } }),
   );
   // The sandbox's payment id, whatever hex digits it holds (they may include 042 by chance), and nothing echoed.
   const { referenceId, ...rest } = answer;

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src';
 import { frameScript } from 'payframe/frame-bundle';
-import { frameHeadersFor } from '../src/sandbox/frame';
+import { frameHeadersFor } from '../src/sandbox/frame-pages';
 import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
 import { pageCsp } from '../e2e/support/merchant';
 import { readmeBlock } from './readme';
@@ -159,13 +159,13 @@ describe('README server blocks', () => {
       code: '0000',
       kept: { cardId: expect.stringMatching(/^CARD-/), brand: 'visa', last4: '1111' },
     });
-    // The payer's kept cards list it; paid again with its CVV, it pays.
+    // The payer's saved cards list it; paid again with its CVV, it pays.
     const payer = await gateway.payers.byEmail(email);
     expect(payer.funding_instrument.credit_cards.map((c) => c.id)).toEqual([paid.kept.cardId]);
     const again = await gateway.payments.create({
       intent: 'sale',
       amount: { currency: 'USD', total: '5.00' },
-      card: { vaultCardId: paid.kept.cardId, cvv: '123' },
+      card: { savedCardId: paid.kept.cardId, cvv: '123' },
     });
     expect(again.state).toBe('captured');
     expect(await payAndKeep(gateway, { nonce: await nonce(testCards.declined), email: `declined-${email}` })).toMatchObject({

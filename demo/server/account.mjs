@@ -1,5 +1,5 @@
 // The demo's shopper accounts: a sign-in without a password (a sandbox demo; a real shop verifies the
-// email first), a session cookie, and the signed-in shopper's own saved cards. A kept card is the
+// email first), a session cookie, and the signed-in shopper's own saved cards. A saved card is the
 // vault payer's of the payment's email, so only emails the shop itself owns (its accounts') are trusted
 // as a payer here: an anonymous checkout may not pay or save cards under them.
 import { randomBytes } from 'node:crypto';
@@ -60,7 +60,7 @@ export function createAccounts(shop) {
     }
   };
 
-  /** The account's vault cards, the default first. @param {Account} account */
+  /** The account's saved cards, the default first. @param {Account} account */
   const cardsOf = async (account) => {
     const payerId = await payerIdOf(account);
     if (!payerId) return [];
@@ -68,7 +68,7 @@ export function createAccounts(shop) {
     return [...cards].sort((a, b) => Number(b.is_default === true) - Number(a.is_default === true));
   };
 
-  const keptCards = gateway.handlers.keptCards({
+  const savedCards = gateway.handlers.savedCards({
     payerOf: async (request) => {
       const account = accountOf(request);
       if (!account) throw new PayframeError('unauthorized', 'Sign in to see your saved cards.');
@@ -108,8 +108,8 @@ export function createAccounts(shop) {
     ],
 
     // The shopper's cards, listed, removed, made the default: payframe's handler, the payer from the session.
-    ['GET', /^\/api\/account\/cards$/, async (request) => keptCards(request)],
-    ['POST', /^\/api\/account\/cards$/, async (request) => keptCards(request)],
+    ['GET', /^\/api\/account\/cards$/, async (request) => savedCards(request)],
+    ['POST', /^\/api\/account\/cards$/, async (request) => savedCards(request)],
 
     // A card kept without paying: the nonce of the page's card form, verified with a zero amount under the account's email.
     [

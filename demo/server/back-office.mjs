@@ -1,5 +1,5 @@
 // The back office's routes: the payments of this run, retrieve, capture, void, refund, a
-// merchant-initiated charge of a kept card, and payer and card lookups.
+// merchant-initiated charge of a saved card, and payer and card lookups.
 import { isPayframeError, readPayment } from 'payframe/server';
 import { learn, noteAction, totals } from './ledger.mjs';
 import { errorAnswer, json, onlyKeys, readJson, refuse } from './http.mjs';
@@ -187,8 +187,8 @@ export function backOfficeRoutes(shop) {
         const first = entryOf(/** @type {string} */ (id));
         const total = /** @type {string} */ (await amountOf(request, first.amount.currency, true));
         if (!first.saveCard) throw refuse('conflict', 'The payer did not ask to keep this card: it cannot be charged again.');
-        if (!first.vaultCardId) learn(first, await gateway.payments.get(first.referenceId));
-        if (!first.vaultCardId) throw refuse('conflict', 'This payment was not approved, so no card was kept.');
+        if (!first.savedCardId) learn(first, await gateway.payments.get(first.referenceId));
+        if (!first.savedCardId) throw refuse('conflict', 'This payment was not approved, so no card was kept.');
         const orderId = ledger.nextOrderId();
         const amount = { currency: first.amount.currency, total };
         // Kept before it is sent: if the answer is lost, the notification settles this order.
@@ -205,7 +205,7 @@ export function backOfficeRoutes(shop) {
           .create({
             intent: 'sale',
             amount,
-            card: { vaultCardId: first.vaultCardId },
+            card: { savedCardId: first.savedCardId },
             storedCredential: { kind: 'unscheduled', previousPaymentId: first.referenceId },
             ...(first.email ? { payer: { email: first.email } } : {}),
             description: `Merchant-initiated charge ${orderId} on the card kept by ${first.referenceId}`,
@@ -219,7 +219,7 @@ export function backOfficeRoutes(shop) {
         const outcome = readPayment(payment);
         const message =
           outcome.status === 'approved'
-            ? `Charged ${amount.currency} ${amount.total} on the kept card (${entry.referenceId}).`
+            ? `Charged ${amount.currency} ${amount.total} on the saved card (${entry.referenceId}).`
             : `The charge was declined: ${outcome.text ?? outcome.code}.`;
         return json(200, { message, payment: row(entry, payment), record: payment });
       },
@@ -274,7 +274,7 @@ function row(entry, record, error) {
     card: card ? { type: card.type ?? '', bin: card.bin ?? '', last4: card.last4 ?? '' } : null,
     email: entry.email ?? null,
     createdAt: entry.createdAt,
-    keptCard: entry.saveCard && entry.vaultCardId ? entry.vaultCardId : null,
+    savedCard: entry.saveCard && entry.savedCardId ? entry.savedCardId : null,
     previousPaymentId: entry.previousPaymentId ?? null,
     history: [
       ...entry.captures.map((a) => ({ kind: 'capture', ...a })),
@@ -316,7 +316,7 @@ function payerView(shop, record) {
   const kept = new Set(
     shop.ledger
       .all()
-      .map((e) => (e.saveCard ? e.vaultCardId : undefined))
+      .map((e) => (e.saveCard ? e.savedCardId : undefined))
       .filter(Boolean),
   );
   const info = record.payer_info;
@@ -330,7 +330,7 @@ function payerView(shop, record) {
       expireMonth: c.expire_month ?? null,
       expireYear: c.expire_year ?? null,
       isDefault: c.is_default ?? false,
-      keptWithConsent: kept.has(c.id),
+      savedWithConsent: kept.has(c.id),
     })),
   };
 }

@@ -1,5 +1,5 @@
 // The checkout page's routes: client token, the order, pay, the OTP, the return page's session read,
-// the payer's kept cards, a kept card paid again with the CVV its frame posts, an order whose answer
+// the payer's saved cards, a saved card paid again with the CVV its frame posts, an order whose answer
 // was lost, and the service's notifications.
 import { isPayframeError, readPayment, toPending } from 'payframe/server';
 import { learn, noteAction } from './ledger.mjs';
@@ -221,27 +221,27 @@ export function checkoutRoutes(shop, accounts) {
     // The service posts every change of a payment here, with the Authorization value the shop set.
     ['POST', /^\/api\/notifications$/, async (request) => notification(request)],
 
-    // A kept card, step 1: the page (with its checkout cookie) asks for a one-time ticket for this card.
+    // A saved card, step 1: the page (with its checkout cookie) asks for a one-time ticket for this card.
     [
       'POST',
-      /^\/api\/kept-card\/ticket$/,
+      /^\/api\/saved-card\/ticket$/,
       async (request, _params, ctx) => {
         const body = await readJson(request);
-        onlyKeys(body, ['intent', 'email', 'keptCardId', 'browserInfo', 'locale']);
-        const { keptCardId: id, ...rest } = body;
+        onlyKeys(body, ['intent', 'email', 'savedCardId', 'browserInfo', 'locale']);
+        const { savedCardId: id, ...rest } = body;
         const input = checkPayInput(rest);
-        if (typeof id !== 'string') throw refuse('invalid_request', 'keptCardId must be the id of a saved card.');
+        if (typeof id !== 'string') throw refuse('invalid_request', 'savedCardId must be the id of a saved card.');
         const account = accounts.accountOf(request);
         input.email = payerEmail(input.email, account);
         // A signed-in shopper's card is one of their account's; else one this browser saved under the email.
-        const keptCardId = account
+        const savedCardId = account
           ? (await accounts.cardsOf(account)).find((c) => c.id === id)?.id
-          : await keptCardIdOf(shop, input.email, id, ctx.owner);
-        if (!keptCardId) throw refuse('not_found', 'No saved card with this id for this email.');
+          : await savedCardIdOf(shop, input.email, id, ctx.owner);
+        if (!savedCardId) throw refuse('not_found', 'No saved card with this id for this email.');
         const orderId = ledger.nextOrderId();
         const ticket = tickets.issue({
           owner: /** @type {string} */ (ctx.owner),
-          keptCardId,
+          savedCardId,
           email: /** @type {string} */ (input.email),
           intent: input.intent,
           locale: input.locale,
@@ -253,10 +253,10 @@ export function checkoutRoutes(shop, accounts) {
       },
     ],
 
-    // Step 2: the CVV frame posts `{ ticket, keptCardId, cvv }` here. It sends no cookie; the ticket says
+    // Step 2: the CVV frame posts `{ ticket, savedCardId, cvv }` here. It sends no cookie; the ticket says
     // whose checkout this is. CORS answers the card frames' origin only. The CVV goes into the payment
     // call and nowhere else: never logged, never answered.
-    ...keptCardPay(shop, tickets, startPayment),
+    ...savedCardPay(shop, tickets, startPayment),
 
     [
       'POST',
@@ -273,7 +273,7 @@ export function checkoutRoutes(shop, accounts) {
       },
     ],
 
-    // A payment of this checkout by its reference: what the page shows after a kept card's CVV post,
+    // A payment of this checkout by its reference: what the page shows after a saved card's CVV post,
     // whose answer (through the CVV frame) is the payment's outcome alone.
     [
       'GET',
@@ -308,7 +308,7 @@ export function checkoutRoutes(shop, accounts) {
         if (!account && !EMAIL.test(typed)) throw refuse('invalid_request', 'Enter a valid email address.');
         const email = payerEmail(typed || undefined, account);
         // A signed-in shopper's: every card of their account, the default first.
-        const cards = account ? await accounts.cardsOf(account) : await keptCards(shop, /** @type {string} */ (email), ctx.owner);
+        const cards = account ? await accounts.cardsOf(account) : await savedCards(shop, /** @type {string} */ (email), ctx.owner);
         return json(200, {
           cards: cards.map((c) => ({
             id: c.id,
@@ -326,43 +326,43 @@ export function checkoutRoutes(shop, accounts) {
 }
 
 /**
- * The payer's vault cards that they asked to keep ("save this card"), from this browser. The service
+ * The payer's saved cards that they asked to keep ("save this card"), from this browser. The service
  * keeps every card that paid; the shop offers only those the payer agreed to, to the browser that
  * saved them. Another browser reads what an unknown email reads: none.
  * @param {Shop} shop @param {string} email @param {string | undefined} owner the checkout cookie
  */
-export async function keptCards(shop, email, owner) {
-  const firsts = shop.ledger.keptFor(email, owner);
-  for (const entry of firsts.filter((e) => !e.vaultCardId)) learn(entry, await shop.gateway.payments.get(entry.referenceId));
-  const ids = new Set(firsts.map((e) => e.vaultCardId).filter(Boolean));
+export async function savedCards(shop, email, owner) {
+  const firsts = shop.ledger.savedFor(email, owner);
+  for (const entry of firsts.filter((e) => !e.savedCardId)) learn(entry, await shop.gateway.payments.get(entry.referenceId));
+  const ids = new Set(firsts.map((e) => e.savedCardId).filter(Boolean));
   if (ids.size === 0) return [];
   const payer = await shop.gateway.payers.byEmail(email);
   return payer.funding_instrument.credit_cards.filter((card) => ids.has(card.id));
 }
 
 /**
- * The CVV route of a kept card, as `payframe/server`'s `handlers.cvv()` makes it (OPTIONS for the
+ * The CVV route of a saved card, as `payframe/server`'s `handlers.cvv()` makes it (OPTIONS for the
  * preflight, POST for the CVV).
  * @param {Shop} shop @param {ReturnType<typeof createTickets>} tickets
  * @param {(input: PayInput, funding: import('payframe/server').PaymentFunding, owner: string, ip: string | undefined, orderId: string) => Promise<{ payment: import('payframe/server').Payment }>} startPayment
  * @returns {[string, RegExp, import('./http.mjs').Route][]}
  */
-function keptCardPay(shop, tickets, startPayment) {
+function savedCardPay(shop, tickets, startPayment) {
   const handler = shop.gateway.handlers.cvv({
     frameOrigin: shop.frameOrigin,
     handle: async ({ cvv, body }) => {
-      onlyKeys(body, ['ticket', 'keptCardId']);
+      onlyKeys(body, ['ticket', 'savedCardId']);
       const ticket = tickets.take(body['ticket']);
       if (!ticket) throw refuse('not_found', 'This payment has expired or was already sent: press pay again.');
-      if (body['keptCardId'] !== ticket.keptCardId) throw refuse('invalid_request', 'This ticket is for another saved card.');
+      if (body['savedCardId'] !== ticket.savedCardId) throw refuse('invalid_request', 'This ticket is for another saved card.');
       const { intent, email, locale, browserInfo, orderId } = ticket;
-      const funding = { card: { vaultCardId: ticket.keptCardId, cvv }, storedCredential: /** @type {const} */ ({ kind: 'cardholder' }) };
+      const funding = { card: { savedCardId: ticket.savedCardId, cvv }, storedCredential: /** @type {const} */ ({ kind: 'cardholder' }) };
       // The payment itself: the handler answers its outcome alone, and the page asks the shop for the rest.
       return (await startPayment({ intent, email, locale, browserInfo, saveCard: false }, funding, ticket.owner, undefined, orderId))
         .payment;
     },
   });
-  const route = /^\/api\/kept-card\/pay$/;
+  const route = /^\/api\/saved-card\/pay$/;
   return [
     ['OPTIONS', route, handler],
     ['POST', route, handler],
@@ -370,17 +370,17 @@ function keptCardPay(shop, tickets, startPayment) {
 }
 
 /** @param {Shop} shop @param {string | undefined} email @param {string} cardId @param {string | undefined} owner */
-async function keptCardIdOf(shop, email, cardId, owner) {
+async function savedCardIdOf(shop, email, cardId, owner) {
   if (!email) throw refuse('invalid_request', 'A saved card is paid with the email it was saved under.');
-  const card = (await keptCards(shop, email, owner)).find((c) => c.id === cardId);
+  const card = (await savedCards(shop, email, owner)).find((c) => c.id === cardId);
   if (!card) throw refuse('not_found', 'No saved card with this id for this email.');
   return card.id;
 }
 
 /**
  * The pay body: `{ intent, email?, name?, saveCard?, card: { nonce }, browserInfo?, locale? }`. Amount
- * and currency are not in it: they come from the shop's order. A kept card is not paid here: its CVV
- * never passes through the page (see the kept-card routes).
+ * and currency are not in it: they come from the shop's order. A saved card is not paid here: its CVV
+ * never passes through the page (see the saved-card routes).
  * @param {Record<string, unknown>} body
  */
 export function checkPay(body) {

@@ -2,7 +2,7 @@
 // judge of a payment's state; the ledger remembers what the service does not tell back: which order
 // a payment paid, which browser started it, whether the payer agreed to keep the card, and the
 // amounts captured and refunded.
-import { readKeptCard } from 'payframe/server';
+import { readSavedCard } from 'payframe/server';
 import { toMinor } from './money.mjs';
 
 /**
@@ -11,7 +11,7 @@ import { toMinor } from './money.mjs';
  * @typedef {{
  *   referenceId: string, orderId: string, kind: 'checkout' | 'merchant-initiated', intent: 'auth' | 'sale',
  *   amount: { currency: string, total: string }, email?: string, owner?: string, sessionId?: string,
- *   saveCard: boolean, vaultCardId?: string, previousPaymentId?: string, createdAt: string, attempt?: string,
+ *   saveCard: boolean, savedCardId?: string, previousPaymentId?: string, createdAt: string, attempt?: string,
  *   captures: Action[], refunds: Action[], voids: Action[],
  * }} Entry
  */
@@ -67,7 +67,7 @@ export function createLedger() {
      * checkout cookie): knowing a shopper's email is not being them.
      * @param {string} email @param {string | undefined} owner
      */
-    keptFor: (email, owner) =>
+    savedFor: (email, owner) =>
       [...orders.values()].filter(
         (e) => e.saveCard && owner !== undefined && e.owner === owner && e.email?.toLowerCase() === email.toLowerCase(),
       ),
@@ -78,13 +78,13 @@ export function createLedger() {
 }
 
 /**
- * Fills in what a fresh record of the service tells: the vault card id of an approved first payment
+ * Fills in what a fresh record of the service tells: the saved card id of an approved first payment
  * (known only once it is approved, which for a pending payment is after the OTP).
  * @param {Entry} entry @param {import('payframe/server').Payment} record
  */
 export function learn(entry, record) {
-  if (entry.saveCard && !entry.vaultCardId && !['pending', 'declined'].includes(record.state)) {
-    entry.vaultCardId = readKeptCard(record).vaultCardId;
+  if (entry.saveCard && !entry.savedCardId && !['pending', 'declined'].includes(record.state)) {
+    entry.savedCardId = readSavedCard(record).savedCardId;
   }
 }
 

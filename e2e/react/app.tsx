@@ -8,8 +8,8 @@ import { type FormEvent, useMemo, useState } from 'react';
 export interface AppProps {
   merchantId: string;
   gatewayUrl: string;
-  /** The vault's ids of two kept cards (Visa). */
-  keptCards: string[];
+  /** The vault's ids of two saved cards (Visa). */
+  savedCards: string[];
 }
 
 const TEXT = {
@@ -24,7 +24,7 @@ const post = (path: string, body?: unknown) =>
 /** Which client asked for a client token, and how often (the page shows it). */
 const asked: Record<number, number> = {};
 
-export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
+export function App({ merchantId, gatewayUrl, savedCards }: AppProps) {
   const [shown, setShown] = useState(true);
   const [renders, setRenders] = useState(0);
   const [locale, setLocale] = useState<Locale>('en');
@@ -70,10 +70,10 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
           Another client
         </button>
         <button type="button" onClick={() => setKept(0)}>
-          Kept card A
+          Saved card A
         </button>
         <button type="button" onClick={() => setKept(1)}>
-          Kept card B
+          Saved card B
         </button>
         <button type="button" onClick={() => setCount((n) => n + 1)}>
           Count
@@ -89,19 +89,19 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
         </button>
       </div>
       {shown && (
-        // New style, font and kept-card objects at every render: equal ones must keep the form.
+        // New style, font and saved-card objects at every render: equal ones must keep the form.
         <CardFields
           client={client}
           locale={locale}
           styles={{ base: { color, 'font-size': '16px' } }}
           disabled={disabled}
           fonts={[]}
-          keptCard={kept === undefined ? undefined : { id: keptCards[kept]!, brand: 'visa' }}
+          savedCard={kept === undefined ? undefined : { id: savedCards[kept]!, brand: 'visa' }}
           onReady={() => note(`ready at count ${count}`)}
           onChange={(_, field) => note(`${field} changed at count ${count}`)}
           onError={(error) => note(`error ${error.code}`)}
         >
-          <Checkout text={text} keptCard={kept === undefined ? undefined : keptCards[kept]} placeholder={placeholder} />
+          <Checkout text={text} savedCard={kept === undefined ? undefined : savedCards[kept]} placeholder={placeholder} />
         </CardFields>
       )}
       {shown && <Pending client={client} />}
@@ -114,15 +114,15 @@ export function App({ merchantId, gatewayUrl, keptCards }: AppProps) {
   );
 }
 
-function Checkout({ text, keptCard, placeholder }: { text: Text; keptCard: string | undefined; placeholder: string }) {
+function Checkout({ text, savedCard, placeholder }: { text: Text; savedCard: string | undefined; placeholder: string }) {
   const card = useCardForm();
   const [said, setSaid] = useState<string>();
   const pay = async (event: FormEvent) => {
     event.preventDefault();
     setSaid('Paying…');
     try {
-      if (keptCard) {
-        const answer = (await card.postCvv({ url: '/pay/kept-card', body: { keptCardId: keptCard } })) as { state: string };
+      if (savedCard) {
+        const answer = (await card.postCvv({ url: '/pay/saved-card', body: { savedCardId: savedCard } })) as { state: string };
         setSaid(`Paid: ${answer.state}`);
       } else {
         const { brand, last4 } = await card.tokenize();
@@ -135,10 +135,10 @@ function Checkout({ text, keptCard, placeholder }: { text: Text; keptCard: strin
   const status = card.error ? `Unavailable: ${card.error.code}` : !card.ready ? 'Loading the card form…' : (said ?? 'Ready');
   return (
     <form aria-label="Payment" noValidate onSubmit={pay}>
-      {keptCard ? (
+      {savedCard ? (
         <div className="field">
-          <label htmlFor="kept-cvv">{text.cvv}</label>
-          <CardCvv id="kept-cvv" className="box" />
+          <label htmlFor="saved-cvv">{text.cvv}</label>
+          <CardCvv id="saved-cvv" className="box" />
         </div>
       ) : (
         <>

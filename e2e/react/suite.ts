@@ -4,7 +4,7 @@
 // origin. Run once per React version (e2e/react-19.spec.ts, e2e/react-18.spec.ts).
 import { expect, type Page, test } from '@playwright/test';
 import { testCards } from '../../src/sandbox';
-import { readKeptCard, toPending } from '../../src/server';
+import { readSavedCard, toPending } from '../../src/server';
 import { type Merchant, startMerchant } from '../support/merchant';
 import { bundle, type ReactVersion, serverRender } from '../support/react';
 
@@ -18,13 +18,13 @@ export function reactSuite(react: ReactVersion): void {
   // Each test is a dozen steps across frames of two origins: on a loaded 2-core machine one takes 40 s.
   test.describe.configure({ timeout: 90_000 });
   let merchant: Merchant;
-  let keptCards: string[];
+  let savedCards: string[];
   let server: { html: string; touched: string[] };
 
   test.beforeAll(async () => {
     merchant = await startMerchant();
     // Two cards the vault keeps (the payer asked), paid again below with their CVV alone.
-    keptCards = [];
+    savedCards = [];
     for (const number of [testCards.approved.number, '4012888888881881']) {
       const first = await merchant.gateway.payments.create({
         intent: 'sale',
@@ -33,9 +33,9 @@ export function reactSuite(react: ReactVersion): void {
         payer: { email: 'ada@example.com' },
         card: { number, expireMonth: 12, expireYear: 2034, cvv: '123' },
       });
-      keptCards.push(readKeptCard(first).vaultCardId!);
+      savedCards.push(readSavedCard(first).savedCardId!);
     }
-    const props = { merchantId: merchant.sandbox.merchant.id, gatewayUrl: merchant.sandbox.url, keptCards };
+    const props = { merchantId: merchant.sandbox.merchant.id, gatewayUrl: merchant.sandbox.url, savedCards };
     const client = await bundle('e2e/react/client.tsx', react);
     server = await serverRender('e2e/react/server.tsx', react, props);
     merchant.files.set('/', {
@@ -203,24 +203,24 @@ export function reactSuite(react: ReactVersion): void {
     await expectClean(page);
   });
 
-  test('another kept card mounts a new CVV form and destroys the old one; the new one posts its CVV', async ({ page }) => {
+  test('another saved card mounts a new CVV form and destroys the old one; the new one posts its CVV', async ({ page }) => {
     await open(page);
-    await page.getByRole('button', { name: 'Kept card A' }).click();
+    await page.getByRole('button', { name: 'Saved card A' }).click();
     await expect(status(page)).toHaveText('Ready', { timeout: 15_000 });
     await expect(page.locator('iframe')).toHaveCount(1);
-    await input(page, 'cvv', LABELS.cvv, '#kept-cvv').click();
+    await input(page, 'cvv', LABELS.cvv, '#saved-cvv').click();
     await page.keyboard.type('739');
     await mark(page);
-    await page.getByRole('button', { name: 'Kept card B' }).click();
+    await page.getByRole('button', { name: 'Saved card B' }).click();
     await expect(status(page)).toHaveText('Ready', { timeout: 15_000 });
     expect(await compare(page)).toEqual({ same: false, markedConnected: 0, now: 1 });
-    const cvv = input(page, 'cvv', LABELS.cvv, '#kept-cvv');
+    const cvv = input(page, 'cvv', LABELS.cvv, '#saved-cvv');
     await expect(cvv).toHaveValue('');
     await cvv.click();
     await page.keyboard.type('582');
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await expect(status(page)).toHaveText('Paid: authorised', { timeout: 15_000 });
-    expect(merchant.received.at(-1)).toEqual({ cvv: '582', body: { keptCardId: keptCards[1] } });
+    expect(merchant.received.at(-1)).toEqual({ cvv: '582', body: { savedCardId: savedCards[1] } });
     await expectClean(page);
   });
 

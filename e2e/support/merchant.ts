@@ -1,6 +1,6 @@
 // A merchant for the browser tests: its own HTTPS origin (https://localhost:P2) serving a checkout
 // under a strict CSP with Trusted Types, the script-tag bundles, and three routes written with
-// payframe/server (a client token, a sale paid with a nonce, and a vault card paid again with the CVV
+// payframe/server (a client token, a sale paid with a nonce, and a saved card paid again with the CVV
 // its frame posts). The sandbox (https://127.0.0.1:P1) is the gateway and serves the card frames; or,
 // as a live checkout is set up (`frameHost`), the frames come from a frame host of the merchant's, on a
 // third origin (https://127.0.0.2:P3), made with createFrameHost, and the sandbox stands for the live service.
@@ -27,9 +27,9 @@ export interface Merchant {
   /** How many client tokens the page asked for; set `refuseTokens` to make the route answer 502. */
   tokenRequests: number;
   refuseTokens: boolean;
-  /** Mounts `/kept-card/ticket` and `/kept-card/pay` from a module's code (docs/kept-card.md's `hosted/kept-card.mjs`). */
-  useKeptCardRoutes(code: string): Promise<void>;
-  /** What the kept-card route received from the CVV frame. */
+  /** Mounts `/saved-card/ticket` and `/saved-card/pay` from a module's code (docs/saved-card-cvv.md's `hosted/saved-card.mjs`). */
+  useSavedCardRoutes(code: string): Promise<void>;
+  /** What the saved-card route received from the CVV frame. */
   received: { cvv: string; body: Record<string, unknown> }[];
   /** Extra files by path (fonts, pages of a test). */
   files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string> }>;
@@ -92,13 +92,13 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
     frameHostRequests.push({ method: req.method ?? 'GET', path: req.url ?? '/' });
     frames!(req, res);
   };
-  // The CVV-only form's route: CORS for the frames' origin (the sandbox's, or the frame host's) only; a vault card paid again.
-  const keptCard = toNodeListener(
+  // The CVV-only form's route: CORS for the frames' origin (the sandbox's, or the frame host's) only; a saved card paid again.
+  const savedCard = toNodeListener(
     gateway.handlers.cvv({
       ...(frameOrigin ? { frameOrigin } : {}),
       handle: async ({ cvv, body }) => {
         received.push({ cvv, body });
-        const card = { vaultCardId: String(body['keptCardId']), cvv };
+        const card = { savedCardId: String(body['savedCardId']), cvv };
         return gateway.payments.create({
           intent: 'auth',
           amount: { currency: 'USD', total: '25.00' },
@@ -108,7 +108,7 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
       },
     }),
   );
-  let keptCardRoutes: Record<string, ReturnType<typeof toNodeListener>> = {};
+  let savedCardRoutes: Record<string, ReturnType<typeof toNodeListener>> = {};
   const authenticate = toNodeListener(gateway.handlers.authenticate());
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
@@ -116,8 +116,8 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
     ['/checkout.css', { type: 'text/css', body: await read('e2e/support/checkout.css') }],
     ['/', { type: 'text/html; charset=utf-8', body: await read('e2e/support/checkout.html') }],
-    ['/kept-card', { type: 'text/html; charset=utf-8', body: await read('e2e/support/kept-card.html') }],
-    ['/kept-card.js', { type: 'text/javascript', body: await read('e2e/support/kept-card.js') }],
+    ['/saved-card', { type: 'text/html; charset=utf-8', body: await read('e2e/support/saved-card.html') }],
+    ['/saved-card.js', { type: 'text/javascript', body: await read('e2e/support/saved-card.js') }],
   ]);
   const reports: unknown[] = [];
   const requests: Merchant['requests'] = [];
@@ -130,8 +130,8 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
     tokenRequests: 0,
     refuseTokens: false,
     received,
-    async useKeptCardRoutes(code) {
-      keptCardRoutes = await keptCardModule(gateway, code, frameOrigin);
+    async useSavedCardRoutes(code) {
+      savedCardRoutes = await savedCardModule(gateway, code, frameOrigin);
     },
     files,
     ...(framesUrl ? { frameHost: { url: framesUrl, requests: frameHostRequests } } : {}),
@@ -154,9 +154,9 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
           .writeHead(502, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { code: 'server_error', message: 'no token today' } }));
       }
-      if (path === '/pay/kept-card') return keptCard(req, res);
-      const keptCardRoute = keptCardRoutes[path];
-      if (keptCardRoute) return keptCardRoute(req, res);
+      if (path === '/pay/saved-card') return savedCard(req, res);
+      const savedCardRoute = savedCardRoutes[path];
+      if (savedCardRoute) return savedCardRoute(req, res);
       if (path === '/authenticate') return authenticate(req, res);
       if (path === '/csp-report') {
         reports.push(JSON.parse((await body(req)) || 'null'));
@@ -198,21 +198,21 @@ export function checkoutUrl(merchant: Merchant, query: Record<string, string> = 
 }
 
 /**
- * Kept-card routes from a module's code (docs/kept-card.md's), run as written: the module is written where
+ * Saved-card routes from a module's code (docs/saved-card-cvv.md's), run as written: the module is written where
  * `payframe/server` resolves to this package, and mounted with toNodeListener. A ticket is for 25.00 USD.
  * `frameOrigin`: the frame host's, when the frames come from one (undefined: the sandbox serves them).
  */
-async function keptCardModule(gateway: Gateway, code: string, frameOrigin: string | undefined) {
+async function savedCardModule(gateway: Gateway, code: string, frameOrigin: string | undefined) {
   const dir = new URL('../../test-results/readme/', import.meta.url);
   await mkdir(dir, { recursive: true });
-  const file = new URL(`kept-card-${process.pid}-${Date.now()}.mjs`, dir);
+  const file = new URL(`saved-card-${process.pid}-${Date.now()}.mjs`, dir);
   await writeFile(file, code);
-  const { issueTicket, payKeptCard } = await import(file.href);
+  const { issueTicket, paySavedCard } = await import(file.href);
   return {
-    '/kept-card/ticket': toNodeListener(async (request) => {
+    '/saved-card/ticket': toNodeListener(async (request) => {
       const { cardId } = await request.json();
       return Response.json(issueTicket(cardId, { currency: 'USD', total: '25.00' }));
     }),
-    '/kept-card/pay': toNodeListener(payKeptCard(gateway, frameOrigin)),
+    '/saved-card/pay': toNodeListener(paySavedCard(gateway, frameOrigin)),
   };
 }

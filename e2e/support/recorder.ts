@@ -3,7 +3,7 @@
 // checkouts alike. Start it before the page loads (its message listener must come first).
 import { expect, type Page, type Request } from '@playwright/test';
 
-/** What must not leak; a flow with a kept card has only its CVV. */
+/** What must not leak; a flow with a saved card has only its CVV. */
 export interface Card {
   number?: string;
   cvv?: string;
@@ -117,7 +117,7 @@ function inOrder(digits: string, stream: string): boolean {
 
 /**
  * Where card data shows in what was recorded: the number whole with any separators, six or more of its
- * digits in a row (other than its first six, the BIN, which a page may show as a kept card's `bin`),
+ * digits in a row (other than its first six, the BIN, which a page may show as a saved card's `bin`),
  * the CVV as a number of its own (not as an ISO time's milliseconds), and, in the lists of messages named by `streams`, the number's digits
  * in order across them (a few digits per message, even overlapping, as a frame sending each keystroke's
  * value would). Empty when nothing leaked.

@@ -27,7 +27,7 @@ export interface Field {
   touch(): void;
   /**
    * Applies the page's config (language, label, placeholder, styles, fonts, brand mark, disabled), `brand` a CVV-only
-   * form's vault card's, `texts` its locale's (checked). Answers the label and what was dropped of the styles and fonts;
+   * form's saved card's, `texts` its locale's (checked). Answers the label and what was dropped of the styles and fonts;
    * or, applying nothing, `refused`: why the config cannot be (a `brands` option that is not a list of brand ids).
    */
   configure(m: Config, brand: Brand | undefined, texts: FieldTexts): { label: string; dropped: string[]; refused?: string };

@@ -1,14 +1,14 @@
 /**
- * The CVV of a vault card, posted by its frame straight to the merchant's own server: the service has
+ * The CVV of a saved card, posted by its frame straight to the merchant's own server: the service has
  * no CVV-only nonce, and the CVV reaches it only in the server's payment call. The page's scripts never
  * see it. The frame decides where it goes (the page's origin, named in the frame's URL), not the page,
  * and what of the answer the page gets: a `CvvAnswer` rebuilt from its known fields, or a refusal's
  * code and identifiers; never the route's own text, which could carry the CVV in a form no check knows.
  */
-import { readCvvAnswer, readErrorAnswer } from '../protocol/answers';
+import { readCvvAnswer, readErrorAnswer } from '../protocol/merchant-answers';
 import { MAX_POST_BODY, postTarget } from '../protocol/post-target';
 import type { CvvAnswer } from '../protocol/wire';
-import { codeForStatus, readAnswer } from '../shared/answer';
+import { codeForStatus, readAnswer } from '../shared/http-answer';
 import { MAX_MERCHANT_ANSWER } from '../shared/body';
 import { PayframeError } from '../shared/errors';
 

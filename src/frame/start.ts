@@ -134,7 +134,7 @@ function configurer({ field: name, form }: FrameAddress, { field, report, setSiz
       proven ||= proves;
       const text = JSON.stringify(m);
       if (text !== applied) {
-        // The vault card's brand sets a CVV-only form's size; a full form's CVV follows the number.
+        // The saved card's brand sets a CVV-only form's size; a full form's CVV follows the number.
         const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
         if (m.brand !== undefined && !brand) {
           const ids = table()

@@ -26,7 +26,7 @@ export interface FrameAddress {
   /** The mount's config, checked as a posted one is (`readToFrame`). */
   config: Config;
   /**
-   * `cvv`: a form of the CVV field alone (a vault card paid again), which may post the CVV to the page's
+   * `cvv`: a form of the CVV field alone (a saved card paid again), which may post the CVV to the page's
    * own origin and nowhere else. Fixed in the URL's path, so that no message can turn a full form's CVV
    * field into one, and the page's headers follow it. Absent: a field of a full card form, whose card
    * only ever becomes a nonce.

@@ -31,7 +31,7 @@ export {
 } from './names';
 export { MAX_POST_BODY, postTarget } from './post-target';
 export { fromErrorInfo, toErrorInfo } from './transfer';
-export { readErrorAnswer, readOtpOutcome } from './answers';
+export { readErrorAnswer, readOtpOutcome } from './merchant-answers';
 export {
   type ErrorAnswer,
   type OtpOutcome,

@@ -76,7 +76,7 @@ export interface Config {
   brands?: unknown;
   /** The container's `color-scheme`, so that the frame stays transparent on a dark page. */
   scheme?: string;
-  /** A CVV-only form: the kept card's brand id, which sets the CVV's size (4 for American Express) and default label. */
+  /** A CVV-only form: the saved card's brand id, which sets the CVV's size (4 for American Express) and default label. */
   brand?: string;
   /** The number frame shows the brand's mark (and says its name); default true. */
   brandMark?: boolean;

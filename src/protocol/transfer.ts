@@ -2,7 +2,7 @@
  * A PayframeError's crossing of the frame boundary, both ways: the frame posts it as data (structured
  * clone: `cause` stays behind), the page makes it a PayframeError again with the same code and fields.
  */
-import { asEventId, asName, asResultCode } from '../shared/answer';
+import { asEventId, asName, asResultCode } from '../shared/http-answer';
 import { ERROR_INFO, PayframeError, pick } from '../shared/errors';
 import type { ErrorInfo } from './messages';
 
@@ -13,7 +13,7 @@ import type { ErrorInfo } from './messages';
  */
 export function toErrorInfo(caught: unknown): ErrorInfo {
   const e = caught instanceof PayframeError ? caught : new PayframeError('server_error', 'the card frame failed unexpectedly');
-  // What a service or the merchant's route named crosses only in its shape (shared/answer.ts): no card number fits.
+  // What a service or the merchant's route named crosses only in its shape (shared/http-answer.ts): no card number fits.
   return {
     ...pick(e, ['code', 'message', ...ERROR_INFO]),
     reason: asName(e.reason),

@@ -1,7 +1,7 @@
 /**
  * payframe's own wire: what the merchant's server (the handlers of `payframe/server`) answers the
  * checkout page and its frames, and what the page sends it. Each shape is declared here once; the
- * handlers build their answers with these types, the page reads them with the guards of answers.ts
+ * handlers build their answers with these types, the page reads them with the guards of merchant-answers.ts
  * (hand-written, no valibot: they run on the merchant's page and in the frames). Types and patterns
  * only, so that a page that reads a return URL loads none of the guards.
  */
@@ -64,12 +64,12 @@ export interface ErrorAnswer {
 }
 
 /**
- * A kept card as the payer's own page may see it (`handlers.keptCards()`): what to show and the id to
+ * A saved card as the payer's own page may see it (`handlers.savedCards()`): what to show and the id to
  * pick it by, never the BIN, the payer id or anything the vault holds beyond that. Every id the page
  * sends back is checked against the signed-in payer's own cards.
  */
-export interface KeptCardView {
-  /** The vault card id, only ever acted on after it is found among the session's payer's cards. */
+export interface SavedCardView {
+  /** The saved card id, only ever acted on after it is found among the session's payer's cards. */
   id: string;
   /** A brand id as `detectBrand` gives it (`visa`, `american-express`, …; `unknown` when its BIN says none): what `mountFields({ brand })` takes. */
   brand: string;
@@ -79,13 +79,13 @@ export interface KeptCardView {
   isDefault: boolean;
 }
 
-/** `handlers.keptCards()`'s answer to a GET, and to a POST after its change: the default first. */
-export interface KeptCardsAnswer {
-  cards: KeptCardView[];
+/** `handlers.savedCards()`'s answer to a GET, and to a POST after its change: the default first. */
+export interface SavedCardsAnswer {
+  cards: SavedCardView[];
 }
 
-/** What the payer's page posts to `handlers.keptCards()`: one of their cards removed, or made the default. */
-export interface KeptCardAction {
+/** What the payer's page posts to `handlers.savedCards()`: one of their cards removed, or made the default. */
+export interface SavedCardAction {
   action: 'remove' | 'default';
   cardId: string;
 }

@@ -55,8 +55,8 @@ export interface CardFieldsProps extends CardFieldsHandlers {
   timeoutMs?: number;
   /** The brands you take (`mountFields`' `brands`), compared by value; another list mounts another form. */
   brands?: BrandId[];
-  /** A kept card paid again with its CVV (render `<CardCvv>` alone); another card mounts another form. */
-  keptCard?: { id: string; brand: BrandId };
+  /** A saved card paid again with its CVV (render `<CardCvv>` alone); another card mounts another form. */
+  savedCard?: { id: string; brand: BrandId };
   children?: ReactNode;
 }
 
@@ -69,7 +69,7 @@ export interface CardFormValue extends FormState {
   error: PayframeError | undefined;
   /** The current form's `tokenize()`; the same function at every render. */
   tokenize(options?: TokenizeOptions): Promise<TokenizeResult>;
-  /** The current form's `postCvv()` (a kept card's form); the same function at every render. */
+  /** The current form's `postCvv()` (a saved card's form); the same function at every render. */
   postCvv(options: PostCvvOptions): Promise<CvvAnswer>;
 }
 
@@ -94,7 +94,7 @@ const Fields = createContext<Context | null>(null);
 const none = () => Promise.reject(new PayframeError('invalid_request', 'no card form is mounted'));
 
 export function CardFields(props: CardFieldsProps) {
-  const { client, keptCard, frameUrl, timeoutMs, locale, brandMark, disabled } = props;
+  const { client, savedCard, frameUrl, timeoutMs, locale, brandMark, disabled } = props;
   const latest = useLatest(props);
   const [live, setLive] = useState(START);
   // What the effects share, made once: the boxes on the page, those of the mounted form, the form.
@@ -133,7 +133,7 @@ export function CardFields(props: CardFieldsProps) {
       form = mountFields({
         client,
         fields: fields as MountOptions['fields'],
-        brand: keptCard?.brand,
+        brand: savedCard?.brand,
         brands: latest.current.brands,
         styles: mountStyles,
         fonts,
@@ -163,7 +163,7 @@ export function CardFields(props: CardFieldsProps) {
       form.destroy();
       setLive(START);
     };
-  }, [client, keptCard?.id, keptCard?.brand, frameUrl, timeoutMs, fonts, brandMark, brands, generation]);
+  }, [client, savedCard?.id, savedCard?.brand, frameUrl, timeoutMs, fonts, brandMark, brands, generation]);
 
   // After every render: a field that came or went (another box) needs another form.
   useEffect(() => {

@@ -117,7 +117,7 @@ function isCardNumber(issue: v.BaseIssue<unknown>): boolean {
 }
 
 /** A safe message for the first issue: the field path and what was expected, never the value sent. */
-function refuse(issue: v.BaseIssue<unknown>): never {
+function failIssue(issue: v.BaseIssue<unknown>): never {
   const last = issue.path?.[issue.path.length - 1]?.key;
   const amount = issue.input !== undefined && AMOUNT_KEYS.has(String(last)) && (issue.type === 'check' || issue.type === 'regex');
   // A union (the funding forms) that no form matched keeps its members' issues: a card number among them.
@@ -128,7 +128,7 @@ function refuse(issue: v.BaseIssue<unknown>): never {
 
 export function validate<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, input);
-  if (!result.success) return refuse(result.issues[0]);
+  if (!result.success) return failIssue(result.issues[0]);
   return result.output;
 }
 

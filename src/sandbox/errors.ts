@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PayframeError } from '../shared/errors';
-import { codeForStatus } from '../shared/answer';
+import { codeForStatus } from '../shared/http-answer';
 
 /** The sandbox's refusals: HTTP status, service code and name, as docs/service-decisions.md ("Error statuses and codes") lists them. */
 export const CATALOGUE = {

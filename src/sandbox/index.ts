@@ -8,9 +8,9 @@ import { isLoopbackHost } from '../shared/url';
 import { makeCertificate } from './certificate';
 import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
 import { SandboxError } from './errors';
-import { defaultFrameDir } from './frame';
+import { defaultFrameDir } from './frame-pages';
 import type { Sandbox } from './context';
-import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './server';
+import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './dispatch';
 import { Clock, Store, type MerchantConfig } from './state';
 import { dueTimer } from './due';
 import { CHAOS_SHAPE, ChaosSchema, Notifier, type NotificationChaos, type NotificationDelivery } from './notify';
@@ -19,7 +19,7 @@ import { refresh } from './payments';
 export { testCards, type TestCard } from './cards';
 export { makeCertificate, type Certificate } from './certificate';
 export type { MerchantConfig } from './state';
-export type { Fault } from './server';
+export type { Fault } from './dispatch';
 export type { Attempt, NotificationChaos, NotificationDelivery } from './notify';
 
 export interface SandboxOptions {

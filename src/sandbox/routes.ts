@@ -6,7 +6,7 @@ import { authenticate, capture, childView, paymentOfSession, refund, voidPayment
 import { brandOf } from './cards';
 import { isLoopbackOrigin, LOOPBACK_HOSTS } from '../shared/url';
 import { fail } from './errors';
-import { serveFrame } from './frame';
+import { serveFrame } from './frame-pages';
 import { createPayment, findPayment, paymentView, type Ctx } from './payments';
 import { redirectPage } from './redirect-page';
 import { CHAOS_SHAPE, ChaosSchema, type NotificationChaos } from './notify';

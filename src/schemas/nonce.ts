@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ResponseExpireMonth, ResponseExpireYear, Timestamp } from './common';
+import { ResponseExpireMonthSchema, ResponseExpireYearSchema, TimestampSchema } from './common';
 
 /** The interface document's 4.2: card details exchanged for a nonce (the service's rules for each field). */
 export const NonceRequestSchema = v.strictObject({
@@ -16,10 +16,10 @@ export const CardNonceSchema = v.looseObject({
   credit_card_nonce: v.pipe(v.string(), v.uuid()),
   last4: v.pipe(v.string(), v.regex(/^\d{4}$/)),
   type: v.string(),
-  expire_month: ResponseExpireMonth,
-  expire_year: ResponseExpireYear,
-  expires_on: Timestamp,
-  issued_on: Timestamp,
+  expire_month: ResponseExpireMonthSchema,
+  expire_year: ResponseExpireYearSchema,
+  expires_on: TimestampSchema,
+  issued_on: TimestampSchema,
 });
 export type CardNonce = v.InferOutput<typeof CardNonceSchema>;
 

@@ -22,14 +22,14 @@ export const NOTIFICATION_KINDS = [
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** An id as an event may carry it: letters, digits, `.`, `_`, `-`; never long enough to hide a card number's digits alone. */
-const Id = v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/, 'must be an id'));
+const IdSchema = v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/, 'must be an id'));
 
 export const NotificationSchema = v.object({
-  id: Id,
+  id: IdSchema,
   create_time: v.string(),
   resource_type: v.picklist(['payment', 'subscription', 'account_updater']),
   kind: v.pipe(v.string(), v.regex(/^[A-Z][A-Z0-9_.]{1,63}$/, 'must be an event kind such as PAYMENT.SALE.COMPLETED')),
   /** What the service says the entity was: read, never believed (the handler reads the payment itself). */
-  resource: v.looseObject({ reference_id: v.optional(Id) }),
+  resource: v.looseObject({ reference_id: v.optional(IdSchema) }),
 });
 export type Notification = v.InferOutput<typeof NotificationSchema>;

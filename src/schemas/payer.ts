@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { RequestCountryCode, ResponseCountryCode, ResponseExpireMonth, ResponseExpireYear } from './common';
+import { RequestCountryCodeSchema, ResponseCountryCodeSchema, ResponseExpireMonthSchema, ResponseExpireYearSchema } from './common';
 
 const text = v.string();
 
@@ -12,7 +12,7 @@ export const AddressSchema = v.strictObject({
   line1: v.optional(text),
   line2: v.optional(text),
   city: v.optional(text),
-  country_code: v.optional(RequestCountryCode),
+  country_code: v.optional(RequestCountryCodeSchema),
   postal_code: v.optional(text),
   state: v.optional(text),
   phone: v.optional(PhoneSchema),
@@ -21,7 +21,7 @@ export const ResponseAddressSchema = v.looseObject({
   line1: v.optional(text),
   line2: v.optional(text),
   city: v.optional(text),
-  country_code: v.optional(ResponseCountryCode),
+  country_code: v.optional(ResponseCountryCodeSchema),
   postal_code: v.optional(text),
   state: v.optional(text),
   phone: v.optional(ResponsePhoneSchema),
@@ -42,7 +42,7 @@ export const ResponsePayerInfoSchema = v.looseObject({
   billing_address: v.optional(ResponseAddressSchema),
 });
 
-/** `bin_data` of a vault card: all strings. */
+/** `bin_data` of a saved card: all strings. */
 export const BinDataSchema = v.looseObject({
   bin: v.optional(text),
   country_code: v.optional(text),
@@ -54,12 +54,12 @@ export const BinDataSchema = v.looseObject({
 });
 export type BinData = v.InferOutput<typeof BinDataSchema>;
 
-/** `funding_instrument.credit_card` in a response, and a vault card record (never number or cvv2). */
+/** `funding_instrument.credit_card` in a response, and a saved card record (never number or cvv2). */
 export const ResponseCardSchema = v.looseObject({
   id: v.optional(text),
   type: v.optional(text),
-  expire_month: v.optional(ResponseExpireMonth),
-  expire_year: v.optional(ResponseExpireYear),
+  expire_month: v.optional(ResponseExpireMonthSchema),
+  expire_year: v.optional(ResponseExpireYearSchema),
   name: v.optional(text),
   cvv_check: v.optional(text),
   avs_check: v.optional(text),
@@ -70,25 +70,25 @@ export const ResponseCardSchema = v.looseObject({
 });
 export type ResponseCard = v.InferOutput<typeof ResponseCardSchema>;
 
-/** A vault card as the card lookups return it: id, bin and last4 are always there. */
-export const VaultCardSchema = v.looseObject({
+/** A saved card as the card lookups return it: id, bin and last4 are always there. */
+export const SavedCardSchema = v.looseObject({
   ...ResponseCardSchema.entries,
   id: text,
   last4: text,
   bin: text,
 });
-export type VaultCard = v.InferOutput<typeof VaultCardSchema>;
+export type SavedCard = v.InferOutput<typeof SavedCardSchema>;
 
 /** The interface document's 4.10: payer by email or by id. */
 export const PayerRecordSchema = v.looseObject({
   payer_info: ResponsePayerInfoSchema,
-  funding_instrument: v.looseObject({ credit_cards: v.array(VaultCardSchema) }),
+  funding_instrument: v.looseObject({ credit_cards: v.array(SavedCardSchema) }),
 });
 export type PayerRecord = v.InferOutput<typeof PayerRecordSchema>;
 
 /** The interface document's 4.10: cards of a payer. */
 export const CardListSchema = v.looseObject({
   count: v.pipe(v.number(), v.integer()),
-  credit_cards: v.array(VaultCardSchema),
+  credit_cards: v.array(SavedCardSchema),
 });
 export type CardList = v.InferOutput<typeof CardListSchema>;

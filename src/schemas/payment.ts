@@ -1,16 +1,16 @@
 import * as v from 'valibot';
 import {
   checkedAmount,
-  Currency,
-  DecimalAmount,
-  FreeObject,
-  Intent,
-  RequestExpireMonth,
-  RequestExpireYear,
-  RequestTransactionType,
-  ResponseIntent,
-  ResponseTransactionType,
-  Timestamp,
+  CurrencySchema,
+  DecimalAmountSchema,
+  FreeObjectSchema,
+  IntentSchema,
+  RequestExpireMonthSchema,
+  RequestExpireYearSchema,
+  RequestTransactionTypeSchema,
+  ResponseIntentSchema,
+  ResponseTransactionTypeSchema,
+  TimestampSchema,
 } from './common';
 import { PayerInfoSchema, ResponseCardSchema, ResponsePayerInfoSchema, ResponsePhoneSchema } from './payer';
 
@@ -24,20 +24,20 @@ const absoluteUrl = v.pipe(v.string(), v.url('must be an absolute URL'), v.regex
 
 export const FullCardSchema = v.strictObject({
   number: v.pipe(v.string(), v.regex(/^\d{12,19}$/, 'number must be 12 to 19 digits')),
-  expire_month: RequestExpireMonth,
-  expire_year: RequestExpireYear,
+  expire_month: RequestExpireMonthSchema,
+  expire_year: RequestExpireYearSchema,
   cvv2: v.optional(cvv2),
   name: v.optional(text),
   /** `true` when the card is a card kept on file by the merchant. */
   stored: v.optional(v.boolean()),
 });
-export const VaultCardRefSchema = v.strictObject({ credit_card_id: id, cvv2: v.optional(cvv2) });
+export const SavedCardRefSchema = v.strictObject({ credit_card_id: id, cvv2: v.optional(cvv2) });
 export const NonceRefSchema = v.strictObject({ nonce: v.pipe(v.string(), v.uuid('nonce must be a UUID')), name: v.optional(text) });
 
 export const FundingInstrumentSchema = v.union(
   [
     v.strictObject({ credit_card: FullCardSchema }),
-    v.strictObject({ credit_card_token: VaultCardRefSchema }),
+    v.strictObject({ credit_card_token: SavedCardRefSchema }),
     v.strictObject({ credit_card_nonce: NonceRefSchema }),
   ],
   'funding_instrument must hold exactly one of credit_card, credit_card_token, credit_card_nonce',
@@ -69,7 +69,7 @@ export const ItemSchema = v.strictObject({
   quantity: v.optional(text),
   price: v.optional(text),
   shipping: v.optional(text),
-  currency: v.optional(Currency),
+  currency: v.optional(CurrencySchema),
   url: v.optional(text),
   image: v.optional(text),
   tangible: v.optional(v.picklist(['true', 'false'])),
@@ -78,14 +78,14 @@ export type Item = v.InferOutput<typeof ItemSchema>;
 
 export const RequestAmountSchema = checkedAmount(
   v.strictObject({
-    currency: Currency,
-    total: DecimalAmount,
+    currency: CurrencySchema,
+    total: DecimalAmountSchema,
     details: v.optional(v.strictObject({ subtotal: v.optional(text), shipping: v.optional(text) })),
   }),
 );
 
 export const RequestTransactionSchema = v.strictObject({
-  type: v.optional(RequestTransactionType),
+  type: v.optional(RequestTransactionTypeSchema),
   amount: RequestAmountSchema,
   description: v.optional(text),
   items: v.optional(v.array(ItemSchema)),
@@ -98,7 +98,7 @@ export const RequestTransactionSchema = v.strictObject({
 });
 
 export const PaymentRequestSchema = v.strictObject({
-  intent: Intent,
+  intent: IntentSchema,
   merchant_initiated: v.optional(v.boolean()),
   previous_payment_id: v.optional(id),
   payer: v.strictObject({
@@ -109,22 +109,22 @@ export const PaymentRequestSchema = v.strictObject({
   }),
   payee: v.optional(v.strictObject({ email: v.optional(text), merchant_id: v.optional(text) })),
   transaction: RequestTransactionSchema,
-  custom: v.optional(FreeObject),
+  custom: v.optional(FreeObjectSchema),
   capture_delay: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
-  metadata: v.optional(FreeObject),
+  metadata: v.optional(FreeObjectSchema),
 });
 export type PaymentRequest = v.InferOutput<typeof PaymentRequestSchema>;
 
 /** The interface document's 4.6 and 4.8: `amount` optional (see docs/server.md: omitted means the whole remaining amount). */
 export const CaptureRequestSchema = v.strictObject({
-  amount: v.optional(DecimalAmount),
+  amount: v.optional(DecimalAmountSchema),
   invoice_number: v.optional(text),
-  custom: v.optional(FreeObject),
+  custom: v.optional(FreeObjectSchema),
 });
 export type CaptureRequest = v.InferOutput<typeof CaptureRequestSchema>;
 export const RefundRequestSchema = CaptureRequestSchema;
 export type RefundRequest = CaptureRequest;
-export const VoidRequestSchema = v.strictObject({ invoice_number: v.optional(text), custom: v.optional(FreeObject) });
+export const VoidRequestSchema = v.strictObject({ invoice_number: v.optional(text), custom: v.optional(FreeObjectSchema) });
 export type VoidRequest = v.InferOutput<typeof VoidRequestSchema>;
 
 /** The interface document's 4.9. */
@@ -179,7 +179,7 @@ export const ResponseItemSchema = v.looseObject({
 const ResponseAmountSchema = v.looseObject({ currency: text, total: text, details: v.optional(v.looseObject({})) });
 
 export const ResponseTransactionSchema = v.looseObject({
-  type: v.optional(ResponseTransactionType),
+  type: v.optional(ResponseTransactionTypeSchema),
   mode: v.optional(text),
   amount: v.optional(ResponseAmountSchema),
   description: v.optional(text),
@@ -197,7 +197,7 @@ export const PaymentSchema = v.looseObject({
   reference_id: id,
   state: PaymentStateSchema,
   result: ResultSchema,
-  intent: v.optional(ResponseIntent),
+  intent: v.optional(ResponseIntentSchema),
   payer: v.optional(
     v.looseObject({
       payment_type: v.optional(text),
@@ -206,12 +206,12 @@ export const PaymentSchema = v.looseObject({
     }),
   ),
   transaction: v.optional(ResponseTransactionSchema),
-  custom: v.optional(v.nullable(FreeObject)),
+  custom: v.optional(v.nullable(FreeObjectSchema)),
   risk_check: v.optional(v.boolean()),
-  three_d: v.optional(v.nullable(FreeObject)),
-  create_time: Timestamp,
+  three_d: v.optional(v.nullable(FreeObjectSchema)),
+  create_time: TimestampSchema,
   subscriptions: v.optional(v.unknown()),
-  delayed_capture_time: v.optional(Timestamp),
+  delayed_capture_time: v.optional(TimestampSchema),
   chargeback: v.optional(text),
 });
 export type Payment = v.InferOutput<typeof PaymentSchema>;
@@ -230,8 +230,8 @@ export const ReducedRecordSchema = v.looseObject({
       items: v.optional(v.array(ResponseItemSchema)),
     }),
   ),
-  create_time: Timestamp,
-  custom: v.optional(v.nullable(FreeObject)),
+  create_time: TimestampSchema,
+  custom: v.optional(v.nullable(FreeObjectSchema)),
   chargeback: v.optional(text),
 });
 export type ReducedRecord = v.InferOutput<typeof ReducedRecordSchema>;

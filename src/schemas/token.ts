@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import { Timestamp } from './common';
+import { TimestampSchema } from './common';
 
 /** The interface document's 2.1: response of the client-token endpoint. */
 export const ClientTokenSchema = v.looseObject({
   accessToken: v.pipe(v.string(), v.minLength(1)),
   tokenType: v.string(),
-  expiresOn: Timestamp,
-  issuedOn: Timestamp,
+  expiresOn: TimestampSchema,
+  issuedOn: TimestampSchema,
 });
 export type ClientToken = v.InferOutput<typeof ClientTokenSchema>;

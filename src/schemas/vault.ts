@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { minorUnits } from './amount';
-import { Currency } from './common';
+import { CurrencySchema } from './common';
 import { PaymentRequestSchema, RequestTransactionSchema } from './payment';
 
 /** The answer of `DELETE …/payer/{id}/card/{card}` and `PUT …/payer/{id}`: nothing else means it was done. */
@@ -29,7 +29,10 @@ export type PayerUpdateRequest = v.InferOutput<typeof PayerUpdateRequestSchema>;
 
 /** Zero in a currency's own precision: "0", "0.0", "0.00", never more decimals than the currency has. */
 export const ZeroAmountSchema = v.pipe(
-  v.strictObject({ currency: Currency, total: v.pipe(v.string(), v.regex(/^0(\.0{1,4})?$/, 'total of a verification must be zero')) }),
+  v.strictObject({
+    currency: CurrencySchema,
+    total: v.pipe(v.string(), v.regex(/^0(\.0{1,4})?$/, 'total of a verification must be zero')),
+  }),
   v.check((a) => (a.total.split('.')[1]?.length ?? 0) <= minorUnits(a.currency), 'total has more decimals than its currency allows'),
 );
 

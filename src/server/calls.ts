@@ -1,4 +1,4 @@
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import { type CallOptions, checkCallOptions } from '../shared/call';
 import { checkBaseUrl, isPathSegment } from '../shared/url';
 import {
@@ -11,20 +11,20 @@ import {
   PayerRecordSchema,
   PaymentSchema,
   ReducedRecordSchema,
-  VaultCardSchema,
+  SavedCardSchema,
   VoidRequestSchema,
   type CardList,
   type ClientToken,
   type PayerRecord,
   type Payment,
   type ReducedRecord,
-  type VaultCard,
+  type SavedCard,
 } from '../schemas';
 import type { EventListener } from './events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
 import { settle, type SettleOptions, type SettleRef, type Settlement } from './settle';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
-import { createVaultCalls, type VaultCalls, type VerifyInput } from './vault-calls';
+import { createPayerCalls, type PayerCalls, type VerifyInput } from './payer-calls';
 
 export interface GatewayOptions extends CallOptions {
   merchantId: string;
@@ -65,8 +65,8 @@ export interface AuthenticateInput {
   otp: string;
 }
 
-/** The gateway's calls to the service; `Gateway` adds the handlers built on them. */
-export interface GatewayCore {
+/** Every call of the service the gateway makes (`Gateway` is these and the handlers built on them): public because `Gateway` extends it. */
+export interface ServiceCalls {
   /**
    * The interface document's 4.1: a client token for the checkout page (mint a fresh one per page load). Answers the
    * service's object `{ accessToken, tokenType, expiresOn, issuedOn }`, which `createClient`'s
@@ -90,22 +90,20 @@ export interface GatewayCore {
     settle(ref: SettleRef, options?: SettleOptions): Promise<Settlement>;
     /**
      * Verifies a card and keeps it in the vault without charging it: a payment of a zero total, the
-     * only one payframe sends (vault-calls.ts). A declined card is returned, not thrown.
+     * only one payframe sends (payer-calls.ts). A declined card is returned, not thrown.
      */
     verify(input: VerifyInput, options?: RequestOptions): Promise<Payment>;
   };
-  /** Payer lookups (the interface document's 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (vault-calls.ts). */
-  payers: VaultCalls & {
+  /** Payer lookups (the interface document's 4.10), and the vault's changes: `removeCard`, `update`, `setDefaultCard` (payer-calls.ts). */
+  payers: PayerCalls & {
     byEmail(email: string, options?: RequestOptions): Promise<PayerRecord>;
     byId(payerId: string, options?: RequestOptions): Promise<PayerRecord>;
     cards(payerId: string, options?: RequestOptions): Promise<CardList>;
-    card(payerId: string, cardId: string, options?: RequestOptions): Promise<VaultCard>;
+    card(payerId: string, cardId: string, options?: RequestOptions): Promise<SavedCard>;
   };
   /** The authenticate URL of a payment session on this gateway's origin. */
   authenticateUrl(sessionId: string): string;
 }
-
-const config = (message: string) => new PayframeError('invalid_config', message);
 
 /** Basic credentials of RFC 7617, encoded from UTF-8 without Node's Buffer. */
 function basic(clientId: string, clientSecret: string): string {
@@ -114,12 +112,13 @@ function basic(clientId: string, clientSecret: string): string {
 }
 
 /** The checked options' calls, and the gateway's origin (the handlers' default frame origin). */
-export function createCalls(options: GatewayOptions): { core: GatewayCore; base: URL } {
+export function createCalls(options: GatewayOptions): { core: ServiceCalls; base: URL } {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
-    if (typeof options?.[key] !== 'string' || options[key] === '') throw config(`${key} is required`);
+    if (typeof options?.[key] !== 'string' || options[key] === '') throw configError(`${key} is required`);
   }
-  if (!isPathSegment(options.merchantId)) throw config('merchantId must be a merchant id (not blank, not . or ..)');
-  if (options.onEvent !== undefined && typeof options.onEvent !== 'function') throw config('onEvent must be a function (event) => void');
+  if (!isPathSegment(options.merchantId)) throw configError('merchantId must be a merchant id (not blank, not . or ..)');
+  if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
+    throw configError('onEvent must be a function (event) => void');
   const base = checkBaseUrl(options.baseUrl);
   const call = createTransport({
     base,
@@ -131,7 +130,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
   const merchant = `merchants/${segment('merchantId', options.merchantId)}`;
   const payment = (referenceId: string) => `${merchant}/payment/${segment('referenceId', referenceId)}`;
   const authenticatePrefix = new URL('v1/authenticate/', base);
-  const vault = createVaultCalls(call, merchant);
+  const vault = createPayerCalls(call, merchant);
 
   /**
    * Capture and refund: the amount is checked against its currency, and the currency against the
@@ -154,7 +153,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
     return call('POST', path, ReducedRecordSchema, { json, signal });
   };
 
-  const core: GatewayCore = {
+  const core: ServiceCalls = {
     // The body the service's own documentation sends: this literal text, as application/json.
     clientToken: (options) =>
       call('POST', `${merchant}/client_token`, ClientTokenSchema, {
@@ -196,7 +195,7 @@ export function createCalls(options: GatewayOptions): { core: GatewayCore; base:
       cards: async (payerId, options) =>
         call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card`, CardListSchema, { signal: options?.signal }),
       card: async (payerId, cardId, options) =>
-        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, VaultCardSchema, {
+        call('GET', `${merchant}/payer/${segment('payerId', payerId)}/card/${segment('cardId', cardId)}`, SavedCardSchema, {
           signal: options?.signal,
         }),
     },

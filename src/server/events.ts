@@ -7,7 +7,7 @@
  * Basic credential, client token, nonce or OTP can ride along (test/server/events.test.ts records every call path and searches for each of them;
  * test/security/echo.test.ts does so against a service that quotes its requests).
  */
-import { asEventId, asName, asResultCode } from '../shared/answer';
+import { asEventId, asName, asResultCode } from '../shared/http-answer';
 import type { Notification } from '../schemas';
 import { type ErrorCode, isPayframeError, PAN } from '../shared/errors';
 
@@ -51,7 +51,7 @@ export interface CallEvent {
   message: string;
 }
 
-export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'keptCards';
+export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'savedCards';
 
 /**
  * A handler answered a 5xx, whose message is generic on purpose (the page must not learn the cause):
@@ -98,7 +98,7 @@ export type EventListener = (event: GatewayEvent) => void;
  * The event's copy of an error: a PayframeError's own fields, or `server_error` for anything else. Its
  * message is built from fields alone when the service answered (`requestLine` when known, then the
  * service's name, else the status): the service's own text never, nor a search in a message for it. Of
- * what a refusal's body says, the name, code and event id are kept only in their shapes (shared/answer.ts).
+ * what a refusal's body says, the name, code and event id are kept only in their shapes (shared/http-answer.ts).
  */
 export function eventError(error: unknown, requestLine?: string): EventError {
   if (!isPayframeError(error)) return { code: 'server_error', message: 'something that is not a PayframeError was thrown' };
@@ -119,16 +119,6 @@ export function eventError(error: unknown, requestLine?: string): EventError {
     ...(causeCode !== undefined && { causeCode }),
   };
 }
-
-/**
- * The request line of the call that threw an error (transport.ts notes each one): a handler's event
- * names the call, and respond.ts knows the error's words are payframe's, not a merchant's.
- */
-const calls = new WeakMap<object, string>();
-export function noteCall(error: unknown, requestLine: string): void {
-  if (typeof error === 'object' && error !== null) calls.set(error, requestLine);
-}
-export const callOf = (error: unknown): string | undefined => (typeof error === 'object' && error !== null ? calls.get(error) : undefined);
 
 /** The error in a few words: its code, its message (without the request line, said already), the cause and the service's event id. */
 function describe(error: EventError, requestLine?: string): string {
@@ -163,7 +153,7 @@ export function callEvent(
 export function handlerEvent(handler: HandlerName, status: number, thrown: unknown): HandlerEvent {
   const own = isPayframeError(thrown);
   const error = own
-    ? eventError(thrown, callOf(thrown))
+    ? eventError(thrown, thrown.call)
     : {
         code: 'server_error' as const,
         message:

@@ -6,7 +6,7 @@
 import { frameScript } from 'payframe/frame-bundle';
 import { frameHeaders, framePage, isFresh, pageTag } from '../frame/page';
 import { CVV_PAGE } from '../protocol/address';
-import { PayframeError } from '../shared/errors';
+import { configError } from '../shared/errors';
 import { isLoopback, isSafeScheme } from '../shared/url';
 import { urlOf } from '../shared/url-of';
 import type { Handler } from './respond';
@@ -21,18 +21,20 @@ export interface FrameHostOptions {
   merchantOrigins: string[];
 }
 
-const refuse = (option: string, message: string) => new PayframeError('invalid_config', `createFrameHost: ${option} ${message}`);
+const WHO = 'createFrameHost';
 
 function checkGateway(gateway: unknown): URL {
   const url = urlOf(gateway);
-  if (typeof gateway !== 'string' || !url) throw refuse('gateway', "is required: the service's base URL, e.g. https://api.ompay.com");
-  if (!isSafeScheme(url)) throw refuse('gateway', 'must use https (plain http only on localhost, 127.0.0.1 or [::1])');
-  if (url.username || url.password || url.search || url.hash) throw refuse('gateway', 'must not carry credentials, a query or a fragment');
+  if (typeof gateway !== 'string' || !url)
+    throw configError("gateway is required: the service's base URL, e.g. https://api.ompay.com", WHO);
+  if (!isSafeScheme(url)) throw configError('gateway must use https (plain http only on localhost, 127.0.0.1 or [::1])', WHO);
+  if (url.username || url.password || url.search || url.hash)
+    throw configError('gateway must not carry credentials, a query or a fragment', WHO);
   // The policy names it as it is written: a `*` would widen the page's connect-src, a `,` or `;` split it.
   if (!/^[\w.-]+$/.test(url.hostname))
-    throw refuse(
-      'gateway',
-      `must name its host by name or IPv4 address (a Content-Security-Policy can name no other), not ${JSON.stringify(url.hostname).slice(0, 80)}`,
+    throw configError(
+      `gateway must name its host by name or IPv4 address (a Content-Security-Policy can name no other), not ${JSON.stringify(url.hostname).slice(0, 80)}`,
+      WHO,
     );
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
@@ -40,7 +42,7 @@ function checkGateway(gateway: unknown): URL {
 
 function checkOrigins(origins: unknown): string[] {
   if (!Array.isArray(origins) || origins.length === 0) {
-    throw refuse('merchantOrigins', "must list the checkout pages' origins, e.g. ['https://shop.example']");
+    throw configError("merchantOrigins must list the checkout pages' origins, e.g. ['https://shop.example']", WHO);
   }
   for (const origin of origins) {
     const url = urlOf(origin);
@@ -51,9 +53,9 @@ function checkOrigins(origins: unknown): string[] {
       /^[\w.-]+$/.test(url.hostname) &&
       (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
     if (!exact) {
-      throw refuse(
-        'merchantOrigins',
-        `must be exact origins (https://host[:port], no path, no *, no IPv6 address; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`,
+      throw configError(
+        `merchantOrigins must be exact origins (https://host[:port], no path, no *, no IPv6 address; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`,
+        WHO,
       );
     }
   }

@@ -1,7 +1,7 @@
-import { createCalls, type GatewayCore, type GatewayOptions } from './calls';
+import { createCalls, type ServiceCalls, type GatewayOptions } from './calls';
 import { createHandlers, type Handlers } from './handlers';
 
-export interface Gateway extends GatewayCore {
+export interface Gateway extends ServiceCalls {
   /** Ready `Request -> Response` handlers for the merchant's own routes. */
   handlers: Handlers;
 }

@@ -1,15 +1,15 @@
 /**
  * Ready `Request -> Response` handlers for the merchant's own routes: the page's client token, the OTP
- * of a pending payment, and a vault card's CVV posted by its frame. They answer payframe's own wire
+ * of a pending payment, and a saved card's CVV posted by its frame. They answer payframe's own wire
  * (src/protocol/wire.ts), which the page reads.
  */
 import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
-import { asName, asResultCode } from '../shared/answer';
+import { asName, asResultCode } from '../shared/http-answer';
 import { PayframeError } from '../shared/errors';
 import { isLoopbackOrigin } from '../shared/url';
 import { urlOf } from '../shared/url-of';
-import type { GatewayCore } from './calls';
+import type { ServiceCalls } from './calls';
 import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
 import { notificationHandler, type NotificationOptions } from './notifications';
 import { readPayment, toPending } from './readers';
@@ -17,7 +17,7 @@ import { foldAnyDigits } from './scrub';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
 import { checked } from './transport';
 import { OtpSubmissionSchema } from './wire';
-import { keptCardsHandler, type KeptCardsOptions } from './kept-cards';
+import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
 
 export interface Handlers {
   /** `POST` only: answers `{ clientToken, expiresAt }`, never cached. */
@@ -45,18 +45,18 @@ export interface Handlers {
    */
   notification(options: NotificationOptions): Handler;
   /**
-   * The payer's own page and their kept cards: `GET` answers `{ cards }` (what may be shown, the
+   * The payer's own page and their saved cards: `GET` answers `{ cards }` (what may be shown, the
    * default first), `POST` JSON `{ action: 'remove' | 'default', cardId }` changes one of their cards
    * and answers the cards after it. The payer comes from `payerOf(request)` (your session), never the page.
    */
-  keptCards(options: KeptCardsOptions): Handler;
+  savedCards(options: SavedCardsOptions): Handler;
 }
 
 export interface CvvOptions {
   /** Where the card frames are served; default: the gateway's origin (the frames' default home). */
   frameOrigin?: string;
   /**
-   * Uses the CVV, in `payments.create({ card: { vaultCardId, cvv }, ... })`, and answers the payment it
+   * Uses the CVV, in `payments.create({ card: { savedCardId, cvv }, ... })`, and answers the payment it
    * made: `body` is what the page passed to `postCvv({ body })` (a ticket of its checkout, say: the
    * frame sends no cookie). A `PayframeError` it throws answers as the other handlers' refusals do.
    */
@@ -79,7 +79,7 @@ const UNKNOWN_OUTCOME = new Set(['timeout', 'network', 'server_error', 'invalid_
  * After a failed authenticate call: the payment of this session when the error leaves its outcome open
  * and the payment has one now; otherwise the error stands.
  */
-async function settledAfter(error: unknown, gateway: GatewayCore, sessionId: string, referenceId: string): Promise<Payment> {
+async function settledAfter(error: unknown, gateway: ServiceCalls, sessionId: string, referenceId: string): Promise<Payment> {
   if (error instanceof PayframeError && (UNKNOWN_OUTCOME.has(error.code) || error.reason === 'SESSION_EXPIRED')) {
     const payment = await gateway.payments.session(sessionId).catch(() => undefined);
     if (payment && payment.reference_id === referenceId && payment.state !== 'pending') return payment;
@@ -112,7 +112,7 @@ function isOrigin(text: unknown): text is string {
   return typeof text === 'string' && urlOf(text)?.origin === text && /^https?:/.test(text);
 }
 
-export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEvent?: EventListener): Handlers {
+export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onEvent?: EventListener): Handlers {
   /** The cause of a handler's 5xx, for the merchant's log. */
   const reportAs = (handler: HandlerName) => (status: number, error: unknown) => emit(onEvent, () => handlerEvent(handler, status, error));
   return {
@@ -223,6 +223,6 @@ export function createHandlers(gateway: GatewayCore, gatewayOrigin: string, onEv
         });
       };
     },
-    keptCards: (options) => keptCardsHandler(gateway, options ?? ({} as KeptCardsOptions), reportAs('keptCards')),
+    savedCards: (options) => savedCardsHandler(gateway, options ?? ({} as SavedCardsOptions), reportAs('savedCards')),
   };
 }

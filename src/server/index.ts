@@ -8,7 +8,7 @@
  * pieces; they may change in any release.
  */
 export { createGateway, type Gateway } from './gateway';
-export type { AuthenticateInput, CaptureOptions, GatewayCore, GatewayOptions, RefundOptions, VoidOptions } from './calls';
+export type { AuthenticateInput, CaptureOptions, ServiceCalls, GatewayOptions, RefundOptions, VoidOptions } from './calls';
 export type { RequestOptions } from './transport';
 export type { CallOptions } from '../shared/call';
 export type {
@@ -22,15 +22,15 @@ export type {
   PaymentFunding,
   PaymentInput,
   StoredCredential,
-  VaultCardInput,
+  SavedCardInput,
 } from './payment-input';
-export { isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from './readers';
+export { isApproved, isDeclined, isPending, readSavedCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
 export type { AuthenticateOptions, CvvOptions, Handlers } from './handlers';
 export { memoryNotificationStore, type NotificationClaim, type NotificationOptions, type NotificationStore } from './notifications';
 export type { SettleOptions, SettleRef, Settlement } from './settle';
-export type { KeptCardsOptions } from './kept-cards';
-export type { PayerUpdate, VaultCalls, VerifyInput } from './vault-calls';
+export type { SavedCardsOptions } from './saved-cards';
+export type { PayerUpdate, PayerCalls, VerifyInput } from './payer-calls';
 export type { Handler } from './respond';
 export type { CallEvent, EventError, EventListener, GatewayEvent, HandlerEvent, HandlerName, NotificationEvent } from './events';
 export { toNodeListener } from './node';
@@ -40,9 +40,9 @@ export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 export type {
   CvvAnswer,
   ErrorAnswer,
-  KeptCardAction,
-  KeptCardsAnswer,
-  KeptCardView,
+  SavedCardAction,
+  SavedCardsAnswer,
+  SavedCardView,
   OtpOutcome,
   OtpSubmission,
   PendingPayment,
@@ -60,5 +60,5 @@ export type {
   PaymentRequest,
   PaymentState,
   ReducedRecord,
-  VaultCard,
+  SavedCard,
 } from '../schemas';

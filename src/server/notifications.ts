@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { type Notification, NotificationSchema, type Payment } from '../schemas';
 import { MAX_SERVICE_ANSWER } from '../shared/body';
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import { emit, type EventListener, notificationEvent } from './events';
 import { guarded, readBody, refusalResponse } from './respond';
 
@@ -121,12 +121,11 @@ type Reader = { payments: { get(referenceId: string): Promise<Payment> } };
 
 export function notificationHandler(gateway: Reader, options: NotificationOptions, onEvent: EventListener | undefined) {
   const { authorization, onPayment, store = memoryNotificationStore() } = options ?? ({} as NotificationOptions);
-  const config = (message: string) => new PayframeError('invalid_config', `notification: ${message}`);
   if (typeof authorization !== 'string' || authorization.trim() === '')
-    throw config('authorization is required: the Authorization value the service adds to every notification');
-  if (typeof onPayment !== 'function') throw config('onPayment must be a function (payment, notification) => void');
+    throw configError('authorization is required: the Authorization value the service adds to every notification', 'notification');
+  if (typeof onPayment !== 'function') throw configError('onPayment must be a function (payment, notification) => void', 'notification');
   if (!['claim', 'finish', 'release'].every((m) => typeof (store as unknown as Record<string, unknown>)?.[m] === 'function')) {
-    throw config('store must have claim(id), finish(id, payment) and release(id)');
+    throw configError('store must have claim(id), finish(id, payment) and release(id)', 'notification');
   }
   // One payment at a time in this process: each of its notifications reads the payment when its turn
   // comes, so a slow write of an older state cannot land after a newer one.

@@ -1,5 +1,5 @@
 import { readExpiryParts, validateNumber } from '../card';
-import { PayframeError } from '../shared/errors';
+import { requestError } from '../shared/errors';
 import { checked } from './transport';
 import {
   amountProblem,
@@ -27,7 +27,7 @@ export interface NonceCard {
   expireMonth?: never;
   expireYear?: never;
   cvv?: never;
-  vaultCardId?: never;
+  savedCardId?: never;
 }
 /** Full card details (the merchant handles card data, or keeps the card on file). */
 export interface FullCard {
@@ -37,11 +37,11 @@ export interface FullCard {
   cvv?: string;
   name?: string;
   nonce?: never;
-  vaultCardId?: never;
+  savedCardId?: never;
 }
 /** A card kept in the service's vault: its id from an earlier payment or a payer lookup. */
-export interface VaultCardInput {
-  vaultCardId: string;
+export interface SavedCardInput {
+  savedCardId: string;
   cvv?: string;
   nonce?: never;
   number?: never;
@@ -56,13 +56,13 @@ export interface FirstPayment {
   kind: 'first';
   subscription?: boolean;
 }
-/** A later payment the merchant starts on a kept card: on a fixed schedule, or not. */
+/** A later payment the merchant starts on a saved card: on a fixed schedule, or not. */
 export interface MerchantInitiated {
   kind: 'scheduled' | 'unscheduled';
   /** The `reference_id` of the first payment. */
   previousPaymentId: string;
 }
-/** A later payment the cardholder starts on a kept card: the CVV is entered again. */
+/** A later payment the cardholder starts on a saved card: the CVV is entered again. */
 export interface CardholderInitiated {
   kind: 'cardholder';
 }
@@ -71,10 +71,10 @@ export type StoredCredential = FirstPayment | MerchantInitiated | CardholderInit
 /** Every combination of card and stored credential that the table of the interface document's 4.3 allows, and no other. */
 export type PaymentFunding =
   | { card: NonceCard | FullCard; storedCredential?: FirstPayment }
-  | { card: FullCard | VaultCardInput; storedCredential: MerchantInitiated }
+  | { card: FullCard | SavedCardInput; storedCredential: MerchantInitiated }
   | { card: WithCvv<FullCard>; storedCredential: CardholderInitiated }
-  /** A vault card without `storedCredential` is a cardholder-started payment. */
-  | { card: WithCvv<VaultCardInput>; storedCredential?: CardholderInitiated };
+  /** A saved card without `storedCredential` is a cardholder-started payment. */
+  | { card: WithCvv<SavedCardInput>; storedCredential?: CardholderInitiated };
 
 type Transaction = PaymentRequest['transaction'];
 
@@ -101,17 +101,15 @@ export interface PaymentCommon {
 
 export type PaymentInput = PaymentCommon & PaymentFunding;
 
-const refuse = (message: string) => new PayframeError('invalid_request', message);
-
 /**
  * Builds the request body of the interface document's 4.3. Plain JavaScript callers get the same refusals at run time
  * that TypeScript callers get from the types, before anything is sent.
  */
 export function buildPaymentRequest(input: PaymentInput): PaymentRequest {
-  if (typeof input !== 'object' || input === null) throw refuse('payment input must be an object');
+  if (typeof input !== 'object' || input === null) throw requestError('payment input must be an object');
   const amount: Partial<Money> = input.amount ?? {};
   const problem = amountProblem(amount.total, String(amount.currency));
-  if (problem) throw refuse(amountRefusal(problem, 'amount'));
+  if (problem) throw requestError(amountRefusal(problem, 'amount'));
 
   const funding = fundingOf(input);
   const stored = input.storedCredential;
@@ -151,7 +149,7 @@ interface LooseCard {
   expireYear?: number | string;
   cvv?: string;
   name?: string;
-  vaultCardId?: string;
+  savedCardId?: string;
 }
 
 /** Checks the card against the stored-credential case, and writes the funding instrument. */
@@ -161,33 +159,33 @@ export function fundingOf(input: PaymentInput): FundingInstrument {
   const kind = stored?.kind;
   // Anything given must name its kind: a typo must not turn a merchant-started payment into a cardholder one.
   if (stored != null && !['first', 'scheduled', 'unscheduled', 'cardholder'].includes(kind as string)) {
-    throw refuse('storedCredential.kind must be first, scheduled, unscheduled or cardholder');
+    throw requestError('storedCredential.kind must be first, scheduled, unscheduled or cardholder');
   }
   if ((kind === 'scheduled' || kind === 'unscheduled') && !(stored as MerchantInitiated).previousPaymentId) {
-    throw refuse(`a ${kind} payment needs storedCredential.previousPaymentId (the reference_id of the first payment)`);
+    throw requestError(`a ${kind} payment needs storedCredential.previousPaymentId (the reference_id of the first payment)`);
   }
-  const forms = [card.nonce, card.number, card.vaultCardId].filter((x) => x !== undefined).length;
-  if (forms !== 1) throw refuse('card must be exactly one of { nonce }, { number, expireMonth, expireYear } or { vaultCardId }');
+  const forms = [card.nonce, card.number, card.savedCardId].filter((x) => x !== undefined).length;
+  if (forms !== 1) throw requestError('card must be exactly one of { nonce }, { number, expireMonth, expireYear } or { savedCardId }');
 
   if (card.nonce !== undefined) {
-    if (kind !== undefined && kind !== 'first') throw refuse(`a nonce cannot pay a ${kind} payment on a kept card`);
+    if (kind !== undefined && kind !== 'first') throw requestError(`a nonce cannot pay a ${kind} payment on a saved card`);
     return { credit_card_nonce: { nonce: card.nonce, name: card.name } };
   }
   if (card.cvv !== undefined && (typeof card.cvv !== 'string' || !/^\d{3,4}$/.test(card.cvv)))
-    throw refuse('card.cvv must be 3 or 4 digits');
-  const cvvNeeded = kind === 'cardholder' || (card.vaultCardId !== undefined && kind === undefined);
-  if (cvvNeeded && !card.cvv) throw refuse('a cardholder-started payment on a kept card needs the CVV entered again (card.cvv)');
-  if (card.vaultCardId !== undefined) {
-    if (kind === 'first') throw refuse('a vault card is already kept: it cannot be the first payment of a card');
-    return { credit_card_token: { credit_card_id: card.vaultCardId, cvv2: card.cvv } };
+    throw requestError('card.cvv must be 3 or 4 digits');
+  const cvvNeeded = kind === 'cardholder' || (card.savedCardId !== undefined && kind === undefined);
+  if (cvvNeeded && !card.cvv) throw requestError('a cardholder-started payment on a saved card needs the CVV entered again (card.cvv)');
+  if (card.savedCardId !== undefined) {
+    if (kind === 'first') throw requestError('a saved card is already kept: it cannot be the first payment of a card');
+    return { credit_card_token: { credit_card_id: card.savedCardId, cvv2: card.cvv } };
   }
   if (typeof card.number !== 'string' || !/^\d+$/.test(card.number) || !validateNumber(card.number).isValid) {
-    throw refuse('card.number must be the digits of a valid card number (brand, length, check digit)');
+    throw requestError('card.number must be the digits of a valid card number (brand, length, check digit)');
   }
   // The forms client.tokenize takes (1, '01', 2034, '34'), refused under the input's own names.
   const { month, year } = readExpiryParts(card.expireMonth, card.expireYear);
-  if (month === undefined) throw refuse('card.expireMonth must be a month, 1 to 12 (a number or its digits)');
-  if (year === undefined) throw refuse('card.expireYear must be a year: four digits, or two read as 20YY');
+  if (month === undefined) throw requestError('card.expireMonth must be a month, 1 to 12 (a number or its digits)');
+  if (year === undefined) throw requestError('card.expireYear must be a year: four digits, or two read as 20YY');
   return {
     credit_card: {
       number: card.number,

@@ -70,10 +70,10 @@ export function sessionIdOf(url: string | undefined): string | undefined {
 
 /**
  * What to save after the first payment of a card that will be kept (the interface document's 4.3): `previousPaymentId`
- * for later merchant-initiated payments, `vaultCardId` for payments on the vault card.
+ * for later merchant-initiated payments, `savedCardId` for payments on the saved card.
  */
-export function readKeptCard(payment: Payment): { previousPaymentId: string; vaultCardId: string | undefined } {
-  return { previousPaymentId: payment.reference_id, vaultCardId: payment.payer?.funding_instrument?.credit_card?.id };
+export function readSavedCard(payment: Payment): { previousPaymentId: string; savedCardId: string | undefined } {
+  return { previousPaymentId: payment.reference_id, savedCardId: payment.payer?.funding_instrument?.credit_card?.id };
 }
 
 /**

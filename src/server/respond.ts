@@ -4,9 +4,8 @@
  */
 import type { ErrorAnswer } from '../protocol/wire';
 import { MAX_REQUEST_BODY, readCapped } from '../shared/body';
-import { asName, asResultCode } from '../shared/answer';
+import { asName, asResultCode } from '../shared/http-answer';
 import { type ErrorCode, PayframeError } from '../shared/errors';
-import { callOf } from './events';
 import { UNTRUSTED_ADVICE, UNTRUSTED_CERTIFICATE } from './transport';
 
 /** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
@@ -87,7 +86,7 @@ const REFUSED: Partial<Record<ErrorCode, string>> = {
  */
 function messageOf5xx(error: PayframeError, status: number): string {
   if (error.code === 'outcome_unknown') return OUTCOME_UNKNOWN;
-  if (error.code !== 'network' || callOf(error) === undefined) return GENERIC[status] ?? GENERIC[502]!;
+  if (error.code !== 'network' || error.call === undefined) return GENERIC[status] ?? GENERIC[502]!;
   const cause = asName((error.cause as { code?: unknown } | undefined)?.code);
   return cause && UNTRUSTED_CERTIFICATE.test(cause)
     ? `the service's TLS certificate is not trusted (${cause}); ${UNTRUSTED_ADVICE}`

@@ -4,13 +4,13 @@
  */
 import * as v from 'valibot';
 import { issueMessage } from '../schemas';
-import { type Answer, answerBody, readAnswer } from '../shared/answer';
+import { type Answer, answerBody, readAnswer } from '../shared/http-answer';
 import { MAX_SERVICE_ANSWER } from '../shared/body';
 import { deadline } from '../shared/deadline';
 import { withRetries } from '../shared/retry';
 import { isPayframeError, PayframeError, type PayframeErrorInit } from '../shared/errors';
 import { isPathSegment } from '../shared/url';
-import { callEvent, type CallMethod, emit, type EventListener, noteCall } from './events';
+import { callEvent, type CallMethod, emit, type EventListener } from './events';
 import { scrubAnswerText, scrubText, scrubValue, secretsOf } from './scrub';
 
 /** Per call, on every gateway method. */
@@ -221,7 +221,8 @@ export function createTransport(options: TransportOptions): Call {
       return parsed;
     } catch (thrown) {
       const error = (movesMoney && attempts > 0 && unreadAnswer(what, thrown)) || thrown;
-      noteCall(error, what);
+      // The call travels with its error, for the handlers' events and answers (events.ts, respond.ts).
+      if (isPayframeError(error) && error.call === undefined) Object.assign(error, { call: what });
       report(error);
       throw error;
     } finally {

@@ -4,7 +4,7 @@
  * src/protocol/wire.ts declares (the page reads them with its hand-written guards).
  */
 import * as v from 'valibot';
-import { type KeptCardAction, type OtpSubmission, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../protocol/wire';
+import { type SavedCardAction, type OtpSubmission, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../protocol/wire';
 import { AuthenticateRequestSchema } from '../schemas';
 
 const ReferenceId = v.pipe(v.string(), v.regex(REFERENCE_ID, 'must be a payment reference id'));
@@ -28,8 +28,8 @@ export const OtpSubmissionSchema: v.GenericSchema<unknown, OtpSubmission> = v.st
   otp: AuthenticateRequestSchema.entries.otp,
 });
 
-/** What the payer's page posts to `handlers.keptCards()`. */
-export const KeptCardActionSchema: v.GenericSchema<unknown, KeptCardAction> = v.strictObject({
+/** What the payer's page posts to `handlers.savedCards()`. */
+export const SavedCardActionSchema: v.GenericSchema<unknown, SavedCardAction> = v.strictObject({
   action: v.picklist(['remove', 'default'], 'must be remove or default'),
   cardId: v.pipe(v.string(), v.regex(/^[\w.-]{1,128}$/, 'must be a card id')),
 });

@@ -75,6 +75,12 @@ export class PayframeError extends Error {
   declare readonly eventId: string | undefined;
   declare readonly fields: CardField[] | undefined;
   declare readonly reasons: Partial<Record<CardField, FieldReason>> | undefined;
+  /**
+   * The service call that threw it, as its request line (`POST /v1/merchants/m-1/payment`): set by
+   * payframe/server's gateway as the error leaves it (transport.ts), so that its events and handlers
+   * know the call without reading the message. Not an init option: the page's bundles never set it.
+   */
+  declare readonly call: string | undefined;
   declare readonly body: unknown;
 
   constructor(code: ErrorCode, message: string, init: PayframeErrorInit = {}) {
@@ -97,6 +103,17 @@ export class PayframeError extends Error {
     return pick(this, ['name', 'code', 'message', ...ERROR_INFO]) as ReturnType<PayframeError['toJSON']>;
   }
 }
+
+/**
+ * An option or argument payframe cannot work with, found before anything is sent: `who` names the call
+ * it was given to (`mountFields`), which starts the message.
+ */
+export const configError = (message: string, who?: string): PayframeError =>
+  new PayframeError('invalid_config', who ? `${who}: ${message}` : message);
+
+/** A call's input the service would refuse, refused before anything is sent; `who` as in `configError`. */
+export const requestError = (message: string, who?: string): PayframeError =>
+  new PayframeError('invalid_request', who ? `${who}: ${message}` : message);
 
 /**
  * Whether `value` is a PayframeError, also one made by another copy of payframe (a second bundle on

@@ -1,4 +1,4 @@
-import { answerBody, readAnswer } from '../shared/answer';
+import { answerBody, readAnswer } from '../shared/http-answer';
 import { MAX_NONCE_ANSWER } from '../shared/body';
 import { withRetries } from '../shared/retry';
 import { PayframeError } from '../shared/errors';

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The page side of a CVV-only form (a kept card paid again): one frame that posts the CVV to the
+// The page side of a CVV-only form (a saved card paid again): one frame that posts the CVV to the
 // page's own origin. The frame is played by the test, as in hosted.test.ts; the real frame posting to a
 // real merchant server on two origins is tested in e2e/hosted-cvv.spec.ts.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -80,7 +80,7 @@ describe('a CVV-only form', () => {
 
   it('posts to the CVV frame alone, at its exact origin, and answers the JSON the merchant server sent back', async () => {
     const form = await ready();
-    const call = form.postCvv({ url: '/pay/kept-card', body: { ticket: 't-1', keptCardId: 'CARD-1' } });
+    const call = form.postCvv({ url: '/pay/saved-card', body: { ticket: 't-1', savedCardId: 'CARD-1' } });
     const again = form.postCvv({ url: '/elsewhere' }); // a double click makes one post
     // A call made meanwhile is still checked: refused, it says so, and the post in flight goes on.
     const refused = form.postCvv({ url: 'https://evil.example/steal', timeoutMs: -1 });
@@ -92,8 +92,8 @@ describe('a CVV-only form', () => {
           ch: channel(),
           t: 'post',
           id: 1,
-          url: `${location.origin}/pay/kept-card`,
-          body: { ticket: 't-1', keptCardId: 'CARD-1' },
+          url: `${location.origin}/pay/saved-card`,
+          body: { ticket: 't-1', savedCardId: 'CARD-1' },
           timeoutMs: 15_000,
         },
         GATEWAY,
@@ -107,7 +107,7 @@ describe('a CVV-only form', () => {
 
   it('passes on a refusal as a typed error with its code, status and reason, and no body whatever the frame sends', async () => {
     const form = await ready();
-    const call = form.postCvv({ url: '/pay/kept-card' });
+    const call = form.postCvv({ url: '/pay/saved-card' });
     await settle();
     const body = { error: { code: 'not_found', message: 'This ticket is used.' } };
     say({
@@ -115,7 +115,7 @@ describe('a CVV-only form', () => {
       id: 1,
       error: {
         code: 'not_found',
-        message: 'postCvv: /pay/kept-card refused the payment (HTTP 404, TICKET)',
+        message: 'postCvv: /pay/saved-card refused the payment (HTTP 404, TICKET)',
         status: 404,
         reason: 'TICKET',
         body,

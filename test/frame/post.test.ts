@@ -40,7 +40,7 @@ beforeEach(() => {
 
 const post = (over: Partial<Parameters<typeof postCvv>[0]> = {}) =>
   postCvv({
-    url: `${origin}/pay/kept-card`,
+    url: `${origin}/pay/saved-card`,
     origin,
     gateway: GATEWAY,
     body: { ticket: 't-1' },
@@ -62,7 +62,7 @@ describe('the CVV frame’s post', () => {
   it('POSTs the body with the CVV as JSON to the page’s origin, and answers the payment’s outcome', async () => {
     await expect(post()).resolves.toEqual(approved);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'POST', path: '/pay/kept-card', body: '{"ticket":"t-1","cvv":"042"}' });
+    expect(seen[0]).toMatchObject({ method: 'POST', path: '/pay/saved-card', body: '{"ticket":"t-1","cvv":"042"}' });
     expect(seen[0]!.headers['content-type']).toBe('application/json');
     expect(seen[0]!.headers.cookie).toBeUndefined();
     expect(seen[0]!.headers.referer).toBeUndefined();
@@ -71,7 +71,7 @@ describe('the CVV frame’s post', () => {
   it.each([
     ['another origin', 'https://evil.example/pay'],
     ['another port on the same host', 'http://127.0.0.1:1/pay'],
-    ['a relative URL (the frame takes absolute ones only)', '/pay/kept-card'],
+    ['a relative URL (the frame takes absolute ones only)', '/pay/saved-card'],
   ])('refuses %s with unsafe_url, and sends nothing', async (_, url) => {
     expect(await rejection(post({ url }))).toMatchObject({ code: 'unsafe_url' });
     expect(seen).toEqual([]);
@@ -84,9 +84,9 @@ describe('the CVV frame’s post', () => {
 
   it('does not follow a redirect: the CVV reaches no other address', async () => {
     answer = (path) =>
-      path === '/pay/kept-card' ? { status: 307, body: '{}', headers: { location: '/log' } } : { status: 200, body: '{}' };
+      path === '/pay/saved-card' ? { status: 307, body: '{}', headers: { location: '/log' } } : { status: 200, body: '{}' };
     expect(await rejection(post())).toMatchObject({ code: 'network' });
-    expect(seen.map((s) => s.path)).toEqual(['/pay/kept-card']);
+    expect(seen.map((s) => s.path)).toEqual(['/pay/saved-card']);
   });
 
   it('passes a pending payment on with what handlePending takes, its redirect on the gateway only', async () => {
@@ -131,7 +131,7 @@ describe('the CVV frame’s post', () => {
     answer = () => ({ status: 404, body: JSON.stringify(body) });
     const error = await rejection(post());
     expect(error).toMatchObject({ code: 'not_found', status: 404, reason: 'TICKET_USED', resultCode: undefined, body: undefined });
-    expect(error.message).toBe('postCvv: /pay/kept-card refused the payment (HTTP 404, TICKET_USED)');
+    expect(error.message).toBe('postCvv: /pay/saved-card refused the payment (HTTP 404, TICKET_USED)');
   });
 
   it('types any other refusal by its status, and passes nothing of it on', async () => {

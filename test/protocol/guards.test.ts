@@ -195,7 +195,7 @@ describe('the frame address', () => {
     ['a config that is another message', { config: { ch: channel, t: 'focus' } }],
     ['a config with a field the form does not know', { config: { ...configOn(channel), fields: ['number', 'pin'] } }],
     // A hostile script on the page could point the card at the page's own origin, which a frame host may
-    // admit in connect-src for a kept card's CVV: the card number goes to the gateway only.
+    // admit in connect-src for a saved card's CVV: the card number goes to the gateway only.
     ['a gateway on the page origin', { gateway: 'https://shop.example:8443/' }],
   ])('is refused with %s', (_, change) => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, ...change } as any))).toBeUndefined();
@@ -231,7 +231,7 @@ describe('a CVV-only form', () => {
   });
 
   it.each([
-    ['a path', '/pay/kept-card', 'https://shop.example/pay/kept-card'],
+    ['a path', '/pay/saved-card', 'https://shop.example/pay/saved-card'],
     ['an absolute URL on the page origin', 'https://shop.example/pay?x=1#frag', 'https://shop.example/pay?x=1'],
     ['a relative path that climbs', '../../pay', 'https://shop.example/pay'],
   ])('posts to %s on the page origin', (_, text, href) => {

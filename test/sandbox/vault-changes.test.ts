@@ -197,7 +197,7 @@ describe('a zero total verifies a card', () => {
     expect(otp.body).toMatchObject({ state: 'voided', result: { code: '0000' } });
   });
 
-  it('verifies a kept card again only with its CVV', async () => {
+  it('verifies a saved card again only with its CVV', async () => {
     const { ids } = await payerWith('verify-again@example.com', [testCards.approved]);
     expectRefusal(
       await verification({ credit_card_token: { credit_card_id: ids[0] } }, 'verify-again@example.com'),

@@ -113,8 +113,8 @@ const paths: [string, () => Promise<unknown>, string[]][] = [
   ],
   ['payments.create with a nonce', () => gateway.payments.create({ intent: 'sale', amount, card: { nonce: randomUUID() } }), []],
   [
-    'payments.create with a vault card and its CVV',
-    () => gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv: VAULT_CVV } }),
+    'payments.create with a saved card and its CVV',
+    () => gateway.payments.create({ intent: 'sale', amount, card: { savedCardId: 'CARD-1', cvv: VAULT_CVV } }),
     [VAULT_CVV],
   ],
   [
@@ -198,7 +198,7 @@ describe('a service that quotes the request: the handlers, to the page', () => {
       () =>
         gateway.handlers.cvv({
           frameOrigin: 'https://frames.example',
-          handle: ({ cvv }) => gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv } }),
+          handle: ({ cvv }) => gateway.payments.create({ intent: 'sale', amount, card: { savedCardId: 'CARD-1', cvv } }),
         })(
           new Request('https://shop.example/cvv', {
             method: 'POST',

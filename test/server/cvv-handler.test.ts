@@ -1,8 +1,8 @@
 // handlers.cvv(): the merchant's route a CVV-only hosted form posts to. CORS for the card frames' origin
-// only, the CVV's shape checked, a vault card paid again with it on the real sandbox, and an answer
+// only, the CVV's shape checked, a saved card paid again with it on the real sandbox, and an answer
 // that is the payment's outcome alone: no rendering of the CVV can reach the page.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createGateway, type Payment, readKeptCard } from '../../src/server';
+import { createGateway, type Payment, readSavedCard } from '../../src/server';
 import { rendersCvv } from '../../src/server/handlers';
 import { PayframeError } from '../../src/shared/errors';
 import { CVV, EUR, fullCard, testCards, useSandbox } from './helpers';
@@ -17,7 +17,7 @@ const outcomeOf = (p: Payment) => ({ status: 'approved', referenceId: p.referenc
 const FRAMES = 'https://frames.example';
 const request = (init: { method?: string; origin?: string | null; body?: unknown; headers?: Record<string, string> } = {}) => {
   const { method = 'POST', origin = FRAMES, body = { ticket: 't-1', cvv: CVV }, headers = {} } = init;
-  return new Request('https://shop.example/pay/kept-card', {
+  return new Request('https://shop.example/pay/saved-card', {
     method,
     headers: { ...(origin === null ? {} : { origin }), ...(method === 'POST' ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(method === 'POST' ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
@@ -193,7 +193,7 @@ describe('handlers.cvv', () => {
     expect(typeof live.handlers.cvv({ handle: () => sale, frameOrigin: 'https://frames.shop.example' })).toBe('function');
   });
 
-  it('pays a kept card again with the CVV it received: the service gets it as cvv2, and it is required', async () => {
+  it('pays a saved card again with the CVV it received: the service gets it as cvv2, and it is required', async () => {
     const email = `cvv-${Date.now()}@example.com`;
     const first = await ctx.gateway.payments.create({
       intent: 'sale',
@@ -202,14 +202,14 @@ describe('handlers.cvv', () => {
       storedCredential: { kind: 'first' },
       payer: { email },
     });
-    const { vaultCardId } = readKeptCard(first);
+    const { savedCardId } = readSavedCard(first);
     const handler = ctx.gateway.handlers.cvv({
       frameOrigin: FRAMES,
       handle: ({ cvv }) =>
         ctx.gateway.payments.create({
           intent: 'auth',
           amount: EUR('4.00'),
-          card: { vaultCardId: vaultCardId!, cvv },
+          card: { savedCardId: savedCardId!, cvv },
           storedCredential: { kind: 'cardholder' },
         }),
     });
@@ -224,7 +224,7 @@ describe('handlers.cvv', () => {
       .requests()
       .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
       .at(-1)!;
-    expect((sent.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: vaultCardId, cvv2: '***' });
+    expect((sent.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: savedCardId, cvv2: '***' });
   });
 
   it('answers a pending payment with what handlePending takes, and nothing else of the record', async () => {

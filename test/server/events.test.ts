@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox';
-import { createGateway, readKeptCard, readPayment, type GatewayEvent, type GatewayOptions } from '../../src/server';
+import { createGateway, readSavedCard, readPayment, type GatewayEvent, type GatewayOptions } from '../../src/server';
 import { CVV, EUR, fullCard, nonceFor, refusal, testCards, useSandbox, basicOf } from './helpers';
 
 const ctx = useSandbox();
@@ -79,7 +79,7 @@ describe('onEvent: a call that succeeds', () => {
     expect(event!.type === 'call' && event!.durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('covers every payment call: by card, nonce, kept card and stored credential; get, session, capture, void, refund, authenticate', async () => {
+  it('covers every payment call: by card, nonce, saved card and stored credential; get, session, capture, void, refund, authenticate', async () => {
     const { gateway, events } = recording();
     const email = `events-${Date.now()}@example.com`;
     secrets.add(email);
@@ -90,11 +90,11 @@ describe('onEvent: a call that succeeds', () => {
       storedCredential: { kind: 'first' },
       payer: { email, name: 'Event Payer' },
     });
-    const { previousPaymentId, vaultCardId } = readKeptCard(first);
+    const { previousPaymentId, savedCardId } = readSavedCard(first);
     const nonce = await nonceFor(ctx, { ...testCards.approved, cvv: CVV });
     secrets.add(nonce);
     const byNonce = await gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { nonce } });
-    await gateway.payments.create({ intent: 'sale', amount: EUR('2.00'), card: { vaultCardId: vaultCardId!, cvv: CVV } });
+    await gateway.payments.create({ intent: 'sale', amount: EUR('2.00'), card: { savedCardId: savedCardId!, cvv: CVV } });
     const { cvv: _, ...noCvv } = fullCard(testCards.approved);
     await gateway.payments.create({
       intent: 'sale',
@@ -201,7 +201,7 @@ describe('onEvent: a call that fails', () => {
     const { gateway, events } = recording({ fetch: echoing });
     const amount = EUR('1.00');
     await refusal(
-      gateway.payments.create({ intent: 'sale', amount, card: { vaultCardId: 'CARD-1', cvv: sent.cvv } } as never),
+      gateway.payments.create({ intent: 'sale', amount, card: { savedCardId: 'CARD-1', cvv: sent.cvv } } as never),
       'invalid_request',
     );
     await refusal(gateway.payments.create({ intent: 'sale', amount, card: { nonce: sent.nonce } } as never), 'invalid_request');
@@ -417,20 +417,20 @@ describe("onEvent: a handler's 5xx says its cause to the server, and only to it"
     ]);
   });
 
-  it('handlers.cvv(): a kept card paid with its CVV; the payment refused behind it (502); `handle` throwing its own error (500, the error as thrown)', async () => {
+  it('handlers.cvv(): a saved card paid with its CVV; the payment refused behind it (502); `handle` throwing its own error (500, the error as thrown)', async () => {
     const first = await ctx.gateway.payments.create({
       intent: 'auth',
       amount: EUR('7.00'),
       card: fullCard(testCards.approved),
       storedCredential: { kind: 'first' },
     });
-    const { vaultCardId } = readKeptCard(first);
+    const { savedCardId } = readSavedCard(first);
     const { gateway, events } = recording();
     const frames = 'https://frames.example';
-    const request = () => post('https://shop.example/kept-card', { cvv: CVV, ticket: 't-1' }, { origin: frames });
+    const request = () => post('https://shop.example/saved-card', { cvv: CVV, ticket: 't-1' }, { origin: frames });
     const pay = gateway.handlers.cvv({
       frameOrigin: frames,
-      handle: ({ cvv }) => gateway.payments.create({ intent: 'sale', amount: EUR('7.00'), card: { vaultCardId: vaultCardId!, cvv } }),
+      handle: ({ cvv }) => gateway.payments.create({ intent: 'sale', amount: EUR('7.00'), card: { savedCardId: savedCardId!, cvv } }),
     });
     expect(await (await pay(request())).json()).toMatchObject({ status: 'approved' });
     ctx.sandbox.injectFault({ kind: 'error', method: 'POST', path: `${merchantPath()}/payment` });

@@ -139,18 +139,18 @@ describe('going-live/page-csp.txt', () => {
   });
 });
 
-describe('going-live/cvv-route.mjs: a kept card’s CVV route with a frame host of the merchant’s', () => {
+describe('going-live/cvv-route.mjs: a saved card’s CVV route with a frame host of the merchant’s', () => {
   const gateway = createGateway({ merchantId: 'm', clientId: 'c', clientSecret: 's', baseUrl: 'https://api.ompay.com' });
   const preflight = (origin: string) =>
-    new Request('https://shop.example/kept-card/pay', {
+    new Request('https://shop.example/saved-card/pay', {
       method: 'OPTIONS',
       headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
 
   it('answers CORS for the frame host and no other origin; without frameOrigin a live gateway refuses to make the route', async () => {
-    const { payKeptCard } = await load(readmeBlock('going-live/cvv-route.mjs'));
+    const { paySavedCard } = await load(readmeBlock('going-live/cvv-route.mjs'));
     const seen: string[] = [];
-    const route = payKeptCard(gateway, ({ cvv }: { cvv: string }) => {
+    const route = paySavedCard(gateway, ({ cvv }: { cvv: string }) => {
       seen.push(cvv);
       throw new PayframeError('not_found', 'This payment has expired: press pay again.');
     });
@@ -159,7 +159,7 @@ describe('going-live/cvv-route.mjs: a kept card’s CVV route with a frame host 
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://frames.shop.example');
     expect((await route(preflight('https://api.ompay.com'))).status).toBe(403);
     const post = await route(
-      new Request('https://shop.example/kept-card/pay', {
+      new Request('https://shop.example/saved-card/pay', {
         method: 'POST',
         headers: { origin: 'https://frames.shop.example', 'content-type': 'application/json' },
         body: '{"cvv":"123","ticket":"t"}',

@@ -46,7 +46,7 @@ describe('a full card takes the forms client.tokenize takes', () => {
     for (const cvv of ['12', '12345', '12a'])
       await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, cvv } }, /^card\.cvv must be 3 or 4 digits$/);
     await refusedLocally(
-      { intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'CARD-1', cvv: '1' } },
+      { intent: 'sale', amount: EUR('1.00'), card: { savedCardId: 'CARD-1', cvv: '1' } },
       /^card\.cvv must be 3 or 4 digits$/,
     );
   });
@@ -65,30 +65,30 @@ describe('impossible payment inputs', () => {
       /nonce cannot/,
     );
     await refusedLocally(
-      // @ts-expect-error nor a cardholder payment on a kept card
+      // @ts-expect-error nor a cardholder payment on a saved card
       { intent: 'sale', amount: EUR('1.00'), card: { nonce }, storedCredential: { kind: 'cardholder' } },
       /nonce cannot/,
     );
   });
 
-  it('refuses a cardholder payment on a kept card without the CVV', async () => {
+  it('refuses a cardholder payment on a saved card without the CVV', async () => {
     await refusedLocally(
-      // @ts-expect-error the vault card needs the re-entered CVV
-      { intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C' }, storedCredential: { kind: 'cardholder' } },
+      // @ts-expect-error the saved card needs the re-entered CVV
+      { intent: 'sale', amount: EUR('1.00'), card: { savedCardId: 'C' }, storedCredential: { kind: 'cardholder' } },
       /CVV/,
     );
-    // @ts-expect-error also when storedCredential is left out (a vault card is then cardholder-started)
-    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C' } }, /CVV/);
+    // @ts-expect-error also when storedCredential is left out (a saved card is then cardholder-started)
+    await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { savedCardId: 'C' } }, /CVV/);
     const { cvv: _, ...noCvv } = card;
     // @ts-expect-error a kept full card too
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: noCvv, storedCredential: { kind: 'cardholder' } }, /CVV/);
   });
 
-  it('refuses a vault card as a first payment, mixed card forms, and a missing previous payment id', async () => {
+  it('refuses a saved card as a first payment, mixed card forms, and a missing previous payment id', async () => {
     await refusedLocally(
-      // @ts-expect-error a vault card is already kept
-      { intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: 'C', cvv: CVV }, storedCredential: { kind: 'first' } },
-      /vault card/,
+      // @ts-expect-error a saved card is already kept
+      { intent: 'sale', amount: EUR('1.00'), card: { savedCardId: 'C', cvv: CVV }, storedCredential: { kind: 'first' } },
+      /saved card/,
     );
     // @ts-expect-error two card forms at once
     await refusedLocally({ intent: 'sale', amount: EUR('1.00'), card: { ...card, nonce } }, /exactly one/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
-import { createGateway, isApproved, isDeclined, isPending, readKeptCard, readPayment, toPending } from '../../src/server';
+import { createGateway, isApproved, isDeclined, isPending, readSavedCard, readPayment, toPending } from '../../src/server';
 import { EUR, fullCard, nonceFor, refusal, testCards, useSandbox } from './helpers';
 
 const ctx = useSandbox();
@@ -249,7 +249,7 @@ describe('payments', () => {
     );
     expect(never).toMatchObject({ status: 400, reason: 'INVALID_NONCE', resultCode: '5110' });
     const unknownCard = await refusal(
-      ctx.gateway.payments.create({ intent: 'auth', amount: EUR('1.00'), card: { vaultCardId: 'CARD-NOPE', cvv: '123' } }),
+      ctx.gateway.payments.create({ intent: 'auth', amount: EUR('1.00'), card: { savedCardId: 'CARD-NOPE', cvv: '123' } }),
       'not_found',
     );
     expect(unknownCard.status).toBe(404);
@@ -262,21 +262,21 @@ describe('payers and the vault', () => {
     const payment = await ctx.gateway.payments.create({
       intent: 'auth',
       amount: EUR('4.00'),
-      card: { ...fullCard(testCards.approved), name: 'Kept Card' },
+      card: { ...fullCard(testCards.approved), name: 'Saved Card' },
       storedCredential: { kind: 'first' },
-      payer: { email, name: 'Kept Card' },
+      payer: { email, name: 'Saved Card' },
     });
-    const { vaultCardId } = readKeptCard(payment);
-    expect(vaultCardId).toMatch(/\S/);
+    const { savedCardId } = readSavedCard(payment);
+    expect(savedCardId).toMatch(/\S/);
 
     const byEmail = await ctx.gateway.payers.byEmail(email);
-    expect(byEmail.funding_instrument.credit_cards.map((c) => c.id)).toContain(vaultCardId);
+    expect(byEmail.funding_instrument.credit_cards.map((c) => c.id)).toContain(savedCardId);
     const payerId = byEmail.payer_info.id!;
     expect((await ctx.gateway.payers.byId(payerId)).payer_info.email).toBe(email);
     const cards = await ctx.gateway.payers.cards(payerId);
     expect(cards.count).toBe(cards.credit_cards.length);
-    const card = await ctx.gateway.payers.card(payerId, vaultCardId!);
-    expect(card).toMatchObject({ id: vaultCardId, last4: '1111', bin: '411111' });
+    const card = await ctx.gateway.payers.card(payerId, savedCardId!);
+    expect(card).toMatchObject({ id: savedCardId, last4: '1111', bin: '411111' });
     expect(JSON.stringify(card)).not.toContain(testCards.approved.number);
     await refusal(ctx.gateway.payers.card(payerId, 'CARD-NOPE'), 'not_found');
     await refusal(ctx.gateway.payers.byEmail(`nobody-${Date.now()}@example.com`), 'not_found');

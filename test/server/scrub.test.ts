@@ -153,7 +153,7 @@ describe('the scrub', () => {
       const gateway = createGateway({ merchantId: 'm-1', clientId: 'c', clientSecret: 's', baseUrl: 'http://127.0.0.1:9', fetch });
       const started = performance.now();
       const error = await gateway.payments
-        .create({ intent: 'sale', amount: { currency: 'EUR', total: '1.00' }, card: { vaultCardId: 'CARD-1', cvv: '0739' } })
+        .create({ intent: 'sale', amount: { currency: 'EUR', total: '1.00' }, card: { savedCardId: 'CARD-1', cvv: '0739' } })
         .catch((e: unknown) => e);
       expect(performance.now() - started).toBeLessThan(2000);
       expect(error).toMatchObject({ code: 'invalid_request', status: 400 });

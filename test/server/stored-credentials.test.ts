@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isApproved, readKeptCard, type Payment } from '../../src/server';
+import { isApproved, readSavedCard, type Payment } from '../../src/server';
 import { CVV, EUR, fullCard, nonceFor, refusal, testCards, useSandbox } from './helpers';
 
 // Every row of the stored-credential table of the interface document's 4.3: what the sandbox received, and that it accepted it.
 const ctx = useSandbox();
 let first: Payment;
 let previousPaymentId: string;
-let vaultCardId: string;
+let savedCardId: string;
 
 /** The body of the last payment request the sandbox received (card number and CVV masked by the sandbox). */
 function lastPaymentBody() {
@@ -25,13 +25,13 @@ beforeAll(async () => {
     storedCredential: { kind: 'first', subscription: true },
     payer: { email: `first-${Date.now()}@example.com` },
   });
-  ({ previousPaymentId, vaultCardId } = readKeptCard(first) as { previousPaymentId: string; vaultCardId: string });
+  ({ previousPaymentId, savedCardId } = readSavedCard(first) as { previousPaymentId: string; savedCardId: string });
 });
 
 describe("stored credentials (the interface document's 4.3)", () => {
   it('first payment of a subscription: cardholder-started, type "2", full card not yet stored', () => {
     expect(isApproved(first)).toBe(true);
-    expect(vaultCardId).toMatch(/\S/);
+    expect(savedCardId).toMatch(/\S/);
     const body = lastPaymentBody();
     expect(body.merchant_initiated).toBe(false);
     expect(body.previous_payment_id).toBeUndefined();
@@ -70,24 +70,24 @@ describe("stored credentials (the interface document's 4.3)", () => {
     expect(body.payer.funding_instrument.credit_card.cvv2).toBeUndefined();
   });
 
-  it('scheduled on the vault card', async () => {
+  it('scheduled on the saved card', async () => {
     const payment = await ctx.gateway.payments.create({
       intent: 'sale',
       amount: EUR('9.99'),
-      card: { vaultCardId },
+      card: { savedCardId },
       storedCredential: { kind: 'scheduled', previousPaymentId },
     });
     expect(isApproved(payment)).toBe(true);
     const body = lastPaymentBody();
     expect(body).toMatchObject({ merchant_initiated: true, previous_payment_id: previousPaymentId, transaction: { type: '2' } });
-    expect(body.payer.funding_instrument).toEqual({ credit_card_token: { credit_card_id: vaultCardId } });
+    expect(body.payer.funding_instrument).toEqual({ credit_card_token: { credit_card_id: savedCardId } });
   });
 
-  it('unscheduled on the vault card and on a kept card: type "1"', async () => {
+  it('unscheduled on the saved card and on a saved card: type "1"', async () => {
     const onVault = await ctx.gateway.payments.create({
       intent: 'auth',
       amount: EUR('3.10'),
-      card: { vaultCardId },
+      card: { savedCardId },
       storedCredential: { kind: 'unscheduled', previousPaymentId },
     });
     expect(isApproved(onVault)).toBe(true);
@@ -109,7 +109,7 @@ describe("stored credentials (the interface document's 4.3)", () => {
     expect(body.payer.funding_instrument.credit_card.stored).toBe(true);
   });
 
-  it('cardholder-started with a kept card: stored, CVV entered again', async () => {
+  it('cardholder-started with a saved card: stored, CVV entered again', async () => {
     const payment = await ctx.gateway.payments.create({
       intent: 'sale',
       amount: EUR('12.00'),
@@ -123,18 +123,18 @@ describe("stored credentials (the interface document's 4.3)", () => {
     expect(body.payer.funding_instrument.credit_card).toMatchObject({ stored: true, cvv2: '***' });
   });
 
-  it('cardholder-started with the vault card: CVV in credit_card_token', async () => {
+  it('cardholder-started with the saved card: CVV in credit_card_token', async () => {
     for (const storedCredential of [{ kind: 'cardholder' as const }, undefined]) {
       const payment = await ctx.gateway.payments.create({
         intent: 'auth',
         amount: EUR('2.00'),
-        card: { vaultCardId, cvv: CVV },
+        card: { savedCardId, cvv: CVV },
         storedCredential,
       });
       expect(isApproved(payment)).toBe(true);
       const body = lastPaymentBody();
       expect(body.merchant_initiated).toBe(false);
-      expect(body.payer.funding_instrument).toEqual({ credit_card_token: { credit_card_id: vaultCardId, cvv2: '***' } });
+      expect(body.payer.funding_instrument).toEqual({ credit_card_token: { credit_card_id: savedCardId, cvv2: '***' } });
     }
   });
 
@@ -143,7 +143,7 @@ describe("stored credentials (the interface document's 4.3)", () => {
       ctx.gateway.payments.create({
         intent: 'sale',
         amount: EUR('1.00'),
-        card: { vaultCardId },
+        card: { savedCardId },
         storedCredential: { kind: 'scheduled', previousPaymentId: 'PAY-NOPE' },
       }),
       'invalid_request',

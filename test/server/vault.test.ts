@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGateway, isApproved, readKeptCard, readPayment, type Payment } from '../../src/server';
+import { createGateway, isApproved, readSavedCard, readPayment, type Payment } from '../../src/server';
 import { CVV, EUR, fullCard, nonceFor, refusal, testCards, useSandbox } from './helpers';
 
 // The vault beyond lookups through payframe/server: payers.removeCard, payers.update, payers.setDefaultCard, payments.verify.
@@ -21,7 +21,7 @@ async function payerWith(cards = [testCards.approved, mastercard, amex]) {
       payer: { email, name: 'Ada Lovelace' },
     });
     payerId = payment.payer!.payer_info!.id!;
-    ids.push(readKeptCard(payment).vaultCardId!);
+    ids.push(readSavedCard(payment).savedCardId!);
   }
   return { payerId, ids, email };
 }
@@ -44,7 +44,7 @@ describe('payers.removeCard', () => {
     ]);
 
     const cardholder = await refusal(
-      ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: ids[0]!, cvv: CVV } }),
+      ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { savedCardId: ids[0]!, cvv: CVV } }),
       'not_found',
     );
     expect(cardholder.status).toBe(404);
@@ -58,7 +58,7 @@ describe('payers.removeCard', () => {
       ctx.gateway.payments.create({
         intent: 'sale',
         amount: EUR('1.00'),
-        card: { vaultCardId: ids[0]! },
+        card: { savedCardId: ids[0]! },
         storedCredential: { kind: 'unscheduled', previousPaymentId: first.reference_id },
       }),
       'not_found',
@@ -127,20 +127,20 @@ describe('payments.verify', () => {
     expect(isApproved(verification)).toBe(true);
     expect(readPayment(verification)).toMatchObject({ status: 'approved', state: 'voided', code: '0000' });
     expect(verification.transaction?.amount?.total).toBe('0.00');
-    const { vaultCardId, previousPaymentId } = readKeptCard(verification);
+    const { savedCardId, previousPaymentId } = readSavedCard(verification);
     const payerId = verification.payer!.payer_info!.id!;
-    expect((await ctx.gateway.payers.cards(payerId)).credit_cards.map((c) => c.id)).toEqual([vaultCardId]);
+    expect((await ctx.gateway.payers.cards(payerId)).credit_cards.map((c) => c.id)).toEqual([savedCardId]);
 
     const later = await ctx.gateway.payments.create({
       intent: 'sale',
       amount: EUR('12.00'),
-      card: { vaultCardId: vaultCardId!, cvv: CVV },
+      card: { savedCardId: savedCardId!, cvv: CVV },
     });
     expect(readPayment(later)).toMatchObject({ status: 'approved', state: 'captured' });
     const renewal = await ctx.gateway.payments.create({
       intent: 'sale',
       amount: EUR('12.00'),
-      card: { vaultCardId: vaultCardId! },
+      card: { savedCardId: savedCardId! },
       storedCredential: { kind: 'scheduled', previousPaymentId },
     });
     expect(readPayment(renewal)).toMatchObject({ status: 'approved', state: 'captured' });
@@ -151,7 +151,7 @@ describe('payments.verify', () => {
     });
   });
 
-  it('a declined card is returned, not thrown; zero in the currency\'s own precision; a subscription is type "2"; a kept card again with its CVV', async () => {
+  it('a declined card is returned, not thrown; zero in the currency\'s own precision; a subscription is type "2"; a saved card again with its CVV', async () => {
     const declined = await ctx.gateway.payments.verify({ card: fullCard(testCards.declined), currency: 'EUR' });
     expect(readPayment(declined)).toMatchObject({ status: 'declined', code: '1005' });
     await ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'JPY', subscription: true });
@@ -159,7 +159,7 @@ describe('payments.verify', () => {
     await ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'OMR' });
     expect(lastSent().body).toMatchObject({ transaction: { amount: { total: '0.000' } } });
     const { ids } = await payerWith([testCards.approved]);
-    const again = await ctx.gateway.payments.verify({ card: { vaultCardId: ids[0]!, cvv: CVV }, currency: 'EUR' });
+    const again = await ctx.gateway.payments.verify({ card: { savedCardId: ids[0]!, cvv: CVV }, currency: 'EUR' });
     expect(readPayment(again).status).toBe('approved');
     expect(lastSent().body).toMatchObject({
       payer: { funding_instrument: { credit_card_token: { credit_card_id: ids[0], cvv2: '***' } } },
@@ -186,13 +186,13 @@ describe('validation before any request', () => {
     ['verify: currency', () => ctx.gateway.payments.verify({ card: fullCard(testCards.approved), currency: 'eur' }), /^currency must be/],
     ['verify: no card', () => ctx.gateway.payments.verify({ currency: 'EUR' } as never), /^card must be exactly one of/],
     [
-      'verify: kept card without CVV',
-      () => ctx.gateway.payments.verify({ card: { vaultCardId: 'CARD-1' }, currency: 'EUR' } as never),
+      'verify: saved card without CVV',
+      () => ctx.gateway.payments.verify({ card: { savedCardId: 'CARD-1' }, currency: 'EUR' } as never),
       /needs the CVV/,
     ],
     [
-      'verify: kept card as subscription',
-      () => ctx.gateway.payments.verify({ card: { vaultCardId: 'CARD-1', cvv: CVV }, currency: 'EUR', subscription: true }),
+      'verify: saved card as subscription',
+      () => ctx.gateway.payments.verify({ card: { savedCardId: 'CARD-1', cvv: CVV }, currency: 'EUR', subscription: true }),
       /^subscription is for a new card/,
     ],
     [

@@ -1,5 +1,5 @@
 // The payer's own page (/account): a demo sign-in, the signed-in shopper's saved cards (removed or made
-// the default through the shop's `handlers.keptCards()` route), and a card added without paying through
+// the default through the shop's `handlers.savedCards()` route), and a card added without paying through
 // the hosted form (the shop verifies its nonce with a zero amount). payframe is the global `Payframe`.
 import type * as PayframeModule from 'payframe';
 import { api, ApiError } from '../lib/api';
@@ -7,7 +7,7 @@ import { mountCardForm } from '../lib/card-form';
 import { cardText } from '../lib/checkout';
 import { byId, h, say } from '../lib/dom';
 import { initialLocale, isolated, type Key, type Locale, t, translatePage } from '../lib/i18n';
-import type { Account, CheckoutInfo, KeptCard } from '../lib/types';
+import type { Account, CheckoutInfo, SavedCardView } from '../lib/types';
 
 declare global {
   interface Window {
@@ -33,7 +33,7 @@ const brandName = (id: string) =>
     .split('-')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
-const cardName = (card: KeptCard) => t(locale, 'cardEnding', { brand: brandName(card.brand), last4: card.last4 });
+const cardName = (card: SavedCardView) => t(locale, 'cardEnding', { brand: brandName(card.brand), last4: card.last4 });
 /** Latin text (a name, an email) set apart in Arabic, so that its dots and brackets stay with it right to left. */
 const isolate = (text: string) => isolated(locale, text);
 
@@ -43,7 +43,7 @@ let locale: Locale = initialLocale();
 let account: Account | null = null;
 /** Who is signed in is known, and the card form can be made: the sign-in buttons appear only then (no race with the first read). */
 let loaded = false;
-let cards: KeptCard[] | undefined;
+let cards: SavedCardView[] | undefined;
 let client: PayframeModule.Client | undefined;
 let form: PayframeModule.CardForm | undefined;
 let complete = false;
@@ -104,7 +104,7 @@ function render(): void {
 }
 
 /** One card: what it is, and its buttons, each named with the card ("Remove Visa ending in 1111"). */
-function cardItem(card: KeptCard, index: number): HTMLLIElement {
+function cardItem(card: SavedCardView, index: number): HTMLLIElement {
   const name = cardName(card);
   const { expiry } = cardText({ ...card, brand: brandName(card.brand) }, locale);
   return h(
@@ -145,14 +145,14 @@ function cardItem(card: KeptCard, index: number): HTMLLIElement {
 }
 
 async function loadCards(): Promise<void> {
-  cards = account ? (await api<{ cards: KeptCard[] }>('/api/account/cards')).cards : undefined;
+  cards = account ? (await api<{ cards: SavedCardView[] }>('/api/account/cards')).cards : undefined;
   render();
 }
 
 /** Removes a card or makes it the default; the route answers the cards after the change. */
-async function act(action: 'remove' | 'default', card: KeptCard, index: number): Promise<void> {
+async function act(action: 'remove' | 'default', card: SavedCardView, index: number): Promise<void> {
   try {
-    ({ cards } = await api<{ cards: KeptCard[] }>('/api/account/cards', { method: 'POST', body: { action, cardId: card.id } }));
+    ({ cards } = await api<{ cards: SavedCardView[] }>('/api/account/cards', { method: 'POST', body: { action, cardId: card.id } }));
   } catch (error) {
     failed(error);
     return void (await loadCards().catch(() => undefined));

@@ -163,7 +163,7 @@ function facts(row: PaymentRow): HTMLElement {
     ['Result', row.result ? `${row.result.code} ${row.result.text}` : (row.error ?? '')],
     ['Created', when(row.createdAt)],
   ];
-  if (row.keptCard) pairs.push(['Kept card', `${row.keptCard} (the payer asked to keep it)`]);
+  if (row.savedCard) pairs.push(['Saved card', `${row.savedCard} (the payer asked to keep it)`]);
   if (row.previousPaymentId) pairs.push(['Series', `charged on the card kept by ${row.previousPaymentId}`]);
   for (const action of row.history)
     pairs.push([
@@ -219,12 +219,12 @@ function actions(row: PaymentRow): HTMLElement {
       run: (amount) => api(`/api/payments/${row.referenceId}/refund`, { method: 'POST', body: { amount } }),
     }),
   ];
-  if (row.keptCard) {
+  if (row.savedCard) {
     forms.push(
       actionForm({
-        title: 'Charge the kept card',
+        title: 'Charge the saved card',
         id: 'charge',
-        button: 'Charge kept card',
+        button: 'Charge saved card',
         enabled: true,
         value: '',
         label: `Amount to charge (${currency})`,
@@ -347,7 +347,7 @@ async function findPayer(query: string): Promise<void> {
               {},
               h('td', { class: 'mono' }, `${card.type} ${card.bin} •••• ${card.last4}${card.isDefault ? ' (default)' : ''}`),
               h('td', {}, card.expireMonth ? `${String(card.expireMonth).padStart(2, '0')}/${card.expireYear}` : ''),
-              h('td', {}, card.keptWithConsent ? 'yes' : 'no'),
+              h('td', {}, card.savedWithConsent ? 'yes' : 'no'),
               h(
                 'td',
                 {},

@@ -113,11 +113,11 @@ function renderSavedCards(): void {
     );
   }
   byId('new-card').hidden = chosen !== undefined;
-  byId('kept-cvv-field').hidden = chosen === undefined;
-  if (chosen) byId('kept-cvv-label').textContent = t(locale, 'keptCvv', { brand: chosen.brand, last4: chosen.last4 });
+  byId('saved-cvv-field').hidden = chosen === undefined;
+  if (chosen) byId('saved-cvv-label').textContent = t(locale, 'savedCvv', { brand: chosen.brand, last4: chosen.last4 });
 }
 
-/** A kept card (paid with its CVV only) or a new one (undefined): each needs its own hosted fields. */
+/** A saved card (paid with its CVV only) or a new one (undefined): each needs its own hosted fields. */
 function choose(card: SavedCard | undefined): void {
   chosen = card;
   outcome = undefined;
@@ -165,7 +165,7 @@ async function submit(): Promise<void> {
     form,
     browserInfo: window.Payframe.collectBrowserInfo(),
     locale,
-    keptCard: chosen,
+    savedCard: chosen,
     intent: document.querySelector<HTMLInputElement>('input[name="intent"]:checked')?.value === 'auth' ? 'auth' : 'sale',
     email: byId<HTMLInputElement>('email').value.trim(),
     saveCard: !chosen && byId<HTMLInputElement>('save-card').checked,

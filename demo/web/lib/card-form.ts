@@ -1,5 +1,5 @@
 // The hosted card form as both checkouts mount it: the four card fields of a new card, or the security
-// code alone for a kept card (its frame posts the code to the shop's server; this page never sees it).
+// code alone for a saved card (its frame posts the code to the shop's server; this page never sees it).
 import type * as Payframe from 'payframe';
 import type { BrandId, CardForm, Client } from 'payframe';
 import type { Locale } from './i18n';
@@ -10,8 +10,8 @@ export type PayframeLib = Pick<typeof Payframe, 'mountFields'>;
 
 /** The boxes the fields fill, each named by the page's `<label for>` (the script page's; the React page renders its own). */
 export const CARD_FIELDS = { number: '#card-number', expiry: '#card-expiry', cvv: '#card-cvv', name: '#card-name' } as const;
-/** The box of a kept card's security code. */
-export const KEPT_CARD_CVV = '#kept-card-cvv';
+/** The box of a saved card's security code. */
+export const SAVED_CARD_CVV = '#saved-card-cvv';
 /** Where a payment that asks for a one-time password shows its form (outside the pay form: forms do not nest). */
 export const OTP_CONTAINER = '#otp';
 
@@ -23,19 +23,19 @@ export const STYLES = {
 };
 
 /**
- * A kept card's brand id from the vault's card type ("Visa", "American Express"), as the frames name
+ * A saved card's brand id from the vault's card type ("Visa", "American Express"), as the frames name
  * brands (`visa`, `american-express`). No card rules on the page for it: the script-tag bundle of the
  * hosted form has none. A type the frames do not know fails the mount, which the page then says.
  */
 export const brandOf = (card: SavedCard) => card.brand.trim().toLowerCase().replace(/\s+/g, '-') as BrandId;
 
-/** Mounts the fields of a new card, or the security code of `keptCard`. Returns at once; `ready` says when. */
-export function mountCardForm(payframe: PayframeLib, client: Client, locale: Locale, keptCard: SavedCard | undefined): CardForm {
-  if (keptCard) {
+/** Mounts the fields of a new card, or the security code of `savedCard`. Returns at once; `ready` says when. */
+export function mountCardForm(payframe: PayframeLib, client: Client, locale: Locale, savedCard: SavedCard | undefined): CardForm {
+  if (savedCard) {
     return payframe.mountFields({
       client,
-      fields: { cvv: { container: KEPT_CARD_CVV } },
-      brand: brandOf(keptCard),
+      fields: { cvv: { container: SAVED_CARD_CVV } },
+      brand: brandOf(savedCard),
       locale,
       styles: STYLES,
     });

@@ -1,4 +1,4 @@
-// What both checkouts share besides the words: the saved-card lookup and how a kept card reads.
+// What both checkouts share besides the words: the saved-card lookup and how a saved card reads.
 import { api, ApiError } from './api';
 import { count, type Locale, t } from './i18n';
 import type { SavedCard } from './types';

@@ -1,4 +1,4 @@
-// The payment itself, shared by both checkouts: the hosted form gives a nonce (or posts a kept card's
+// The payment itself, shared by both checkouts: the hosted form gives a nonce (or posts a saved card's
 // security code to the shop), the shop's server creates the payment, the bank may ask for a one-time
 // password, and the payer is told how it ended.
 import type { BrowserInfo, CardForm, PendingOutcome, PendingPayment } from 'payframe';
@@ -7,7 +7,7 @@ import { type Key, type Locale, t } from './i18n';
 import { formatMoney } from './money';
 import type { Money, SavedCard } from './types';
 
-/** POST /api/pay, and the kept card's CVV route: what the shop answers. */
+/** POST /api/pay, and the saved card's CVV route: what the shop answers. */
 export interface PayAnswer {
   status: 'approved' | 'pending' | 'declined';
   state: string;
@@ -35,8 +35,8 @@ export interface PayRequest {
   intent: 'auth' | 'sale';
   email: string;
   saveCard: boolean;
-  /** A kept card, paid with its security code (the form is then the CVV alone). */
-  keptCard: SavedCard | undefined;
+  /** A saved card, paid with its security code (the form is then the CVV alone). */
+  savedCard: SavedCard | undefined;
   locale: Locale;
   /** The bank asks for a one-time password: the page finishes the payment (`handlePending`, its OTP form shown) and answers how it ended. */
   finishPending(pending: PendingPayment): Promise<PendingOutcome>;
@@ -70,18 +70,18 @@ const orderPath = (orderId: string) => `/api/order/${encodeURIComponent(orderId)
 const lost = (error: unknown) => error instanceof ApiError && (error.code === 'network' || error.code === 'invalid_response');
 
 export async function pay(request: PayRequest): Promise<Outcome> {
-  const { form, browserInfo, intent, email, saveCard, keptCard, locale } = request;
+  const { form, browserInfo, intent, email, saveCard, savedCard, locale } = request;
   try {
     let answer: PayAnswer | Checking | { status: 'none' };
     let path = '';
-    if (keptCard) {
+    if (savedCard) {
       // The CVV frame posts to the shop without cookies: a one-time ticket tells the shop whose checkout it is.
-      const body = { intent, email, keptCardId: keptCard.id, browserInfo, locale };
-      const { ticket, orderId } = await api<{ ticket: string; orderId: string }>('/api/kept-card/ticket', { method: 'POST', body });
+      const body = { intent, email, savedCardId: savedCard.id, browserInfo, locale };
+      const { ticket, orderId } = await api<{ ticket: string; orderId: string }>('/api/saved-card/ticket', { method: 'POST', body });
       // The CVV frame passes on the payment's outcome alone; the shop says the rest to this checkout.
       // Its answer lost (the service's, or the shop's on its way back): the order is asked for by its number.
       const posted = await form
-        .postCvv({ url: '/api/kept-card/pay', body: { ticket, keptCardId: keptCard.id } })
+        .postCvv({ url: '/api/saved-card/pay', body: { ticket, savedCardId: savedCard.id } })
         .catch((error: { code?: string }) => {
           if (error.code === 'outcome_unknown' || error.code === 'network' || error.code === 'timeout') return undefined;
           throw error;
@@ -122,7 +122,7 @@ export async function pay(request: PayRequest): Promise<Outcome> {
     if (code === 'network' || code === 'timeout')
       return { kind: 'failed', reason: t(locale, error instanceof ApiError ? 'network' : 'serviceDown') };
     // The CVV frame passes on a refusal's code, never the route's words (they could quote the CVV).
-    if (keptCard && code === 'not_found' && !(error instanceof ApiError)) return { kind: 'failed', reason: t(locale, 'keptCardRefused') };
+    if (savedCard && code === 'not_found' && !(error instanceof ApiError)) return { kind: 'failed', reason: t(locale, 'savedCardRefused') };
     return { kind: 'failed', reason: t(locale, 'payFailed', { reason: message }) };
   }
 }

@@ -39,8 +39,8 @@ export interface Account {
   email: string;
 }
 
-/** GET /api/account/cards (`handlers.keptCards()`): what the payer's page may show of a card. */
-export interface KeptCard {
+/** GET /api/account/cards (`handlers.savedCards()`): what the payer's page may show of a card. */
+export interface SavedCardView {
   id: string;
   /** A brand id (`visa`, `american-express`). */
   brand: string;
@@ -84,7 +84,7 @@ export interface PaymentRow {
   card: { type: string; bin: string; last4: string } | null;
   email: string | null;
   createdAt: string;
-  keptCard: string | null;
+  savedCard: string | null;
   previousPaymentId: string | null;
   history: Action[];
   error?: string;
@@ -107,7 +107,7 @@ export interface PayerView {
     expireMonth: number | null;
     expireYear: number | null;
     isDefault: boolean;
-    keptWithConsent: boolean;
+    savedWithConsent: boolean;
   }[];
 }
 

@@ -71,13 +71,13 @@ export function App() {
         <h1>{say('checkoutTitle')}</h1>
         {info && <OrderSummary order={info.order} locale={locale} />}
 
-        {/* The hosted card form: the fields of a new card, or the security code of the kept card chosen. */}
+        {/* The hosted card form: the fields of a new card, or the security code of the saved card chosen. */}
         <CardFields
           client={client}
           locale={locale}
           styles={STYLES}
           disabled={paying}
-          keptCard={chosen && { id: chosen.id, brand: brandOf(chosen) }}
+          savedCard={chosen && { id: chosen.id, brand: brandOf(chosen) }}
         >
           <Payment
             info={info}
@@ -188,7 +188,7 @@ function Payment({
       intent,
       email: email.trim(),
       saveCard: !chosen && saveCard,
-      keptCard: chosen,
+      savedCard: chosen,
       locale,
       checking: () => setProgress('checkingPayment'),
       finishPending(pending) {
@@ -287,10 +287,10 @@ function Payment({
         )}
 
         {chosen ? (
-          // A kept card is paid again with its security code: the hosted CVV field goes in this box.
+          // A saved card is paid again with its security code: the hosted CVV field goes in this box.
           <div className="field">
-            <label htmlFor="kept-card-cvv">{say('keptCvv', { brand: chosen.brand, last4: chosen.last4 })}</label>
-            <CardCvv id="kept-card-cvv" className="hosted-field" />
+            <label htmlFor="saved-card-cvv">{say('savedCvv', { brand: chosen.brand, last4: chosen.last4 })}</label>
+            <CardCvv id="saved-card-cvv" className="hosted-field" />
           </div>
         ) : (
           // The hosted card fields: each box receives one iframe of the payment service.

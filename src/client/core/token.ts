@@ -1,4 +1,4 @@
-import { readErrorAnswer } from '../../protocol/answers';
+import { readErrorAnswer } from '../../protocol/merchant-answers';
 import { raced } from '../../shared/race';
 import { PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';

@@ -7,7 +7,7 @@ import type { BrandId } from '../../card/brands';
 import { type BoundField, bindField, brandInfo, cvvSizes, readBrands } from '../../fields';
 import { formCard } from '../../fields/card';
 import { FIELD_NAMES, type FieldName } from '../../protocol/names';
-import { PayframeError } from '../../shared/errors';
+import { configError } from '../../shared/errors';
 import { coreOf } from '../core/core';
 import type { Client } from '../core/types';
 import { elementOf } from '../dom';
@@ -29,21 +29,21 @@ export interface AttachOptions {
   signal?: AbortSignal;
 }
 
-const refuse = (message: string) => new PayframeError('invalid_config', `attachForm: ${message}`);
+const WHO = 'attachForm';
 
 export function attachForm(options: AttachOptions): CardForm {
-  if (options === null || typeof options !== 'object') throw refuse('needs an options object');
+  if (options === null || typeof options !== 'object') throw configError('needs an options object', WHO);
   const { client, signal } = options;
   const core = coreOf(client);
-  if (!core) throw refuse('client must come from createClient');
+  if (!core) throw configError('client must come from createClient', WHO);
   const brands = readBrands(options.brands);
-  if (typeof brands === 'string') throw refuse(brands);
+  if (typeof brands === 'string') throw configError(brands, WHO);
   const inputs = new Map<FieldName, HTMLInputElement>();
   for (const name of FIELD_NAMES) {
     const given = options[name];
     if (given === undefined && name === 'name') continue;
     const el = elementOf(given);
-    if (!(el instanceof HTMLInputElement)) throw refuse(`${name} must be an <input> or the selector of one`);
+    if (!(el instanceof HTMLInputElement)) throw configError(`${name} must be an <input> or the selector of one`, WHO);
     inputs.set(name, el);
   }
 

@@ -1,9 +1,9 @@
 /**
  * `postCvv`'s checks and its job, loaded at the first `postCvv()`: a chunk of its own in the ESM build
- * (few checkouts pay a vault card again), inline in the script-tag bundles.
+ * (few checkouts pay a saved card again), inline in the script-tag bundles.
  */
 import { deadline } from '../../shared/deadline';
-import { PayframeError } from '../../shared/errors';
+import { PayframeError, requestError } from '../../shared/errors';
 import { isTimeout } from '../../shared/call';
 import { MAX_POST_BODY, type Post, postTarget } from '../../protocol';
 import type { CvvAnswer } from '../../protocol/wire';
@@ -18,19 +18,18 @@ export type Ask = <T>(job: Omit<Post, 'ch' | 'id'>, stop: AbortSignal) => Promis
  */
 export function cvvPost(options: PostCvvOptions, pageOrigin: string, defaultMs: number, ask: Ask): () => Promise<CvvAnswer> {
   const { url, body = {}, signal, timeoutMs = defaultMs } = options ?? {};
-  const refuse = (message: string) => new PayframeError('invalid_request', `postCvv: ${message}`);
   const target = postTarget(url, pageOrigin, location.href);
   if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on this page's origin, ${pageOrigin}`);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
-  if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw requestError('signal must be an AbortSignal', 'postCvv');
+  if (!isTimeout(timeoutMs)) throw requestError('timeoutMs must be a positive number of milliseconds', 'postCvv');
   let data: Record<string, unknown>;
   try {
     data = JSON.parse(JSON.stringify(body));
   } catch {
-    throw refuse('body must be plain JSON data');
+    throw requestError('body must be plain JSON data', 'postCvv');
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data) || 'cvv' in data || JSON.stringify(data).length > MAX_POST_BODY) {
-    throw refuse(`body must be a JSON object without cvv, of at most ${MAX_POST_BODY} characters`);
+    throw requestError(`body must be a JSON object without cvv, of at most ${MAX_POST_BODY} characters`, 'postCvv');
   }
   return async () => {
     const d = deadline(timeoutMs, 'postCvv', signal);

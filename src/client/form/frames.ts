@@ -11,10 +11,10 @@ import { readToPage } from '../../protocol/guards';
 import type { FieldName } from '../../protocol/names';
 import { windowPort } from '../../protocol/port';
 import { fromErrorInfo } from '../../protocol/transfer';
-import type { PayframeError } from '../../shared/errors';
+import { configError, type PayframeError } from '../../shared/errors';
 import { destroyedError } from './form';
 import { watchLoad } from './load-watch';
-import { inUse, type Mount, refuse } from './mount-options';
+import { inUse, type Mount } from './mount-options';
 
 export interface FrameEvents {
   /** A frame's config now: in its URL when it is made, and posted again when its page has loaded. */
@@ -71,7 +71,7 @@ function makeFrame(
 
 /** A live gateway serves no frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made. */
 function noFrames(events: FrameEvents): Frames {
-  queueMicrotask(() => events.failed(refuse(LIVE)));
+  queueMicrotask(() => events.failed(configError(LIVE, 'mountFields')));
   return { send: () => undefined, ask: () => Promise.reject(destroyedError()), close: () => undefined };
 }
 

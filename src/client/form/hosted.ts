@@ -3,12 +3,12 @@
  * frames, styles their containers, and sees only field states, the brand, and at the end the nonce.
  * It never sees a card number or a CVV: the frames gather the card among themselves and call the
  * nonce endpoint with the client token the page hands the number frame for that one call.
- * A form of the CVV field alone (a vault card paid again) has no nonce to make: its frame posts the CVV
+ * A form of the CVV field alone (a saved card paid again) has no nonce to make: its frame posts the CVV
  * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
  */
 import type { Config } from '../../protocol/messages';
 import type { FieldName } from '../../protocol/names';
-import { PayframeError } from '../../shared/errors';
+import { requestError } from '../../shared/errors';
 import type { TokenizeResult } from '../../tokenize/read';
 import { withToken } from '../core/with-token';
 import { loadChunk } from '../load';
@@ -84,14 +84,14 @@ export function mountFields(options: MountOptions): CardForm {
     },
     // The page's labels may have been translated too: the config reads them again.
     locale(locale, texts) {
-      const checked = checkTexts(locale, texts ?? now.texts, (message) => new PayframeError('invalid_request', message));
+      const checked = checkTexts(locale, texts ?? now.texts, requestError);
       set({ locale, texts: checked });
     },
     set,
     touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
     ...(cvvOnly
       ? {
-          // Loaded at the first postCvv(): few checkouts pay a vault card again.
+          // Loaded at the first postCvv(): few checkouts pay a saved card again.
           post: (options: PostCvvOptions) =>
             loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, ask)),
         }

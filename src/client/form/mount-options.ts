@@ -8,7 +8,7 @@ import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
 import type { FieldTexts } from '../../frame/text';
 import { FIELD_NAMES, type FieldName, isLocale, isLocaleTag, type LocaleTag } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
-import { PayframeError } from '../../shared/errors';
+import { configError } from '../../shared/errors';
 import { isLoopback, isWebUrl } from '../../shared/url';
 import { urlOf } from '../../shared/url-of';
 import type { Client, ClientCore } from '../core/types';
@@ -25,9 +25,9 @@ export interface HostedField {
 
 export interface MountOptions {
   client: Client;
-  /** The card's fields; or `{ cvv }` alone, for a vault card paid again with its CVV (see `postCvv`). */
+  /** The card's fields; or `{ cvv }` alone, for a saved card paid again with its CVV (see `postCvv`). */
   fields: { number: HostedField; expiry: HostedField; cvv: HostedField; name?: HostedField } | { cvv: HostedField };
-  /** A CVV-only form: the vault card's brand, which sets the CVV's size (4 for American Express) and default label. */
+  /** A CVV-only form: the saved card's brand, which sets the CVV's size (4 for American Express) and default label. */
   brand?: BrandId;
   /**
    * The brands you take: a number of another is `unsupported_brand` in the field, and `tokenize()` sends
@@ -71,7 +71,7 @@ export interface Mount {
   /** The frame page's URL, ending in a slash; undefined when the gateway does not serve the frames (a live `baseUrl` and no `frameUrl`). */
   base: string | undefined;
   locale: LocaleTag;
-  /** A form of the CVV field alone: a vault card paid again. */
+  /** A form of the CVV field alone: a saved card paid again. */
   cvvOnly: boolean;
   brand: BrandId | undefined;
   /** The merchant's styles, fonts, brands and texts as plain data, checked in the frames; and whether the number shows the brand's mark. */
@@ -84,7 +84,7 @@ export interface Mount {
 export const inUse = new WeakSet<Element>();
 
 /** A mount's refusal: `invalid_config`, its message naming mountFields. */
-export const refuse = (message: string) => new PayframeError('invalid_config', `mountFields: ${message}`);
+const WHO = 'mountFields';
 /** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
 const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
 
@@ -92,64 +92,66 @@ function frameBase(text: string): string {
   const url = urlOf(text);
   if (url && !url.pathname.endsWith('/')) url.pathname += '/';
   if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
-    throw refuse(
+    throw configError(
       `frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`,
+      WHO,
     );
   }
   // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
   if (url.origin === location.origin)
-    throw refuse(
+    throw configError(
       "frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin",
+      WHO,
     );
   return url.href;
 }
 
 function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
   const el = elementOf(given);
-  if (!el?.isConnected) throw refuse(`the ${name} container is not in the document`);
-  if (inUse.has(el) || taken.has(el)) throw refuse(`the ${name} container already holds a card field`);
+  if (!el?.isConnected) throw configError(`the ${name} container is not in the document`, WHO);
+  if (inUse.has(el) || taken.has(el)) throw configError(`the ${name} container already holds a card field`, WHO);
   taken.add(el);
   return el;
 }
 
 export function checkMount(options: MountOptions): Mount {
-  if (options === null || typeof options !== 'object') throw refuse('needs an options object');
+  if (options === null || typeof options !== 'object') throw configError('needs an options object', WHO);
   const core = coreOf(options.client);
-  if (!core) throw refuse('client must come from createClient');
+  if (!core) throw configError('client must come from createClient', WHO);
   const { timeoutMs = 30_000, signal, locale = 'en', brand, brandMark } = options;
-  if (brandMark !== undefined && typeof brandMark !== 'boolean') throw refuse('brandMark must be true or false');
-  if (!isTimeout(timeoutMs)) throw refuse('timeoutMs must be a positive number of milliseconds');
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw refuse('signal must be an AbortSignal');
-  if (!isWebUrl(new URL(location.href))) throw refuse('the page must be https (plain http only on localhost)');
+  if (brandMark !== undefined && typeof brandMark !== 'boolean') throw configError('brandMark must be true or false', WHO);
+  if (!isTimeout(timeoutMs)) throw configError('timeoutMs must be a positive number of milliseconds', WHO);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw configError('signal must be an AbortSignal', WHO);
+  if (!isWebUrl(new URL(location.href))) throw configError('the page must be https (plain http only on localhost)', WHO);
   const gateway = core.config.base;
   // Only the sandbox (on loopback) serves the frames beside its API; the live service does not.
   const base =
     options.frameUrl !== undefined || isLoopback(gateway) ? frameBase(options.frameUrl ?? `${gateway.origin}/frame/`) : undefined;
   const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
   const unknown = Object.keys(given).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
-  if (unknown.length > 0) throw refuse(`unknown field ${unknown.join(', ')}`);
+  if (unknown.length > 0) throw configError(`unknown field ${unknown.join(', ')}`, WHO);
   const cvvOnly = Object.keys(given).join() === 'cvv';
   if (brand !== undefined && !(cvvOnly && typeof brand === 'string' && /^[a-z][a-z-]{0,31}$/.test(brand))) {
-    throw refuse("brand is a brand id ('visa') for a form of the CVV alone");
+    throw configError("brand is a brand id ('visa') for a form of the CVV alone", WHO);
   }
   const specs = new Map<FieldName, Spec>();
   const taken = new Set<Element>();
   for (const name of cvvOnly ? (['cvv'] as const) : FIELD_NAMES) {
     const spec = given[name];
     if (spec === undefined && name === 'name') continue;
-    if (spec === null || typeof spec !== 'object') throw refuse(`fields.${name} is required (or cvv alone)`);
+    if (spec === null || typeof spec !== 'object') throw configError(`fields.${name} is required (or cvv alone)`, WHO);
     const { placeholder, label } = spec;
     if (!isText(placeholder) || !isText(label))
-      throw refuse(`fields.${name}: placeholder and label must be text of at most 200 characters`);
+      throw configError(`fields.${name}: placeholder and label must be text of at most 200 characters`, WHO);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
   }
   let extras: Mount['extras'];
   try {
     extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts, brands: options.brands, brandMark }));
   } catch {
-    throw refuse('styles, fonts and brands must be plain data');
+    throw configError('styles, fonts and brands must be plain data', WHO);
   }
-  extras.texts = checkTexts(locale, options.texts, refuse);
+  extras.texts = checkTexts(locale, options.texts, (message) => configError(message, WHO));
   return { core, specs, base, locale, cvvOnly, brand, extras, timeoutMs, signal };
 }
 

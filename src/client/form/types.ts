@@ -76,9 +76,9 @@ export interface CardForm {
 }
 
 export interface PostCvvOptions {
-  /** The merchant's route, on this page's origin exactly (a path such as `/pay/kept-card` is resolved against the page). */
+  /** The merchant's route, on this page's origin exactly (a path such as `/pay/saved-card` is resolved against the page). */
   url: string;
-  /** What the route needs besides the CVV (a one-time ticket, the vault card's id): a JSON object without a `cvv` key. */
+  /** What the route needs besides the CVV (a one-time ticket, the saved card's id): a JSON object without a `cvv` key. */
   body?: Record<string, unknown>;
   signal?: AbortSignal;
   /** The whole call; default: the client's `timeoutMs`. */

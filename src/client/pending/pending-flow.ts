@@ -3,7 +3,7 @@
  * OTP form and reads the merchant's answers. A chunk of its own in the ESM build (see pending.ts).
  */
 import { foldDigits } from '../../card/digits';
-import { readErrorAnswer, readOtpOutcome, redirectOf } from '../../protocol/answers';
+import { readErrorAnswer, readOtpOutcome, redirectOf } from '../../protocol/merchant-answers';
 import { textsFor } from '../../protocol/texts';
 import { type OtpOutcome, type PendingPayment, REFERENCE_ID, SESSION_ID } from '../../protocol/wire';
 import { type ErrorCode, PayframeError } from '../../shared/errors';

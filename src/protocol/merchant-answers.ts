@@ -1,4 +1,4 @@
-/** The guards of payframe's own wire (wire.ts): what the page and the frames read of the merchant server's answers. */
+/** Reading the merchant server's answers on payframe's own wire (wire.ts): what the page and the frames may take of them. */
 import { type ErrorCode, isErrorCode } from '../shared/errors';
 import { isWebUrl } from '../shared/url';
 import { urlOf } from '../shared/url-of';

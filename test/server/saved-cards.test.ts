@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PayframeError, readKeptCard, type KeptCardsAnswer } from '../../src/server';
+import { PayframeError, readSavedCard, type SavedCardsAnswer } from '../../src/server';
 import { EUR, fullCard, testCards, useSandbox } from './helpers';
 
-// handlers.keptCards: the payer's page lists, removes and makes default only the session's payer's own cards.
+// handlers.savedCards: the payer's page lists, removes and makes default only the session's payer's own cards.
 const ctx = useSandbox();
 const mastercard = { ...testCards.approved, number: '5555555555554444' };
 const amex = { ...testCards.approved, number: '378282246310005', expireMonth: 3, expireYear: 2031 };
 
 /** The merchant's own sessions: a cookie names the shopper, the shopper has a vault payer id (or none yet). */
 const sessions = new Map<string, string | undefined>();
-let handler: ReturnType<typeof ctx.gateway.handlers.keptCards>;
+let handler: ReturnType<typeof ctx.gateway.handlers.savedCards>;
 const ada = { payerId: '', ids: [] as string[] };
 const bob = { payerId: '', ids: [] as string[] };
 
@@ -22,7 +22,7 @@ async function keep(who: { payerId: string; ids: string[] }, email: string, card
       payer: { email, name: email },
     });
     who.payerId = payment.payer!.payer_info!.id!;
-    who.ids.push(readKeptCard(payment).vaultCardId!);
+    who.ids.push(readSavedCard(payment).savedCardId!);
   }
 }
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   await keep(ada, 'ada-kept@example.com', [testCards.approved, mastercard, amex]);
   await keep(bob, 'bob-kept@example.com', [mastercard]);
   sessions.set('ada', ada.payerId).set('bob', bob.payerId).set('new', undefined);
-  handler = ctx.gateway.handlers.keptCards({
+  handler = ctx.gateway.handlers.savedCards({
     payerOf: (request) => {
       const session = /(?:^|;\s*)session=(\w+)/.exec(request.headers.get('cookie') ?? '')?.[1];
       if (session === undefined || !sessions.has(session)) throw new PayframeError('unauthorized', 'sign in first');
@@ -47,10 +47,10 @@ const as = (session: string | undefined, method = 'GET', body?: unknown, type = 
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     }),
   );
-const cardsOf = async (session: string) => ((await (await as(session)).json()) as KeptCardsAnswer).cards;
+const cardsOf = async (session: string) => ((await (await as(session)).json()) as SavedCardsAnswer).cards;
 const changes = () => ctx.sandbox.requests().filter((r) => r.method === 'PUT' || r.method === 'DELETE').length;
 
-describe('handlers.keptCards', () => {
+describe('handlers.savedCards', () => {
   it('GET answers only what the page may show, the default first, never cached', async () => {
     const response = await as('ada');
     expect(response.status).toBe(200);
@@ -71,7 +71,7 @@ describe('handlers.keptCards', () => {
   it("POST default makes one of the payer's own cards the default; POST remove removes it; each answers the cards after it", async () => {
     const made = await as('ada', 'POST', { action: 'default', cardId: ada.ids[2] });
     expect(made.status).toBe(200);
-    const after = ((await made.json()) as KeptCardsAnswer).cards;
+    const after = ((await made.json()) as SavedCardsAnswer).cards;
     expect(after.map((c) => [c.id, c.isDefault])).toEqual([
       [ada.ids[2], true],
       [ada.ids[0], false],
@@ -85,8 +85,8 @@ describe('handlers.keptCards', () => {
 
     const removed = await as('ada', 'POST', { action: 'remove', cardId: ada.ids[1] });
     expect(removed.status).toBe(200);
-    expect(((await removed.json()) as KeptCardsAnswer).cards.map((c) => c.id)).toEqual([ada.ids[2], ada.ids[0]]);
-    const pay = ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { vaultCardId: ada.ids[1]!, cvv: '123' } });
+    expect(((await removed.json()) as SavedCardsAnswer).cards.map((c) => c.id)).toEqual([ada.ids[2], ada.ids[0]]);
+    const pay = ctx.gateway.payments.create({ intent: 'sale', amount: EUR('1.00'), card: { savedCardId: ada.ids[1]!, cvv: '123' } });
     await expect(pay).rejects.toMatchObject({ code: 'not_found' });
   });
 
@@ -135,8 +135,8 @@ describe('handlers.keptCards', () => {
   });
 
   it('refuses a payerOf that is not a function, or that answers no id', async () => {
-    expect(() => ctx.gateway.handlers.keptCards({} as never)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
-    const odd = ctx.gateway.handlers.keptCards({ payerOf: () => 42 as never });
+    expect(() => ctx.gateway.handlers.savedCards({} as never)).toThrow(expect.objectContaining({ code: 'invalid_config' }));
+    const odd = ctx.gateway.handlers.savedCards({ payerOf: () => 42 as never });
     const response = await odd(new Request('https://shop.example/account/cards'));
     expect(response.status).toBe(500);
   });

@@ -3,7 +3,7 @@
  * removed, a payer updated (name, email, default card), and a card verified without charging it (a
  * payment whose total is zero, built here and nowhere else: `payments.create` refuses a zero amount).
  */
-import { PayframeError } from '../shared/errors';
+import { PayframeError, requestError } from '../shared/errors';
 import {
   CURRENCY_PATTERN,
   DoneSchema,
@@ -16,24 +16,24 @@ import {
   type Payment,
   type PayerInfo,
 } from '../schemas';
-import { fundingOf, type FullCard, type NonceCard, type PaymentInput, type VaultCardInput } from './payment-input';
+import { fundingOf, type FullCard, type NonceCard, type PaymentInput, type SavedCardInput } from './payment-input';
 import { type Call, checked, type RequestOptions, segment } from './transport';
 
 /** What `payers.update` changes: the fields given (at least one); the service's body carries all three. */
 export interface PayerUpdate {
   email?: string;
   name?: string;
-  /** The id of one of this payer's vault cards: it becomes the default (`is_default`), the others not. */
+  /** The id of one of this payer's saved cards: it becomes the default (`is_default`), the others not. */
   defaultCard?: string;
 }
 
 /**
  * A card verified and kept without charging it (spec: a payment whose total is zero). `card`: a nonce
  * or full details (the card's first use: its reference id serves later merchant-started payments as a
- * paid first payment's does), or a kept card again with its CVV (verifying a kept card needs it).
+ * paid first payment's does), or a saved card again with its CVV (verifying a saved card needs it).
  */
 export interface VerifyInput {
-  card: NonceCard | FullCard | (VaultCardInput & { cvv: string });
+  card: NonceCard | FullCard | (SavedCardInput & { cvv: string });
   /** The currency of the zero amount, e.g. the currency later payments will be in. */
   currency: string;
   /** As on a payment: the card is kept under the payer with this email, or a new payer. */
@@ -47,7 +47,7 @@ export interface VerifyInput {
   metadata?: Record<string, unknown>;
 }
 
-export interface VaultCalls {
+export interface PayerCalls {
   /** `DELETE …/payer/{payerId}/card/{cardId}`: the card can pay no more. Resolves when the service answered "DONE". */
   removeCard(payerId: string, cardId: string, options?: RequestOptions): Promise<void>;
   /** `PUT …/payer/{payerId}`: sends the fields given. Resolves when the service answered "DONE". */
@@ -60,39 +60,37 @@ export interface VaultCalls {
   setDefaultCard(payerId: string, cardId: string, options?: RequestOptions): Promise<void>;
 }
 
-const refuse = (message: string) => new PayframeError('invalid_request', message);
-
 /** `{ email?, name?, defaultCard? }` checked under the input's own names, as the wire body. */
 function updateBody(update: PayerUpdate) {
-  if (typeof update !== 'object' || update === null) throw refuse('update must be an object { email?, name?, defaultCard? }');
+  if (typeof update !== 'object' || update === null) throw requestError('update must be an object { email?, name?, defaultCard? }');
   const { email, name, defaultCard, ...rest } = update;
   const unknown = Object.keys(rest)[0];
-  if (unknown !== undefined) throw refuse(`update.${unknown.slice(0, 40)} is not a field: give email, name or defaultCard`);
+  if (unknown !== undefined) throw requestError(`update.${unknown.slice(0, 40)} is not a field: give email, name or defaultCard`);
   if (email === undefined && name === undefined && defaultCard === undefined)
-    throw refuse('update needs at least one of email, name, defaultCard');
+    throw requestError('update needs at least one of email, name, defaultCard');
   if (email !== undefined && (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)))
-    throw refuse('email must be an email address');
-  if (name !== undefined && typeof name !== 'string') throw refuse('name must be a string');
+    throw requestError('email must be an email address');
+  if (name !== undefined && typeof name !== 'string') throw requestError('name must be a string');
   if (defaultCard !== undefined && (typeof defaultCard !== 'string' || defaultCard.trim() === ''))
-    throw refuse('defaultCard must be a card id (not blank)');
+    throw requestError('defaultCard must be a card id (not blank)');
   return checked(PayerUpdateRequestSchema, { email, name, default_card: defaultCard });
 }
 
 /** The request body of a verification: a zero total in the currency's own precision, `auth`, started by the cardholder. */
 export function buildVerifyRequest(input: VerifyInput) {
-  if (typeof input !== 'object' || input === null) throw refuse('verify input must be an object');
+  if (typeof input !== 'object' || input === null) throw requestError('verify input must be an object');
   if (typeof input.currency !== 'string' || !CURRENCY_PATTERN.test(input.currency)) {
-    throw refuse('currency must be a three-letter upper-case ISO 4217 code');
+    throw requestError('currency must be a three-letter upper-case ISO 4217 code');
   }
-  if (input.subscription !== undefined && typeof input.subscription !== 'boolean') throw refuse('subscription must be true or false');
-  const kept = (input.card as { vaultCardId?: unknown } | undefined)?.vaultCardId !== undefined;
-  // The rules of the card forms are a payment's: a first payment of a new card, a cardholder-started one of a kept card (its CVV).
+  if (input.subscription !== undefined && typeof input.subscription !== 'boolean') throw requestError('subscription must be true or false');
+  const kept = (input.card as { savedCardId?: unknown } | undefined)?.savedCardId !== undefined;
+  // The rules of the card forms are a payment's: a first payment of a new card, a cardholder-started one of a saved card (its CVV).
   const funding = fundingOf({
     card: input.card,
     storedCredential: kept ? { kind: 'cardholder' } : { kind: 'first', subscription: input.subscription },
   } as PaymentInput);
   if (kept && input.subscription !== undefined)
-    throw refuse('subscription is for a new card: a kept card is not verified as a first payment');
+    throw requestError('subscription is for a new card: a saved card is not verified as a first payment');
   return checked(VerificationRequestSchema, {
     intent: 'auth',
     merchant_initiated: false,
@@ -108,13 +106,13 @@ export function buildVerifyRequest(input: VerifyInput) {
   });
 }
 
-export function createVaultCalls(call: Call, merchant: string) {
+export function createPayerCalls(call: Call, merchant: string) {
   const payer = (payerId: string) => `${merchant}/payer/${segment('payerId', payerId)}`;
   const update = async (payerId: string, input: PayerUpdate, options?: RequestOptions) => {
     const path = payer(payerId);
     await call('PUT', path, DoneSchema, { json: updateBody(input), signal: options?.signal });
   };
-  const payers: VaultCalls = {
+  const payers: PayerCalls = {
     removeCard: async (payerId, cardId, options) => {
       await call('DELETE', `${payer(payerId)}/card/${segment('cardId', cardId)}`, DoneSchema, { signal: options?.signal });
     },

@@ -1,28 +1,28 @@
 /**
- * `handlers.keptCards()`: the payer's own page lists their kept cards, removes one, or makes one the
+ * `handlers.savedCards()`: the payer's own page lists their saved cards, removes one, or makes one the
  * default. Whose cards they are comes from the merchant's session (`payerOf(request)`), never from the
  * page; every card id the page sends is acted on only when it is one of that payer's cards.
  */
 import { detectBrand } from '../card';
-import type { KeptCardsAnswer, KeptCardView } from '../protocol/wire';
-import type { VaultCard } from '../schemas';
+import type { SavedCardsAnswer, SavedCardView } from '../protocol/wire';
+import type { SavedCard } from '../schemas';
 import { PayframeError } from '../shared/errors';
-import type { GatewayCore } from './calls';
+import type { ServiceCalls } from './calls';
 import { guarded, type Handler, jsonResponse, methodNotAllowed, readJson } from './respond';
 import { checked } from './transport';
-import { KeptCardActionSchema } from './wire';
+import { SavedCardActionSchema } from './wire';
 
-export interface KeptCardsOptions {
+export interface SavedCardsOptions {
   /**
    * The vault payer id of the shopper behind `request`, from your own session (their sign-in cookie,
-   * say), never from the page's body: `undefined` (or `null`) when they have no kept card yet (a GET
+   * say), never from the page's body: `undefined` (or `null`) when they have no saved card yet (a GET
    * then answers no cards, a POST `not_found`). Throw `PayframeError('unauthorized')` when nobody is signed in.
    */
   payerOf: (request: Request) => string | null | undefined | Promise<string | null | undefined>;
 }
 
-/** What the page may show of a vault card: never its BIN, payer id or holder's name. */
-export function keptCardView(card: VaultCard): KeptCardView {
+/** What the page may show of a saved card: never its BIN, payer id or holder's name. */
+export function savedCardView(card: SavedCard): SavedCardView {
   return {
     id: card.id,
     brand: detectBrand(card.bin)?.id ?? 'unknown',
@@ -33,30 +33,30 @@ export function keptCardView(card: VaultCard): KeptCardView {
   };
 }
 
-export function keptCardsHandler(
-  gateway: GatewayCore,
-  { payerOf }: KeptCardsOptions,
+export function savedCardsHandler(
+  gateway: ServiceCalls,
+  { payerOf }: SavedCardsOptions,
   report: (status: number, error: unknown) => void,
 ): Handler {
   const payerIdOf = async (request: Request): Promise<string | undefined> => {
     const payerId = await payerOf(request);
     if (payerId === undefined || payerId === null) return undefined;
     if (typeof payerId !== 'string' || payerId === '')
-      throw new PayframeError('invalid_config', 'keptCards: payerOf must answer a payer id, or undefined');
+      throw new PayframeError('invalid_config', 'savedCards: payerOf must answer a payer id, or undefined');
     return payerId;
   };
   const list = async (payerId: string | undefined): Promise<Response> => {
     const cards = payerId === undefined ? [] : (await gateway.payers.cards(payerId)).credit_cards;
     // The default first, whatever order the service lists them in.
-    const views = cards.map(keptCardView).sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
-    return jsonResponse(200, { cards: views } satisfies KeptCardsAnswer);
+    const views = cards.map(savedCardView).sort((a, b) => Number(b.isDefault) - Number(a.isDefault));
+    return jsonResponse(200, { cards: views } satisfies SavedCardsAnswer);
   };
   const get = guarded('GET', async (request) => list(await payerIdOf(request)), report);
   const post = guarded(
     'POST',
     async (request) => {
       const payerId = await payerIdOf(request);
-      const { action, cardId } = checked(KeptCardActionSchema, await readJson(request));
+      const { action, cardId } = checked(SavedCardActionSchema, await readJson(request));
       // Another payer's card, a removed one, an unknown one: one answer, and nothing is sent to change it.
       const own = payerId !== undefined && (await gateway.payers.cards(payerId)).credit_cards.some((card) => card.id === cardId);
       if (!own) throw new PayframeError('not_found', 'no such card among yours');
@@ -67,7 +67,7 @@ export function keptCardsHandler(
     report,
   );
   if (typeof payerOf !== 'function')
-    throw new PayframeError('invalid_config', 'keptCards: payerOf must be a function (request) => payer id');
+    throw new PayframeError('invalid_config', 'savedCards: payerOf must be a function (request) => payer id');
   return async (request) => {
     if (request.method === 'GET') return get(request);
     if (request.method === 'POST') return post(request);

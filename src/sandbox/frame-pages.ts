@@ -25,7 +25,7 @@ const TYPES: Record<string, string> = {
 
 /**
  * dist/frame of the package: next to the built module (dist/sandbox.mjs), two levels up from it when the
- * build keeps one file per module (dist/lib/sandbox/frame.mjs), or from src/sandbox in a checkout.
+ * build keeps one file per module (dist/lib/sandbox/frame-pages.mjs), or from src/sandbox in a checkout.
  */
 export function defaultFrameDir(): string | undefined {
   for (const relative of ['./frame/', '../../frame/', '../../dist/frame/']) {

@@ -1,7 +1,7 @@
-// A kept card paid again with its CVV (the CVV-only hosted form): the CVV is typed into a frame on the
+// A saved card paid again with its CVV (the CVV-only hosted form): the CVV is typed into a frame on the
 // gateway's origin and posted by that frame straight to the merchant's server; the page never holds it.
 import { testCards } from '../../src/sandbox';
-import { readKeptCard } from '../../src/server';
+import { readSavedCard } from '../../src/server';
 import { type Merchant, startMerchant } from '../support/merchant';
 import { findCard, pageView } from '../support/recorder';
 import { expectNoProblems, focused, textOf } from './harness/checkout';
@@ -9,7 +9,7 @@ import { expect, test } from './harness/test';
 import { watchAll } from './harness/watch';
 
 let merchant: Merchant;
-let keptCardId: string;
+let savedCardId: string;
 test.beforeAll(async () => {
   merchant = await startMerchant();
   const first = await merchant.gateway.payments.create({
@@ -19,26 +19,26 @@ test.beforeAll(async () => {
     payer: { email: 'ada@example.com' },
     card: { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' },
   });
-  keptCardId = readKeptCard(first).vaultCardId!;
+  savedCardId = readSavedCard(first).savedCardId!;
 });
 test.afterAll(() => merchant?.close());
 
 const CVV = '739';
 const LABEL = 'Security code of the Visa ending in 1111';
 
-test('the CVV typed into its frame pays the kept card; the page never holds it', async ({ driver }) => {
+test('the CVV typed into its frame pays the saved card; the page never holds it', async ({ driver }) => {
   await driver.goto(
-    `${merchant.url}/kept-card?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card: keptCardId, brand: 'visa' })}`,
+    `${merchant.url}/saved-card?${new URLSearchParams({ merchant: merchant.sandbox.merchant.id, gateway: merchant.sandbox.url, card: savedCardId, brand: 'visa' })}`,
   );
   // A click on the page's label focuses the field in the frame.
-  await driver.click({ label: LABEL, in: '#kept-cvv iframe' });
+  await driver.click({ label: LABEL, in: '#saved-cvv iframe' });
   await watchAll(driver);
   await driver.click({ text: LABEL });
   await expect.poll(() => focused(driver)).toBe(LABEL);
   await driver.type(`${CVV}4`); // a Visa's CVV has three digits: the fourth is refused
   await driver.press('Enter');
   await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: authorised');
-  expect(merchant.received.at(-1)).toEqual({ cvv: CVV, body: { keptCardId } });
+  expect(merchant.received.at(-1)).toEqual({ cvv: CVV, body: { savedCardId } });
   expect(findCard(await driver.run(undefined, pageView), { cvv: CVV })).toEqual([]);
   await expectNoProblems(driver, merchant);
 });
