@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM, HEADLESS_SHELL, launchOf } from './e2e/support/chromium';
+import type { Checkout } from './e2e/support/demo-checkout';
+import type { ReactVersion } from './e2e/support/react';
 
 // The sandbox's certificate is self-signed and made at start: the tests' own Node calls (a merchant
 // server in a test) speak real TLS to it without verifying it, as the vitest config does.
@@ -24,13 +26,24 @@ const use = (executablePath: string) => ({
   launchOptions: launchOf(executablePath),
 });
 
-export default defineConfig({
+// The specs run once per setting, as projects: the demo's payment flows on each checkout (the
+// script-tag page, the React app), payframe/react with each React version.
+const VARIANTS = ['demo-pay.spec.ts', 'react.spec.ts'];
+const shell = use(HEADLESS_SHELL);
+
+export default defineConfig<object, { checkout: Checkout; react: ReactVersion }>({
   testDir: 'e2e',
+  // e2e/engines/*.flow.ts run in every engine, Chromium's included: playwright.engines.config.ts.
+  testIgnore: 'engines/**',
   timeout: 30_000,
   workers: 2,
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   projects: [
-    { name: 'chromium-headless-shell', grepInvert: /@full-chromium/, use: use(HEADLESS_SHELL) },
-    { name: 'chromium', grep: /@full-chromium/, use: use(CHROMIUM) },
+    { name: 'chromium-headless-shell', grepInvert: /@full-chromium/, testIgnore: VARIANTS, use: shell },
+    { name: 'chromium', grep: /@full-chromium/, testIgnore: VARIANTS, use: use(CHROMIUM) },
+    { name: 'demo-script', testMatch: 'demo-pay.spec.ts', use: { ...shell, checkout: 'script' } },
+    { name: 'demo-react', testMatch: 'demo-pay.spec.ts', use: { ...shell, checkout: 'react' } },
+    { name: 'react-19', testMatch: 'react.spec.ts', use: { ...shell, react: '19' } },
+    { name: 'react-18', testMatch: 'react.spec.ts', use: { ...shell, react: '18' } },
   ],
 });

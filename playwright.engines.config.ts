@@ -27,11 +27,14 @@ if (missing.length > 0) {
   );
 }
 
-// The flows that matter to a payer, in Firefox (puppeteer-core over WebDriver BiDi) and WebKit
-// (selenium-webdriver with WebKitWebDriver): e2e/engines/*.flow.ts, run by `npm run test:engines`
-// (docs/browsers.md). Playwright is their runner only; the Chromium suite (playwright.config.ts) has
-// the same flows and more. The `chromium` project runs these flows in Chromium through the same
-// harness, to compare an engine's behaviour (`--project chromium`); npm test leaves it out.
+// The flows that matter to a payer, in every engine: Chromium (Playwright, Debian's whole browser),
+// Firefox (puppeteer-core over WebDriver BiDi) and WebKit (selenium-webdriver with WebKitWebDriver):
+// e2e/engines/*.flow.ts, run by `npm run test:engines` (docs/browsers.md). Playwright is their runner
+// only. Each scenario is written once: a flow here is not repeated in the Chromium suite
+// (playwright.config.ts), which keeps what only Chromium shows (autofill, CSP reports, axe-core,
+// screenshots, the DevTools protocol) and the checks no person's browser makes. The flows stay in this
+// config rather than as a project of the Chromium one: they have their own fixtures (the `engine`
+// option, a browser launched per worker) and timeout, and `npm run test:engines` stays one step to run alone.
 export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e/engines',
   testMatch: '*.flow.ts',

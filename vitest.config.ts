@@ -10,7 +10,8 @@ export default defineConfig({
     environment: 'node',
     reporters: ['default', ['json', { outputFile: 'reports/unit.json' }]],
     testTimeout: 15_000,
-    // The sandbox's certificate is self-signed and made at start: tests speak real TLS without verifying it.
-    env: { NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+    // One certificate pair for the run, trusted by every worker (NODE_EXTRA_CA_CERTS) and served by the
+    // tests' sandboxes (test/setup/sandbox.ts): real TLS, verified.
+    globalSetup: ['test/setup/tls.ts'],
   },
 });

@@ -3,7 +3,7 @@
 import { get } from 'node:http';
 import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { asStaff, nonceFor, pay, useDemo } from './demo-support';
+import { asStaff, nonceFor, pay, useDemo } from './support/demo';
 
 const demo = useDemo();
 

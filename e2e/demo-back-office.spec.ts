@@ -3,7 +3,7 @@
 // payframe's client (the checkouts' own flows are in demo-pay-*.spec.ts).
 import { expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { expectAccessible, fact, openPayment as openIn, pay, row, screenshot, staffKey, useDemo, watchCsp } from './demo-support';
+import { expectAccessible, fact, openPayment as openIn, pay, row, screenshot, staffKey, useDemo, watchCsp } from './support/demo';
 
 test.use({ ignoreHTTPSErrors: false });
 

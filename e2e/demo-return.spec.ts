@@ -2,7 +2,7 @@
 // sandbox's), comes back to the shop's return page, and reads the outcome there.
 import { expect, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { expectAccessible, pay, screenshot, useDemo, watchCsp } from './demo-support';
+import { expectAccessible, pay, screenshot, useDemo, watchCsp } from './support/demo';
 
 test.use({ ignoreHTTPSErrors: false });
 

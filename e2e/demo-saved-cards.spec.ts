@@ -4,7 +4,7 @@
 import { cpSync, mkdirSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { asStaff, expectAccessible, nonceFor, pay, screenshot, useDemo, watchCsp } from './demo-support';
+import { asStaff, expectAccessible, nonceFor, pay, screenshot, useDemo, watchCsp } from './support/demo';
 import { expectNoCardData, recordMerchant } from './support/recorder';
 
 test.use({ ignoreHTTPSErrors: false });

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { readmeBlock } from '../test/readme';
-import { expectAccessible, launch, pay, refused, run, screenshot, useDemo, watchCsp } from './demo-support';
+import { expectAccessible, launch, pay, refused, run, screenshot, useDemo, watchCsp } from './support/demo';
 
 test.use({ ignoreHTTPSErrors: false });
 

@@ -145,56 +145,6 @@ test('a page on another origin that opened the checkout posts every message to i
   await paysAfter(checkout, before.nonces);
 });
 
-test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored', async ({
-  page,
-  context,
-}) => {
-  const arrived = await countArrivals(context);
-  // A checkout whose CSP also lets an ad slot on another origin in (the strict one would refuse it).
-  await page.goto(checkoutUrl(merchant).replace('/?', '/with-ads?'));
-  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
-  await typeCard(page);
-  const fakes = await plantFrames(page, [`${other.url}/fake-field`, fakeOnFrameOrigin()]);
-  const before = await view(page);
-  const ch = await channelOf(page);
-
-  for (const [fake, origin] of [
-    [fakes[0]!, other.url],
-    [fakes[1]!, merchant.sandbox.url],
-  ] as const) {
-    const sent = await delivered(arrived, origin, async () =>
-      toEach(
-        await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }),
-        await fake.evaluate(forge, { ch, to: 'frames', target: 'parent.frames' }),
-      ),
-    );
-    expect([sent[merchant.url], sent['number']]).toEqual([44, 62]);
-  }
-  expect(await view(page)).toEqual(before);
-  await paysAfter(page, before.nonces);
-});
-
-test('a forged result while the real tokenisation waits: the page keeps the real nonce, which pays', async ({ page, context }) => {
-  const arrived = await countArrivals(context);
-  await page.goto(checkoutUrl(merchant));
-  await expect.poll(async () => (await recorded(page)).events.some(([name]) => name === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(page, CARD);
-  const fake = await plantFrames(page, [fakeOnFrameOrigin()]).then((frames) => frames[0]!);
-  const ch = await channelOf(page);
-
-  merchant.sandbox.injectFault({ kind: 'delay', ms: 3000, method: 'POST', path: /credit-card-nonce$/ });
-  const nonces = nonceRequests();
-  await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
-  await expect.poll(nonceRequests).toBe(nonces + 1); // the real request is out, its answer held back
-  const sent = await delivered(arrived, merchant.sandbox.url, async () =>
-    toEach(await fake.evaluate(forge, { ch, to: 'page', target: 'parent' }), undefined),
-  );
-  expect(sent[merchant.url]).toBe(44);
-  await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
-  expect(await page.evaluate(() => (window as any).lastCard)).toMatchObject({ last4: '1111', brand: 'visa' });
-  expect(await page.evaluate(() => (window as any).lastCard.nonce)).not.toBe('00000000-0000-4000-8000-000000000000');
-});
-
 test('malformed messages from the real senders (the page to its frames, a frame to the page) are ignored, and the form works after', async ({
   page,
   context,

@@ -4,9 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { APPROVED, CheckoutPage, DECLINED, REDIRECT } from './demo-flows';
+import { APPROVED, CheckoutPage, DECLINED, REDIRECT } from './support/demo-checkout';
 import { watchOtpForm } from './support/otp-watch';
-import { asStaff, expectAccessible, type Launched, launch, pay, screenshot } from './demo-support';
+import { asStaff, expectAccessible, type Launched, launch, pay, screenshot } from './support/demo';
 
 test.use({ ignoreHTTPSErrors: false });
 test.describe.configure({ mode: 'serial' });

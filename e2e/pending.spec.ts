@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
 import { createGateway, type Gateway } from '../src/server';
-import { type Shop, startShop } from './pending-shop';
+import { type Shop, startShop } from './support/pending-shop';
 import { watchOtpForm } from './support/otp-watch';
 
 let sandbox: SandboxHandle;

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, isPayframeError, PayframeError, redact } from '../src/shared/errors';
 import { issueMessage, NonceRequestSchema, PaymentRequestSchema } from '../src/schemas';
-import { startSandbox, testCards } from '../src/sandbox';
+import { startSandbox, testCards } from './setup/sandbox';
 import { createGateway } from '../src/server';
 import { useSandbox } from './sandbox/helpers';
 

@@ -1,4 +1,4 @@
-// Forged messages in every engine (issue 20, item 5; Chromium has more in e2e/forged-messages.spec.ts):
+// Forged messages in every engine, Chromium's included (issue 20, item 5; Chromium has more in e2e/forged-messages.spec.ts):
 // fake field frames planted in the checkout, one on another origin and one a document of the frame
 // origin itself, post the protocol's messages with the live channel id, to the page and to each real
 // frame: every type with a valid shape, then malformed ones. The page and the frames check the sender's
@@ -58,7 +58,7 @@ const heardFrom = (driver: Driver, where: In, origin: string) =>
 
 /** Everything the forgeries could have changed, as the page and the person see it. */
 async function view(driver: Driver) {
-  const onPage = await driver.run(undefined, formView, false);
+  const onPage = await driver.run(undefined, formView, true);
   const fields = [];
   for (const name of FIELDS) {
     fields.push(
@@ -70,11 +70,12 @@ async function view(driver: Driver) {
           invalid: el.getAttribute('aria-invalid'),
           label: document.querySelector('label')!.textContent,
           lang: document.documentElement.lang,
+          focused: document.activeElement === el,
         };
       }),
     );
   }
-  return { ...onPage, fields, nonces: nonceRequests() };
+  return { ...onPage, fields, nonces: nonceRequests(), pays: merchant.requests.filter((r) => r.path === '/pay').length };
 }
 
 test('fake field frames in the checkout, on another origin and on the frame origin, post as the fields do: all ignored, and the card pays', async ({

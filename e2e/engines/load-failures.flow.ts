@@ -3,8 +3,8 @@
 // where the engine lets the page know: Chromium fires the frame's load, Firefox adds a resource timing
 // entry for the failed navigation; WebKit tells the page nothing, so there it is timeout at timeoutMs);
 // a frame URL that answers some other page; a frame host whose frame-ancestors refuses the page. And
-// what still loads: a host that is merely slow (its whole page, or its body), a report-only CSP. Chromium's
-// suite has the same and an extension's about:blank (load-failures.spec.ts).
+// what still loads: a host that is merely slow (its whole page, or its body), a report-only CSP. Each
+// outcome is also the form's `error` event, heard once (or never, when it loads).
 import { createServer } from 'node:net';
 import { createFrameHost } from '../../src/server';
 import { type Merchant, startMerchant } from '../support/merchant';
@@ -48,6 +48,8 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => Promise.all([merchant?.close(), ownOnly?.close(), shop?.close(), slow?.close()]));
 
+const iframes = (driver: Driver) => driver.run(undefined, () => document.querySelectorAll('iframe').length);
+
 async function closedPort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -56,7 +58,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Mounts with a 60 s timeout and answers how `ready` settled, and after how long on the page's clock. */
+/** Mounts with a 60 s timeout and answers how `ready` settled, after how long on the page's clock, and the `error` events heard. */
 function mount(driver: Driver, frameUrl?: string, timeoutMs = 60_000, of: Merchant = merchant) {
   return driver.run(
     undefined,
@@ -70,9 +72,11 @@ function mount(driver: Driver, frameUrl?: string, timeoutMs = 60_000, of: Mercha
         ...(frames ? { frameUrl: frames } : {}),
         fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
       });
+      const heard: string[] = [];
+      form.on('error', (e: any) => heard.push(e.code));
       return form.ready.then(
-        () => ({ code: 'ready', reason: undefined, fields: undefined, ms: performance.now() - started }),
-        (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started }),
+        () => ({ code: 'ready', reason: undefined, fields: undefined, ms: performance.now() - started, heard }),
+        (e: any) => ({ code: e.code, reason: e.reason, fields: e.fields, message: e.message, ms: performance.now() - started, heard }),
       );
     },
     of.sandbox.url,
@@ -85,8 +89,17 @@ function mount(driver: Driver, frameUrl?: string, timeoutMs = 60_000, of: Mercha
 test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCKED_BY_CSP, at once", async ({ driver }) => {
   await driver.goto(`${shop.url}/strict`);
   const outcome = await mount(driver);
-  expect(outcome).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: ['number', 'expiry', 'cvv'] });
+  expect(outcome).toMatchObject({
+    code: 'invalid_config',
+    reason: 'FRAME_BLOCKED_BY_CSP',
+    fields: ['number', 'expiry', 'cvv'],
+    heard: ['invalid_config'],
+  });
+  expect(outcome.message).toBe(
+    `the page's Content Security Policy blocked the number, expiry, cvv fields (frame-src): add ${merchant.sandbox.url} to its frame-src`,
+  );
   expect(outcome.ms).toBeLessThan(10_000);
+  expect(await iframes(driver)).toBe(0);
   test.info().annotations.push({ type: 'ms to the outcome', description: outcome.ms.toFixed(0) });
 });
 
@@ -105,7 +118,14 @@ test('a frame host on a closed port: network FRAME_NOT_ANSWERING within seconds 
     expect(outcome).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
     expect(outcome.message).toContain('is unreachable');
     expect(outcome.ms).toBeLessThan(10_000);
+    if (driver.engine === 'chromium') {
+      // Chromium fires the frame's load on its error page: the page knows the host answered nothing of payframe's.
+      const host = base.replace('/frames/', '');
+      expect(outcome.message).toContain(`the page arrived from ${host}, but no payframe frame spoke in it`);
+      expect(outcome.message).toContain(`open ${base} in a tab: the browser shows the connection error`);
+    }
   }
+  expect(await iframes(driver)).toBe(0);
 });
 
 test('a frame URL that answers some other page: network FRAME_NOT_ANSWERING within seconds', async ({ driver }) => {
@@ -129,19 +149,21 @@ test('a frame host that is merely slow (4 s a page) still loads: nothing fails b
   await driver.goto(`${shop.url}/shop`);
   const outcome = await mount(driver, `${slow.url}/frame/`);
   test.info().annotations.push({ type: 'ms to the outcome', description: outcome.ms.toFixed(0) });
-  expect(outcome).toMatchObject({ code: 'ready' });
+  expect(outcome).toMatchObject({ code: 'ready', heard: [] });
   expect(outcome.ms).toBeGreaterThan(4000);
+  expect(await iframes(driver)).toBe(3);
 });
 
 test('a frame host whose page arrives slowly (its head at once, its body and script 4 s late) still loads', async ({ driver }) => {
   await driver.goto(`${shop.url}/shop`);
   const outcome = await mount(driver, `${slow.url}/late-body/`);
   test.info().annotations.push({ type: 'ms to the outcome', description: outcome.ms.toFixed(0) });
-  expect(outcome).toMatchObject({ code: 'ready' });
+  expect(outcome).toMatchObject({ code: 'ready', heard: [] });
   expect(outcome.ms).toBeGreaterThan(4000);
 });
 
 test('a page whose CSP for frames is report-only: the frames load (it blocks nothing)', async ({ driver }) => {
   await driver.goto(`${shop.url}/report-only`);
-  expect(await mount(driver)).toMatchObject({ code: 'ready' });
+  expect(await mount(driver)).toMatchObject({ code: 'ready', heard: [] });
+  expect(await iframes(driver)).toBe(3);
 });

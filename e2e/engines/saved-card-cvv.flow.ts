@@ -39,6 +39,18 @@ test('the CVV typed into its frame pays the saved card; the page never holds it'
   await driver.press('Enter');
   await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: authorised');
   expect(merchant.received.at(-1)).toEqual({ cvv: CVV, body: { savedCardId } });
+  const payment = merchant.sandbox
+    .requests()
+    .filter((r) => r.method === 'POST' && r.path.endsWith('/payment'))
+    .at(-1)!;
+  expect((payment.body as any).payer.funding_instrument.credit_card_token).toEqual({ credit_card_id: savedCardId, cvv2: '***' });
+  // Every request to the route came from the frame's origin, without cookies, a preflight first: the page itself posted nothing there.
+  const frameOrigin = new URL(merchant.sandbox.url).origin;
+  const asked = merchant.requests.filter((r) => r.path === '/pay/saved-card');
+  expect(asked.map((r) => [r.method, r.headers.origin, r.headers.cookie])).toEqual([
+    ['OPTIONS', frameOrigin, undefined],
+    ['POST', frameOrigin, undefined],
+  ]);
   expect(findCard(await driver.run(undefined, pageView), { cvv: CVV })).toEqual([]);
   await expectNoProblems(driver, merchant);
 });

@@ -2,7 +2,7 @@
 // demo sign-in, two cards added without paying through the hosted form's frames, one made the default,
 // one removed; the page's live region says each, and the page never holds a card number or CVV.
 import { testCards } from '../../src/sandbox';
-import { launch, type Launched } from '../demo-support';
+import { launch, type Launched } from '../support/demo';
 import { expectNoCardData, expectNoProblems, focused, textOf, typeInto } from './harness/checkout';
 import type { Driver } from './harness/driver';
 import { expect, test } from './harness/test';

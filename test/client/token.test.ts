@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { tokenProvider } from '../../src/client/core/token';
 import { createGateway } from '../../src/server';
-import { type SandboxHandle, startSandbox, testCards } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox, testCards } from '../setup/sandbox';
 import { cardOf, mintToken, nonceRequests, rejection } from './helpers';
 
 let sandbox: SandboxHandle;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
-import { type SandboxHandle, startSandbox, testCards } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox, testCards } from '../setup/sandbox';
 import { cardOf, mintToken, nonceRequests, payWithNonce, rejection } from './helpers';
 
 let sandbox: SandboxHandle;

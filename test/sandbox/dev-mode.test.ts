@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { createGateway, readPayment } from '../../src/server';
-import { startSandbox, testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../setup/sandbox';
 import { basic, cardOf, m, paymentBody, useSandbox } from './helpers';
 
 const box = useSandbox({ plainHttp: true });

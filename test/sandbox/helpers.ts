@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, testCards, type SandboxHandle, type SandboxOptions, type TestCard } from '../../src/sandbox';
+import { startSandbox, testCards, type SandboxHandle, type SandboxOptions, type TestCard } from '../setup/sandbox';
 
 /** A sandbox per test file, started before its tests and closed after them. */
 export function useSandbox(options: SandboxOptions = {}) {

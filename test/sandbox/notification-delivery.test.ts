@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, testCards, type SandboxHandle, type SandboxOptions } from '../../src/sandbox';
+import { startSandbox, testCards, type SandboxHandle, type SandboxOptions } from '../setup/sandbox';
 import { call, m, pay } from './helpers';
 import { startReceiver, type Receiver } from './receiver';
 

@@ -1,7 +1,7 @@
 // What the sandbox posts to a merchant's notification URL, for each change of a payment: the body, the
 // header, the kind, the record as the API answers it; and nothing for what changes nothing.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, testCards, type SandboxHandle } from '../../src/sandbox';
+import { startSandbox, testCards, type SandboxHandle } from '../setup/sandbox';
 import { call, cardOf, m, pay, paymentBody } from './helpers';
 import { signatureOf, startReceiver, type Received, type Receiver } from './receiver';
 

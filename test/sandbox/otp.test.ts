@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox, testCards, type SandboxHandle } from '../../src/sandbox';
+import { startSandbox, testCards, type SandboxHandle } from '../setup/sandbox';
 import { basic, call, expectRefusal, m, pay, useSandbox } from './helpers';
 
 const box = useSandbox();

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { startSandbox, testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../setup/sandbox';
 import { PaymentSchema, ReducedRecordSchema } from '../../src/schemas';
 import { call, cardOf, expectRefusal, m, pay, paymentBody, useSandbox } from './helpers';
 

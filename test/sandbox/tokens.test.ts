@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox, testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../setup/sandbox';
 import { call, clientToken, expectRefusal, m, paymentBody, useSandbox } from './helpers';
 
 const origins = ['https://shop.example'];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { request } from 'node:https';
 import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
-import { startSandbox, testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../setup/sandbox';
 import { basic, call, cardOf, expectRefusal, m, pay, paymentBody, useSandbox } from './helpers';
 
 const frameDir = mkdtempSync(join(tmpdir(), 'payframe-frame-'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox, testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../setup/sandbox';
 import { call, cardOf, expectRefusal, m, nonceFor, pay, paymentBody, useSandbox } from './helpers';
 
 const box = useSandbox();

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { isPayframeError, type PayframeError } from '../../src/shared/errors';
-import { type SandboxHandle, startSandbox, testCards } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox, testCards } from '../setup/sandbox';
 import { createGateway, type Gateway } from '../../src/server';
 import { cardOf, mintToken, payWithNonce } from '../client/helpers';
 

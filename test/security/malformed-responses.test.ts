@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { isPayframeError, type PayframeError } from '../../src/shared/errors';
-import { type Fault, type SandboxHandle, startSandbox, testCards } from '../../src/sandbox';
+import { type Fault, type SandboxHandle, startSandbox, testCards } from '../setup/sandbox';
 import { createGateway, type Gateway } from '../../src/server';
 import { cardOf, mintToken, rejection } from '../client/helpers';
 

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { PayframeError, type ErrorCode } from '../../src/shared/errors';
-import { startSandbox, testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../setup/sandbox';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/server';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, testCards, type SandboxHandle } from '../../src/sandbox';
+import { startSandbox, testCards, type SandboxHandle } from '../setup/sandbox';
 import { createGateway, memoryNotificationStore, type Gateway, type NotificationStore, type Payment } from '../../src/server';
 import { PayframeError } from '../../src/shared/errors';
 import { startReceiver, type Receiver } from '../sandbox/receiver';

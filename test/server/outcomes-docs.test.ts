@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, testCards } from '../../src/sandbox';
+import { startSandbox, testCards } from '../setup/sandbox';
 import { createGateway, memoryNotificationStore, type Gateway } from '../../src/server';
 import { readmeBlock } from '../readme';
 

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SandboxHandle, startSandbox, testCards } from '../../src/sandbox';
+import { type SandboxHandle, startSandbox, testCards } from '../setup/sandbox';
 import { createGateway, readPayment } from '../../src/server';
 import { readmeBlock } from '../readme';
 

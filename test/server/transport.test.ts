@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { createServer as createHttps } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { makeCertificate, startSandbox } from '../../src/sandbox';
+import { makeCertificate, startSandbox, trustedTls } from '../setup/sandbox';
 import { createGateway } from '../../src/server';
 import { basicOf, EUR, expectNoSecrets, fullCard, refusal, testCards, useSandbox } from './helpers';
 
@@ -97,9 +97,8 @@ describe('signal', () => {
 
 describe('a certificate the runtime does not trust', () => {
   it('is said plainly, with what to do, when TLS verification is on', async () => {
-    const strict = await startSandbox();
-    const saved = process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
-    delete process.env['NODE_TLS_REJECT_UNAUTHORIZED'];
+    // A sandbox serving a certificate of its own, which this run does not trust.
+    const strict = await startSandbox({ tls: makeCertificate() });
     try {
       const gateway = createGateway({ ...ctx.options, baseUrl: strict.url });
       const error = await refusal(gateway.clientToken(), 'network');
@@ -108,7 +107,6 @@ describe('a certificate the runtime does not trust', () => {
       expect(error.message).toContain('NODE_EXTRA_CA_CERTS');
       expect(strict.requests()).toEqual([]);
     } finally {
-      process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = saved;
       await strict.close();
     }
   });
@@ -185,7 +183,7 @@ describe('errors hold no secrets', () => {
 
 describe('answers that do not match their schema', () => {
   it('answers invalid_response and keeps the raw body', async () => {
-    const odd = createHttps(makeCertificate(), (req, res) => {
+    const odd = createHttps(trustedTls(), (req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(req.url?.includes('/payer/') ? 'not json' : JSON.stringify({ id: 'PAY-1', state: 'teleported' }));
     });

@@ -4,10 +4,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test, type TestInfo } from '@playwright/test';
-import { createClient } from '../src';
-import { testCards, type TestCard } from '../src/sandbox';
+import { createClient } from '../../src';
+import { testCards, type TestCard } from '../../src/sandbox';
 
-const START = new URL('../demo/start.mjs', import.meta.url).pathname;
+const START = new URL('../../demo/start.mjs', import.meta.url).pathname;
 
 export interface Launched {
   child: ChildProcess;

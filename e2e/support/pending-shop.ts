@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { makeCertificate, type SandboxHandle, testCards } from '../src/sandbox';
-import { createGateway, type Gateway, type Handler, type PendingPayment, readPayment, toNodeListener, toPending } from '../src/server';
+import { makeCertificate, type SandboxHandle, testCards } from '../../src/sandbox';
+import { createGateway, type Gateway, type Handler, type PendingPayment, readPayment, toNodeListener, toPending } from '../../src/server';
 
-const BUNDLE = new URL('../dist/payframe.umd.min.js', import.meta.url);
+const BUNDLE = new URL('../../dist/payframe.umd.min.js', import.meta.url);
 
 const CHECKOUT_HTML = `<!doctype html>
 <html lang="en">
