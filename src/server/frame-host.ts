@@ -96,11 +96,12 @@ export function createFrameHost(options: FrameHostOptions): Handler {
   // Checked now, not at the first request.
   const gateway = checkGateway(options?.gateway);
   const origins = checkOrigins(options?.merchantOrigins).map((origin) => ({ origin, host: plainHost(new URL(origin).host) }));
-  const ownHosts = new Set(origins.map((o) => o.host));
+  // A request's host (in lower case) as the merchant origin's it names, a default port written or not: plainHost's rule, looked up.
+  const merchantHost = new Map(origins.flatMap(({ host }) => ['', ':443', ':80'].map((port) => [host + port, host] as const)));
   // A page differs by its form and by which merchant origin, if any, the request reached (never an
   // ancestor of its own frames): at most 2 x (merchant origins + 1) pages, each made at its first
   // request and kept, whatever Host headers clients send.
-  const pages = new Map<string, Page | Promise<Page>>();
+  const pages = [new Map<string, Page | Promise<Page>>(), new Map<string, Page | Promise<Page>>()];
 
   async function makePage(cvvOnly: boolean, reached: string): Promise<Page> {
     // The origin this request reached the host on is never one of the page's ancestors: by host, whatever
@@ -114,16 +115,16 @@ export function createFrameHost(options: FrameHostOptions): Handler {
   }
 
   function pageFor(cvvOnly: boolean, host: string): Page | Promise<Page> {
-    const reached = ownHosts.has(host) ? host : '';
-    const key = `${cvvOnly ? 'cvv' : 'page'} ${reached}`;
-    let page = pages.get(key);
+    const reached = merchantHost.get(host.toLowerCase()) ?? '';
+    const kept = pages[cvvOnly ? 1 : 0]!;
+    let page = kept.get(reached);
     if (page === undefined) {
       const making = makePage(cvvOnly, reached);
       making.then(
-        (made) => pages.set(key, made),
-        () => pages.delete(key),
+        (done) => kept.set(reached, done),
+        () => kept.delete(reached),
       );
-      pages.set(key, (page = making));
+      kept.set(reached, (page = making));
     }
     return page;
   }
@@ -131,9 +132,11 @@ export function createFrameHost(options: FrameHostOptions): Handler {
   const answer: PlainHandler = (method, url, header) => {
     if (method !== 'GET' && method !== 'HEAD') return NOT_ALLOWED;
     if (!url.pathname.endsWith('/')) return NOT_FOUND;
-    const pick = (page: Page) =>
-      isFresh(header('if-none-match'), page.tag) ? page.notModified : method === 'HEAD' ? page.head : page.full;
-    const page = pageFor(url.pathname.endsWith(`/${CVV_PAGE}`), plainHost(url.host));
+    const pick = (page: Page) => {
+      const ifNoneMatch = header('if-none-match');
+      return ifNoneMatch === page.tag || isFresh(ifNoneMatch, page.tag) ? page.notModified : method === 'HEAD' ? page.head : page.full;
+    };
+    const page = pageFor(url.pathname.endsWith(`/${CVV_PAGE}`), url.host);
     return page instanceof Promise ? page.then(pick) : pick(page);
   };
 

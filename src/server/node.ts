@@ -115,6 +115,8 @@ function urlOfRequest(req: NodeRequest): URL | undefined {
   return requestUrl(req.url ?? '/', `${scheme}://${req.headers.host ?? 'localhost'}`);
 }
 
+const PATH = /^\/(?:$|[^/\\\t\n\r])/;
+
 /** The request's URL, or undefined when the Host header (or the target) does not make one. */
 function requestUrl(target: string, base: string): URL | undefined {
   // A URL made against `base` proves `base` one too.
@@ -122,7 +124,9 @@ function requestUrl(target: string, base: string): URL | undefined {
   // The WHATWG parser forgives what a Host header may not hold (spaces, a second colon): refuse those too.
   // A Host with userinfo (`user@shop.example`) parses, but no Request may carry credentials in its URL.
   if (!url) return undefined;
-  const { host, username, password } = new URL(base);
+  // A path keeps the base's host and userinfo (no second parse); not `//…` or `/\…`, which name a host
+  // (nor a tab or a newline there, which the parser drops).
+  const { host, username, password } = PATH.test(target) ? url : new URL(base);
   return !username && !password && !url.username && !url.password && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host)
     ? url
     : undefined;

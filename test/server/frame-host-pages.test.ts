@@ -131,6 +131,9 @@ describe('createFrameHost on node:http', () => {
       ['GET /', 'frames.shop.example', body, 'hi'],
       ['OPTIONS /', 'frames.shop.example'],
       ['GET /', 'user:pass@frames.shop.example'],
+      ['GET //user:pass@frames.shop.example/', 'frames.shop.example'],
+      ['GET /\\user:pass@frames.shop.example/', 'frames.shop.example'],
+      ['GET http://frames.shop.example/cvv/', 'shop.example'],
       ['TRACE /', 'frames.shop.example'],
     ];
     for (const [line, hostHeader, headers = [], content = ''] of requests) {
@@ -141,6 +144,19 @@ describe('createFrameHost on node:http', () => {
         expect(plain, line).toMatch(/^HTTP\/1\.1 \d{3} /);
         expect(plain, `${line} (Host: ${hostHeader}), ${time}`).toBe(fetched);
       }
+    }
+  });
+
+  it('answers 400 to a Host that is not one, or a target with userinfo, whatever the path', async () => {
+    for (const [target, hostHeader] of [
+      ['/', 'user:pass@frames.shop.example'],
+      ['/', 'frames.shop.example:x'],
+      ['//frames.shop.example/', 'user@frames.shop.example'],
+      ['//user:pass@frames.shop.example/', 'frames.shop.example'],
+      ['/\\user:pass@frames.shop.example/', 'frames.shop.example'],
+    ]) {
+      const answer = await exchange(ports[0]!, `GET ${target} HTTP/1.1\r\nHost: ${hostHeader}\r\nConnection: close\r\n\r\n`);
+      expect(answer, `${target} (Host: ${hostHeader})`).toMatch(/^HTTP\/1\.1 400 /);
     }
   });
 });
