@@ -5,16 +5,24 @@
 // beside `http.createServer` writing the bytes, both in this process. In workerd (through miniflare): the
 // handler bundled as docs/going-live.md's worker, beside a worker answering the bytes, both in one
 // workerd, each on a socket of its own. One load generator for all (bench/load.mjs: 32 kept-alive
-// connections, in a worker thread); the contenders take turns, and each ratio is of one round's pair.
+// connections, in a worker thread); the contenders take turns (A B B A), and each ratio is of one round's pair.
+// PAYFRAME_BENCH_DIST=<an older checkout's dist/> runs the same against that build.
 import { createServer } from 'node:http';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { createFrameHost, toNodeListener } from '../../dist/server.mjs';
 import { startLoad } from '../load.mjs';
-import { cell, compare, summary } from '../lib.mjs';
+import { cell, summary } from '../lib.mjs';
 
 export const title = 'Part 8: createFrameHost beside a plain server answering the same bytes (requests per second)';
 
+const SERVER = new URL(
+  'server.mjs',
+  process.env.PAYFRAME_BENCH_DIST
+    ? pathToFileURL(process.env.PAYFRAME_BENCH_DIST.replace(/\/?$/, '/'))
+    : new URL('../../dist/', import.meta.url),
+);
+const { createFrameHost, toNodeListener } = await import(SERVER);
 const RUNS = Number(process.env.PAYFRAME_BENCH_RUNS ?? 9);
 const MS = Number(process.env.PAYFRAME_BENCH_MS ?? 1000);
 const CONNECTIONS = 32;
@@ -77,7 +85,7 @@ async function workerdServers({ body, headers }) {
       })
     ).outputFiles[0].text;
   // docs/going-live.md's worker, on this build.
-  const frames = await bundle(`import { createFrameHost } from '../../dist/server.mjs';
+  const frames = await bundle(`import { createFrameHost } from ${JSON.stringify(fileURLToPath(SERVER))};
 const frames = createFrameHost(${JSON.stringify(OPTIONS)});
 export default { fetch: (request) => frames(request) };`);
   const plain = `const body = new TextEncoder().encode(${JSON.stringify(body.toString('utf8'))});
@@ -122,20 +130,28 @@ async function measure(load, runtime, servers, etag) {
   const figures = {};
   for (const status of ['200', '304']) {
     const request = requestFor(status === '304' ? etag : undefined);
-    const once = async (port) => {
-      const result = await load.run({ port, request, ms: MS, connections: CONNECTIONS });
+    const once = async (port, ms) => {
+      const result = await load.run({ port, request, ms, connections: CONNECTIONS });
       if (Object.keys(result.statuses).join() !== status)
         throw new Error(`part 8: expected ${status}s, got ${JSON.stringify(result.statuses)}`);
       return result.perSecond;
     };
     // Warm both up (JIT, connections' first buffers) before the rounds that count.
-    await load.run({ port: ports.frames, request, ms: MS / 2, connections: CONNECTIONS });
-    await load.run({ port: ports.plain, request, ms: MS / 2, connections: CONNECTIONS });
-    const { values, ratio } = await compare(
-      { createFrameHost: () => once(ports.frames), plain: () => once(ports.plain) },
-      { rounds: RUNS, ratios: [['createFrameHost', 'plain']] },
-    );
-    const r = summary(ratio['createFrameHost / plain'], '×');
+    await once(ports.frames, MS / 2);
+    await once(ports.plain, MS / 2);
+    // Each round is A B B A (or B A A B, every other round), half a period each: the machine's load,
+    // which drifts over seconds here, weighs on both alike; the ratio is of the round's two sums.
+    const values = { createFrameHost: [], plain: [] };
+    const ratio = [];
+    for (let round = 0; round < RUNS; round++) {
+      const order = round % 2 ? ['plain', 'createFrameHost'] : ['createFrameHost', 'plain'];
+      const got = { createFrameHost: 0, plain: 0 };
+      for (const who of [...order, ...order.toReversed()])
+        got[who] += (await once(ports[who === 'plain' ? 'plain' : 'frames'], MS / 2)) / 2;
+      for (const who of order) values[who].push(got[who]);
+      ratio.push(got.createFrameHost / got.plain);
+    }
+    const r = summary(ratio, '×');
     const goal = GOALS[status];
     figures[`${runtime} ${status}`] = {
       createFrameHost: summary(values.createFrameHost, 'requests/s'),
@@ -183,7 +199,7 @@ export async function run() {
   return {
     tables: [
       {
-        title: `requests per second, ${CONNECTIONS} kept-alive connections, ${RUNS} rounds of ${MS} ms each, median (min-max)`,
+        title: `requests per second, ${CONNECTIONS} kept-alive connections, ${RUNS} rounds of ${MS} ms per contender (A B B A), median (min-max)`,
         rows,
       },
     ],
