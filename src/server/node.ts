@@ -140,7 +140,7 @@ async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'to
 
 /**
  * A plain answer, on the wire as `send` sends the Response it stands for: the same status, headers and
- * bytes. In one `writeHead` (a `setHeader` per header costs more than the rest of the answer), which
+ * bytes. In one `writeHead` (eight `setHeader` calls cost about a seventh of a 304's time), which
  * leaves the body's length to be said: with the headers, once per answer.
  */
 function sendPlain(res: NodeResponse, method: string, answer: PlainAnswer): void {

@@ -35,7 +35,8 @@ describe('createFrameHost keeps its pages', () => {
       const page = await host(new Request(`http://${reached}${path}`));
       expect(page.status).toBe(200);
       tags.add(page.headers.get('etag')!);
-      await page.arrayBuffer();
+      // The kept bytes, whole each time they are served.
+      expect((await page.arrayBuffer()).byteLength).toBeGreaterThan(20_000);
     }
     // The page and the CVV-only page for other hosts, and for each merchant origin's host (not its own ancestor).
     expect(made.pages - before).toBe(6);
