@@ -9,7 +9,7 @@ import { CVV_PAGE } from '../protocol/address';
 import { configError } from '../shared/errors';
 import { isLoopback, isSafeScheme } from '../shared/url';
 import { urlOf } from '../shared/url-of';
-import type { Handler } from './respond';
+import { type Handler, PLAIN, type PlainAnswer, type PlainHandler } from './respond';
 
 export interface FrameHostOptions {
   /** The service the frames send the card to, e.g. `https://api.ompay.com`: https (plain http only on a loopback host). */
@@ -65,8 +65,27 @@ function checkOrigins(origins: unknown): string[] {
 /** A host without a default port (`shop.example:443` as a proxy may write it is `shop.example`): one host, one name. */
 const plainHost = (host: string) => host.toLowerCase().replace(/:(443|80)$/, '');
 
+const encoder = new TextEncoder();
+
+/** An answer made once: its headers in the order a `Headers` lists them (so that every adapter sends them alike). */
+function made(status: number, headers: Record<string, string>, body: string | null): PlainAnswer {
+  const sorted = Object.fromEntries(Object.entries(headers).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.freeze({ status, headers: Object.freeze(sorted), body: body === null ? null : encoder.encode(body) });
+}
+
 const text = (status: number, body: string, headers: Record<string, string> = {}) =>
-  new Response(body, { status, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers } });
+  made(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...headers }, body);
+
+const NOT_ALLOWED = text(405, 'use GET or HEAD\n', { allow: 'GET, HEAD' });
+const NOT_FOUND = text(404, 'not found\n');
+
+/** One page's three answers: the page, its headers alone (HEAD), and the empty 304 of a repeat visit. */
+interface Page {
+  tag: string;
+  full: PlainAnswer;
+  head: PlainAnswer;
+  notModified: PlainAnswer;
+}
 
 /**
  * Serves the frame page at the root of wherever it is mounted (any path that ends in `/`: pass that URL
@@ -79,18 +98,54 @@ export function createFrameHost(options: FrameHostOptions): Handler {
   // Checked now, not at the first request.
   const gateway = checkGateway(options?.gateway);
   const origins = checkOrigins(options?.merchantOrigins).map((origin) => ({ origin, host: plainHost(new URL(origin).host) }));
-  return async (request) => {
-    const url = new URL(request.url);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'use GET or HEAD\n', { allow: 'GET, HEAD' });
-    if (!url.pathname.endsWith('/')) return text(404, 'not found\n');
+  // A request's host (in lower case) as the merchant origin's it names, a default port written or not: plainHost's rule, looked up.
+  const merchantHost = new Map(origins.flatMap(({ host }) => ['', ':443', ':80'].map((port) => [host + port, host] as const)));
+  // A page differs by its form and by which merchant origin, if any, the request reached (never an
+  // ancestor of its own frames): at most 2 x (merchant origins + 1) pages, each made at its first
+  // request and kept, whatever Host headers clients send.
+  const pages = [new Map<string, Page | Promise<Page>>(), new Map<string, Page | Promise<Page>>()];
+
+  async function makePage(cvvOnly: boolean, reached: string): Promise<Page> {
     // The origin this request reached the host on is never one of the page's ancestors: by host, whatever
     // the scheme (behind a proxy that ends TLS, the request reaches the host over http).
-    const ancestors = origins.filter((o) => o.host !== plainHost(url.host)).map((o) => o.origin);
-    const policy = { gateway: gateway.origin, ancestors, cvvOnly: url.pathname.endsWith(`/${CVV_PAGE}`), script: frameScript.hash };
+    const ancestors = origins.filter((o) => o.host !== reached).map((o) => o.origin);
+    const policy = { gateway: gateway.origin, ancestors, cvvOnly, script: frameScript.hash };
     const body = framePage(frameScript, { gateway: gateway.href, policy });
     const sent = frameHeaders(policy);
     const headers = { ...sent, etag: await pageTag(body, sent) };
-    if (isFresh(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers });
-    return new Response(request.method === 'HEAD' ? null : body, { status: 200, headers });
+    return { tag: headers.etag, full: made(200, headers, body), head: made(200, headers, null), notModified: made(304, headers, null) };
+  }
+
+  function pageFor(cvvOnly: boolean, host: string): Page | Promise<Page> {
+    const reached = merchantHost.get(host.toLowerCase()) ?? '';
+    const kept = pages[cvvOnly ? 1 : 0]!;
+    let page = kept.get(reached);
+    if (page === undefined) {
+      const making = makePage(cvvOnly, reached);
+      making.then(
+        (done) => kept.set(reached, done),
+        () => kept.delete(reached),
+      );
+      kept.set(reached, (page = making));
+    }
+    return page;
+  }
+
+  const answer: PlainHandler = (method, url, header) => {
+    if (method !== 'GET' && method !== 'HEAD') return NOT_ALLOWED;
+    if (!url.pathname.endsWith('/')) return NOT_FOUND;
+    const pick = (page: Page) => {
+      const ifNoneMatch = header('if-none-match');
+      return ifNoneMatch === page.tag || isFresh(ifNoneMatch, page.tag) ? page.notModified : method === 'HEAD' ? page.head : page.full;
+    };
+    const page = pageFor(url.pathname.endsWith(`/${CVV_PAGE}`), url.host);
+    return page instanceof Promise ? page.then(pick) : pick(page);
   };
+
+  const handler: Handler = async (request) => {
+    const { status, headers, body } = await answer(request.method, new URL(request.url), (name) => request.headers.get(name));
+    return new Response(body, { status, headers });
+  };
+  // toNodeListener serves a GET or HEAD from `answer` itself, without a Request or a Response.
+  return Object.assign(handler, { [PLAIN]: answer });
 }

@@ -11,6 +11,22 @@ import { UNTRUSTED_ADVICE, UNTRUSTED_CERTIFICATE } from './transport';
 /** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
 export type Handler = (request: Request) => Promise<Response>;
 
+/** An answer as plain values, made once and served many times (its objects are frozen: never change them). */
+export interface PlainAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array<ArrayBuffer> | null;
+}
+
+/**
+ * A handler's answer to a bodiless request, from its method, URL and headers alone: what the handler
+ * itself answers, without a `Request` or a `Response` made for it. A handler may carry one under this
+ * key (`createFrameHost` does), for an adapter that would otherwise build both for each request
+ * (`toNodeListener`, where they cost more than serving a page from memory).
+ */
+export const PLAIN = Symbol('payframe.plain');
+export type PlainHandler = (method: string, url: URL, header: (name: string) => string | null) => PlainAnswer | Promise<PlainAnswer>;
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
