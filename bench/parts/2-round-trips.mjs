@@ -14,7 +14,8 @@ import { launch, openCheckout, startShop, typeCard } from '../browser.mjs';
 
 export const title = 'Part 2: round trips of form.tokenize() (Chromium, sandbox)';
 
-const RUNS = 5;
+// PAYFRAME_BENCH_RUNS: fewer runs, to try the part out (as part 6).
+const RUNS = Number(process.env.PAYFRAME_BENCH_RUNS ?? 5);
 const LATER_CALLS = 5;
 const PAIRS = 20;
 /** The same race over a network: the sandbox holds each nonce request this long (a round trip's worth). */
