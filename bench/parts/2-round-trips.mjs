@@ -14,7 +14,8 @@ import { launch, openCheckout, startShop, typeCard } from '../browser.mjs';
 
 export const title = 'Part 2: round trips of form.tokenize() (Chromium, sandbox)';
 
-const RUNS = 5;
+// PAYFRAME_BENCH_RUNS: fewer runs, to try the part out (as part 6).
+const RUNS = Number(process.env.PAYFRAME_BENCH_RUNS ?? 5);
 const LATER_CALLS = 5;
 const PAIRS = 20;
 /** The same race over a network: the sandbox holds each nonce request this long (a round trip's worth). */
@@ -74,14 +75,17 @@ async function postMessageTrip(page, frame, n = 21) {
 
 /**
  * The median of `n` sibling legs as tokenize() runs them, timed on the page: the page posts `share` to
- * the expiry and CVV frames, each posts its value on the frames' BroadcastChannel, and an echo added in
- * the number frame tells the page once both arrived. Job ids from 1e9: never a real tokenize's.
+ * the expiry and CVV frames and a ping to the number frame, which posts the job's `ask` on the frames'
+ * BroadcastChannel as its job does; each sibling, once it has both, posts its value there, and an echo
+ * added in the number frame tells the page once both arrived. Job ids from 1e9: never a real tokenize's.
  */
 async function shareTrip(page, frame, n = 21) {
   await frame.evaluate(() => {
     const ch = new URLSearchParams(location.hash.slice(1)).get('channel');
     const heard = new Map();
-    new BroadcastChannel(`payframe:${ch}`).onmessage = (e) => {
+    const bc = new BroadcastChannel(`payframe:${ch}`);
+    addEventListener('message', (e) => e.data?.bench === 'ask' && bc.postMessage({ ch, t: 'ask', id: e.data.id }));
+    bc.onmessage = (e) => {
       if (e.data.t !== 'value' || !(e.data.id >= 1e9)) return;
       heard.set(e.data.id, (heard.get(e.data.id) ?? 0) + 1);
       if (heard.get(e.data.id) === 2) parent.postMessage({ bench: 'shared', id: e.data.id }, '*');
@@ -91,6 +95,7 @@ async function shareTrip(page, frame, n = 21) {
     const src = document.querySelector('#card-number iframe').src;
     const ch = new URLSearchParams(src.split('#')[1]).get('channel');
     const siblings = ['#card-expiry iframe', '#card-cvv iframe'].map((s) => document.querySelector(s).contentWindow);
+    const number = document.querySelector('#card-number iframe').contentWindow;
     const times = [];
     for (let i = 0; i < n; i++) {
       const id = 1e9 + i;
@@ -99,6 +104,7 @@ async function shareTrip(page, frame, n = 21) {
         const on = (e) => e.data?.bench === 'shared' && e.data.id === id && (removeEventListener('message', on), resolve());
         addEventListener('message', on);
         for (const w of siblings) w.postMessage({ ch, t: 'share', id }, new URL(src).origin);
+        number.postMessage({ bench: 'ask', id }, new URL(src).origin);
       });
       times.push(performance.now() - start);
     }

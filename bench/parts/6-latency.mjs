@@ -1,5 +1,5 @@
 // Part 6: what a payer on a mobile network waits for the card form (issue 21). The frames' server (the
-// sandbox) behind a proxy that adds 0, 50 or 150 ms to each request (bench/latency.mjs), in Chromium:
+// sandbox) behind a proxy that adds 0, 50, 100 or 150 ms to each request (bench/latency.mjs), in Chromium:
 // `mountFields()` to `ready`, beside three blank iframes of distinct URLs from the same server (the
 // physical floor: three pages fetched side by side) and one blank iframe. First visit: a fresh context
 // (no cache, no connection; one blank iframe first opens nothing, so TLS is paid by each contender
@@ -14,7 +14,9 @@ import { cell, summary } from '../lib.mjs';
 
 export const title = "Part 6: mount to ready at a payer's latency (Chromium, frames' server behind a delay)";
 
-const LATENCIES = [0, 50, 150];
+const LATENCIES = [0, 50, 100, 150];
+/** Issue 31's goals for the frame host's mount at 100 ms per request, against three blank iframes. */
+const GOAL = { ms: 100, first: 1.3, cached: 1.15 };
 // PAYFRAME_BENCH_RUNS: fewer runs, to try the part out.
 const RUNS = Number(process.env.PAYFRAME_BENCH_RUNS ?? 7);
 
@@ -115,11 +117,12 @@ export async function run() {
           'mount / 3 blank': `${cell(ratio)} ×`,
           'mount in round trips': trips ? cell(trips) : '',
         });
+        const goal = ms === GOAL.ms ? ` (goal ≤ ${GOAL[visit]}: ${hostRatio.median <= GOAL[visit] ? 'met' : 'missed'})` : '';
         hosted.push({
           'added per request': `${ms} ms`,
           visit,
           'mountFields → ready, ms': cell(host),
-          'mount / 3 blank (sandbox)': `${cell(hostRatio)} ×`,
+          'mount / 3 blank (sandbox)': `${cell(hostRatio)} ×${goal}`,
           'frame host answered': statuses,
           'body bytes (no compression)': bytes,
         });

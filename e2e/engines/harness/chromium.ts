@@ -2,7 +2,7 @@
 // arguments (playwright.config.ts); one browser per worker, a fresh context per test.
 import type { Browser, ElementHandle, Frame, LaunchOptions, Page } from '@playwright/test';
 import { chromium } from '@playwright/test';
-import type { Backend, In } from './driver';
+import type { Backend, In, RequestEnds } from './driver';
 
 export async function launchChromium(options: LaunchOptions): Promise<Browser> {
   return chromium.launch(options);
@@ -37,6 +37,12 @@ export async function chromiumBackend(browser: Browser, initScript: string): Pro
       await page.keyboard.press(keys.join('+'));
     },
     screenshot: async (path) => void (await page.screenshot({ path })),
+    watchRequests(match) {
+      const ends: RequestEnds = { finished: 0, failed: [] };
+      page.on('requestfinished', (r) => void (match(r.method(), r.url()) && ends.finished++));
+      page.on('requestfailed', (r) => void (match(r.method(), r.url()) && ends.failed.push(r.failure()?.errorText ?? 'failed')));
+      return ends;
+    },
     close: () => context.close(),
   };
 }

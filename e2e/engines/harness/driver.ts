@@ -31,7 +31,16 @@ export interface Driver {
   /** Presses a key or a chord: 'Tab', 'Shift+Tab', 'Enter', 'Backspace', '4'. */
   press(key: string): Promise<void>;
   screenshot(path: string): Promise<void>;
+  /** How the engine reports the ends of the tab's requests (its frames' included) that `match`, counted from now; absent where the driver hears no network events (WebKit's). */
+  watchRequests?(match: RequestMatch): RequestEnds;
   close(): Promise<void>;
+}
+
+export type RequestMatch = (method: string, url: string) => boolean;
+/** Requests the browser reported finished, and those it reported failed, by their error text. */
+export interface RequestEnds {
+  finished: number;
+  failed: string[];
 }
 
 /** What every implementation needs from its engine to make a Driver: the rest is the same for all. */
@@ -46,6 +55,7 @@ export interface Backend {
   type(text: string): Promise<void>;
   press(keys: string[]): Promise<void>;
   screenshot(path: string): Promise<void>;
+  watchRequests?(match: RequestMatch): RequestEnds;
   close(): Promise<void>;
 }
 
@@ -72,6 +82,7 @@ export function driverOf(backend: Backend): Driver {
     type: (text) => backend.type(text),
     press: (key) => backend.press(key === '+' ? ['+'] : key.split('+')),
     screenshot: (path) => backend.screenshot(path),
+    ...(backend.watchRequests && { watchRequests: backend.watchRequests }),
     close: () => backend.close(),
   };
 }

@@ -3,7 +3,7 @@
 // storage) per test.
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser, type ElementHandle, type Frame, type KeyInput } from 'puppeteer-core';
-import type { Backend, In } from './driver';
+import type { Backend, In, RequestEnds } from './driver';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
@@ -53,6 +53,12 @@ export async function firefoxBackend(browser: Browser, initScript: string): Prom
       for (const m of modifiers.reverse()) await page.keyboard.up(m);
     },
     screenshot: async (path) => void (await page.screenshot({ path })),
+    watchRequests(match) {
+      const ends: RequestEnds = { finished: 0, failed: [] };
+      page.on('requestfinished', (r) => void (match(r.method(), r.url()) && ends.finished++));
+      page.on('requestfailed', (r) => void (match(r.method(), r.url()) && ends.failed.push(r.failure()?.errorText ?? 'failed')));
+      return ends;
+    },
     close: () => context.close(),
   };
 }
