@@ -30,6 +30,8 @@ export interface Driver {
   type(text: string): Promise<void>;
   /** Presses a key or a chord: 'Tab', 'Shift+Tab', 'Enter', 'Backspace', '4'. */
   press(key: string): Promise<void>;
+  /** Makes the page's viewport `width` × `height` CSS pixels (the window's inside: a narrow window), for this test. */
+  setViewport(width: number, height: number): Promise<void>;
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -45,6 +47,7 @@ export interface Backend {
   clickFound(where: In, expression: string, at?: { x: number; y: number }): Promise<void>;
   type(text: string): Promise<void>;
   press(keys: string[]): Promise<void>;
+  setViewport(width: number, height: number): Promise<void>;
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -71,6 +74,7 @@ export function driverOf(backend: Backend): Driver {
     },
     type: (text) => backend.type(text),
     press: (key) => backend.press(key === '+' ? ['+'] : key.split('+')),
+    setViewport: (width, height) => backend.setViewport(width, height),
     screenshot: (path) => backend.screenshot(path),
     close: () => backend.close(),
   };
