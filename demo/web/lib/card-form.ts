@@ -18,6 +18,9 @@ export const OTP_CONTAINER = '#otp';
 /** The inputs inside the frames, in the page's colours (the frames are transparent on the page's boxes). */
 export const STYLES = {
   base: { color: '#1d2433', 'font-size': '16px', 'font-family': 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif' },
+  // The page's box draws the focus ring (.payframe-field--focused): without this a second, square one
+  // showed inside it, the frames' default.
+  focus: { outline: 'none' },
   placeholder: { color: '#6b7280' },
   invalid: { color: '#a51c12' },
 };

@@ -36,6 +36,7 @@ export async function chromiumBackend(browser: Browser, initScript: string): Pro
     async press(keys) {
       await page.keyboard.press(keys.join('+'));
     },
+    setViewport: (width, height) => page.setViewportSize({ width, height }),
     screenshot: async (path) => void (await page.screenshot({ path })),
     watchRequests(match) {
       const ends: RequestEnds = { finished: 0, failed: [] };

@@ -30,6 +30,8 @@ export interface Driver {
   type(text: string): Promise<void>;
   /** Presses a key or a chord: 'Tab', 'Shift+Tab', 'Enter', 'Backspace', '4'. */
   press(key: string): Promise<void>;
+  /** Makes the page's viewport `width` × `height` CSS pixels (the window's inside: a narrow window), for this test. */
+  setViewport(width: number, height: number): Promise<void>;
   screenshot(path: string): Promise<void>;
   /** How the engine reports the ends of the tab's requests (its frames' included) that `match`, counted from now; absent where the driver hears no network events (WebKit's). */
   watchRequests?(match: RequestMatch): RequestEnds;
@@ -54,6 +56,7 @@ export interface Backend {
   clickFound(where: In, expression: string, at?: { x: number; y: number }): Promise<void>;
   type(text: string): Promise<void>;
   press(keys: string[]): Promise<void>;
+  setViewport(width: number, height: number): Promise<void>;
   screenshot(path: string): Promise<void>;
   watchRequests?(match: RequestMatch): RequestEnds;
   close(): Promise<void>;
@@ -81,6 +84,7 @@ export function driverOf(backend: Backend): Driver {
     },
     type: (text) => backend.type(text),
     press: (key) => backend.press(key === '+' ? ['+'] : key.split('+')),
+    setViewport: (width, height) => backend.setViewport(width, height),
     screenshot: (path) => backend.screenshot(path),
     ...(backend.watchRequests && { watchRequests: backend.watchRequests }),
     close: () => backend.close(),

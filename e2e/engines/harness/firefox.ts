@@ -52,6 +52,7 @@ export async function firefoxBackend(browser: Browser, initScript: string): Prom
       await page.keyboard.press(key!);
       for (const m of modifiers.reverse()) await page.keyboard.up(m);
     },
+    setViewport: (width, height) => page.setViewport({ width, height }),
     screenshot: async (path) => void (await page.screenshot({ path })),
     watchRequests(match) {
       const ends: RequestEnds = { finished: 0, failed: [] };

@@ -3,8 +3,10 @@
 // worker, a fresh browser (a new session: its own process and storage) per test.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import webdriver, { type WebDriver } from 'selenium-webdriver';
 import type { Backend, In } from './driver';
@@ -33,6 +35,13 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * MiniBrowser's toolbar (its buttons and address entry) keeps its window at least 447 px wide: a user
+ * stylesheet of GTK's takes their minimum sizes away, so that the window can be as narrow as a phone's
+ * screen (down to about 305 px). GTK styles the browser's own widgets only, never the page.
+ */
+const NARROW_TOOLBAR = 'button, entry { min-width: 0; min-height: 0; padding: 0; margin: 0; }\n';
+
 /** Starts Xvfb on the first free display (it says which on a pipe), then WebKitWebDriver on it. */
 export async function startWebKit(): Promise<WebKitServer> {
   for (const [what, path] of [
@@ -41,6 +50,7 @@ export async function startWebKit(): Promise<WebKitServer> {
   ]) {
     if (!existsSync(path!)) throw new Error(`No ${what} at ${path}: install Debian's webkit2gtk-driver and libwebkit2gtk-4.1-0.`);
   }
+  const config = await mkdtemp(join(tmpdir(), 'payframe-webkit-'));
   const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
@@ -51,6 +61,7 @@ export async function startWebKit(): Promise<WebKitServer> {
   const close = async () => {
     process.off('exit', onExit);
     await Promise.all(children.reverse().map(stop));
+    await rm(config, { recursive: true, force: true });
   };
   try {
     const display = await new Promise<string>((resolve, reject) => {
@@ -59,8 +70,11 @@ export async function startWebKit(): Promise<WebKitServer> {
       xvfb.stdio[3]!.once('data', (d) => resolve(`:${String(d).trim()}`));
       xvfb.once('exit', (code) => reject(new Error(`Xvfb ended (${code}): ${errors.trim()}`)));
     });
+    await mkdir(join(config, 'gtk-3.0'));
+    await writeFile(join(config, 'gtk-3.0', 'gtk.css'), NARROW_TOOLBAR);
     const port = await freePort();
-    const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' });
+    const env = { ...process.env, DISPLAY: display, XDG_CONFIG_HOME: config };
+    const driver = spawn(WEBKIT_DRIVER, [`--port=${port}`], { env, stdio: 'ignore' });
     children.push(driver);
     const url = `http://127.0.0.1:${port}`;
     const until = Date.now() + 15_000;
@@ -147,6 +161,21 @@ async function newSession(url: string, capabilities: Record<string, unknown>): P
       clearTimeout(timer);
     }
   }
+}
+
+/** Sizes the window so that its inside is `width` × `height`: WebDriver sizes the window, toolbar included. */
+async function sizeViewport(driver: WebDriver, width: number, height: number): Promise<void> {
+  const inside = () =>
+    driver.executeScript('return { width: innerWidth, height: innerHeight }') as Promise<{ width: number; height: number }>;
+  let rect = { width, height };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await driver.manage().window().setRect(rect);
+    const got = await inside();
+    if (got.width === width) return;
+    rect = { width: rect.width + width - got.width, height: rect.height + height - got.height };
+  }
+  const got = await inside();
+  if (got.width !== width) throw new Error(`webkit: a viewport ${got.width} px wide, not ${width}`);
 }
 
 export async function webkitBackend(server: WebKitServer): Promise<Backend> {
@@ -272,6 +301,11 @@ export async function webkitBackend(server: WebKitServer): Promise<Backend> {
         for (const k of codes) chain = chain.keyDown(k);
         for (const k of codes.reverse()) chain = chain.keyUp(k);
         await chain.perform();
+      }),
+    setViewport: (width, height) =>
+      serial(async () => {
+        await top();
+        await sizeViewport(driver, width, height);
       }),
     screenshot: (path) => serial(async () => writeFile(path, await driver.takeScreenshot(), 'base64')),
     close: () => serial(() => driver.quit()),
