@@ -5,8 +5,8 @@
 // What only a real iPhone can tell is in docs/browsers.md ("On a phone").
 import { devices, expect, type FrameLocator, type Page, test } from '@playwright/test';
 import { testCards } from '../src/sandbox';
-import { APPROVED, CheckoutPage } from './demo-flows';
-import { screenshot, useDemo } from './demo-support';
+import { APPROVED, CheckoutPage } from './support/demo-checkout';
+import { screenshot, useDemo } from './support/demo';
 import { watchOtpForm } from './support/otp-watch';
 
 const { viewport, deviceScaleFactor, isMobile, hasTouch, userAgent } = devices['Pixel 7'];

@@ -4,7 +4,7 @@
 // frames pays. In WebKit this is Safari's engine at a phone's width, not an iPhone: docs/browsers.md
 // ("On a phone") says what only a real one can tell. e2e/phone.spec.ts plays it with touch in Chromium.
 import { testCards } from '../../src/sandbox';
-import { launch, type Launched } from '../demo-support';
+import { launch, type Launched } from '../support/demo';
 import { type Field, expectNoCardData, expectNoProblems, field, textOf, typeInto, valueOf } from './harness/checkout';
 import type { Driver } from './harness/driver';
 import { expect, test } from './harness/test';
