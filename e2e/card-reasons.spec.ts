@@ -72,7 +72,8 @@ for (const locale of ['en', 'ar'] as const) {
     // Mastercard numbers have 16 digits: a wrong check digit cannot be fixed by typing on.
     await typeIn(page, 'number', '5555555555554445');
     await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
-    await expect(field(page, 'number')).toHaveAccessibleDescription(t.invalid);
+    // The brand's name first (the mark's live text), then why.
+    await expect(field(page, 'number')).toHaveAccessibleDescription(`Mastercard ${t.invalid}`);
     expect(await reasonOf(page, 'number')).toBe('invalid');
     await shoot(page, 'number', info.outputPath(`check-digit-${locale}.png`));
 
@@ -80,10 +81,10 @@ for (const locale of ['en', 'ar'] as const) {
     await field(page, 'number').fill('');
     await typeIn(page, 'number', '35');
     await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
-    await expect(field(page, 'number')).toHaveAccessibleDescription(t.unsupported);
+    await expect(field(page, 'number')).toHaveAccessibleDescription(`JCB ${t.unsupported}`);
     await page.keyboard.type('30111333300000');
     await expect(field(page, 'number')).toHaveValue('3530 1113 3330 0000');
-    await expect(field(page, 'number')).toHaveAccessibleDescription(t.unsupported);
+    await expect(field(page, 'number')).toHaveAccessibleDescription(`JCB ${t.unsupported}`);
     expect(await reasonOf(page, 'number')).toBe('unsupported_brand');
     expect((await recorded(page)).events).toContainEqual(['brandChange', 'number', 'jcb']);
     await shoot(page, 'number', info.outputPath(`unsupported-brand-${locale}.png`));
