@@ -72,6 +72,7 @@ for (const locale of ['en', 'ar'] as const) {
     // Mastercard numbers have 16 digits: a wrong check digit cannot be fixed by typing on.
     await typeIn(page, 'number', '5555555555554445');
     await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
+    // The brand's name first (the mark's live text), then why.
     await expect(field(page, 'number')).toHaveAccessibleDescription(`Mastercard ${t.invalid}`);
     expect(await reasonOf(page, 'number')).toBe('invalid');
     await shoot(page, 'number', info.outputPath(`check-digit-${locale}.png`));

@@ -61,6 +61,7 @@ test("a field says the merchant's own error text, and shows its placeholder, ove
   await typeInto(page, 'number', '5555555555554445');
   await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'true');
   // The markup is the characters typed: no element was made of it.
+  // The brand's name first (the mark's live text), then the error.
   await expect(input(page, 'number')).toHaveAccessibleDescription(`Mastercard ${numberInvalid}`);
   await expect(frameOf(page, 'number').locator('b')).toHaveCount(0);
   // The other texts are payframe's.
@@ -79,7 +80,7 @@ test('a French locale given whole: its texts and direction, and a right-to-left 
   await expect(input(page, 'expiry')).toHaveAttribute('placeholder', 'MM / AA');
   await typeInto(page, 'expiry', '13');
   await typeInto(page, 'cvv', '1');
-  // 13 is no month: read as 01 / 3, then invalid.
+  // 13 is no month: read as 01 / 3, a year not finished: incomplete, in the merchant's words.
   await expect(input(page, 'expiry')).toHaveValue('01 / 3');
   await expect(input(page, 'expiry')).toHaveAccessibleDescription("La date d'expiration est incomplète.");
   await screenshot(page, testInfo, 'merchant-locale-fr');

@@ -77,11 +77,13 @@ export function readBrands(given: unknown): readonly BrandId[] | string {
 }
 
 /**
- * A number of no brand the merchant takes: the decided brand is not among `brands`, or, while none is
- * decided, no brand the digits may still become is (`30` can only be Diners Club).
+ * A number of no brand the merchant takes: no brand the digits may still become is among `brands` (`30`
+ * can only be Diners Club). Not the decided brand alone: `50` is Maestro until `506699` makes it Elo,
+ * and a merchant who takes Elo must not see an Elo card refused on the way. A whole number (12 digits
+ * or more, past every pattern) may only be its decided brand, so what is sent is checked as before.
  */
-const unsupported = (value: string, brand: Brand | undefined, brands: readonly BrandId[]) => {
-  const may = brand ? [brand] : brandsFor(value);
+const unsupported = (value: string, brands: readonly BrandId[]) => {
+  const may = brandsFor(value);
   return may.length > 0 && !may.some((b) => brands.includes(b.id));
 };
 
@@ -107,7 +109,7 @@ export function checkField(
   const { isValid, isPotentiallyValid } = check;
   let reason: FieldReason | undefined;
   if (value.trim() === '') reason = 'empty';
-  else if (name === 'number' && unsupported(value, check.brand, brands)) reason = 'unsupported_brand';
+  else if (name === 'number' && unsupported(value, brands)) reason = 'unsupported_brand';
   else if (isValid) return { isValid, isPotentiallyValid };
   else if (check.isExpired) reason = 'expired';
   else reason = isPotentiallyValid ? 'incomplete' : 'invalid';

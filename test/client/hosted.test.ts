@@ -215,7 +215,8 @@ describe('mountFields', () => {
     expect(error).toMatchObject({ code: 'invalid_card', fields: ['expiry', 'cvv', 'name'] });
     expect(authorization).not.toHaveBeenCalled();
     expect(posted('number').filter(([m]) => m.t === 'tokenize')).toEqual([]);
-    expect(posted('cvv').map(([m]) => m.t)).toEqual(['config', 'touch']);
+    // Its config at load, and again at ready (the same: the frame applies nothing twice).
+    expect(posted('cvv').map(([m]) => m.t)).toEqual(['config', 'config', 'touch']);
     expect(document.querySelector('#c')!.classList.contains('payframe-field--invalid')).toBe(true);
   });
 
@@ -663,6 +664,29 @@ describe('mountFields', () => {
     form.destroy();
     form.setDisabled(true); // a destroyed form has no frame to tell: no error
     expect(numberWindow.postMessage.mock.calls).toHaveLength(sent);
+  });
+
+  it('setStyles(undefined) takes the styles away: no frame keeps the old ones', async () => {
+    const form = mount({ styles: { base: { color: 'red' } } });
+    await boot(form);
+    form.setStyles(undefined);
+    for (const field of FIELDS) expect(posted(field).at(-1)![0]).toMatchObject({ t: 'config', styles: undefined });
+    // A frame that loads again gets none either.
+    load('cvv');
+    expect(posted('cvv').at(-1)![0]).toMatchObject({ t: 'config', styles: undefined });
+  });
+
+  it("a setDisabled between a frame's load and its ready reaches that frame when it says ready", async () => {
+    const form = mount();
+    load('number'); // its config posted at load: not disabled yet
+    expect(posted('number').at(-1)![0]).toMatchObject({ t: 'config' });
+    expect(posted('number').at(-1)![0].disabled).toBeFalsy();
+    form.setDisabled(true); // the number frame has loaded, but not said ready: the change is not posted now
+    for (const f of FIELDS.filter((f) => f !== 'number')) load(f);
+    for (const f of FIELDS) say(f, { t: 'ready', label: 'L' });
+    await form.ready;
+    // Every frame ends with the config of the moment: disabled, the number frame too.
+    for (const field of FIELDS) expect(posted(field).at(-1)![0]).toMatchObject({ t: 'config', disabled: true });
   });
 
   it('passes brandMark to the frames in their config (they draw the mark and check it again)', () => {

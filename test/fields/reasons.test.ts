@@ -1,6 +1,7 @@
 // Why a field is not valid (`FieldState.reason`), from what a person types, and the merchant's brands.
 import { describe, expect, it } from 'vitest';
 import { checkField, DEFAULT_BRANDS, readBrands } from '../../src/fields';
+import { luhn } from '../../src/card/luhn';
 import { formCard } from '../../src/fields/card';
 import type { FieldName } from '../../src/protocol/names';
 import { PayframeError } from '../../src/shared/errors';
@@ -64,6 +65,26 @@ describe('the brands option', () => {
     expect(checkField('number', '3530 1113 3330 0000', [3], brands as never)).toEqual({ isValid: true, isPotentiallyValid: true });
     expect(checkField('number', '4111 1111 1111 1111', [3], brands as never).reason).toBe('unsupported_brand');
     expect(checkField('number', '4', [3], brands as never).reason).toBe('unsupported_brand'); // 4 is Visa or Elo
+  });
+
+  it('refuses no number that may still become a brand taken: an Elo card typed where Elo is taken and Maestro is not', () => {
+    const brands = readBrands(['elo', 'visa']) as never;
+    // 50 is Maestro (decided) until 506699 makes it Elo; 65 is Discover until 650405 makes it Elo.
+    for (const partial of ['50', '506', '5066', '50669', '65', '650', '6504', '65040'])
+      expect(checkField('number', partial, [3], brands)).toEqual({ isValid: false, isPotentiallyValid: true, reason: 'incomplete' });
+    // Whole numbers are their decided brand: Maestro's and Discover's refused, Elo's taken.
+    const whole = (prefix: string) => {
+      const body = prefix.padEnd(15, '0');
+      const check = [...Array(10).keys()].find((d) => luhn(`${body}${d}`))!;
+      return `${body}${check}`;
+    };
+    expect(checkField('number', whole('5000'), [3], brands).reason).toBe('unsupported_brand');
+    expect(checkField('number', whole('6011'), [3], brands).reason).toBe('unsupported_brand');
+    expect(checkField('number', whole('506699'), [3], brands)).toEqual({ isValid: true, isPotentiallyValid: true });
+    expect(checkField('number', whole('650405'), [3], brands)).toEqual({ isValid: true, isPotentiallyValid: true });
+    expect(() => formCard({ number: whole('5000'), expiry: '12 / 34', cvv: '123' }, ['number', 'expiry', 'cvv'], [3], brands)).toThrow(
+      expect.objectContaining({ code: 'invalid_card', reasons: { number: 'unsupported_brand' } }),
+    );
   });
 
   it.each([

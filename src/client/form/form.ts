@@ -160,7 +160,8 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       } catch {
         throw new PayframeError('invalid_request', 'styles must be plain data');
       }
-      if (!destroyed) ops.set(plain);
+      // `undefined` takes the styles away: it must reach the frames as such, not vanish with the JSON.
+      if (!destroyed) ops.set({ styles: plain.styles });
     },
     tokenize(options) {
       const { send } = ops;

@@ -97,6 +97,8 @@ export function openFrames(mount: Mount, titles: (name: FieldName) => string | u
       frames.get(name)!.title = m.label;
       if (loaded.has(name)) return; // ready again with a new config (a locale)
       loaded.add(name);
+      // What changed between its load and now (a setDisabled) was posted to no one: the config of the moment.
+      post(name, events.config(name));
       if (loaded.size === specs.size) {
         watch.stop();
         events.ready();
