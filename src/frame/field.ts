@@ -2,8 +2,8 @@
  * The field a frame shows: its label, input and error text, built with DOM calls only (the frame's CSP
  * has no inline script or style), its look, and the text of its language.
  */
-import type { Brand } from '../card';
-import { type BoundField, bindField, readBrands, showsInvalid } from '../fields';
+import type { Brand, BrandId } from '../card';
+import { type BoundField, bindField, DEFAULT_BRANDS, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
 import type { FieldEvent, FieldName } from '../protocol/names';
 import { createMark } from './mark';
@@ -28,9 +28,8 @@ export interface Field {
   /**
    * Applies the page's config (language, label, placeholder, styles, fonts, brand mark, disabled), `brand` a CVV-only
    * form's saved card's, `texts` its locale's (checked). Answers the label and what was dropped of the styles and fonts;
-   * or, applying nothing, `refused`: why the config cannot be (a `brands` option that is not a list of brand ids).
    */
-  configure(m: Config, brand: Brand | undefined, texts: FieldTexts): { label: string; dropped: string[]; refused?: string };
+  configure(m: Config, brand: Brand | undefined, texts: FieldTexts, brands?: readonly BrandId[]): { label: string; dropped: string[] };
 }
 
 export function createField(name: FieldName, changed: (event: FieldEvent) => void): Field {
@@ -80,9 +79,7 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
       touched = true;
       render();
     },
-    configure(m, brand, given) {
-      const brands = readBrands(m.brands);
-      if (typeof brands === 'string') return { label: '', dropped: [], refused: `mountFields: ${brands}` };
+    configure(m, brand, given, brands = DEFAULT_BRANDS) {
       bound.brands = brands;
       texts = given;
       document.documentElement.lang = m.locale;

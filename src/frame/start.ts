@@ -7,7 +7,7 @@
  * own origin when the page asks.
  */
 import { table } from '../card/brands';
-import { brandInfo, cvvSizes } from '../fields';
+import { brandInfo, cvvSizes, readBrands } from '../fields';
 import { formCard } from '../fields/card';
 import {
   type Config,
@@ -145,10 +145,12 @@ function configurer({ field: name, form }: FrameAddress, { field, report, setSiz
         // The merchant's texts: a bad one refuses the whole config, before anything of it shows.
         const texts = textsFor(TEXTS, m.texts, m.locale);
         if (typeof texts === 'string') return refuse(toPage, `mountFields: ${texts}`);
+        const brands = readBrands(m.brands);
+        if (typeof brands === 'string') return refuse(toPage, `mountFields: ${brands}`);
+        // Checked whole before any of it applies.
         if (brand) setSizes(cvvSizes(brand));
         fields = m.fields;
-        const configured = field.configure(m, brand, texts);
-        if (configured.refused) return refuse(toPage, configured.refused);
+        const configured = field.configure(m, brand, texts, brands);
         // The merchant's developer sees it in the console, in this frame's context.
         if (configured.dropped.length > 0) console.warn(`payframe: the ${name} field ignored ${configured.dropped.join(', ')}`);
         [applied, label, said] = [text, configured.label, false];
