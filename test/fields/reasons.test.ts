@@ -1,7 +1,7 @@
 // Why a field is not valid (`FieldState.reason`), from what a person types, and the merchant's brands.
 import { describe, expect, it } from 'vitest';
 import { checkField, DEFAULT_BRANDS, readBrands } from '../../src/fields';
-import { formCard } from '../../src/fields/card';
+import { formCard } from '../../src/nonce/form-card';
 import type { FieldName } from '../../src/protocol/names';
 import { PayframeError } from '../../src/shared/errors';
 
