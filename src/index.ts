@@ -33,8 +33,8 @@ export type { BrandInfo, FieldState, FieldStyles, FontSource, StyleState } from 
 export type { CardField, FieldName, FieldReason, Locale, LocaleTag } from './protocol/names';
 export type { FieldTexts } from './frame/text';
 export type { CvvAnswer, OtpSubmission, PendingPayment } from './protocol/wire';
-export type { CardInput } from './tokenize/card';
-export type { TokenizeResult } from './tokenize/read';
+export type { CardInput } from './nonce/card';
+export type { TokenizeResult } from './nonce/read';
 export type { BrowserInfo } from './schemas';
 
 // The card core: brand detection, validation and formatting, for a merchant's own fields or server.

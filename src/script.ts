@@ -10,7 +10,7 @@ import { clientWith } from './client/core/core';
 import type { Client } from './client/core/types';
 import type { AttachOptions } from './client/form/attach';
 import type { CardForm } from './client/form/types';
-import { PayframeError } from './shared/errors';
+import { configError } from './shared/errors';
 
 // Module by module, not through the client/ index, so that the source graph is the bundle's (a test checks it).
 export { collectBrowserInfo } from './client/browser-info';
@@ -18,8 +18,7 @@ export { mountFields } from './client/form/hosted';
 export { handlePending, readReturn } from './client/pending/pending';
 export { isPayframeError, PayframeError } from './shared/errors';
 
-const elsewhere = (what: string) =>
-  new PayframeError('invalid_config', `${what} is in payframe.full.umd.min.js, not in the hosted form's bundle`);
+const elsewhere = (what: string) => configError(`${what} is in payframe.full.umd.min.js, not in the hosted form's bundle`);
 
 export function createClient(options: ClientOptions): Client {
   return clientWith(options, async () => ({ tokenizer: () => () => Promise.reject(elsewhere('client.tokenize')) }));

@@ -92,9 +92,9 @@ describe('architecture', () => {
       shared: [],
       protocol: ['shared'],
       fields: ['card', 'shared', 'protocol'],
-      tokenize: ['card', 'shared'],
-      client: ['card', 'shared', 'protocol', 'fields', 'tokenize'],
-      frame: ['card', 'shared', 'protocol', 'fields', 'tokenize'],
+      nonce: ['card', 'shared', 'fields'],
+      client: ['card', 'shared', 'protocol', 'fields', 'nonce'],
+      frame: ['card', 'shared', 'protocol', 'fields', 'nonce'],
       server: ['card', 'shared', 'protocol', 'schemas', 'frame/page.ts'],
       sandbox: ['card', 'shared', 'schemas', 'frame/page.ts', 'protocol/address.ts'],
     };
@@ -195,7 +195,7 @@ describe('architecture', () => {
       files.filter(
         (f) =>
           (f.startsWith('card/') && f !== 'card/digits.ts') ||
-          f.startsWith('tokenize/') ||
+          f.startsWith('nonce/') ||
           (f.startsWith('fields/') && f !== 'fields/state.ts'),
       ),
     ).toEqual([]);
@@ -203,7 +203,7 @@ describe('architecture', () => {
   });
 
   it('keeps the card core out of the hosted path: mounting fields needs no card rules on the page', () => {
-    expect(graph('client/form/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('tokenize/'))).toEqual([]);
+    expect(graph('client/form/hosted.ts').files.filter((f) => f.startsWith('card/') || f.startsWith('nonce/'))).toEqual([]);
   });
 
   it('builds payframe/react on React and the public entry alone: internal paths are free to move', () => {

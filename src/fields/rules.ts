@@ -53,13 +53,18 @@ export function applyEdit(name: FieldName, edit: Edit, sizes: number[] = ANY_CVV
   return { value: digitsOf(value).replace(/\d{4}(?=\d)/g, '$& '), caret: n + Math.max(0, Math.floor((n - 1) / 4)) };
 }
 
+/** The longest cardholder's name: what the name frame's input holds (its `maxLength`, in UTF-16 units). */
+export const MAX_NAME = 100;
+
 /**
- * A name has no digit: a card number or CVV typed into the wrong field must not reach the page, which
- * receives the name with the nonce.
+ * The cardholder's name, one rule for the frames, `attachForm` and `client.tokenize`: trimmed, not
+ * empty, at most `MAX_NAME` long, and no digit of any script: a card number or CVV typed into the wrong
+ * field must not reach the page, which receives the name with the nonce.
  */
-function nameCheck(value: string) {
-  const isPotentiallyValid = !/\p{Nd}/u.test(value);
-  return { isValid: isPotentiallyValid && value.trim() !== '', isPotentiallyValid };
+export function checkName(value: string) {
+  const name = value.trim();
+  const isPotentiallyValid = !/\p{Nd}/u.test(name) && name.length <= MAX_NAME;
+  return { isValid: isPotentiallyValid && name !== '', isPotentiallyValid };
 }
 
 /** The brands a form takes when the merchant names none: the four the service documents. */
@@ -105,7 +110,7 @@ export function checkField(
         ? validateExpiry(value)
         : name === 'cvv'
           ? validateCvv(value, sizes)
-          : nameCheck(value);
+          : checkName(value);
   const { isValid, isPotentiallyValid } = check;
   let reason: FieldReason | undefined;
   if (value.trim() === '') reason = 'empty';

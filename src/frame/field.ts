@@ -3,7 +3,7 @@
  * has no inline script or style), its look, and the text of its language.
  */
 import type { Brand, BrandId } from '../card';
-import { type BoundField, bindField, DEFAULT_BRANDS, showsInvalid } from '../fields';
+import { type BoundField, bindField, DEFAULT_BRANDS, MAX_NAME, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
 import type { FieldEvent, FieldName } from '../protocol/names';
 import { createMark } from './mark';
@@ -43,7 +43,7 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
   input.setAttribute('aria-describedby', 'error');
   input.setAttribute('aria-required', 'true');
   input.dir = name === 'name' ? 'auto' : 'ltr';
-  if (name === 'name') input.maxLength = 100;
+  if (name === 'name') input.maxLength = MAX_NAME;
   label.htmlFor = 'field';
   error.id = 'error';
   label.className = error.className = 'hidden';

@@ -8,7 +8,7 @@
  */
 import { table } from '../card/brands';
 import { brandInfo, cvvSizes, readBrands } from '../fields';
-import { formCard } from '../fields/card';
+import { formCard } from '../nonce/form-card';
 import {
   type Config,
   type FrameAddress,
@@ -25,7 +25,7 @@ import type { FieldEvent, FieldName } from '../protocol/names';
 import { textsFor } from '../protocol/texts';
 import { windowPort } from '../protocol/port';
 import { PayframeError } from '../shared/errors';
-import { requestNonce } from '../tokenize/nonce-call';
+import { requestNonce } from '../nonce/nonce-call';
 import { createField } from './field';
 import { postCvv } from './post';
 import { siblings } from './siblings';

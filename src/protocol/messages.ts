@@ -6,7 +6,7 @@
  */
 import type { BrandId } from '../card/brands';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
-import type { TokenizeResult } from '../tokenize/read';
+import type { TokenizeResult } from '../nonce/read';
 import type { FieldEvent, FieldName, FieldReason } from './names';
 import type { CvvAnswer } from './wire';
 

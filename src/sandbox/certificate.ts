@@ -5,7 +5,7 @@
  * HTTPS page servers. Nothing here is fit for anything but loopback development.
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { PayframeError } from '../shared/errors';
+import { configError } from '../shared/errors';
 
 export interface Certificate {
   /** PKCS #8 private key, PEM. */
@@ -19,8 +19,7 @@ const DAY_MS = 24 * 3600_000;
 /** `days` of validity from a day ago (so a clock a little behind still accepts it); default 365. */
 export function makeCertificate(options: { days?: number } = {}): Certificate {
   const days = options.days ?? 365;
-  if (!(Number.isInteger(days) && days >= 1 && days <= 825))
-    throw new PayframeError('invalid_config', 'days must be a whole number from 1 to 825');
+  if (!(Number.isInteger(days) && days >= 1 && days <= 825)) throw configError('days must be a whole number from 1 to 825');
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const now = Date.now();
   const name = seq(set(seq(oid('2.5.4.3'), tlv(0x0c, utf8('localhost')))));

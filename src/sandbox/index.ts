@@ -3,7 +3,7 @@ import { createServer as createHttps } from 'node:https';
 import { createServer as createTcp, type AddressInfo, type Socket } from 'node:net';
 import * as v from 'valibot';
 import { MAX_REQUEST_BODY } from '../shared/body';
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import { isLoopbackHost } from '../shared/url';
 import { makeCertificate } from './certificate';
 import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
@@ -95,7 +95,7 @@ const DEFAULT_MERCHANT: MerchantConfig = { id: 'sandbox-merchant', clientId: 'sa
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = options.host ?? '127.0.0.1';
   if (options.plainHttp && !isLoopbackHost(host)) {
-    throw new PayframeError('invalid_config', `plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
+    throw configError(`plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
   }
   const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
   if (options.notifyUrl !== undefined) merchants[0]!.notifyUrl = options.notifyUrl;
@@ -205,8 +205,7 @@ function checkHosts(hosts: unknown): string[] {
   const ok =
     Array.isArray(hosts) &&
     hosts.every((h) => typeof h === 'string' && /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/i.test(h));
-  if (!ok)
-    throw new PayframeError('invalid_config', 'allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
+  if (!ok) throw configError('allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
   return (hosts as string[]).map((h) => h.toLowerCase());
 }
 
@@ -221,18 +220,14 @@ function checkNotify(merchant: MerchantConfig): void {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new PayframeError('invalid_config', `notifyUrl of merchant ${merchant.id} must be an http or https URL`);
+      throw configError(`notifyUrl of merchant ${merchant.id} must be an http or https URL`);
     }
   }
   if (notifyAuthorization !== undefined) {
-    if (notifyUrl === undefined)
-      throw new PayframeError('invalid_config', `notifyAuthorization of merchant ${merchant.id} needs a notifyUrl`);
+    if (notifyUrl === undefined) throw configError(`notifyAuthorization of merchant ${merchant.id} needs a notifyUrl`);
     // A header value: no line breaks (they would start another header) and nothing else a header refuses.
     if (typeof notifyAuthorization !== 'string' || !/^[\t\x20-\x7e\x80-\xff]+$/.test(notifyAuthorization)) {
-      throw new PayframeError(
-        'invalid_config',
-        `notifyAuthorization of merchant ${merchant.id} must be a non-empty header value (no line breaks)`,
-      );
+      throw configError(`notifyAuthorization of merchant ${merchant.id} must be a non-empty header value (no line breaks)`);
     }
   }
 }

@@ -6,7 +6,7 @@
 import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
 import type { Payment } from '../schemas';
 import { asName, asResultCode } from '../shared/http-answer';
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import { isLoopbackOrigin } from '../shared/url';
 import { urlOf } from '../shared/url-of';
 import type { ServiceCalls } from './calls';
@@ -127,7 +127,7 @@ export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onE
       ),
     authenticate: ({ authorize } = {}) => {
       if (authorize !== undefined && typeof authorize !== 'function') {
-        throw new PayframeError('invalid_config', 'authenticate: authorize must be a function (request, referenceId) => boolean');
+        throw configError('authorize must be a function (request, referenceId) => boolean', 'authenticate');
       }
       return guarded(
         'POST',
@@ -152,18 +152,16 @@ export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onE
     },
     notification: (options) => notificationHandler(gateway, options, onEvent),
     cvv: ({ frameOrigin, handle } = {} as CvvOptions) => {
-      if (typeof handle !== 'function')
-        throw new PayframeError('invalid_config', 'cvv: handle must be a function ({ cvv, body, request }) => answer');
+      if (typeof handle !== 'function') throw configError('handle must be a function ({ cvv, body, request }) => answer', 'cvv');
       // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.
       if (frameOrigin === undefined && !isLoopbackOrigin(gatewayOrigin)) {
-        throw new PayframeError(
-          'invalid_config',
-          'cvv: frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
+        throw configError(
+          'frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
+          'cvv',
         );
       }
       frameOrigin ??= gatewayOrigin;
-      if (!isOrigin(frameOrigin))
-        throw new PayframeError('invalid_config', 'cvv: frameOrigin must be an origin such as https://frames.example');
+      if (!isOrigin(frameOrigin)) throw configError('frameOrigin must be an origin such as https://frames.example', 'cvv');
       const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
       const forbidden = (message: string) => refusalResponse(403, { code: 'forbidden', message }, { vary: 'origin' });
       const post = guarded(

@@ -6,7 +6,7 @@
 import { detectBrand } from '../card';
 import type { SavedCardsAnswer, SavedCardView } from '../protocol/wire';
 import type { SavedCard } from '../schemas';
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import type { ServiceCalls } from './calls';
 import { guarded, type Handler, jsonResponse, methodNotAllowed, readJson } from './respond';
 import { checked } from './transport';
@@ -41,8 +41,7 @@ export function savedCardsHandler(
   const payerIdOf = async (request: Request): Promise<string | undefined> => {
     const payerId = await payerOf(request);
     if (payerId === undefined || payerId === null) return undefined;
-    if (typeof payerId !== 'string' || payerId === '')
-      throw new PayframeError('invalid_config', 'savedCards: payerOf must answer a payer id, or undefined');
+    if (typeof payerId !== 'string' || payerId === '') throw configError('payerOf must answer a payer id, or undefined', 'savedCards');
     return payerId;
   };
   const list = async (payerId: string | undefined): Promise<Response> => {
@@ -66,8 +65,7 @@ export function savedCardsHandler(
     },
     report,
   );
-  if (typeof payerOf !== 'function')
-    throw new PayframeError('invalid_config', 'savedCards: payerOf must be a function (request) => payer id');
+  if (typeof payerOf !== 'function') throw configError('payerOf must be a function (request) => payer id', 'savedCards');
   return async (request) => {
     if (request.method === 'GET') return get(request);
     if (request.method === 'POST') return post(request);

@@ -4,7 +4,7 @@
  * notification that carries its invoice number (the notification store remembers it).
  */
 import type { Payment } from '../schemas';
-import { PayframeError } from '../shared/errors';
+import { configError, PayframeError } from '../shared/errors';
 import type { NotificationStore } from './notifications';
 import { type PaymentOutcome, readPayment } from './readers';
 import type { RequestOptions } from './transport';
@@ -38,7 +38,7 @@ export async function settle(read: Read, ref: SettleRef, options: SettleOptions 
   else {
     const invoiceNumber = r.invoiceNumber as string;
     if (store !== undefined && typeof store.referenceOf !== 'function')
-      throw new PayframeError('invalid_config', 'settle: store must have referenceOf(invoiceNumber)');
+      throw configError('store must have referenceOf(invoiceNumber)', 'settle');
     const referenceId = await store?.referenceOf?.(invoiceNumber);
     if (referenceId === undefined) return { status: 'unknown', invoiceNumber };
     payment = await read.get(referenceId, { signal });

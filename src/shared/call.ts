@@ -4,7 +4,7 @@
  * (deadline.ts), and one retry loop for the calls that are safe to repeat (retry.ts). Three modules,
  * so that a page's bundler loads each with the code that uses it.
  */
-import { PayframeError } from './errors';
+import { configError } from './errors';
 
 export interface CallOptions {
   /** The whole call: every attempt, the waits between them (and on the page the token fetch). Default 15 000 ms. */
@@ -23,8 +23,8 @@ export const isTimeout = (ms: unknown): ms is number => typeof ms === 'number' &
 /** The checked limits with their defaults, or `invalid_config`. */
 export function checkCallOptions({ timeoutMs = 15_000, retries = 2 }: CallOptions): Required<CallOptions> {
   if (!isTimeout(timeoutMs)) {
-    throw new PayframeError('invalid_config', 'timeoutMs must be a positive number of milliseconds');
+    throw configError('timeoutMs must be a positive number of milliseconds');
   }
-  if (!(Number.isInteger(retries) && retries >= 0)) throw new PayframeError('invalid_config', 'retries must be a whole number, 0 or more');
+  if (!(Number.isInteger(retries) && retries >= 0)) throw configError('retries must be a whole number, 0 or more');
   return { timeoutMs, retries };
 }

@@ -2,7 +2,7 @@
  * Reading an HTTP answer (the service's, or the merchant route's to the CVV frame), one way in the
  * frames, the browser client and the server companion: the body read whole up to a cap, the HTTP
  * status → error code mapping, and the service's error body `{ code, name, message, eventId }`. Without valibot, so that the page and frame bundles stay small:
- * its wire type is `ErrorBodySchema` in src/schemas, and test/tokenize/read.test.ts checks that both agree.
+ * its wire type is `ErrorBodySchema` in src/schemas, and test/nonce/read.test.ts checks that both agree.
  */
 import type { ErrorBody } from '../schemas';
 import { readText } from './body';

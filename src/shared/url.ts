@@ -3,7 +3,7 @@
  * or plain `http:` only on a loopback host (the sandbox's development mode). Nothing else is ever sent
  * card data or credentials.
  */
-import { PayframeError } from './errors';
+import { configError } from './errors';
 import { urlOf } from './url-of';
 
 /** The loopback hosts, as a URL's `hostname` writes them: the one list every loopback rule of payframe reads. */
@@ -30,12 +30,12 @@ export const isWebUrl = (url: URL): boolean => isSafeScheme(url) && !url.usernam
 /** The checked base URL with a trailing slash (so relative paths resolve under it), or `invalid_config`. */
 export function checkBaseUrl(baseUrl: unknown): URL {
   const base = urlOf(String(baseUrl));
-  if (!base) throw new PayframeError('invalid_config', 'baseUrl is not a valid URL');
+  if (!base) throw configError('baseUrl is not a valid URL');
   if (!isSafeScheme(base)) {
-    throw new PayframeError('invalid_config', 'baseUrl must use https (plain http only on localhost, 127.0.0.1 or [::1])');
+    throw configError('baseUrl must use https (plain http only on localhost, 127.0.0.1 or [::1])');
   }
   if (base.username || base.password || base.search || base.hash) {
-    throw new PayframeError('invalid_config', 'baseUrl must not carry credentials, a query or a fragment');
+    throw configError('baseUrl must not carry credentials, a query or a fragment');
   }
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   return base;

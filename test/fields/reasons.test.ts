@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkField, DEFAULT_BRANDS, readBrands } from '../../src/fields';
 import { luhn } from '../../src/card/luhn';
-import { formCard } from '../../src/fields/card';
+import { formCard } from '../../src/nonce/form-card';
 import type { FieldName } from '../../src/protocol/names';
 import { PayframeError } from '../../src/shared/errors';
 

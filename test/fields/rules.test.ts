@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import { foldDigits } from '../../src/card/digits';
 import { applyEdit, checkField, showsInvalid } from '../../src/fields';
-import { formCard } from '../../src/fields/card';
 import type { FieldName } from '../../src/protocol/names';
 
 /** Types `text` key by key at the end of the field, as a person would. */
@@ -94,6 +93,9 @@ describe('checkField', () => {
     ['name', '4111 1111 1111 1111', false, false, 'invalid'],
     ['name', 'Ada 3', false, false, 'invalid'],
     ['name', 'Ada ٣', false, false, 'invalid'],
+    // At most what the name frame's input holds, once trimmed.
+    ['name', ` ${'x'.repeat(100)} `, true, true, undefined],
+    ['name', 'x'.repeat(101), false, false, 'invalid'],
   ] as const)('%s %j: valid %s, potentially %s, %s', (name, value, isValid, isPotentiallyValid, reason) => {
     expect(checkField(name, value)).toEqual(reason ? { isValid, isPotentiallyValid, reason } : { isValid, isPotentiallyValid });
   });
@@ -113,36 +115,5 @@ describe('showsInvalid', () => {
     expect(showsInvalid(s({ isFocused: false, isEmpty: true }), false)).toBe(false);
     expect(showsInvalid(s({ isFocused: false, isEmpty: true }), true)).toBe(true);
     expect(showsInvalid(s({ isValid: true, isFocused: false }), true)).toBe(false);
-  });
-});
-
-describe("formCard: a form's values as the nonce request, checked once", () => {
-  const fields: FieldName[] = ['number', 'expiry', 'cvv'];
-  const refusal = (values: Partial<Record<FieldName, string>>, names = fields) => {
-    try {
-      formCard(values, names, [3]);
-    } catch (error) {
-      return error as { code: string; fields: string[] };
-    }
-    throw new Error('expected a refusal');
-  };
-
-  it("refuses under the form's own field names: the expiry is one field, never its parts", () => {
-    expect(refusal({ number: '4111 1111 1111 1112', expiry: '13 / 30', cvv: '12' })).toMatchObject({
-      code: 'invalid_card',
-      fields: ['number', 'expiry', 'cvv'],
-    });
-    expect(refusal({ number: '4111 1111 1111 1111', expiry: '12 / 34', cvv: '123', name: ' ' }, [...fields, 'name']).fields).toEqual([
-      'name',
-    ]);
-  });
-
-  it('writes the nonce body from what the fields show', () => {
-    expect(formCard({ number: '4111 1111 1111 1111', expiry: '04 / 34', cvv: '123', name: ' Ada ' }, [...fields, 'name'], [3])).toEqual({
-      body: { number: '4111111111111111', expire_month: 4, expire_year: 2034, cvv2: '123' },
-      name: 'Ada',
-      brand: 'visa',
-    });
-    expect(formCard({ number: '4111 1111 1111 1111', expiry: '04 / 34', cvv: '123', name: 'Ada' }, fields, [3]).name).toBeUndefined();
   });
 });

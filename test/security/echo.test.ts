@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, type Gateway, type GatewayEvent } from '../../src/server';
 import { PayframeError } from '../../src/shared/errors';
 import { fromErrorInfo, toErrorInfo } from '../../src/protocol/transfer';
-import { checkCard, requestNonce } from '../../src/tokenize';
+import { checkCard, requestNonce } from '../../src/nonce';
 
 const CLIENT_ID = 'shop-echo';
 const CLIENT_SECRET = 'sk_echo+Zq/81x=';

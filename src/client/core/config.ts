@@ -1,5 +1,5 @@
 import type { TokenGrant } from '../../protocol/wire';
-import { PayframeError } from '../../shared/errors';
+import { configError } from '../../shared/errors';
 import { type CallOptions, checkCallOptions } from '../../shared/call';
 import { checkBaseUrl, isPathSegment } from '../../shared/url';
 
@@ -45,15 +45,15 @@ export interface ClientConfig {
 /** Checks the options without any I/O: a bad config fails at `createClient`, not at the first payment. */
 export function resolveConfig(options: ClientOptions): ClientConfig {
   if (options === null || typeof options !== 'object') {
-    throw new PayframeError('invalid_config', 'createClient needs an options object');
+    throw configError('createClient needs an options object');
   }
   const { merchantId, authorization, baseUrl } = options;
   if (!isPathSegment(merchantId)) {
-    throw new PayframeError('invalid_config', 'merchantId must be a merchant id (not blank, not . or ..)');
+    throw configError('merchantId must be a merchant id (not blank, not . or ..)');
   }
   const validAuth = isTokenText(authorization) || typeof authorization === 'function';
   if (!validAuth) {
-    throw new PayframeError('invalid_config', 'authorization must be a client token or a function that fetches one');
+    throw configError('authorization must be a client token or a function that fetches one');
   }
   const base = checkBaseUrl(baseUrl);
   return { merchantId, base, ...checkCallOptions(options) };

@@ -1,6 +1,6 @@
 import { readErrorAnswer } from '../../protocol/merchant-answers';
 import { raced } from '../../shared/race';
-import { PayframeError } from '../../shared/errors';
+import { configError, PayframeError } from '../../shared/errors';
 import { type Authorization, isTokenText } from './config';
 
 /** A token this close to its expiry is not used any more: a request must not die in flight. */
@@ -98,10 +98,7 @@ function readGrant(grant: unknown): Held {
   const fields: Record<string, unknown> = typeof grant === 'object' && grant !== null ? { ...grant } : {};
   const token = typeof grant === 'string' ? grant : (fields['clientToken'] ?? fields['accessToken']);
   if (!isTokenText(token)) {
-    throw new PayframeError(
-      'invalid_config',
-      'the authorization function must resolve to a client token, { clientToken } or { accessToken }',
-    );
+    throw configError('the authorization function must resolve to a client token, { clientToken } or { accessToken }');
   }
   // `expiresAt` is payframe's name (handlers.clientToken()); `expiresOn` the service's (gateway.clientToken()).
   const expiresAt = 'clientToken' in fields ? fields['expiresAt'] : fields['expiresOn'];

@@ -1,6 +1,6 @@
 /** The client a merchant holds, and what its features share behind it. */
-import type { CardInput } from '../../tokenize/card';
-import type { TokenizeResult } from '../../tokenize/read';
+import type { CardInput } from '../../nonce/card';
+import type { TokenizeResult } from '../../nonce/read';
 import type { ClientConfig } from './config';
 import type { TokenProvider } from './token';
 

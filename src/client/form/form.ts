@@ -9,7 +9,7 @@ import type { BrandInfo, Config, FieldState } from '../../protocol/messages';
 import type { FieldEvent, FieldName, LocaleTag } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
 import type { CvvAnswer } from '../../protocol/wire';
-import type { TokenizeResult } from '../../tokenize/read';
+import type { TokenizeResult } from '../../nonce/read';
 import { createEvents } from './events';
 import type { CardForm, FormState, PostCvvOptions } from './types';
 

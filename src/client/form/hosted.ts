@@ -9,7 +9,7 @@
 import type { Config } from '../../protocol/messages';
 import type { FieldName } from '../../protocol/names';
 import { requestError } from '../../shared/errors';
-import type { TokenizeResult } from '../../tokenize/read';
+import type { TokenizeResult } from '../../nonce/read';
 import { withToken } from '../core/with-token';
 import { loadChunk } from '../load';
 import { createForm, destroyedError } from './form';

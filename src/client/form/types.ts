@@ -4,7 +4,7 @@ import type { PayframeError } from '../../shared/errors';
 import type { FieldName, LocaleTag } from '../../protocol/names';
 import type { FieldTextsByLocale } from './mount-options';
 import type { CvvAnswer } from '../../protocol/wire';
-import type { TokenizeResult } from '../../tokenize/read';
+import type { TokenizeResult } from '../../nonce/read';
 import type { TokenizeOptions } from '../core/types';
 
 export interface FormState {

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, NonceRequestSchema, NonceResponseSchema } from '../../src/schemas';
 import { isErrorBody, refusal } from '../../src/shared/http-answer';
-import { checkCard, readNonce } from '../../src/tokenize';
+import { checkCard, readNonce } from '../../src/nonce';
 
 const data = {
   brand_code: 'VISA',

@@ -26,7 +26,7 @@ function whole(value: unknown, text: RegExp, min: number, max: number): number |
 
 /**
  * The fields of a nonce answer that payframe uses, read by hand with the rules of NonceResponseSchema
- * (src/schemas): valibot stays out of the page and frame bundles. test/tokenize/read.test.ts checks
+ * (src/schemas): valibot stays out of the page and frame bundles. test/nonce/read.test.ts checks
  * that this reader and the schema agree. Undefined when the answer is not a nonce.
  */
 export function readNonce(json: unknown, brand: BrandId | undefined, name: string | undefined): TokenizeResult | undefined {

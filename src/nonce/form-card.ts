@@ -1,14 +1,14 @@
 /**
  * A card form's values as the card the nonce request sends, for the frames and `attachForm` alike:
- * each field checked once, by the rules the fields show as the person types, and refused under the
- * form's own field names.
+ * each field checked once, by the rules the fields show as the person types (fields/rules.ts, whose
+ * name rule `checkCard` shares), and refused under the form's own field names.
  */
 import { detectBrand, validateExpiry } from '../card';
 import type { BrandId } from '../card/brands';
+import { checkField } from '../fields/rules';
 import type { FieldName, FieldReason } from '../protocol/names';
 import { PayframeError } from '../shared/errors';
-import type { CheckedCard } from '../tokenize/card';
-import { checkField } from './rules';
+import type { CheckedCard } from './card';
 
 /**
  * `fields`: the form's fields (`name` among them when it has one); `sizes`: the CVV sizes of the

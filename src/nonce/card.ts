@@ -1,4 +1,5 @@
 import { type BrandId, readExpiryParts, validateCvv, validateExpiry, validateNumber } from '../card';
+import { checkName } from '../fields/rules';
 import { PayframeError, type PayframeErrorInit } from '../shared/errors';
 import type { NonceRequest } from '../schemas';
 
@@ -9,12 +10,15 @@ export interface CardInput {
   /** Four digits, or two (read as 20YY). */
   expireYear: number | string;
   cvv: string;
-  /** The cardholder's name. Not part of the nonce: it is handed back for the payment request. */
+  /**
+   * The cardholder's name, optional; when given, the name field's rule: at most 100 characters and no
+   * digit once trimmed, not blank. Not part of the nonce: it is handed back, trimmed, for the payment request.
+   */
   name?: string;
 }
 
 export interface CheckedCard {
-  /** The nonce request body (the wire type NonceRequestSchema; test/tokenize checks every body against it). */
+  /** The nonce request body (the wire type NonceRequestSchema; test/nonce checks every body against it). */
   body: NonceRequest;
   name: string | undefined;
   /** Our brand for the number, when the card core knows it. */
@@ -44,8 +48,8 @@ export function checkCard(card: CardInput): CheckedCard {
   const cvv = typeof card.cvv === 'string' ? card.cvv.trim() : '';
   if (!validateCvv(cvv, number.brand?.code.size ?? [3, 4]).isValid) fields.push('cvv');
 
-  const name = card.name;
-  if (name !== undefined && typeof name !== 'string') fields.push('name');
+  const name = typeof card.name === 'string' ? card.name.trim() : card.name;
+  if (name !== undefined && (typeof name !== 'string' || !checkName(name).isValid)) fields.push('name');
 
   if (fields.length > 0) {
     throw new PayframeError('invalid_card', `invalid card details: ${fields.join(', ')}`, { fields });
