@@ -3,10 +3,11 @@
 // person would, by labels, roles and the keyboard.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
+import { type SandboxHandle, testCards } from '../src/sandbox';
 import { createGateway, type Gateway } from '../src/server';
 import { type Shop, startShop } from './support/pending-shop';
 import { watchOtpForm } from './support/otp-watch';
+import { startSandbox } from './support/tls';
 
 let sandbox: SandboxHandle;
 let gateway: Gateway;
