@@ -4,10 +4,6 @@ import { CHROMIUM, HEADLESS_SHELL, launchOf } from './e2e/support/chromium';
 import type { Checkout } from './e2e/support/demo-checkout';
 import type { ReactVersion } from './e2e/support/react';
 
-// The sandbox's certificate is self-signed and made at start: the tests' own Node calls (a merchant
-// server in a test) speak real TLS to it without verifying it, as the vitest config does.
-process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-
 // Most tests run in Chromium's headless shell: the same engine (Blink, V8, the network stack, site
 // isolation) without the browser's UI, the build Playwright itself uses for headless Chromium, and on
 // two cores it runs the suite in about half the time. Tests tagged @full-chromium need what only the
@@ -22,6 +18,7 @@ for (const [path, pkg, env] of [
 
 const use = (executablePath: string) => ({
   browserName: 'chromium' as const,
+  // The browser is not what the certificate's trust is tested on: it accepts the run's pair unchecked.
   ignoreHTTPSErrors: true,
   launchOptions: launchOf(executablePath),
 });
@@ -35,6 +32,9 @@ export default defineConfig<object, { checkout: Checkout; react: ReactVersion }>
   testDir: 'e2e',
   // e2e/engines/*.flow.ts run in every engine, Chromium's included: playwright.engines.config.ts.
   testIgnore: 'engines/**',
+  // One certificate pair for the run, served by every test's servers and trusted by every Node process
+  // (NODE_EXTRA_CA_CERTS): real TLS, verified. The browsers keep ignoreHTTPSErrors (docs/browsers.md).
+  globalSetup: './e2e/support/tls.ts',
   timeout: 30_000,
   workers: 2,
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],

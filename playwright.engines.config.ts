@@ -6,10 +6,6 @@ import type { Engine } from './e2e/engines/harness/driver';
 import { FIREFOX_PATH } from './e2e/engines/harness/firefox';
 import { MINIBROWSER, WEBKIT_DRIVER } from './e2e/engines/harness/webkit';
 
-// The sandbox's certificate is self-signed and made at start: the tests' own Node calls speak real TLS
-// to it without verifying it, as in the Chromium suite's config.
-process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
-
 // Debian's browsers and tools, never downloaded ones: a missing one fails the run at once, naming its package.
 const onPath = (name: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, name)));
 const missing = [
@@ -38,6 +34,8 @@ if (missing.length > 0) {
 export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e/engines',
   testMatch: '*.flow.ts',
+  // The run's certificate pair, trusted by every Node process, as in playwright.config.ts.
+  globalSetup: './e2e/support/tls.ts',
   timeout: 45_000,
   // One worker per engine: an engine's browser (and WebKit's display) is launched once per worker.
   workers: 2,

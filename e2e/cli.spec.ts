@@ -143,6 +143,7 @@ test('--cert-dir keeps one certificate across starts, which Node trusts through 
     expect(await readFile(join(dir, 'cert.pem'), 'utf8')).toBe(cert);
     // A Node process with verification on (the default) trusts it through the kept file, and only so.
     const script = `fetch(process.argv[1]).then((r) => r.json()).then((b) => console.log(b.service), (e) => console.log(e.cause?.code))`;
+    // Verification on, should the shell that runs the tests have turned it off.
     const env = { ...process.env };
     delete env['NODE_TLS_REJECT_UNAUTHORIZED'];
     const trusted = await exec(process.execPath, ['-e', script, `${second.url}/`], {

@@ -18,7 +18,7 @@ import { docPages, readmeBlock } from '../test/readme';
 const exec = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
 
-/** A merchant's process: TLS verification on (the test runner's own switch removed). */
+/** A merchant's process: TLS verification on, should the shell that runs the tests have turned it off. */
 function merchantEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   delete env['NODE_TLS_REJECT_UNAUTHORIZED'];

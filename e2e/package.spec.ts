@@ -6,16 +6,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
+import { trustedTls } from './support/tls';
 
 const run = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
 
-const CONSUMER = `
+// Its sandbox serves the run's certificate pair, which its process trusts (e2e/support/tls.ts).
+const consumer = (tls: { key: string; cert: string }) => `
 import { createClient, validateNumber, type TokenizeResult } from 'payframe';
 import { createGateway, readPayment, type PaymentInput } from 'payframe/server';
 import { startSandbox, testCards } from 'payframe/sandbox';
 
-const sandbox = await startSandbox();
+const sandbox = await startSandbox({ tls: ${JSON.stringify(tls)} });
 const { id, clientId, clientSecret } = sandbox.merchant;
 const gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
 const client = createClient({ merchantId: id, baseUrl: sandbox.url, authorization: () => gateway.clientToken() });
@@ -31,7 +33,7 @@ test.beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'payframe-consumer-'));
   await mkdir(join(dir, 'node_modules'));
   await symlink(root, join(dir, 'node_modules', 'payframe'), 'dir');
-  await writeFile(join(dir, 'main.mts'), CONSUMER);
+  await writeFile(join(dir, 'main.mts'), consumer(trustedTls()));
   await writeFile(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
@@ -56,8 +58,6 @@ test('a TypeScript project without Node types compiles against all three entries
   await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', dir]).catch((error) => {
     throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
   });
-  const { stdout } = await run(process.execPath, [join(dir, 'out', 'main.mjs')], {
-    env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' },
-  });
+  const { stdout } = await run(process.execPath, [join(dir, 'out', 'main.mjs')]);
   expect(stdout.trim()).toBe('approved true');
 });

@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from 'esbuild';
 import { createClient } from '../src';
-import { type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
+import { type SandboxHandle, testCards } from '../src/sandbox';
 import { toNodeListener } from '../src/server';
 import { readmeBlock } from '../test/readme';
 import { pageCsp } from './support/merchant';
 import { bundle, serverRender } from './support/react';
-import { localhostTls } from './support/tls';
+import { startSandbox, trustedTls } from './support/tls';
 
 type Post = (request: Request, context: { params: Promise<{ action: string }> }) => Promise<Response>;
 
@@ -73,7 +73,7 @@ test.beforeAll(async () => {
   const routes = toNodeListener((request) =>
     POST(request, { params: Promise.resolve({ action: new URL(request.url).pathname.split('/').pop()! }) }),
   );
-  shop = createServer(await localhostTls(), (req, res) => {
+  shop = createServer(trustedTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     if (path.startsWith('/api/payframe/') && req.method === 'POST') return void routes(req, res);
     if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);

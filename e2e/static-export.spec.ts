@@ -11,9 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, type Page, test } from '@playwright/test';
-import { type SandboxHandle, startSandbox } from '../src/sandbox';
+import type { SandboxHandle } from '../src/sandbox';
 import { type Origin, startOrigin } from './support/origin';
 import { type Served, serveStatic, type StaticHost } from './support/static-hosts';
+import { startSandbox } from './support/tls';
 
 const BIN = new URL('../bin/payframe.mjs', import.meta.url).pathname;
 const exec = promisify(execFile);
@@ -30,7 +31,7 @@ let folder: string;
 let unguarded: string;
 
 const run = (args: string[]) =>
-  exec(process.execPath, [BIN, 'frames', ...args], { env: { ...process.env, NODE_TLS_REJECT_UNAUTHORIZED: '0' } }).then(
+  exec(process.execPath, [BIN, 'frames', ...args]).then(
     ({ stdout }) => ({ code: 0, stdout }),
     (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
   );

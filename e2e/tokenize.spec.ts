@@ -5,8 +5,9 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { makeCertificate, type SandboxHandle, startSandbox, testCards } from '../src/sandbox';
+import { type SandboxHandle, testCards } from '../src/sandbox';
 import { createGateway, type Gateway, toNodeListener } from '../src/server';
+import { startSandbox, trustedTls } from './support/tls';
 
 const BUNDLE = new URL('../dist/payframe.full.umd.min.js', import.meta.url);
 const HOSTED_BUNDLE = new URL('../dist/payframe.umd.min.js', import.meta.url);
@@ -55,7 +56,7 @@ test.beforeAll(async () => {
   const mintToken = toNodeListener(gateway.handlers.clientToken());
   const bundle = await readFile(BUNDLE);
   const hostedBundle = await readFile(HOSTED_BUNDLE);
-  page = createServer(makeCertificate(), (req, res) => {
+  page = createServer(trustedTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     if (path === '/client-token') {
       tokenRequests++;

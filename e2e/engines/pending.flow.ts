@@ -1,6 +1,7 @@
 // A payment the bank holds for a one-time password: the OTP card typed into the hosted form, paid,
-// and finished in the page's OTP form (handlePending) by the keyboard; and the same in Arabic, right to
-// left, with Arabic-Indic digits typed in the frames and in the OTP form.
+// and finished in the page's OTP form (handlePending) by the keyboard, a malformed code refused first;
+// and the same in Arabic, right to left, with Arabic-Indic digits typed in the frames and in the OTP
+// form. A finished form hands the focus to its status line, not to the top of the page.
 import { testCards } from '../../src/sandbox';
 import { type Merchant, startMerchant } from '../support/merchant';
 import { expectNoCardData, expectNoProblems, field, focused, openCheckout, textOf, valueOf } from './harness/checkout';
@@ -16,6 +17,10 @@ test.afterAll(() => merchant?.close());
 const CARD = testCards.otp;
 const toArabic = (digits: string) => digits.replace(/\d/g, (d) => '٠١٢٣٤٥٦٧٨٩'[Number(d)]!);
 const otpDir = (driver: Driver) => driver.run(undefined, () => document.querySelector('#otp form')?.getAttribute('dir') ?? null);
+const otpStatus = (driver: Driver) => textOf(driver, '#otp [role=status]');
+const otpInvalid = (driver: Driver) =>
+  driver.run(undefined, () => document.querySelector('#otp input')?.getAttribute('aria-invalid') ?? null);
+const otpValue = (driver: Driver) => driver.run(undefined, () => document.querySelector<HTMLInputElement>('#otp input')?.value ?? null);
 
 test('a pending payment: the OTP form takes the focus, the code is typed and confirmed with the keyboard', async ({ driver }) => {
   await openCheckout(driver, merchant);
@@ -30,17 +35,26 @@ test('a pending payment: the OTP form takes the focus, the code is typed and con
   }
   await driver.press('Enter');
   await expect.poll(() => focused(driver), { timeout: 15_000 }).toBe('One-time password');
+  // A code that is not 4 to 8 digits is refused in the form, which keeps the focus for the next try.
+  await driver.type('abc');
+  await driver.press('Enter');
+  await expect.poll(() => otpStatus(driver)).toBe('Enter the 4 to 8 digit code.');
+  expect(await otpInvalid(driver)).toBe('true');
+  expect(await focused(driver)).toBe('One-time password');
+  for (let i = 0; i < 3; i++) await driver.press('Backspace');
   await driver.type(CARD.otp);
   await driver.press('Tab');
   await expect.poll(() => focused(driver)).toBe('Confirm');
   await driver.press('Enter');
   await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1836');
+  expect(await otpStatus(driver)).toBe('Payment confirmed.');
+  expect(await focused(driver)).toBe('Payment confirmed.');
   expect(await otpDir(driver)).toBe('ltr');
   await expectNoCardData(driver, CARD);
   await expectNoProblems(driver, merchant);
 });
 
-test('Arabic: the frames and the OTP form right to left, Arabic-Indic digits typed, paid', async ({ driver }) => {
+test('Arabic: the frames and the OTP form right to left, Arabic-Indic digits typed, paid', async ({ driver }, testInfo) => {
   await openCheckout(driver, merchant, { locale: 'ar' });
   const labels = { number: 'رقم البطاقة', expiry: 'تاريخ الانتهاء', cvv: 'رمز الأمان', name: 'الاسم على البطاقة' };
   for (const [name, text] of [
@@ -61,8 +75,12 @@ test('Arabic: the frames and the OTP form right to left, Arabic-Indic digits typ
   await expect.poll(() => focused(driver), { timeout: 15_000 }).toBe('رمز التحقق لمرة واحدة');
   expect(await otpDir(driver)).toBe('rtl');
   await driver.type(toArabic(CARD.otp));
+  expect(await otpValue(driver)).toBe(toArabic(CARD.otp));
   await driver.click({ role: 'button', name: 'تأكيد' });
   await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1836');
+  expect(await otpStatus(driver)).toBe('تم تأكيد الدفع.');
+  expect(await focused(driver)).toBe('تم تأكيد الدفع.');
+  await driver.screenshot(testInfo.outputPath('otp-ar-approved.png'));
   await expectNoCardData(driver, CARD);
   await expectNoProblems(driver, merchant);
 });

@@ -8,9 +8,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox';
+import type { SandboxHandle, SandboxOptions } from '../../src/sandbox';
 import { createFrameHost, createGateway, type Gateway, readPayment, toNodeListener, toPending } from '../../src/server';
-import { localhostTls } from './tls';
+import { startSandbox, trustedTls } from './tls';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFile(new URL(path, root));
@@ -66,10 +66,10 @@ export interface MerchantOptions extends SandboxOptions {
 
 export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, ...options }: MerchantOptions = {}): Promise<Merchant> {
   // The page's origin, and the frame host's, are known first, so that the merchant can be configured with them.
-  const server: Server = createServer(await localhostTls(), (req, res) => void handle(req, res));
+  const server: Server = createServer(trustedTls(), (req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
   const url = `https://localhost:${(server.address() as AddressInfo).port}`;
-  const framesServer = withFrameHost ? createServer(await localhostTls(), (req, res) => void serveFrames(req, res)) : undefined;
+  const framesServer = withFrameHost ? createServer(trustedTls(), (req, res) => void serveFrames(req, res)) : undefined;
   // Another loopback address (a Content-Security-Policy cannot name an IPv6 one): a host of its own.
   if (framesServer) await new Promise<void>((resolve) => framesServer.listen(0, '127.0.0.2', resolve));
   const framesUrl = framesServer && `https://127.0.0.2:${(framesServer.address() as AddressInfo).port}/`;

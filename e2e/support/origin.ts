@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { localhostTls } from './tls';
+import { trustedTls } from './tls';
 
 export interface Origin {
   /** https://localhost:PORT */
@@ -31,7 +31,7 @@ export async function startOrigin(): Promise<Origin> {
     ['/payframe.full.umd.min.js', await bundle('payframe.full.umd.min.js')],
   ]);
   const requests: Origin['requests'] = [];
-  const server = createServer(await localhostTls(), (req, res) => {
+  const server = createServer(trustedTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     requests.push({ method: req.method ?? 'GET', path });
     const file = files.get(path) ?? { type: 'text/html; charset=utf-8', body: BLANK };

@@ -6,8 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { makeCertificate, type SandboxHandle, testCards } from '../../src/sandbox';
+import { type SandboxHandle, testCards } from '../../src/sandbox';
 import { createGateway, type Gateway, type Handler, type PendingPayment, readPayment, toNodeListener, toPending } from '../../src/server';
+import { trustedTls } from './tls';
 
 const BUNDLE = new URL('../../dist/payframe.umd.min.js', import.meta.url);
 
@@ -205,7 +206,7 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
     '/session': toNodeListener(session),
   };
 
-  const server: Server = createServer(makeCertificate(), (req, res) => {
+  const server: Server = createServer(trustedTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     const route = req.method === 'POST' ? routes[path] : undefined;
     if (route) return route(req as never, res as never);

@@ -14,7 +14,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { localhostTls } from './tls';
+import { trustedTls } from './tls';
 
 export type StaticHost = 'cloudflare' | 'netlify' | 'vercel';
 
@@ -68,7 +68,7 @@ export async function serveStatic(host: StaticHost, dir: string): Promise<Served
     const full = join(root, path);
     return existsSync(full) && statSync(full).isFile() ? readFileSync(full) : undefined;
   };
-  const server: Server = createServer(await localhostTls(), (req, res) => {
+  const server: Server = createServer(trustedTls(), (req, res) => {
     const raw = new URL(req.url ?? '/', 'https://static.invalid').pathname;
     let path: string;
     try {

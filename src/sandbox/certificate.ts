@@ -18,6 +18,16 @@ const DAY_MS = 24 * 3600_000;
 
 /** `days` of validity from a day ago (so a clock a little behind still accepts it); default 365. */
 export function makeCertificate(options: { days?: number } = {}): Certificate {
+  return makeCertificateFor([], options);
+}
+
+/**
+ * makeCertificate's, naming more IPv4 addresses too (not public): the browser suites' servers also
+ * listen on 127.0.0.2 and 127.0.0.3, hosts of their own, and their Node clients verify the names.
+ */
+export function makeCertificateFor(addresses: readonly string[], options: { days?: number } = {}): Certificate {
+  if (!addresses.every((address) => /^127(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(address)))
+    throw configError('addresses must be IPv4 loopback addresses (127.x.x.x)');
   const days = options.days ?? 365;
   if (!(Number.isInteger(days) && days >= 1 && days <= 825)) throw configError('days must be a whole number from 1 to 825');
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -31,7 +41,7 @@ export function makeCertificate(options: { days?: number } = {}): Certificate {
     seq(time(new Date(now - DAY_MS)), time(new Date(now + days * DAY_MS))),
     name,
     publicKey.export({ type: 'spki', format: 'der' }),
-    tlv(0xa3, seq(...EXTENSIONS)),
+    tlv(0xa3, seq(...extensions(addresses))),
   );
   const signature = sign('sha256', tbs, privateKey);
   const der = seq(tbs, ECDSA_SHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
@@ -88,7 +98,7 @@ const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 const extension = (id: string, critical: boolean, value: Buffer) =>
   seq(oid(id), ...(critical ? [tlv(0x01, Buffer.from([0xff]))] : []), tlv(0x04, value));
 
-const EXTENSIONS = [
+const extensions = (addresses: readonly string[]) => [
   // basicConstraints: not a CA (an empty sequence, cA defaults to false)
   extension('2.5.29.19', true, seq()),
   // keyUsage: digitalSignature (bit 0), the only use of an ECDSA server key
@@ -103,6 +113,7 @@ const EXTENSIONS = [
       tlv(0x82, utf8('localhost')),
       tlv(0x87, Buffer.from([127, 0, 0, 1])),
       tlv(0x87, Buffer.from([...new Array<number>(15).fill(0), 1])),
+      ...addresses.map((address) => tlv(0x87, Buffer.from(address.split('.').map(Number)))),
     ),
   ),
 ];

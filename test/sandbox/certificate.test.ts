@@ -5,6 +5,7 @@ import { get } from 'node:https';
 import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { makeCertificate, startSandbox } from '../../src/sandbox';
+import { makeCertificateFor } from '../../src/sandbox/certificate';
 
 /** A TLS handshake with verification on; answers whether the peer was authorised, or the error code. */
 function handshake(port: number, host: string, ca?: string): Promise<string> {
@@ -46,6 +47,16 @@ describe('makeCertificate', () => {
     for (const days of [0, 1.5, 826, Number.NaN])
       expect(() => makeCertificate({ days })).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_config' }));
     expect(new X509Certificate(makeCertificate({ days: 825 }).cert).validTo).toMatch(/GMT$/);
+  });
+
+  it("names more IPv4 loopback addresses when asked (the browser suites' hosts), and no other address", () => {
+    const x509 = new X509Certificate(makeCertificateFor(['127.0.0.2', '127.0.0.3']).cert);
+    expect(x509.subjectAltName).toBe(
+      'DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:127.0.0.2, IP Address:127.0.0.3',
+    );
+    expect([x509.checkIP('127.0.0.3'), x509.checkIP('127.0.0.4')]).toEqual(['127.0.0.3', undefined]);
+    for (const address of ['10.0.0.1', '127.0.0.256', '127.0.0', 'localhost2'])
+      expect(() => makeCertificateFor([address])).toThrow(expect.objectContaining({ name: 'PayframeError', code: 'invalid_config' }));
   });
 });
 
