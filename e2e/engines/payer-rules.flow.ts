@@ -6,7 +6,18 @@
 // made of them. The texts come from payframe's own table (src/frame/text.ts), not copied here.
 import { TEXTS } from '../../src/frame/text';
 import { checkoutUrl, type Merchant, startMerchant } from '../support/merchant';
-import { expectNoProblems, type Field, field, formState, openCheckout, recorded, textOf, typeInto, valueOf } from './harness/checkout';
+import {
+  expectNoCardData,
+  expectNoProblems,
+  type Field,
+  field,
+  formState,
+  openCheckout,
+  recorded,
+  textOf,
+  typeInto,
+  valueOf,
+} from './harness/checkout';
 import type { Driver } from './harness/driver';
 import { watchAll } from './harness/watch';
 import { expect, test } from './harness/test';
@@ -111,6 +122,7 @@ for (const { title, locale, texts, own } of cases) {
     expect(refused).toMatchObject({ code: 'invalid_card', fields: ['number'], reasons: { number: 'unsupported_brand' } });
     expect(nonceRequests()).toBe(before.nonces);
     expect(merchant.tokenRequests).toBe(before.tokens);
+    await expectNoCardData(driver, { number: '3530111333300000', cvv: '123' });
     await expectNoProblems(driver, merchant);
   });
 }
