@@ -24,7 +24,9 @@ function headers(p: PaymentRecord | undefined): Record<string, string> {
   const back = p && returnUrl(p);
   return {
     // Framed by no one: the bank's page of a real service is not a page a merchant may wrap.
-    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'${back ? ` ${back.origin}` : ''}`,
+    // `img-src data:` for the page's empty icon only: without one Firefox asks for /favicon.ico, which
+    // `default-src 'none'` blocks with a CSP violation on every visit.
+    'content-security-policy': `default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'${back ? ` ${back.origin}` : ''}`,
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
   };
@@ -34,6 +36,7 @@ function page(title: string, content: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title>
+<link rel="icon" href="data:,">
 <style>body{font:16px system-ui,sans-serif;max-width:24rem;margin:3rem auto;padding:0 1rem;color:#222}
 input,button{font:inherit;padding:.5rem;margin:.25rem 0;width:100%;box-sizing:border-box}
 button{background:#1a56db;color:#fff;border:0;border-radius:4px}.muted{color:#666;font-size:.875rem}</style>
