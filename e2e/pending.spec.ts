@@ -326,6 +326,13 @@ test("the script-tag bundle's pending flow, beside it: unreachable, then tampere
     // One request per call, each for the same address; none before the first call.
     expect(asked).toHaveLength(4);
     expect(new Set(asked).size).toBe(1);
+    // Its errors are the bundle's one error class (a merchant's `instanceof` holds), and it is not asked for again.
+    const refusal = await page.evaluate(() => {
+      const { Payframe } = window as unknown as { Payframe: any };
+      return Payframe.handlePending({}, { client: {} }).catch((e: unknown) => [e instanceof Payframe.PayframeError, (e as any).code]);
+    });
+    expect(refusal).toEqual([true, 'invalid_config']);
+    expect(asked).toHaveLength(4);
   } finally {
     shop.chunk = built;
   }
