@@ -278,7 +278,7 @@ test('a page whose Trusted Types allow no policy named payframe: handlePending s
   await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
   await payButton(page).click();
   await expect(page.locator('#status')).toHaveText(
-    "invalid_config: handlePending: the page's Trusted Types refused the URL of payframe.pending.umd.min.js: its CSP must allow `trusted-types payframe`",
+    'invalid_config: handlePending: Trusted Types refused payframe.pending.umd.min.js: the CSP must allow `trusted-types payframe`',
     { timeout: 15_000 },
   );
   await expect(page.locator('#otp')).toBeEmpty();

@@ -42,7 +42,7 @@ describe('the hosted form script-tag entry', () => {
       expect(error).toBeInstanceOf(full.PayframeError);
       expect(error.code).toBe('invalid_config');
       expect(error.message).toBe(
-        'handlePending: payframe.umd.min.js was not loaded by a <script src>, so its pending flow cannot be found beside it; use payframe.full.umd.min.js',
+        'handlePending: payframe.umd.min.js, not loaded by a <script src>, cannot find its pending file; use payframe.full.umd.min.js',
       );
     }
     expect(document.documentElement.outerHTML).toBe(before);

@@ -30,7 +30,7 @@ function load(): Promise<Flow> {
     const url = own?.src ? urlOf(chunk.file, own.src)?.href : undefined;
     if (!url) {
       throw configError(
-        'payframe.umd.min.js was not loaded by a <script src>, so its pending flow cannot be found beside it; use payframe.full.umd.min.js',
+        'payframe.umd.min.js, not loaded by a <script src>, cannot find its pending file; use payframe.full.umd.min.js',
         'handlePending',
       );
     }
@@ -47,14 +47,11 @@ function load(): Promise<Flow> {
     try {
       script.src = src as string;
     } catch {
-      throw configError(
-        "the page's Trusted Types refused the URL of payframe.pending.umd.min.js: its CSP must allow `trusted-types payframe`",
-        'handlePending',
-      );
+      throw configError('Trusted Types refused payframe.pending.umd.min.js: the CSP must allow `trusted-types payframe`', 'handlePending');
     }
     script.integrity = chunk.integrity;
     script.crossOrigin = 'anonymous';
-    script.nonce = own!.nonce ?? '';
+    script.nonce = own!.nonce;
     script.payframe = (body) => {
       const exports: Partial<Flow> = {};
       body((name) => shared[name]!, exports);
@@ -67,7 +64,7 @@ function load(): Promise<Flow> {
       reject(
         new PayframeError(
           'network',
-          `handlePending: its code did not load from ${url}: unreachable, refused by the page's CSP, or not the file of this payframe.umd.min.js (integrity)`,
+          `handlePending: ${url} did not load: unreachable, refused by the CSP, or not this bundle's (integrity)`,
         ),
       );
     };
