@@ -5,6 +5,7 @@ import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 import { FRAME_BUNDLE, frameBundle } from './scripts/frame-bundle.mjs';
+import { pendingChunk } from './scripts/pending-chunk.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 
@@ -59,7 +60,8 @@ export default [
     // Importing any module of ours or of our dependencies has no side effects (a house rule), so an
     // unused schema is dropped even though building it is a function call.
     treeshake: { moduleSideEffects: false },
-    plugins: [resolve({ browser: true }), ts()],
+    // payframe.umd.min.js loads its pending flow from a file beside it (scripts/pending-chunk.mjs), written here.
+    plugins: [...(input === 'src/script.ts' ? [pendingChunk({ emit: true })] : []), resolve({ browser: true }), ts()],
     output: [
       { file: `dist/${name}.js`, format: 'umd', name: 'Payframe', sourcemap, inlineDynamicImports: true },
       { file: `dist/${name}.min.js`, format: 'umd', name: 'Payframe', sourcemap, inlineDynamicImports: true, plugins: [minify()] },

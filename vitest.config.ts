@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
 // @ts-expect-error: a build script in plain JavaScript, without types
 import { frameBundle } from './scripts/frame-bundle.mjs';
+// @ts-expect-error: a build script in plain JavaScript, without types
+import { pendingChunk } from './scripts/pending-chunk.mjs';
 
 export default defineConfig({
-  // The frame host imports the frame's built script (`payframe:frame-bundle`), built here as the build makes it.
-  plugins: [frameBundle()],
+  // The frame host imports the frame's built script (`payframe/frame-bundle`), and the script-tag entry its
+  // pending flow's pin (`virtual:payframe-pending-chunk`), built here as the build makes them.
+  plugins: [frameBundle(), pendingChunk()],
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',

@@ -264,6 +264,82 @@ test('every unsafe redirectUrl is refused: unsafe_url, and the page stays where 
   }
 });
 
+test("the script-tag bundle's pending flow, beside it: unreachable, then tampered with, each refused as network with nothing drawn; the right file then loads", async ({
+  page,
+}) => {
+  const built = shop.chunk!;
+  const asked: string[] = [];
+  page.on('request', (request) => request.url().includes('/payframe.pending.umd.min.js') && asked.push(request.url()));
+  // Again on the same page, with the same pending payment: the page's own code keeps it (checkoutPending).
+  const again = () =>
+    page.evaluate(() => {
+      const { Payframe, checkoutPending } = window as unknown as { Payframe: any; checkoutPending: unknown };
+      const client = Payframe.createClient({ merchantId: 'm', baseUrl: 'https://127.0.0.1', authorization: 'unused' });
+      const post = (body: unknown) =>
+        fetch('/authenticate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) =>
+          r.json(),
+        );
+      const result = document.getElementById('result')!;
+      result.textContent = '';
+      return Payframe.handlePending(checkoutPending, { client, mode: 'otp', container: '#otp', submitOtp: post }).then(
+        (outcome: any) => (result.textContent = `${outcome.status}: ${outcome.state} ${outcome.code}`),
+        (error: any) => (result.textContent = `${error.code}: ${error.message}`),
+      );
+    });
+  const nothingLeft = async () => {
+    await expect(page.locator('#otp')).toBeEmpty();
+    expect(await page.locator('script').evaluateAll((all) => all.map((s) => (s as HTMLScriptElement).src))).toEqual([
+      `${shop.url}/payframe.umd.min.js`,
+      `${shop.url}/checkout.js`,
+    ]);
+  };
+  try {
+    // Unreachable (a deploy in between, a blip): the server answers 503.
+    shop.chunk = null;
+    await checkout(page, { card: 'otp', intent: 'sale', mode: 'otp' });
+    expect(asked).toEqual([]);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect(result(page)).toHaveText('network');
+    await nothingLeft();
+    // And again: the failure was not kept, the file is asked for anew.
+    await again();
+    await expect(result(page)).toHaveText(
+      /^network: handlePending: https:\/\/localhost:\d+\/payframe\.pending\.umd\.min\.js\?v=[0-9a-f]{12} did not load: /,
+    );
+    await nothingLeft();
+
+    // Another file than the one this bundle was built with: the same code, and one statement more,
+    // which would run first. The browser refuses it by its digest; not a line of it runs.
+    shop.chunk = `window.tampered = true;\n${built}`;
+    await again();
+    await expect(result(page)).toHaveText(/^network: handlePending: .* did not load: .*\(integrity\)$/);
+    expect(await page.evaluate(() => (window as any).tampered)).toBeUndefined();
+    await nothingLeft();
+    const refused = problems.filter((p) => p.includes("Failed to find a valid digest in the 'integrity' attribute"));
+    expect(refused).toHaveLength(1);
+    problems = problems.filter((p) => !refused.includes(p));
+
+    // The right file: the next call loads it, and the payment is finished.
+    shop.chunk = built;
+    void again();
+    await otpInput(page).fill(testCards.otp.otp);
+    await confirm(page).click();
+    await expect(result(page)).toHaveText('approved: captured 0000');
+    // One request per call, each for the same address; none before the first call.
+    expect(asked).toHaveLength(4);
+    expect(new Set(asked).size).toBe(1);
+    // Its errors are the bundle's one error class (a merchant's `instanceof` holds), and it is not asked for again.
+    const refusal = await page.evaluate(() => {
+      const { Payframe } = window as unknown as { Payframe: any };
+      return Payframe.handlePending({}, { client: {} }).catch((e: unknown) => [e instanceof Payframe.PayframeError, (e as any).code]);
+    });
+    expect(refusal).toEqual([true, 'invalid_config']);
+    expect(asked).toHaveLength(4);
+  } finally {
+    shop.chunk = built;
+  }
+});
+
 test('the OTP form passes axe-core, in English and in Arabic', async ({ page }, testInfo) => {
   for (const lang of ['en', 'ar'] as const) {
     await checkout(page, { card: 'otp', intent: 'sale', mode: 'otp', lang });

@@ -8,7 +8,8 @@
 // helper's flows run under the same CSP in e2e/pending.spec.ts, whose tests check the console.
 import { existsSync, readFileSync } from 'node:fs';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { type Merchant, startMerchant } from './support/merchant';
+import { testCards } from '../src/sandbox';
+import { checkoutUrl, type Merchant, pageCsp, startMerchant } from './support/merchant';
 import { fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
 
 let merchant: Merchant;
@@ -192,6 +193,101 @@ test(
     expect(merchant.reports.slice(reportsBefore)).toEqual([]);
   },
 );
+
+// The script-tag bundle's pending flow is a file beside it (payframe.pending.umd.min.js), loaded at the first
+// handlePending (docs/pending.md, "The script-tag bundle"): under each policy a merchant may write, the OTP form
+// appears, its file asked for once and only then, and not one violation happens.
+const NONCE = 'bm9uY2Utb2YtdGhlLXBhZ2U';
+const pendingPolicies = (m: Merchant): Record<string, string> => {
+  const rest = ["default-src 'self'", "style-src 'self'", `frame-src ${m.sandbox.url}`, `connect-src 'self' ${m.sandbox.url}`];
+  return {
+    // Trusted Types required, no `trusted-types` directive: any policy name may be made.
+    "script-src 'self'": pageCsp(m.sandbox.url),
+    // The page's scripts by their nonce alone: the chunk's <script> carries the bundle's.
+    "script-src 'nonce-…', trusted-types payframe": [
+      ...rest,
+      `script-src 'nonce-${NONCE}'`,
+      "require-trusted-types-for 'script'",
+      'trusted-types payframe',
+    ].join('; '),
+    "script-src 'nonce-…' 'strict-dynamic', trusted-types payframe": [
+      ...rest,
+      `script-src 'nonce-${NONCE}' 'strict-dynamic' https: 'unsafe-inline'`,
+      "require-trusted-types-for 'script'",
+      'trusted-types payframe',
+    ].join('; '),
+  };
+};
+
+/** The checkout under `csp`, its scripts carrying the nonce; answers the page's address. */
+async function pendingCheckout(csp: string): Promise<string> {
+  const html = readFileSync(new URL('support/checkout.html', import.meta.url), 'utf8').replaceAll('<script ', `<script nonce="${NONCE}" `);
+  merchant.files.set('/pending', { type: 'text/html; charset=utf-8', body: html, headers: { 'content-security-policy': csp } });
+  return checkoutUrl(merchant).replace('/?', '/pending?');
+}
+
+const OTP_CARD = { number: testCards.otp.number, expiry: `12${String(testCards.otp.expireYear).slice(2)}`, cvv: testCards.otp.cvv };
+const isChunk = (url: string) => new URL(url).pathname === '/payframe.pending.umd.min.js';
+
+for (const name of [
+  "script-src 'self'",
+  "script-src 'nonce-…', trusted-types payframe",
+  "script-src 'nonce-…' 'strict-dynamic', trusted-types payframe",
+]) {
+  test(`a pending payment on the script-tag checkout under ${name}: the OTP form's file loads at handlePending, once; zero violations`, async ({
+    page,
+    context,
+  }) => {
+    const violations = await watchCsp(context, page);
+    const asked: string[] = [];
+    page.on('request', (request) => void asked.push(request.url()));
+    await page.goto(await pendingCheckout(pendingPolicies(merchant)[name]!));
+    await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
+    await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
+    expect(asked.filter(isChunk)).toEqual([]);
+
+    await payButton(page).click();
+    const otp = page.getByLabel('One-time password');
+    await expect(otp).toBeFocused({ timeout: 15_000 });
+    // One request more, beside the bundle, and only now.
+    expect(asked.filter(isChunk)).toEqual([
+      expect.stringMatching(new RegExp(`^${merchant.url}/payframe\\.pending\\.umd\\.min\\.js\\?v=[0-9a-f]{12}$`)),
+    ]);
+    await otp.fill(testCards.otp.otp);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.locator('#status')).toHaveText('Paid: captured visa 1836', { timeout: 15_000 });
+    expect(asked.filter(isChunk)).toHaveLength(1);
+    expect((await recorded(page)).errors).toEqual([]);
+    expect(violations).toEqual([]);
+  });
+}
+
+test('a page whose Trusted Types allow no policy named payframe: handlePending says so (invalid_config), and nothing is drawn or asked for', async ({
+  page,
+  context,
+}) => {
+  const violations = await watchCsp(context, page);
+  const asked: string[] = [];
+  page.on('request', (request) => void asked.push(request.url()));
+  const csp = pendingPolicies(merchant)["script-src 'nonce-…', trusted-types payframe"]!.replace(
+    'trusted-types payframe',
+    'trusted-types shop',
+  );
+  await page.goto(await pendingCheckout(csp));
+  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
+  await payButton(page).click();
+  await expect(page.locator('#status')).toHaveText(
+    'invalid_config: handlePending: Trusted Types refused payframe.pending.umd.min.js: the CSP must allow `trusted-types payframe`',
+    { timeout: 15_000 },
+  );
+  await expect(page.locator('#otp')).toBeEmpty();
+  expect(asked.filter(isChunk)).toEqual([]);
+  // The browser reports both refusals to the merchant: the policy's name, then the plain URL.
+  await expect
+    .poll(() => violations.filter((v) => !v.startsWith('console')).map((v) => v.split(' ')[1]))
+    .toEqual(['trusted-types', 'require-trusted-types-for']);
+});
 
 /** Breaks the policy once on the page and once in the CVV frame, as a stray inline style would. */
 async function violate(page: Page) {

@@ -185,7 +185,11 @@ describe('architecture', () => {
 
   it('keeps valibot out of the page and the frames: the browser bundles stay small', () => {
     for (const entry of ['index.ts', 'script.ts', 'frame/main.ts']) {
-      expect(graph(entry).bare, entry).toEqual([]);
+      // Save, for script.ts, the pin of its pending flow: a module of strings the build makes (scripts/pending-chunk.mjs).
+      expect(
+        graph(entry).bare.filter((m) => entry !== 'script.ts' || m !== 'virtual:payframe-pending-chunk'),
+        entry,
+      ).toEqual([]);
     }
   });
 

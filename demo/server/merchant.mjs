@@ -24,6 +24,7 @@ const FILES = /** @type {Record<string, [URL, string]>} */ ({
   '/assets/favicon.svg': [file('public/favicon.svg'), 'image/svg+xml'],
   '/payframe.umd.min.js': [new URL('../dist/payframe.umd.min.js', demo), 'text/javascript'],
   '/payframe.umd.min.js.map': [new URL('../dist/payframe.umd.min.js.map', demo), 'application/json'],
+  '/payframe.pending.umd.min.js': [new URL('../dist/payframe.pending.umd.min.js', demo), 'text/javascript'],
 });
 for (const name of ['checkout', 'spa', 'back-office', 'return', 'account']) {
   FILES[`/assets/${name}.js`] = [file(`build/${name}.js`), 'text/javascript'];

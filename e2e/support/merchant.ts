@@ -113,6 +113,7 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/payframe.full.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.full.umd.min.js') }],
+    ['/payframe.pending.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.pending.umd.min.js') }],
     ['/checkout.js', { type: 'text/javascript', body: await read('e2e/support/checkout.js') }],
     ['/checkout.css', { type: 'text/css', body: await read('e2e/support/checkout.css') }],
     ['/', { type: 'text/html; charset=utf-8', body: await read('e2e/support/checkout.html') }],

@@ -29,6 +29,7 @@ export async function startOrigin(): Promise<Origin> {
   const files: Origin['files'] = new Map([
     ['/payframe.umd.min.js', await bundle('payframe.umd.min.js')],
     ['/payframe.full.umd.min.js', await bundle('payframe.full.umd.min.js')],
+    ['/payframe.pending.umd.min.js', await bundle('payframe.pending.umd.min.js')],
   ]);
   const requests: Origin['requests'] = [];
   const server = createServer(trustedTls(), (req, res) => {

@@ -11,6 +11,8 @@ import { createGateway, type Gateway, type Handler, type PendingPayment, readPay
 import { trustedTls } from './tls';
 
 const BUNDLE = new URL('../../dist/payframe.umd.min.js', import.meta.url);
+// The bundle's pending flow, which it loads from beside itself at the first handlePending.
+const CHUNK = new URL('../../dist/payframe.pending.umd.min.js', import.meta.url);
 
 const CHECKOUT_HTML = `<!doctype html>
 <html lang="en">
@@ -134,6 +136,10 @@ export interface Shop {
   forgeRedirectUrl(forge: (pending: PendingPayment) => string): void;
   /** Makes the next `/pay` answer carry no `otp`: a server on an older payframe. */
   answerAsOlderServer(): void;
+  /** Every GET the shop answered, path and query, in order. */
+  gets: string[];
+  /** What the shop answers for payframe.pending.umd.min.js: the built file, another text (a tampered file), or `null` (a 503). */
+  chunk: Buffer | string | null;
   close(): Promise<void>;
 }
 
@@ -182,6 +188,15 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
   };
 
   const bundle = await readFile(BUNDLE);
+  const shop: Shop = {
+    url,
+    payments,
+    forgeRedirectUrl: (next) => (forge = next),
+    answerAsOlderServer: () => (older = true),
+    gets: [],
+    chunk: await readFile(CHUNK),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
   const csp = [
     "default-src 'self'",
     "script-src 'self'",
@@ -210,18 +225,17 @@ export async function startShop(sandbox: SandboxHandle): Promise<Shop> {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
     const route = req.method === 'POST' ? routes[path] : undefined;
     if (route) return route(req as never, res as never);
-    const file = req.method === 'GET' ? files[path] : undefined;
+    if (req.method !== 'GET') return res.writeHead(404).end();
+    shop.gets.push(req.url ?? '/');
+    if (path === '/payframe.pending.umd.min.js' && shop.chunk === null) return res.writeHead(503).end();
+    const file: [string, string | Buffer] | undefined =
+      path === '/payframe.pending.umd.min.js' ? ['text/javascript', shop.chunk!] : files[path];
     if (!file) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': file[0], 'content-security-policy': csp, 'cache-control': 'no-store' }).end(file[1]);
   });
   await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
   url = `https://localhost:${(server.address() as AddressInfo).port}`;
+  shop.url = url;
 
-  return {
-    url,
-    payments,
-    forgeRedirectUrl: (next) => (forge = next),
-    answerAsOlderServer: () => (older = true),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return shop;
 }

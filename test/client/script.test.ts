@@ -21,10 +21,32 @@ describe('the hosted form script-tag entry', () => {
       'mountFields',
       'readReturn',
     ]);
-    for (const name of ['PayframeError', 'collectBrowserInfo', 'handlePending', 'isPayframeError', 'mountFields', 'readReturn'] as const) {
+    for (const name of ['PayframeError', 'collectBrowserInfo', 'isPayframeError', 'mountFields', 'readReturn'] as const) {
       expect(script[name]).toBe(full[name]);
     }
+    // Its own: it loads the pending flow from the file beside the bundle (e2e/pending.spec.ts runs it there).
+    expect(script.handlePending).not.toBe(full.handlePending);
     expect('validateNumber' in script).toBe(false);
+  });
+
+  it('refuses handlePending with invalid_config when the bundle was not loaded by a <script src>: nothing asked for, shown or inserted', async () => {
+    // Here, as in a bundle inlined in the page or bundled into the merchant's code, no <script src> was running it.
+    document.body.innerHTML = '<div id="otp"><p>before</p></div>';
+    const before = document.documentElement.outerHTML;
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const pending = { referenceId: 'PAY-1', sessionId: '0'.repeat(32), redirectUrl: 'https://gw.example/v1/redirect/x' };
+    const client = script.createClient({ merchantId: 'm', authorization: 't', baseUrl: 'https://gw.example' });
+    const options = { client, mode: 'otp' as const, container: '#otp', submitOtp: async () => ({}) };
+    for (let call = 0; call < 2; call++) {
+      const error = await rejection(script.handlePending(pending, options));
+      expect(error).toBeInstanceOf(full.PayframeError);
+      expect(error.code).toBe('invalid_config');
+      expect(error.message).toBe(
+        'handlePending: payframe.umd.min.js, not loaded by a <script src>, cannot find its pending file; use payframe.full.umd.min.js',
+      );
+    }
+    expect(document.documentElement.outerHTML).toBe(before);
+    expect(fetchSpy).not.toHaveBeenCalled();
   });
 
   it('checks createClient options as the full entry does', () => {
