@@ -21,6 +21,7 @@ export { makeCertificate, type Certificate } from './certificate';
 export type { MerchantConfig } from './state';
 export type { Fault } from './dispatch';
 export type { Attempt, NotificationChaos, NotificationDelivery } from './notify';
+export type { NotificationKind } from '../schemas';
 
 export interface SandboxOptions {
   /** Default 0 (a free port); the CLI uses 8443. */

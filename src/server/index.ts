@@ -54,6 +54,7 @@ export type {
   ClientToken,
   Item,
   Notification,
+  NotificationKind,
   PayerInfo,
   PayerRecord,
   Payment,
