@@ -82,7 +82,7 @@ test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCK
     heard: ['invalid_config'],
   });
   expect(error.message).toBe(
-    `the page's Content Security Policy blocked the number, expiry, cvv fields (frame-src): add ${merchant.sandbox.url} to its frame-src`,
+    `the number, expiry, cvv fields blocked by the page's CSP (frame-src): add ${merchant.sandbox.url} to its frame-src`,
   );
   expect(error.ms).toBeLessThan(10_000);
   said(error.ms);
@@ -95,7 +95,7 @@ test('a frame host on a closed port: network FRAME_NOT_ANSWERING within seconds,
   const error = await mount(page, `${host}/frames/`);
   expect(error).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
   expect(error.message).toContain(`the page arrived from ${host}, but no payframe frame spoke in it`);
-  expect(error.message).toContain(`open ${host}/frames/ in a tab: the browser shows the connection error`);
+  expect(error.message).toContain(`the host is unreachable (open ${host}/frames/ in a tab)`);
   expect(error.ms).toBeLessThan(20_000);
   said(error.ms);
   await expect(page.locator('iframe')).toHaveCount(0);

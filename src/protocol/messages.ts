@@ -64,7 +64,11 @@ export interface Config {
   locale: string;
   /** The merchant's texts by locale (frame/text.ts has the keys): checked in the frame, never trusted. */
   texts?: unknown;
-  /** The input's accessible label; default: the field's name in the locale. */
+  /**
+   * The input's accessible label; default: the field's name in the locale. This, `placeholder`, `brand`
+   * and `brandMark` are the merchant's options as given: the frame checks them before it applies any
+   * (start.ts), not the guard.
+   */
   label?: string;
   /** Default: none, but `MM / YY` in the locale for the expiry. */
   placeholder?: string;
