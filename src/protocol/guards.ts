@@ -62,11 +62,13 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
     (m.t === 'config' &&
       // A shipped locale, or one its texts give (the frame checks them): what the page checks before it sends.
       (isLocale(m.locale) || (isLocaleTag(m.locale) && isObj(m.texts) && Object.hasOwn(m.texts, m.locale))) &&
-      // The label, placeholder, brand and brandMark are the merchant's options as given: the frame
-      // refuses the config for a bad one (invalid_config), as it does for its texts.
+      isOpt(m.label, (l) => isStr(l, 200)) &&
+      isOpt(m.placeholder, (p) => isStr(p, 200)) &&
       Array.isArray(m.fields) &&
       m.fields.every(isFieldName) &&
       isOpt(m.scheme, (s) => isStr(s, 40)) &&
+      isOpt(m.brand, (b) => isStr(b, 32)) &&
+      isOpt(m.brandMark, isBool) &&
       isOpt(m.disabled, isBool)) ||
     m.t === 'focus' ||
     m.t === 'clear' ||

@@ -66,8 +66,8 @@ export interface Config {
   texts?: unknown;
   /**
    * The input's accessible label; default: the field's name in the locale. This, `placeholder`, `brand`
-   * and `brandMark` are the merchant's options as given: the frame checks them before it applies any
-   * (start.ts), not the guard.
+   * and `brandMark` are the merchant's options: in the frame's URL as given (address.ts), checked by the
+   * frame before it applies any (start.ts); in a posted config, by the guard too.
    */
   label?: string;
   /** Default: none, but `MM / YY` in the locale for the expiry. */

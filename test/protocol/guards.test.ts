@@ -74,8 +74,6 @@ describe('readToFrame (page → frame)', () => {
     { ...config, fields: ['cvv'], brand: 'american-express' },
     { ...config, locale: 'pt-BR', texts: { 'pt-BR': { numberLabel: '<b>Número</b>' } } },
     { ...config, brandMark: false, disabled: true },
-    // The merchant's options as given: the frame refuses a bad one with invalid_config (frame/start.ts).
-    { ...config, label: 'x'.repeat(201), brand: 7, brandMark: 'no' },
     { t: 'post', id: 1, url: 'https://shop.example/pay', body: { ticket: 't' }, timeoutMs: 15_000 },
   ])('reads %j', (m) => {
     expect(readToFrame({ ...m, ch }, ch)).toEqual({ ...m, ch });
@@ -88,6 +86,7 @@ describe('readToFrame (page → frame)', () => {
     ['a locale that is no BCP 47 tag', { ...config, locale: 'fr_FR', texts: { fr_FR: {} } }],
     ['a locale too long for a tag', { ...config, locale: `fr-${'a1234567-'.repeat(4)}x` }],
     ['a field we do not have', { ...config, fields: ['number', 'pin'] }],
+    ['a label of a page', { ...config, label: 'x'.repeat(201) }],
     ['a token with a line break', { t: 'tokenize', id: 1, token: 'a\r\nb', timeoutMs: 1, retries: 0 }],
     ['a token with a space', { t: 'tokenize', id: 1, token: 'a b', timeoutMs: 1, retries: 0 }],
     ['an empty token', { t: 'tokenize', id: 1, token: '', timeoutMs: 1, retries: 0 }],
@@ -101,6 +100,8 @@ describe('readToFrame (page → frame)', () => {
     ['a share whose job id is text', { t: 'share', id: '1' }],
     ['a share whose job id is negative', { t: 'share', id: -1 }],
     ['a share whose job id is not a number', { t: 'share', id: NaN }],
+    ['a brand that is not text', { ...config, brand: 7 }],
+    ['a brand mark that is not true or false', { ...config, brandMark: 'no' }],
     ['disabled that is not true or false', { ...config, disabled: 1 }],
     ['a post body that is an array', { t: 'post', id: 1, url: 'https://shop.example/pay', body: [], timeoutMs: 1 }],
     ['a post body that is text', { t: 'post', id: 1, url: 'https://shop.example/pay', body: 'cvv', timeoutMs: 1 }],
@@ -198,6 +199,12 @@ describe('the frame address', () => {
     ['a gateway on the page origin', { gateway: 'https://shop.example:8443/' }],
   ])('is refused with %s', (_, change) => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, ...change } as any))).toBeUndefined();
+  });
+
+  it("carries the merchant's label, placeholder, brand and brandMark as given, for the frame to refuse (a posted config's are read)", () => {
+    const given = { ...configOn(channel), label: 'x'.repeat(201), placeholder: 5, brand: 7, brandMark: 'no' } as unknown as Config;
+    expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, config: given }))?.config).toEqual(given);
+    expect(readToFrame(given, channel)).toBeUndefined();
   });
 
   it('takes loopback http for development', () => {
