@@ -51,7 +51,7 @@ test('the mark and the name a screen reader hears follow the brand as a person t
   await page.keyboard.press('Backspace');
   await page.keyboard.type('5');
   await page.keyboard.press('Tab');
-  await expect(number).toHaveAccessibleDescription('Mastercard Enter a valid card number.');
+  await expect(number).toHaveAccessibleDescription('Mastercard The card number is not valid.');
   expect((await recorded(page)).violations).toEqual([]);
 });
 
