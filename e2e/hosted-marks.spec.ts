@@ -72,14 +72,28 @@ test('brandMark: false shows no mark and says no brand', async ({ page }) => {
   await expect(input(page, 'number')).toHaveValue('4111 1111 1111 1111');
   await expect(mark(page)).toHaveCount(0);
   await expect(input(page, 'number')).toHaveAccessibleDescription('');
-  const error = await page.evaluate(() => {
-    try {
-      (window as any).mount({ brandMark: 'off' });
-    } catch (e) {
-      return (e as { code: string }).code;
-    }
+  // Checked by the frames, where it applies: `ready` rejects, and no field is left.
+  await page.evaluate(() => (window as any).form.destroy());
+  const refusals = await page.evaluate(async () => {
+    const refused = (options: object) =>
+      (window as any).mount(options).ready.then(
+        () => null,
+        (e: any) => ({ code: e.code, message: e.message }),
+      );
+    return [
+      await refused({ brandMark: 'off' }),
+      await refused({
+        fields: {
+          number: { container: '#card-number', label: 'x'.repeat(201) },
+          expiry: { container: '#card-expiry' },
+          cvv: { container: '#card-cvv' },
+        },
+      }),
+    ];
   });
-  expect(error).toBe('invalid_config');
+  expect(refusals[0]).toEqual({ code: 'invalid_config', message: 'mountFields: brandMark must be true or false' });
+  expect(refusals[1]).toMatchObject({ code: 'invalid_config', message: expect.stringContaining('at most 200 characters') });
+  await expect(page.locator('iframe')).toHaveCount(0);
 });
 
 test('a disabled form takes no key and says it is disabled; enabled again, it takes keys and kept what was typed', async ({

@@ -27,7 +27,10 @@ export function buildFrame() {
       treeshake: { moduleSideEffects: false },
       plugins: [resolve({ browser: true }), esbuild({ target: 'es2022' })],
     });
-    const { output } = await bundle.generate({ format: 'iife', plugins: [terser({ format: { comments: false } })] });
+    const { output } = await bundle.generate({
+      format: 'iife',
+      plugins: [terser({ compress: { passes: 2 }, format: { comments: false } })],
+    });
     await bundle.close();
     const { code } = output[0];
     checkInlineable(code);

@@ -96,7 +96,7 @@ test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCK
     heard: ['invalid_config'],
   });
   expect(outcome.message).toBe(
-    `the page's Content Security Policy blocked the number, expiry, cvv fields (frame-src): add ${merchant.sandbox.url} to its frame-src`,
+    `the number, expiry, cvv fields blocked by the page's CSP (frame-src): add ${merchant.sandbox.url} to its frame-src`,
   );
   expect(outcome.ms).toBeLessThan(10_000);
   expect(await iframes(driver)).toBe(0);
@@ -122,7 +122,7 @@ test('a frame host on a closed port: network FRAME_NOT_ANSWERING within seconds 
       // Chromium fires the frame's load on its error page: the page knows the host answered nothing of payframe's.
       const host = base.replace('/frames/', '');
       expect(outcome.message).toContain(`the page arrived from ${host}, but no payframe frame spoke in it`);
-      expect(outcome.message).toContain(`open ${base} in a tab: the browser shows the connection error`);
+      expect(outcome.message).toContain(`the host is unreachable (open ${base} in a tab)`);
     }
   }
   expect(await iframes(driver)).toBe(0);

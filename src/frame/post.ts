@@ -66,7 +66,7 @@ export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPo
     });
   } catch (cause) {
     if (signal.aborted) throw signal.reason;
-    throw new PayframeError('network', `postCvv: ${where} did not answer, redirected, or does not allow the card frames' origin (CORS)`, {
+    throw new PayframeError('network', `postCvv: ${where} did not answer, redirected, or refused the frames' origin (CORS)`, {
       cause,
     });
   }
@@ -90,13 +90,13 @@ export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPo
     if (!answer)
       throw new PayframeError(
         'invalid_response',
-        `postCvv: ${where} answered HTTP ${status} with something else than a payment's outcome (a CvvAnswer, as handlers.cvv() answers); nothing of it is passed on`,
+        `postCvv: ${where} answered HTTP ${status} without a CvvAnswer (as handlers.cvv() answers); nothing of it is passed on`,
         { status },
       );
     if (quotes(answer, cvv))
       throw new PayframeError(
         'invalid_response',
-        `postCvv: ${where} answered HTTP ${status} with the security code in a reference or a redirect; nothing of it is passed on`,
+        `postCvv: ${where} answered HTTP ${status} with the security code in it; nothing of it is passed on`,
         { status },
       );
     return answer;

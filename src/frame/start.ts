@@ -56,7 +56,7 @@ function refusalOf({ gateway, origin, form }: FrameAddress, ancestors: DOMString
   const fact = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name=payframe-${name}]`)?.content;
   const [served, merchants] = [fact('gateway'), fact('ancestors')];
   if (served === undefined || merchants === undefined)
-    return 'this frame page is not one a frame host made (it names no gateway and no merchant origins): serve the frames with createFrameHost, `payframe frames` or `payframe frames export`';
+    return 'this frame page is not one a frame host made: serve the frames with createFrameHost or `payframe frames`';
   // The host's frame-ancestors, checked here too: by the parent's origin (the one the frame talks to)
   // and, where the browser lists them, every ancestor's.
   const allowed = merchants.split(' ');
@@ -66,11 +66,11 @@ function refusalOf({ gateway, origin, form }: FrameAddress, ancestors: DOMString
   if (outsider !== undefined)
     return `this frame host serves the card frames to its merchant's pages only, not to ${outsider}: add it to the host's merchantOrigins`;
   if (new URL(served, location.href).href !== gateway)
-    return `this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and the client's baseUrl`;
+    return `this frame host serves the card frames of ${served}, not of ${gateway}: check frameUrl and baseUrl`;
   // The page of a CVV-only form at its path, a full form's elsewhere: a host that serves another page at a
   // path (index.html wherever it has no file) serves it without that path's headers.
   if ((fact('form') === 'cvv') !== (form === 'cvv'))
-    return `this frame host serves another page at ${location.pathname} than the frame page for it: it must answer 404 at paths it has no page for (payframe frames export writes a 404.html)`;
+    return `this frame host serves another page at ${location.pathname}: it must answer 404 where it has no page`;
 }
 
 export function start(): void {
@@ -134,6 +134,11 @@ function configurer({ field: name, form }: FrameAddress, { field, report, setSiz
       proven ||= proves;
       const text = JSON.stringify(m);
       if (text !== applied) {
+        // The merchant's options the page passed on as given: a bad one refuses the whole config.
+        if (![m.label, m.placeholder].every((t) => t === undefined || (typeof t === 'string' && t.length <= 200)))
+          return refuse(toPage, `mountFields: fields.${name}: placeholder and label must be text of at most 200 characters`);
+        if (m.brandMark !== undefined && typeof m.brandMark !== 'boolean')
+          return refuse(toPage, 'mountFields: brandMark must be true or false');
         // The saved card's brand sets a CVV-only form's size; a full form's CVV follows the number.
         const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
         if (m.brand !== undefined && !brand) {

@@ -8,42 +8,15 @@ import { isWebUrl } from '../shared/url';
 import { urlOf } from '../shared/url-of';
 
 /** The CSS properties a merchant may set, in every state. Nothing here can load a resource. */
-export const ALLOWED = new Set([
-  'color',
-  'background-color',
-  'caret-color',
-  'opacity',
-  'text-align',
-  'text-shadow',
-  'text-transform',
-  'letter-spacing',
-  'line-height',
-  'font',
-  'font-family',
-  'font-size',
-  'font-size-adjust',
-  'font-stretch',
-  'font-style',
-  'font-variant',
-  'font-weight',
-  'padding',
-  'padding-top',
-  'padding-right',
-  'padding-bottom',
-  'padding-left',
-  'padding-inline',
-  'padding-block',
-  'outline',
-  'outline-color',
-  'outline-offset',
-  'outline-style',
-  'outline-width',
-  'box-shadow',
-  'transition',
-  '-webkit-font-smoothing',
-  '-moz-osx-font-smoothing',
-  '-webkit-text-fill-color',
-]);
+export const ALLOWED = new Set(
+  (
+    'color background-color caret-color opacity text-align text-shadow text-transform letter-spacing line-height ' +
+    'font font-family font-size font-size-adjust font-stretch font-style font-variant font-weight ' +
+    'padding padding-top padding-right padding-bottom padding-left padding-inline padding-block ' +
+    'outline outline-color outline-offset outline-style outline-width box-shadow transition ' +
+    '-webkit-font-smoothing -moz-osx-font-smoothing -webkit-text-fill-color'
+  ).split(' '),
+);
 
 /** A number given for any other property is in pixels, as in inline styles of UI libraries. */
 const UNITLESS = new Set(['opacity', 'font-weight', 'line-height', 'font-size-adjust']);

@@ -52,10 +52,16 @@ export function frameSrc(base: string, { merchant, gateway, field, channel, orig
   return `${base}${form === 'cvv' ? CVV_PAGE : ''}?${new URLSearchParams({ merchant, gateway, field })}#${hash}`;
 }
 
+/**
+ * The config in a frame's URL. The merchant's label, placeholder, brand and brandMark ride along as
+ * given, unread by the guard: the frame refuses a bad one with `invalid_config` (start.ts), which a
+ * frame left blank could not say. A posted config has them read by the guard (`readToFrame`).
+ */
 function configOf(text: string | null, ch: string): Config | undefined {
   try {
-    const m = readToFrame(JSON.parse(text ?? ''), ch);
-    return m?.t === 'config' ? m : undefined;
+    const m = JSON.parse(text ?? '');
+    const { label: _l, placeholder: _p, brand: _b, brandMark: _m, ...rest } = m;
+    return readToFrame(rest, ch)?.t === 'config' ? (m as Config) : undefined;
   } catch {
     return undefined;
   }

@@ -64,7 +64,11 @@ export interface Config {
   locale: string;
   /** The merchant's texts by locale (frame/text.ts has the keys): checked in the frame, never trusted. */
   texts?: unknown;
-  /** The input's accessible label; default: the field's name in the locale. */
+  /**
+   * The input's accessible label; default: the field's name in the locale. This, `placeholder`, `brand`
+   * and `brandMark` are the merchant's options: in the frame's URL as given (address.ts), checked by the
+   * frame before it applies any (start.ts); in a posted config, by the guard too.
+   */
   label?: string;
   /** Default: none, but `MM / YY` in the locale for the expiry. */
   placeholder?: string;

@@ -221,11 +221,7 @@ describe('a CVV-only form', () => {
   });
 
   it.each([
-    [
-      'a brand on a full form',
-      { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } }, brand: 'visa' },
-    ],
-    ['a brand that is not an id', { brand: 'Visa Card' }],
+    ['a brand that is not text', { brand: 7 }],
     ['cvv with another field but no number', { fields: { cvv: { container: '#kept' }, name: { container: '#n' } } }],
     ['no field at all', { fields: {} }],
   ])('refuses %s with invalid_config', (_, options) => {

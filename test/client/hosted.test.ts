@@ -362,7 +362,7 @@ describe('mountFields', () => {
       const error = await rejection(form.ready);
       expect(error).toMatchObject({ code: 'invalid_config', reason: 'FRAME_BLOCKED_BY_CSP', fields: FIELDS });
       expect(error.message).toBe(
-        `the page's Content Security Policy blocked the number, expiry, cvv, name fields (frame-src): add ${FRAME_ORIGIN} to its frame-src`,
+        `the number, expiry, cvv, name fields blocked by the page's CSP (frame-src): add ${FRAME_ORIGIN} to its frame-src`,
       );
       expect(document.querySelectorAll('iframe')).toHaveLength(0);
     });
@@ -525,8 +525,8 @@ describe('mountFields', () => {
       { fields: { number: { container: '#n', placeholder: 5 }, expiry: { container: '#e' }, cvv: { container: '#c' } } },
     ],
     [
-      'a label longer than a frame takes',
-      { fields: { number: { container: '#n', label: 'x'.repeat(201) }, expiry: { container: '#e' }, cvv: { container: '#c' } } },
+      'a label that is not text',
+      { fields: { number: { container: '#n', label: {} }, expiry: { container: '#e' }, cvv: { container: '#c' } } },
     ],
     ['a timeout given as text', { timeoutMs: '5000' }],
     ['an unknown locale', { locale: 'fr' }],
@@ -546,7 +546,7 @@ describe('mountFields', () => {
       { texts: Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`x${i}`, { numberInvalid: 'x'.repeat(200) }])) },
     ],
     ['a zero timeout', { timeoutMs: 0 }],
-    ['a brand mark given as text', { brandMark: 'no' }],
+    ['a brand mark that is not data', { brandMark: 1n }],
     ['a frame URL over plain http', { frameUrl: 'http://frames.example/' }],
     ['a frame URL with a query', { frameUrl: 'https://frames.example/?x=1' }],
     [
@@ -570,6 +570,23 @@ describe('mountFields', () => {
     expect(error).toMatchObject({ code: 'invalid_config' });
     expect(document.querySelectorAll('iframe')).toHaveLength(0);
     expect(document.querySelector('.payframe-field')).toBeNull();
+  });
+
+  it('leaves to the frames what they check where they apply it: a long label, a brand mark as text, a brand on a full form', async () => {
+    const label = 'x'.repeat(201);
+    const form = mount({
+      fields: { number: { container: '#n', label }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+      brandMark: 'no',
+      brand: 'visa',
+    });
+    expect(urlConfig('number')).toMatchObject({ label, brandMark: 'no', brand: 'visa' });
+    // The frame's refusal rejects `ready` and says `error`.
+    const onError = vi.fn();
+    form.on('error', onError);
+    say('number', { t: 'failure', id: 0, error: { code: 'invalid_config', message: 'mountFields: brandMark must be true or false' } });
+    expect(await rejection(form.ready)).toMatchObject({ code: 'invalid_config', message: 'mountFields: brandMark must be true or false' });
+    expect(onError).toHaveBeenCalled();
+    expect(document.querySelectorAll('iframe')).toHaveLength(0);
   });
 
   it("refuses frames on the page's own origin: a script of the page could read the card out of them", () => {

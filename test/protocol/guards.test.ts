@@ -201,6 +201,12 @@ describe('the frame address', () => {
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, ...change } as any))).toBeUndefined();
   });
 
+  it("carries the merchant's label, placeholder, brand and brandMark as given, for the frame to refuse (a posted config's are read)", () => {
+    const given = { ...configOn(channel), label: 'x'.repeat(201), placeholder: 5, brand: 7, brandMark: 'no' } as unknown as Config;
+    expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, config: given }))?.config).toEqual(given);
+    expect(readToFrame(given, channel)).toBeUndefined();
+  });
+
   it('takes loopback http for development', () => {
     const local = { ...address, gateway: 'http://127.0.0.1:8443/', origin: 'http://localhost:3000' };
     expect(readFrameAddress(frameSrc('http://127.0.0.1:8443/frame/', local))).toEqual(local);

@@ -33,8 +33,9 @@ export interface Frames {
   close(): void;
 }
 
+/** The live service serves no card frames. */
 const LIVE =
-  'frameUrl is required with a live baseUrl, which serves no card frames: host them on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`';
+  'frameUrl is required with a live baseUrl: host the frames on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`';
 
 /** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
 function autofillPolicy(): string {

@@ -4,10 +4,10 @@
  * in it (a few seconds after its `load`); nothing arrived at all (after `timeoutMs`, so that a slow frame
  * host still loads). The page cannot look into a cross-origin frame, so where the causes look alike to
  * it (an unreachable host's error page, a host that refuses this page's origin, some other page) the
- * error names them all, and how to tell them apart.
+ * error names them all, and how to tell them apart. Its messages are terse: every byte here is the page's.
  */
 import type { FieldName } from '../../protocol/names';
-import { PayframeError } from '../../shared/errors';
+import { type ErrorCode, PayframeError } from '../../shared/errors';
 
 /** From a frame's `load` to its `ready`: one message each way within the browser, never the network. */
 export const SILENT_MS = 3000;
@@ -31,129 +31,89 @@ interface Watched {
   failed(error: PayframeError): void;
 }
 
-const list = (names: FieldName[]) => `the ${names.join(', ')} field${names.length > 1 ? 's' : ''}`;
-
 export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): LoadWatch {
   const origin = new URL(base).origin;
-  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const timers: ReturnType<typeof setTimeout>[] = [];
   const waiting = () => fields.filter((n) => !ready.has(n));
   let over = false;
-  const fail = (error: PayframeError) => {
+  /** Fails the mount for `names`, the message starting with them. */
+  const fail = (code: ErrorCode, names: FieldName[], text: string, reason?: string) => {
     if (over) return;
     watch.stop();
-    failed(error);
+    failed(new PayframeError(code, `the ${names.join(', ')} field${names.length > 1 ? 's' : ''}${text}`, { reason, fields: names }));
   };
-  const later = (ms: number, then: () => void) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      then();
-    }, ms);
-    timers.add(timer);
-  };
+  const later = (ms: number, then: () => void) => timers.push(setTimeout(then, ms));
 
-  /** The frames' URLs as a violation names them: without their fragment. */
-  const ours = new Set<string>();
+  /** This mount's frames by URL: as an iframe's resource entry names it, and as a violation does (no fragment). */
+  const ours = new Map<string, FieldName>();
   const onViolation = (event: SecurityPolicyViolationEvent) => {
     // The browser's own report only (a page script can dispatch the event), about one of this mount's
     // frames, not another page of the frame origin; Chromium names a cross-origin frame by its origin
     // alone (no path), which is all it lets the page know. A report-only policy blocks nothing
     // (merchants roll a CSP out that way first): the frames load.
     const blocked = event.blockedURI;
+    const directive = event.effectiveDirective;
     if (
-      !event.isTrusted ||
-      event.disposition === 'report' ||
-      !/^(frame|child|default)-src$/.test(event.effectiveDirective) ||
-      (blocked !== origin && !ours.has(blocked))
+      event.isTrusted &&
+      event.disposition !== 'report' &&
+      /^(frame|child|default)-src$/.test(directive) &&
+      (blocked === origin || ours.has(blocked))
     )
-      return;
-    const names = waiting();
-    fail(
-      new PayframeError(
+      fail(
         'invalid_config',
-        `the page's Content Security Policy blocked ${list(names)} (${event.effectiveDirective}): add ${origin} to its frame-src`,
-        {
-          reason: 'FRAME_BLOCKED_BY_CSP',
-          fields: names,
-        },
-      ),
-    );
+        waiting(),
+        ` blocked by the page's CSP (${directive}): add ${origin} to its frame-src`,
+        'FRAME_BLOCKED_BY_CSP',
+      );
   };
   document.addEventListener('securitypolicyviolation', onViolation);
 
-  later(timeoutMs, () => {
-    const names = waiting();
-    fail(
-      new PayframeError(
-        'timeout',
-        `${list(names)} did not arrive from ${origin} in ${timeoutMs} ms: the frame host is slow or does not answer (check that ${base} opens from the payer's browser)`,
-        {
-          fields: names,
-        },
-      ),
-    );
-  });
+  later(timeoutMs, () =>
+    fail('timeout', waiting(), ` did not arrive from ${origin} in ${timeoutMs} ms: check that ${base} opens from the payer's browser`),
+  );
 
   /** Frames whose document arrived. */
   const arrived = new Set<FieldName>();
   // Firefox fires no `load` for a frame whose host it cannot reach, but times the failed navigation: an
   // iframe's resource entry of no duration (WebKit gives neither: timeoutMs). An entry with a duration
   // is a page that arrived, whose script may still be on its way: its `load` starts the clock.
-  const bySrc = new Map<string, FieldName>();
-  const timing =
-    typeof PerformanceObserver === 'function'
-      ? new PerformanceObserver((entries) => {
-          for (const entry of entries.getEntries()) {
-            const name =
-              (entry as PerformanceResourceTiming).initiatorType === 'iframe' && entry.duration === 0 ? bySrc.get(entry.name) : undefined;
-            if (name) watch.loaded(name);
-          }
-        })
-      : undefined;
+  let timing: PerformanceObserver | undefined;
   try {
-    timing?.observe({ type: 'resource' });
+    timing = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const name = ours.get(entry.name);
+        if (name && !entry.duration && (entry as PerformanceResourceTiming).initiatorType === 'iframe') watch.loaded(name);
+      }
+    });
+    timing.observe({ type: 'resource' });
   } catch {
     // An engine without resource timing: the frames' `load` alone.
   }
   const watch: LoadWatch = {
     made(name, src) {
-      bySrc.set(new URL(src).href, name);
-      ours.add(src.split('#')[0]!);
+      ours.set(new URL(src).href, name).set(src.split('#')[0]!, name);
     },
     loaded(name) {
       if (arrived.has(name)) return;
       arrived.add(name);
       later(SILENT_MS, () => {
-        if (ready.has(name)) return;
         // Every frame silent so far: they come from one host, and usually fail alike.
-        const names = waiting().filter((n) => arrived.has(n));
-        fail(
-          new PayframeError(
+        if (!ready.has(name))
+          fail(
             'network',
-            `${list(names)}: the page arrived from ${origin}, but no payframe frame spoke in it. ` +
-              `Either ${origin} is unreachable (open ${base} in a tab: the browser shows the connection error), ` +
-              `or its frame host refuses this page's origin ${location.origin} (add it to the host's merchantOrigins), ` +
-              `or ${base} serves some other page than payframe's frames.`,
-            { reason: 'FRAME_NOT_ANSWERING', fields: names },
-          ),
-        );
+            waiting().filter((n) => arrived.has(n)),
+            `: the page arrived from ${origin}, but no payframe frame spoke in it: the host is unreachable (open ${base} in a tab), ` +
+              `refuses this page's origin ${location.origin} (add it to its merchantOrigins), or serves some other page`,
+            'FRAME_NOT_ANSWERING',
+          );
       });
     },
     unreadable(name) {
-      fail(
-        new PayframeError(
-          'invalid_config',
-          `${list([name])}'s frame from ${origin} speaks another version of payframe: serve the frames of this version`,
-          {
-            reason: 'FRAME_VERSION',
-            fields: [name],
-          },
-        ),
-      );
+      fail('invalid_config', [name], `: its frame from ${origin} speaks another version of payframe`, 'FRAME_VERSION');
     },
     stop() {
       over = true;
       timers.forEach(clearTimeout);
-      timers.clear();
       timing?.disconnect();
       document.removeEventListener('securitypolicyviolation', onViolation);
     },

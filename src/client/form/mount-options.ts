@@ -1,6 +1,6 @@
 /**
- * `mountFields`' options, every one checked before anything is created: a bad option throws
- * `invalid_config` naming it, and the page is left as it was.
+ * `mountFields`' options: what the page needs is checked before anything is created (a bad one throws
+ * `invalid_config` naming it, and the page is left as it was); what the frames apply, the frames check.
  */
 import type { BrandId } from '../../card/brands';
 import { CVV_PAGE } from '../../protocol/address';
@@ -85,24 +85,16 @@ export const inUse = new WeakSet<Element>();
 
 /** A mount's refusal: `invalid_config`, its message naming mountFields. */
 const WHO = 'mountFields';
-/** What a frame takes as a label or placeholder (it ignores a config with anything longer). */
-const isText = (x: unknown) => x === undefined || (typeof x === 'string' && x.length <= 200);
+/** Text, or not given: what JSON carries to the frames as it is (they check its length and meaning). */
+const isText = (x: unknown) => x === undefined || typeof x === 'string';
 
 function frameBase(text: string): string {
   const url = urlOf(text);
   if (url && !url.pathname.endsWith('/')) url.pathname += '/';
-  if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`)) {
-    throw configError(
-      `frameUrl must be https (plain http only on localhost), with no query or fragment, and not end in ${CVV_PAGE} (a CVV-only form's page)`,
-      WHO,
-    );
-  }
+  if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`))
+    throw configError(`frameUrl must be https (http on localhost), with no query or fragment, not ending in ${CVV_PAGE}`, WHO);
   // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
-  if (url.origin === location.origin)
-    throw configError(
-      "frameUrl must be on another origin than this page's: a script of the page could read the card out of frames on its own origin",
-      WHO,
-    );
+  if (url.origin === location.origin) throw configError("frameUrl must be on another origin than this page's", WHO);
   return url.href;
 }
 
@@ -114,15 +106,21 @@ function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Elem
   return el;
 }
 
+/**
+ * Checks here what must fail before anything is made, or protects the page: the client, the page and
+ * the frames' URL, the containers, the signal and timeout, data that can travel in a URL, the locale (which
+ * `setLocale` checks too). The rest (the length of labels and placeholders, which `brand`,
+ * `brandMark`, the texts themselves, styles, fonts, brands) the frames check where they apply it: a
+ * refusal there rejects `ready` and says `error`.
+ */
 export function checkMount(options: MountOptions): Mount {
   if (options === null || typeof options !== 'object') throw configError('needs an options object', WHO);
   const core = coreOf(options.client);
   if (!core) throw configError('client must come from createClient', WHO);
-  const { timeoutMs = 30_000, signal, locale = 'en', brand, brandMark } = options;
-  if (brandMark !== undefined && typeof brandMark !== 'boolean') throw configError('brandMark must be true or false', WHO);
+  const { timeoutMs = 30_000, signal, locale = 'en', brand } = options;
   if (!isTimeout(timeoutMs)) throw configError('timeoutMs must be a positive number of milliseconds', WHO);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw configError('signal must be an AbortSignal', WHO);
-  if (!isWebUrl(new URL(location.href))) throw configError('the page must be https (plain http only on localhost)', WHO);
+  if (!isWebUrl(new URL(location.href))) throw configError('the page must be https (http on localhost)', WHO);
   const gateway = core.config.base;
   // Only the sandbox (on loopback) serves the frames beside its API; the live service does not.
   const base =
@@ -131,9 +129,7 @@ export function checkMount(options: MountOptions): Mount {
   const unknown = Object.keys(given).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
   if (unknown.length > 0) throw configError(`unknown field ${unknown.join(', ')}`, WHO);
   const cvvOnly = Object.keys(given).join() === 'cvv';
-  if (brand !== undefined && !(cvvOnly && typeof brand === 'string' && /^[a-z][a-z-]{0,31}$/.test(brand))) {
-    throw configError("brand is a brand id ('visa') for a form of the CVV alone", WHO);
-  }
+  if (!isText(brand)) throw configError("brand must be a brand id ('visa')", WHO);
   const specs = new Map<FieldName, Spec>();
   const taken = new Set<Element>();
   for (const name of cvvOnly ? (['cvv'] as const) : FIELD_NAMES) {
@@ -141,13 +137,14 @@ export function checkMount(options: MountOptions): Mount {
     if (spec === undefined && name === 'name') continue;
     if (spec === null || typeof spec !== 'object') throw configError(`fields.${name} is required (or cvv alone)`, WHO);
     const { placeholder, label } = spec;
-    if (!isText(placeholder) || !isText(label))
-      throw configError(`fields.${name}: placeholder and label must be text of at most 200 characters`, WHO);
+    if (!isText(placeholder) || !isText(label)) throw configError(`fields.${name}: placeholder and label must be text`, WHO);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
   }
   let extras: Mount['extras'];
   try {
-    extras = JSON.parse(JSON.stringify({ styles: options.styles, fonts: options.fonts, brands: options.brands, brandMark }));
+    extras = JSON.parse(
+      JSON.stringify({ styles: options.styles, fonts: options.fonts, brands: options.brands, brandMark: options.brandMark }),
+    );
   } catch {
     throw configError('styles, fonts and brands must be plain data', WHO);
   }
