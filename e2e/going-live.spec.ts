@@ -165,7 +165,7 @@ test('docs/saved-card-cvv.md’s page script and routes, as written, on three or
   // the page's frame-src does not name. The page says why it has no field, and Pay says the same, not "destroyed".
   merchant.files.set('/readme/saved-card', { type: 'text/html; charset=utf-8', body: html.replace(/ data-frame-url="[^"]*"/, '') });
   await page.goto(`${merchant.url}/readme/saved-card`);
-  const why = "the page's Content Security Policy blocked the cvv field \\(frame-src\\)";
+  const why = "the cvv field blocked by the page's CSP \\(frame-src\\)";
   await expect(page.getByRole('status')).toHaveText(new RegExp(`^The card form is unavailable: ${why}`), { timeout: 15_000 });
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect(page.getByRole('status')).toHaveText(new RegExp(`^Not paid: ${why}`));
