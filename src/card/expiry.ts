@@ -106,6 +106,25 @@ function fromDigits(digits: string, now: Date): ExpiryValidation {
 }
 
 /**
+ * `validateExpiry` of a text, against a valid `now`: the frames' own entry, which takes only typed
+ * text, so that their script carries no reader of parts.
+ */
+export function validateExpiryText(text: string, now: Date = new Date()): ExpiryValidation {
+  const bad = { isValid: false, isPotentiallyValid: false };
+  if (text.length > MAX_INPUT) return bad;
+  const yearFirst = YEAR_FIRST.exec(text);
+  if (yearFirst) return fromParts(yearFirst[2]!.padStart(2, '0'), yearFirst[1]!, now);
+  const sep = WITH_SEPARATOR.exec(text);
+  if (sep) {
+    const [, month = '', year = ''] = sep;
+    if (month === '') return year === '' ? { isValid: false, isPotentiallyValid: true } : bad;
+    return month === '0' ? bad : fromParts(month.padStart(2, '0'), year, now);
+  }
+  const plain = DIGITS.exec(text);
+  return plain ? fromDigits(plain[1] ?? '', now) : bad;
+}
+
+/**
  * Validates an expiry typed as text or given as parts. A card is valid through the last day of its
  * expiry month in the local time of `now`; past months and dates more than 19 years ahead are invalid.
  * A year that can no longer reach that window is refused as soon as it is typed ('12 / 1': 201x).
@@ -117,19 +136,7 @@ export function validateExpiry(
   const bad = { isValid: false, isPotentiallyValid: false };
   const today = now instanceof Date && !Number.isNaN(now.getTime()) ? now : new Date();
   const text = asText(value);
-  if (text !== undefined) {
-    if (text.length > MAX_INPUT) return bad;
-    const yearFirst = YEAR_FIRST.exec(text);
-    if (yearFirst) return fromParts(yearFirst[2]!.padStart(2, '0'), yearFirst[1]!, today);
-    const sep = WITH_SEPARATOR.exec(text);
-    if (sep) {
-      const [, month = '', year = ''] = sep;
-      if (month === '') return year === '' ? { isValid: false, isPotentiallyValid: true } : bad;
-      return month === '0' ? bad : fromParts(month.padStart(2, '0'), year, today);
-    }
-    const plain = DIGITS.exec(text);
-    return plain ? fromDigits(plain[1] ?? '', today) : bad;
-  }
+  if (text !== undefined) return validateExpiryText(text, today);
   if (value === null || typeof value !== 'object') return bad;
   let month: string | undefined;
   let year: string | undefined;

@@ -64,7 +64,14 @@ function caretAfter(text: string, n: number): number {
  * (after it for a forward delete), as the person meant. Pure: the DOM wiring applies the result.
  */
 export function formatInput(state: InputState, kind: 'number' | 'expiry'): { value: string; caret: number } {
-  const { value, caret, previous, inputType } = read(state);
+  return formatEdit(read(state), kind);
+}
+
+/** `formatInput` of a state whose fields are checked: the fields' own entry (fields/rules.ts). */
+export function formatEdit(
+  { value, caret, previous, inputType }: { value: string; caret: number; previous?: string; inputType?: unknown },
+  kind: 'number' | 'expiry',
+): { value: string; caret: number } {
   let n = countDigits(value, caret);
   let digits = digitsOnly(value);
   if (previous !== undefined && value.length < previous.length && digits !== '' && digits === digitsOnly(previous)) {

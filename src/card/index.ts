@@ -3,5 +3,5 @@ export type { Brand, BrandId } from './brands';
 export { brandsFor, detectBrand } from './detect';
 export { luhn } from './luhn';
 export { validateNumber, validateCvv, type NumberValidation, type Validation } from './validate';
-export { validateExpiry, formatExpiry, readExpiryParts, type ExpiryValidation } from './expiry';
-export { formatNumber, formatInput, type InputState } from './format';
+export { validateExpiry, validateExpiryText, formatExpiry, readExpiryParts, type ExpiryValidation } from './expiry';
+export { formatNumber, formatInput, formatEdit, type InputState } from './format';

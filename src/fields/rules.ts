@@ -3,7 +3,7 @@
  * the caret where the person expects it, refuse digits past the brand's longest length, judge
  * validity. Shared by the hosted form's frames and by `attachForm` on the merchant's own inputs.
  */
-import { type Brand, brandsFor, formatInput, validateCvv, validateExpiry, validateNumber } from '../card';
+import { type Brand, brandsFor, formatEdit, validateCvv, validateExpiryText, validateNumber } from '../card';
 import { type BrandId, table } from '../card/brands';
 import { foldDigits } from '../card/digits';
 import type { FieldName, FieldReason } from '../protocol/names';
@@ -38,7 +38,7 @@ export function applyEdit(name: FieldName, edit: Edit, sizes: number[] = ANY_CVV
   if (name === 'cvv') {
     next = { value: digitsOf(value).slice(0, Math.max(...sizes)), caret: countDigits(value.slice(0, edit.caret)) };
   } else {
-    next = formatInput({ value, caret: edit.caret, previous: edit.previous, inputType: edit.inputType }, name);
+    next = formatEdit({ value, caret: Math.min(edit.caret, value.length), previous: edit.previous, inputType: edit.inputType }, name);
   }
   const typed = countDigits(value);
   // Backspace over a space only: the card core takes the digit beside it with it, on purpose.
@@ -107,7 +107,7 @@ export function checkField(
     name === 'number'
       ? validateNumber(value)
       : name === 'expiry'
-        ? validateExpiry(value)
+        ? validateExpiryText(value)
         : name === 'cvv'
           ? validateCvv(value, sizes)
           : checkName(value);

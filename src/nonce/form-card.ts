@@ -3,7 +3,7 @@
  * each field checked once, by the rules the fields show as the person types (fields/rules.ts, whose
  * name rule `checkCard` shares), and refused under the form's own field names.
  */
-import { detectBrand, validateExpiry } from '../card';
+import { detectBrand, validateExpiryText } from '../card';
 import type { BrandId } from '../card/brands';
 import { checkField } from '../fields/rules';
 import type { FieldName, FieldReason } from '../protocol/names';
@@ -28,7 +28,7 @@ export function formCard(
   const bad = Object.keys(reasons) as FieldName[];
   if (bad.length > 0) throw new PayframeError('invalid_card', `invalid card details: ${bad.join(', ')}`, { fields: bad, reasons });
   const number = values.number!.replace(/\D/g, '');
-  const { month, year } = validateExpiry(values.expiry!);
+  const { month, year } = validateExpiryText(values.expiry!);
   return {
     body: { number, expire_month: month!, expire_year: year!, cvv2: values.cvv! },
     name: fields.includes('name') ? values.name!.trim() : undefined,
