@@ -112,7 +112,7 @@ test('a locale given without one of its texts is refused with invalid_config nam
   );
   expect(error).toEqual({
     code: 'invalid_config',
-    message: 'mountFields: texts["fr"] is a locale payframe does not ship: it needs every text, and lacks cvvInvalid',
+    message: 'mountFields: texts["fr"]: a new locale needs every text; it lacks cvvInvalid',
   });
   await expect(page.locator('#card-number iframe')).toHaveCount(0);
 });

@@ -15,10 +15,10 @@ const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'obje
 export function textsFor<T extends { dir: string }>(shipped: Record<Locale, T>, given: unknown, locale: string): T | string {
   const keys = Object.keys(shipped.en);
   const all = isPlain(given) ? given : {};
-  if (given !== undefined && all !== given) return 'texts must map locales to their texts: { fr: { ... } }';
+  if (given !== undefined && all !== given) return 'texts must map locale tags to texts';
   for (const [tag, own] of Object.entries(all)) {
     const name = `texts[${JSON.stringify(tag.slice(0, 40))}]`;
-    if (!isLocaleTag(tag) || !isPlain(own)) return `${name} must be a BCP 47 locale tag ('fr', 'pt-BR') and an object of texts`;
+    if (!isLocaleTag(tag) || !isPlain(own)) return `${name}: not a locale tag ('pt-BR') with texts`;
     // A text a form does not have; not a string of at most 200 characters; a direction not 'ltr' or 'rtl', or a shipped locale's.
     const bad = Object.entries(own).find(
       ([key, text]) =>
@@ -27,11 +27,10 @@ export function textsFor<T extends { dir: string }>(shipped: Record<Locale, T>, 
         text.length > 200 ||
         (key === 'dir' && (isLocale(tag) || (text !== 'ltr' && text !== 'rtl'))),
     );
-    if (bad)
-      return `${name}.${bad[0].slice(0, 40)} is not a text of this form, or not text of at most 200 characters (dir: 'ltr' or 'rtl', for a new locale)`;
+    if (bad) return `${name}.${bad[0].slice(0, 40)}: not a known text of at most 200 characters (dir: ltr or rtl, new locales only)`;
     const missing = isLocale(tag) ? [] : keys.filter((key) => !(key in own));
-    if (missing.length > 0) return `${name} is a locale payframe does not ship: it needs every text, and lacks ${missing.join(', ')}`;
+    if (missing.length > 0) return `${name}: a new locale needs every text; it lacks ${missing.join(', ')}`;
   }
   const own = isLocale(locale) ? shipped[locale] : isLocaleTag(locale) && all[locale];
-  return own ? ({ ...own, ...(all[locale] as object) } as T) : `locale must be ${Object.keys(shipped).join(', ')} or one given in texts`;
+  return own ? ({ ...own, ...(all[locale] as object) } as T) : `locale must be en, ar or one given in texts`;
 }

@@ -28,9 +28,8 @@ const FR = {
   nameEmpty: 'Saisissez le nom figurant sur la carte.',
 };
 
-const badText = (at: string) =>
-  `${at} is not a text of this form, or not text of at most 200 characters (dir: 'ltr' or 'rtl', for a new locale)`;
-const badTag = (tag: string) => `texts["${tag}"] must be a BCP 47 locale tag ('fr', 'pt-BR') and an object of texts`;
+const badText = (at: string) => `${at}: not a known text of at most 200 characters (dir: ltr or rtl, new locales only)`;
+const badTag = (tag: string) => `texts["${tag}"]: not a locale tag ('pt-BR') with texts`;
 
 describe('textsFor', () => {
   it('answers the shipped texts without the merchant, and keeps their direction', () => {
@@ -54,9 +53,7 @@ describe('textsFor', () => {
 
   it('refuses a new locale that lacks a text, naming it', () => {
     const { cvvInvalid: _, ...partial } = FR;
-    expect(textsFor(TEXTS, { fr: partial }, 'fr')).toBe(
-      'texts["fr"] is a locale payframe does not ship: it needs every text, and lacks cvvInvalid',
-    );
+    expect(textsFor(TEXTS, { fr: partial }, 'fr')).toBe('texts["fr"]: a new locale needs every text; it lacks cvvInvalid');
     // Checked even while another locale shows: setLocale('fr') must not fail later.
     expect(textsFor(TEXTS, { fr: partial }, 'en')).toMatch(/lacks cvvInvalid$/);
     const { dir: __, ...noDir } = FR;
@@ -73,7 +70,7 @@ describe('textsFor', () => {
     ['a tag that is not BCP 47', { fr_FR: FR }, badTag('fr_FR')],
     ['a prototype key', JSON.parse('{"__proto__": {"dir": "ltr"}}'), badTag('__proto__')],
     ['texts of a locale not an object', { fr: 'Bonjour' }, badTag('fr')],
-    ['texts not an object', ['fr'], 'texts must map locales to their texts: { fr: { ... } }'],
+    ['texts not an object', ['fr'], 'texts must map locale tags to texts'],
   ])('refuses %s', (_, given, message) => {
     expect(textsFor(TEXTS, given, 'en')).toBe(message);
   });
@@ -87,7 +84,7 @@ describe('textsFor', () => {
   it("takes the OTP form's texts by the same rule, its keys its own", () => {
     expect(textsFor(OTP, { en: { submit: 'Pay now' } }, 'en')).toEqual({ ...OTP.en, submit: 'Pay now' });
     expect(textsFor(OTP, { fr: { dir: 'ltr', label: 'Code' } }, 'fr')).toMatch(
-      /^texts\["fr"\] is a locale payframe does not ship: it needs every text, and lacks submit, ready, /,
+      /^texts\["fr"\]: a new locale needs every text; it lacks submit, ready, /,
     );
     expect(textsFor(OTP, { en: { numberInvalid: 'x' } }, 'en')).toBe(badText('texts["en"].numberInvalid'));
   });
