@@ -157,6 +157,9 @@ export async function asStaff(request: APIRequestContext, launched: Launched): P
 
 /** Opens the back office at the printed address and the payment's panel from its row, as the merchant's staff would. */
 export async function openPayment(page: Page, launched: Launched, referenceId: string): Promise<Locator> {
+  // A page of its own: the back office's address differs from the one open only by its fragment, which
+  // would not load it again.
+  await page.goto('about:blank');
   await page.goto(launched.backOffice);
   await page.getByRole('button', { name: referenceId, exact: true }).click();
   const panel = page.getByRole('region', { name: `Payment ${referenceId}` });

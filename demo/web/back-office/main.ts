@@ -7,6 +7,8 @@ import type { Notice, PayerView, PaymentDetail, PaymentRow } from '../lib/types'
 const listStatus = byId('list-status');
 const detail = byId('detail');
 let current: string | undefined;
+/** The payments list as last drawn (JSON), with the payment shown then. */
+let listed = '';
 
 const money = (total: string, currency: string) => formatMoney(total, currency, 'en');
 const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
@@ -92,6 +94,10 @@ async function loadList(): Promise<void> {
   }
   say(byId('staff-gate'), '');
   byId('office').hidden = false;
+  // Drawn again only when a row changed: a row the person is about to click stays where it is.
+  const drawn = JSON.stringify([rows, current]);
+  if (drawn === listed) return say(listStatus, rows.length === 0 ? 'No payments yet: pay on a checkout page, then reload.' : '');
+  listed = drawn;
   const body = byId('payments').querySelector('tbody')!;
   body.replaceChildren(
     ...rows.map((row) =>
