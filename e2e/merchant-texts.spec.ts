@@ -6,35 +6,13 @@ import { expect, type Page, test, type TestInfo } from '@playwright/test';
 import { testCards } from '../src/sandbox';
 import { type Merchant, startMerchant } from './support/merchant';
 import { fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
+import { FR } from './support/fr-texts';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
   merchant = await startMerchant();
 });
 test.afterAll(() => merchant?.close());
-
-/** Every text of the frames, in French. */
-const FR = {
-  dir: 'ltr',
-  numberLabel: 'Numéro de carte',
-  expiryLabel: "Date d'expiration",
-  cvvLabel: 'Cryptogramme',
-  nameLabel: 'Nom sur la carte',
-  expiryPlaceholder: 'MM / AA',
-  numberInvalid: 'Saisissez un numéro de carte valide.',
-  expiryInvalid: "Saisissez une date d'expiration valide.",
-  cvvInvalid: 'Saisissez le cryptogramme visuel.',
-  nameInvalid: 'Saisissez le nom figurant sur la carte.',
-  numberEmpty: 'Saisissez le numéro de carte.',
-  numberIncomplete: 'Le numéro de carte est incomplet.',
-  numberUnsupportedBrand: "Ce type de carte n'est pas accepté ici.",
-  expiryEmpty: "Saisissez la date d'expiration, mois et année.",
-  expiryIncomplete: "La date d'expiration est incomplète.",
-  expiryExpired: 'La carte a expiré.',
-  cvvEmpty: 'Saisissez le cryptogramme de la carte.',
-  cvvIncomplete: 'Le cryptogramme est incomplet.',
-  nameEmpty: 'Saisissez le nom figurant sur la carte.',
-};
 
 /** Mounts the checkout's form with these options and waits for `ready`. */
 async function mount(page: Page, options: Record<string, unknown>): Promise<void> {

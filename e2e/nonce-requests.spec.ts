@@ -1,7 +1,7 @@
-// Issue 31: every nonce request that delivered its nonce ends as finished in the browser, as a merchant's
-// devtools show it. Read to its end through a stream reader, Chromium cancelled some (net::ERR_ABORTED,
-// 1 in 6 to 1 in 20) after their nonce had been read: shared/body.ts. A deadline still cancels a request
-// that is really running. The same counts in Firefox: e2e/engines/nonce-requests.flow.ts.
+// Issue 31: every nonce request that delivered its nonce ends as finished in the browser, counted over 100
+// tokenizes in Chromium and Firefox by e2e/engines/nonce-requests.flow.ts (read to its end through a stream
+// reader, Chromium cancelled some after their nonce had been read: shared/body.ts). Here, what only the
+// Chromium suite sets up: a deadline still cancels a request that is really running.
 import { expect, type Page, type Request, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { fillCard, openCheckout } from './support/page';
@@ -14,8 +14,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => merchant?.close());
 
-const atSandbox = () => merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce')).length;
-
 /** How the browser reports the number frame's nonce requests: finished, or failed with its error text. */
 function watchNonceRequests(page: Page) {
   const seen = { finished: 0, failed: [] as string[] };
@@ -24,26 +22,6 @@ function watchNonceRequests(page: Page) {
   page.on('requestfailed', (r) => void (isNonce(r) && seen.failed.push(r.failure()?.errorText ?? 'failed')));
   return seen;
 }
-
-test('100 tokenizes on one page: each nonce request finished in the browser, none was cancelled', async ({ page }) => {
-  test.setTimeout(120_000);
-  const seen = watchNonceRequests(page);
-  await openCheckout(page, merchant);
-  await fillCard(page, CARD);
-  const before = atSandbox();
-
-  const nonces = await page.evaluate(async () => {
-    const got: string[] = [];
-    for (let i = 0; i < 100; i++) got.push((await (window as any).form.tokenize()).nonce);
-    return got;
-  });
-
-  expect(new Set(nonces).size).toBe(100);
-  expect(atSandbox() - before).toBe(100);
-  // The browser reports a request's end a moment after the page read its answer.
-  await expect.poll(() => seen.finished + seen.failed.length).toBe(100);
-  expect(seen).toEqual({ finished: 100, failed: [] });
-});
 
 test('a nonce answer that does not come in time: the deadline cancels the request, and the page sees timeout', async ({ page }) => {
   test.setTimeout(60_000);

@@ -176,13 +176,14 @@ export async function run() {
   const bt3 = peers['braintree-web client + hosted-fields + three-d-secure'];
   const ratio = (a, b) => (a / b).toFixed(2);
   const ratios = [
-    ['dist/payframe.umd.min.js', own['dist/payframe.umd.min.js'].gzip, 'braintree-web client + hosted-fields', bt.gzip, '≤ 0.25'],
+    // The goal is against the files a script-tag page loads (issue 31: 9,216 B, 0.27 × them).
+    ['dist/payframe.umd.min.js', own['dist/payframe.umd.min.js'].gzip, 'braintree-web client + hosted-fields', bt.gzip, ''],
     [
       'dist/payframe.umd.min.js',
       own['dist/payframe.umd.min.js'].gzip,
       "braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)",
       peers["braintree-web's script-tag files client.js + hosted-fields.js (dist/browser, minified)"].gzip,
-      '≤ 0.25',
+      '≤ 0.27',
     ],
     [
       'dist/payframe.umd.min.js',
@@ -221,7 +222,7 @@ export async function run() {
     ],
   ].map(([a, av, b, bv, goal]) => {
     const r = ratio(av, bv);
-    return { payframe: a, peer: b, 'gzip ratio': `${r} ×`, goal: goal ? `${goal}: ${Number(r) <= 0.25 ? 'met' : 'missed'}` : '' };
+    return { payframe: a, peer: b, 'gzip ratio': `${r} ×`, goal: goal ? `${goal}: ${Number(r) <= Number(goal.slice(2)) ? 'met' : 'missed'}` : '' };
   });
 
   // Which module costs what: minified bytes by source map, gzip at the margin (bench/bundle.mjs).

@@ -1,7 +1,7 @@
 // Issue 31: every nonce request that delivered its nonce ends as finished in the browser, counted over
 // 100 tokenizes, where the engine reports network events to its driver: Chromium (Playwright) and
 // Firefox (puppeteer-core over BiDi). WebKitWebDriver (selenium) reports none, so WebKit is skipped.
-// The Chromium suite's own test, with the deadline's cancel: e2e/nonce-requests.spec.ts.
+// A deadline's cancel of a request really running: e2e/nonce-requests.spec.ts.
 import { type Merchant, startMerchant } from '../support/merchant';
 import { formState, openCheckout, typeInto } from './harness/checkout';
 import { expect, test } from './harness/test';

@@ -4,29 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TEXTS as OTP } from '../../src/client/pending/otp-form';
 import { TEXTS } from '../../src/frame/text';
 import { textsFor } from '../../src/protocol/texts';
-
-/** Every frame text, in French. */
-const FR = {
-  dir: 'ltr',
-  numberLabel: 'Numéro de carte',
-  expiryLabel: "Date d'expiration",
-  cvvLabel: 'Cryptogramme',
-  nameLabel: 'Nom sur la carte',
-  expiryPlaceholder: 'MM / AA',
-  numberInvalid: 'Saisissez un numéro de carte valide.',
-  expiryInvalid: "Saisissez une date d'expiration valide.",
-  cvvInvalid: 'Saisissez le cryptogramme de la carte.',
-  nameInvalid: 'Saisissez le nom figurant sur la carte.',
-  numberEmpty: 'Saisissez le numéro de carte.',
-  numberIncomplete: 'Le numéro de carte est incomplet.',
-  numberUnsupportedBrand: "Ce type de carte n'est pas accepté ici.",
-  expiryEmpty: "Saisissez la date d'expiration, mois et année.",
-  expiryIncomplete: "La date d'expiration est incomplète.",
-  expiryExpired: 'La carte a expiré.',
-  cvvEmpty: 'Saisissez le cryptogramme de la carte.',
-  cvvIncomplete: 'Le cryptogramme est incomplet.',
-  nameEmpty: 'Saisissez le nom figurant sur la carte.',
-};
+import { FR } from '../../e2e/support/fr-texts';
 
 const badText = (at: string) => `${at}: not a known text of at most 200 characters (dir: ltr or rtl, new locales only)`;
 const badTag = (tag: string) => `texts["${tag}"]: not a locale tag ('pt-BR') with texts`;
