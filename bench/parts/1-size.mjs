@@ -222,7 +222,12 @@ export async function run() {
     ],
   ].map(([a, av, b, bv, goal]) => {
     const r = ratio(av, bv);
-    return { payframe: a, peer: b, 'gzip ratio': `${r} ×`, goal: goal ? `${goal}: ${Number(r) <= Number(goal.slice(2)) ? 'met' : 'missed'}` : '' };
+    return {
+      payframe: a,
+      peer: b,
+      'gzip ratio': `${r} ×`,
+      goal: goal ? `${goal}: ${Number(r) <= Number(goal.slice(2)) ? 'met' : 'missed'}` : '',
+    };
   });
 
   // Which module costs what: minified bytes by source map, gzip at the margin (bench/bundle.mjs).
