@@ -5,6 +5,7 @@
 import { deadline } from '../../shared/deadline';
 import { PayframeError, requestError } from '../../shared/errors';
 import { isTimeout } from '../../shared/call';
+import { plainCopy } from '../../shared/plain';
 import { MAX_POST_BODY, type Post, postTarget } from '../../protocol';
 import type { CvvAnswer } from '../../protocol/wire';
 import type { PostCvvOptions } from './types';
@@ -22,12 +23,7 @@ export function cvvPost(options: PostCvvOptions, pageOrigin: string, defaultMs: 
   if (!target) throw new PayframeError('unsafe_url', `postCvv: url must be on this page's origin, ${pageOrigin}`);
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw requestError('signal must be an AbortSignal', 'postCvv');
   if (!isTimeout(timeoutMs)) throw requestError('timeoutMs must be a positive number of milliseconds', 'postCvv');
-  let data: Record<string, unknown>;
-  try {
-    data = JSON.parse(JSON.stringify(body));
-  } catch {
-    throw requestError('body must be plain JSON data', 'postCvv');
-  }
+  const data: Record<string, unknown> = plainCopy(body, () => requestError('body must be plain JSON data', 'postCvv'));
   if (data === null || typeof data !== 'object' || Array.isArray(data) || 'cvv' in data || JSON.stringify(data).length > MAX_POST_BODY) {
     throw requestError(`body must be a JSON object without cvv, of at most ${MAX_POST_BODY} characters`, 'postCvv');
   }

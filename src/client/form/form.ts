@@ -8,6 +8,7 @@ import { showsInvalid } from '../../fields/state';
 import type { BrandInfo, Config, FieldState } from '../../protocol/messages';
 import type { FieldEvent, FieldName, LocaleTag } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
+import { plainCopy } from '../../shared/plain';
 import type { CvvAnswer } from '../../protocol/wire';
 import type { TokenizeResult } from '../../nonce/read';
 import { createEvents } from './events';
@@ -154,13 +155,8 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       if (!destroyed) ops.set({ disabled });
     },
     setStyles(styles) {
-      let plain;
-      try {
-        plain = JSON.parse(JSON.stringify({ styles }));
-      } catch {
-        throw new PayframeError('invalid_request', 'styles must be plain data');
-      }
-      // `undefined` takes the styles away: it must reach the frames as such, not vanish with the JSON.
+      // Wrapped: `undefined` takes the styles away, and must reach the frames as such.
+      const plain = plainCopy({ styles }, () => new PayframeError('invalid_request', 'styles must be plain data'));
       if (!destroyed) ops.set({ styles: plain.styles });
     },
     tokenize(options) {

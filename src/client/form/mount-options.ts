@@ -9,6 +9,7 @@ import type { FieldTexts } from '../../frame/text';
 import { FIELD_NAMES, type FieldName, isLocale, isLocaleTag, type LocaleTag } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
 import { configError } from '../../shared/errors';
+import { plainCopy } from '../../shared/plain';
 import { isLoopback, isWebUrl } from '../../shared/url';
 import { urlOf } from '../../shared/url-of';
 import type { Client, ClientCore } from '../core/types';
@@ -140,14 +141,10 @@ export function checkMount(options: MountOptions): Mount {
     if (!isText(placeholder) || !isText(label)) throw configError(`fields.${name}: placeholder and label must be text`, WHO);
     specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
   }
-  let extras: Mount['extras'];
-  try {
-    extras = JSON.parse(
-      JSON.stringify({ styles: options.styles, fonts: options.fonts, brands: options.brands, brandMark: options.brandMark }),
-    );
-  } catch {
-    throw configError('styles, fonts and brands must be plain data', WHO);
-  }
+  const { styles, fonts, brands, brandMark } = options;
+  const extras: Mount['extras'] = plainCopy({ styles, fonts, brands, brandMark }, () =>
+    configError('styles, fonts and brands must be plain data', WHO),
+  );
   extras.texts = checkTexts(locale, options.texts, (message) => configError(message, WHO));
   return { core, specs, base, locale, cvvOnly, brand, extras, timeoutMs, signal };
 }
