@@ -61,13 +61,14 @@ export function attachForm(options: AttachOptions): CardForm {
   const onAbort = () => control.form.destroy();
 
   const control = createForm(inputs, {
-    focus: (name) => inputs.get(name)!.focus(),
-    clear: (name) => bound.get(name)!.clear(),
-    placeholder: (name, text) => (inputs.get(name)!.placeholder = text),
+    command(name, m) {
+      if (m.t === 'focus') inputs.get(name)!.focus();
+      else if (m.t === 'clear') bound.get(name)!.clear();
+      else if (m.t === 'placeholder') inputs.get(name)!.placeholder = m.text;
+    },
     locale: () => undefined,
     // The merchant's own inputs: disabled as the hosted fields are; their look is the merchant's own.
     set: ({ disabled }) => disabled !== undefined && inputs.forEach((input) => (input.disabled = disabled)),
-    touch: () => undefined,
     // The merchant's own inputs say what the classes say (in the hosted form the frames do it inside).
     painted: (name, invalid) => {
       const input = inputs.get(name)!;

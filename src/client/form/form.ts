@@ -5,25 +5,21 @@
  */
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
 import { showsInvalid } from '../../fields/state';
-import type { BrandInfo, Config, FieldState } from '../../protocol/messages';
-import type { FieldEvent, FieldName, LocaleTag } from '../../protocol/names';
+import type { BrandInfo, Command, Config, FieldState, Out } from '../../protocol/messages';
+import { FORM_EVENTS, type FieldEvent, type FieldName, type LocaleTag } from '../../protocol/names';
 import { PayframeError } from '../../shared/errors';
 import { plainCopy } from '../../shared/plain';
 import type { CvvAnswer } from '../../protocol/wire';
 import type { TokenizeResult } from '../../nonce/read';
-import { createEvents } from './events';
-import type { CardForm, FormState, PostCvvOptions } from './types';
+import type { CardForm, FormEvents, FormState, PostCvvOptions } from './types';
 
 export interface FormOps {
-  focus(field: FieldName): void;
-  clear(field: FieldName): void;
-  placeholder(field: FieldName, text: string): void;
+  /** `focus`, `clear`, `touch` (the field was refused by `tokenize()`: it now shows as invalid), or a new `placeholder`. */
+  command(field: FieldName, m: Out<Command>): void;
   /** Another locale, and the merchant's texts when given (unchecked: each form checks what it shows). */
   locale(locale: LocaleTag, texts: unknown): void;
   /** Applies `setDisabled`'s or `setStyles`' change to the fields in place. */
   set(change: Pick<Config, 'disabled' | 'styles'>): void;
-  /** The fields refused by `tokenize()` now show as invalid. */
-  touch(fields: FieldName[]): void;
   /** After the classes: whether the field shows as invalid (undefined when the form lets go of it). */
   painted?(field: FieldName, invalid: boolean | undefined): void;
   /** Tokenises; absent on a CVV-only form. */
@@ -44,10 +40,13 @@ export interface FormControl {
 
 /** The classes on each field's element (the container, or the merchant's own input): `payframe-field`, and `payframe-field--<state>`. */
 const CLASS = 'payframe-field';
-const SHOWN = ['focused', 'valid', 'invalid', 'empty'] as const;
 
 /** The error of a call on a destroyed form, or one that was waiting when it was destroyed. */
 export const destroyedError = () => new PayframeError('aborted', 'the card form was destroyed');
+
+const refused = (message: string) => new PayframeError('invalid_request', message);
+
+type Handler = (...args: any[]) => void;
 
 export function createForm(elements: Map<FieldName, Element>, ops: FormOps): FormControl {
   const names = [...elements.keys()];
@@ -55,7 +54,24 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     names.map((n) => [n, { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false, reason: 'empty' }]),
   );
   const touched = new Set<FieldName>();
-  const events = createEvents();
+  const handlers = new Map<keyof FormEvents, Set<Handler>>();
+  /**
+   * The handlers of `event` now, as one function that calls each: a handler that throws surfaces as the
+   * merchant's own bug, and the others still run.
+   */
+  const taken = (event: keyof FormEvents) => {
+    const list = [...(handlers.get(event) ?? [])];
+    return (...args: unknown[]) => {
+      for (const handler of list)
+        try {
+          handler(...args);
+        } catch (error) {
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+    };
+  };
   let brand: BrandInfo | undefined;
   let running: Promise<unknown> | undefined;
   let destroyed = false;
@@ -74,18 +90,18 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     brand: brand && { ...brand, code: { ...brand.code } },
     isValid: [...fields.values()].every((s) => s.isValid),
   });
+  const emit = (event: keyof FormEvents, name?: FieldName) => taken(event)(getState(), name);
   const paint = (name: FieldName, clean = false) => {
-    const el = elements.get(name)!;
     const s = fields.get(name)!;
     const invalid = !clean && showsInvalid(s, touched.has(name));
-    const on = { focused: s.isFocused, valid: s.isValid, invalid, empty: s.isEmpty };
-    el.classList.toggle(CLASS, !clean);
-    for (const key of SHOWN) el.classList.toggle(`${CLASS}--${key}`, !clean && on[key]);
+    const on = { '': true, focused: s.isFocused, valid: s.isValid, invalid, empty: s.isEmpty };
+    for (const [key, value] of Object.entries(on)) elements.get(name)!.classList.toggle(key ? `${CLASS}--${key}` : CLASS, !clean && value);
     ops.painted?.(name, clean ? undefined : invalid);
   };
-  const checkName = (name: FieldName) => {
-    if (!fields.has(name)) throw new PayframeError('invalid_request', `no ${String(name)} field in this form`);
-    return !destroyed;
+  /** A command to a field this form has, unless it is destroyed. */
+  const command = (name: FieldName, m: Out<Command>) => {
+    if (!fields.has(name)) throw refused(`no ${String(name)} field in this form`);
+    if (!destroyed) ops.command(name, m);
   };
   const destroy = (error = destroyedError()) => {
     if (destroyed) return;
@@ -94,7 +110,7 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     end(destroyedError());
     ops.teardown();
     for (const name of names) paint(name, true);
-    events.clear();
+    handlers.clear();
   };
   names.forEach((name) => paint(name));
 
@@ -107,8 +123,8 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       touched.add(n);
       paint(n);
       reasons[n] = fields.get(n)!.reason;
+      ops.command(n, { t: 'touch' });
     }
-    ops.touch(bad);
     throw new PayframeError('invalid_card', `incomplete card details: ${bad.join(', ')}`, { fields: bad, reasons });
   };
 
@@ -135,39 +151,39 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
   const form: CardForm = {
     ready,
     on(event, handler) {
-      events.on(event, handler);
+      if (!FORM_EVENTS.includes(event) || typeof handler !== 'function')
+        throw refused(`on() takes one of ${FORM_EVENTS.join(', ')} and a function`);
+      if (!handlers.has(event)) handlers.set(event, new Set());
+      handlers.get(event)!.add(handler);
       return () => form.off(event, handler);
     },
-    off: events.off,
+    off: (event, handler) => void handlers.get(event)?.delete(handler),
     getState,
-    focus: (name) => void (checkName(name) && ops.focus(name)),
-    clear: (name) => void (checkName(name) && ops.clear(name)),
+    focus: (name) => command(name, { t: 'focus' }),
+    clear: (name) => command(name, { t: 'clear' }),
     setPlaceholder(name, text) {
-      if (typeof text !== 'string' || text.length > 200)
-        throw new PayframeError('invalid_request', 'the placeholder must be text of at most 200 characters');
-      if (checkName(name)) ops.placeholder(name, text);
+      if (typeof text !== 'string' || text.length > 200) throw refused('the placeholder must be text of at most 200 characters');
+      command(name, { t: 'placeholder', text });
     },
     setLocale(locale, texts) {
       if (!destroyed) ops.locale(locale, texts);
     },
     setDisabled(disabled) {
-      if (typeof disabled !== 'boolean') throw new PayframeError('invalid_request', 'setDisabled takes true or false');
+      if (typeof disabled !== 'boolean') throw refused('setDisabled takes true or false');
       if (!destroyed) ops.set({ disabled });
     },
     setStyles(styles) {
       // Wrapped: `undefined` takes the styles away, and must reach the frames as such.
-      const plain = plainCopy({ styles }, () => new PayframeError('invalid_request', 'styles must be plain data'));
+      const plain = plainCopy({ styles }, () => refused('styles must be plain data'));
       if (!destroyed) ops.set({ styles: plain.styles });
     },
     tokenize(options) {
       const { send } = ops;
-      if (!send) return Promise.reject(new PayframeError('invalid_request', 'a form of the CVV alone has postCvv(), not tokenize()'));
-      return once(() => send(options?.signal));
+      return send ? once(() => send(options?.signal)) : Promise.reject(refused('a form of the CVV alone has postCvv(), not tokenize()'));
     },
     postCvv(options) {
       const { post } = ops;
-      if (!post) return Promise.reject(new PayframeError('invalid_request', 'only a form of the CVV alone has postCvv()'));
-      return once(post(options));
+      return post ? once(post(options)) : Promise.reject(refused('only a form of the CVV alone has postCvv()'));
     },
     destroy: () => destroy(),
   };
@@ -181,20 +197,19 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
       fields.set(name, state);
       if (brandMoved) brand = next ?? undefined;
       paint(name);
-      if (event) events.emit(event === 'input' ? 'change' : event, getState(), name);
-      if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid)
-        events.emit('validityChange', getState(), name);
-      if (brandMoved) events.emit('brandChange', getState(), name);
+      if (event) emit(event === 'input' ? 'change' : event, name);
+      if (before.isValid !== state.isValid || before.isPotentiallyValid !== state.isPotentiallyValid) emit('validityChange', name);
+      if (brandMoved) emit('brandChange', name);
     },
     ready() {
       if (destroyed || loaded) return;
       loaded = true;
       settle();
-      events.emit('ready', getState());
+      emit('ready');
     },
     fail(error) {
       if (destroyed) return;
-      const tell = events.taken('error');
+      const tell = taken('error');
       destroy(error);
       tell(error);
     },

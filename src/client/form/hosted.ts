@@ -5,36 +5,109 @@
  * nonce endpoint with the client token the page hands the number frame for that one call.
  * A form of the CVV field alone (a saved card paid again) has no nonce to make: its frame posts the CVV
  * to the merchant's own server instead (`postCvv`), and the page gets the server's answer.
+ * Every message both ways goes through the mount's port (protocol/port.ts): each message from a frame
+ * is taken only from that frame's window, on the frame origin, on this mount's channel; each to a frame
+ * names the frame origin exactly. A job's round trip is protocol/ask.ts's.
  */
-import type { Config } from '../../protocol/messages';
+import { asker } from '../../protocol/ask';
+import { frameSrc, newChannel } from '../../protocol/address';
+import { readToPage } from '../../protocol/guards';
+import type { Config, Out, ToFrame, ToPage } from '../../protocol/messages';
 import type { FieldName } from '../../protocol/names';
-import { requestError } from '../../shared/errors';
+import { windowPort } from '../../protocol/port';
+import { fromErrorInfo } from '../../protocol/transfer';
+import { configError, requestError } from '../../shared/errors';
 import type { TokenizeResult } from '../../nonce/read';
 import { withToken } from '../core/with-token';
 import { loadChunk } from '../load';
 import { createForm, destroyedError } from './form';
-import { openFrames } from './frames';
 import { labelOf } from './labels';
-import { checkMount, checkTexts, type MountOptions } from './mount-options';
+import { watchLoad } from './load-watch';
+import { checkMount, checkTexts, inUse, type MountOptions } from './mount-options';
 import type { CardForm, PostCvvOptions } from './types';
+
+/** Chrome's policy names for autofill across frames, given only where this browser knows them (an unknown one is a console warning). */
+function autofillPolicy(): string {
+  const known: string[] = (document as { featurePolicy?: { features(): string[] } }).featurePolicy?.features() ?? [];
+  return ['shared-autofill', 'autofill'].filter((f) => known.includes(f)).join('; ');
+}
 
 /** Mounts the hosted card fields. Returns at once; `ready` says when the person can type. Bad options throw `invalid_config`. */
 export function mountFields(options: MountOptions): CardForm {
   const mount = checkMount(options);
-  const { core, specs, cvvOnly, brand, extras, signal } = mount;
+  const { core, specs, base, cvvOnly, brand, signal } = mount;
+  const { timeoutMs, retries } = core.config;
   const names = [...specs.keys()];
+  /** The frame that does the form's work: the number frame tokenises; a CVV-only form's frame posts. */
+  const worker: FieldName = cvvOnly ? 'cvv' : 'number';
   /** What a frame's config carries that the form's setters change in place. */
-  const now = { locale: mount.locale, ...extras } as Pick<
-    Config,
-    'locale' | 'styles' | 'fonts' | 'brands' | 'texts' | 'brandMark' | 'disabled'
-  >;
+  const now: Partial<Config> = { locale: mount.locale, ...mount.extras };
+  const spec = (name: FieldName) => specs.get(name)!;
+  const labelFor = (name: FieldName) => spec(name).label ?? labelOf(spec(name).container);
+  /** A frame's config now: in its URL when it is made, posted again when its page has loaded and when it says ready. */
+  const config = (name: FieldName) =>
+    ({
+      t: 'config',
+      ...now,
+      label: labelFor(name),
+      placeholder: spec(name).placeholder,
+      fields: names,
+      // The frame applies the few known schemes and refuses a config with one over 40 characters (custom
+      // idents can make it longer): cut, it is one the frame does not apply, not a frame left blank.
+      scheme: getComputedStyle(spec(name).container).colorScheme.slice(0, 40),
+      ...(brand === undefined ? {} : { brand }),
+    }) as Out<Config>;
+
+  const ch = newChannel();
+  const iframes = new Map<FieldName, HTMLIFrameElement>();
+  const windows = new Map<unknown, FieldName>();
+  /** Frames that said they take input: before that, a frame's window may not be on the frame origin yet. */
+  const ready = new Set<FieldName>();
+  const post = (name: FieldName, m: Out<ToFrame>) => port?.post(iframes.get(name)?.contentWindow, m);
+  // A frame not ready yet gets what it needs in its config, on its page's load.
+  const send = (name: FieldName, m: Out<ToFrame>) => ready.has(name) && post(name, m);
   /** Every frame gets its config again (the page's labels read again with it): it applies what changed, keeping what was typed. */
-  const set = (change: Partial<typeof now>) => {
+  const set = (change: Partial<Config>) => {
     Object.assign(now, change);
     for (const name of names) send(name, config(name));
   };
+  const jobs = asker((id) => send(worker, { t: 'cancel', id }), destroyedError);
+  const watch =
+    base === undefined ? undefined : watchLoad({ base, fields: names, ready, timeoutMs: mount.timeoutMs, failed: (e) => control.fail(e) });
+  /** What the page does with each message the port lets through, from the frame `name`. */
+  const receive = (m: ToPage, name: FieldName) => {
+    if (m.t === 'ready') {
+      // The frame's label (the page's own, or the frame's name for the field in the locale) names the frame.
+      iframes.get(name)!.title = m.label;
+      if (ready.has(name)) return; // ready again with a new config (a locale)
+      ready.add(name);
+      // What changed between its load and now (a setDisabled) was posted to no one: the config of the moment.
+      post(name, config(name));
+      if (ready.size === specs.size) {
+        watch!.stop();
+        control.ready();
+      }
+    } else if (m.t === 'state') {
+      control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
+      // Enter in a field submits the page's form, as in any input of that form.
+      if (m.event === 'submit') spec(name).container.closest('form')?.requestSubmit?.();
+    } else if (m.t === 'resize') iframes.get(name)!.style.height = `${Math.ceil(m.height)}px`;
+    else if (m.t === 'failure' && m.id === 0) control.fail(fromErrorInfo(m.error));
+    else if (name === worker) jobs.answer(m);
+  };
+  // A frame that speaks on our channel in words we cannot read before it said ready: another payframe version.
+  const port =
+    base === undefined
+      ? undefined
+      : windowPort<ToPage, ToFrame, FieldName>(
+          ch,
+          new URL(base).origin,
+          windows,
+          readToPage,
+          receive,
+          (name) => ready.has(name) || watch!.unreadable(name),
+        );
 
-  const labelFor = (name: FieldName) => specs.get(name)!.label ?? labelOf(specs.get(name)!.container);
   // The frame focuses its own input. The page's iframe.focus() would make that iframe the page's focused
   // element, and Chromium keeps it so when the person then clicks into another field's frame: a Tab from
   // that field "moves" to the iframe already focused, and the next key is lost (issue 17).
@@ -43,69 +116,94 @@ export function mountFields(options: MountOptions): CardForm {
   const onClick = (event: Event) => {
     const target = event.target as Element;
     const label = target.closest?.('label');
-    for (const [name, { container }] of specs) {
-      const labels = label && ((!!container.id && label.htmlFor === container.id) || label.contains(container));
-      if (labels || container.contains(target)) return focus(name);
-    }
+    for (const [name, { container }] of specs)
+      if ((label && ((!!container.id && label.htmlFor === container.id) || label.contains(container))) || container.contains(target))
+        return focus(name);
   };
   const roots = new Set([...specs.values()].map((s) => s.container.getRootNode()));
   const onAbort = () => control.fail(destroyedError());
-  const { timeoutMs, retries } = core.config;
-
-  const config = (name: FieldName) => ({
-    t: 'config' as const,
-    ...now,
-    label: labelFor(name),
-    placeholder: specs.get(name)!.placeholder,
-    fields: names,
-    // The frame applies the few known schemes and refuses a config with one over 40 characters (custom
-    // idents can make it longer): cut, it is one the frame does not apply, not a frame left blank.
-    scheme: getComputedStyle(specs.get(name)!.container).colorScheme.slice(0, 40),
-    ...(brand === undefined ? {} : { brand }),
-  });
-  const frames = openFrames(mount, labelFor, {
-    config,
-    ready: () => control.ready(),
-    state(name, m) {
-      control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
-      // Enter in a field submits the page's form, as in any input of that form.
-      if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit?.();
-    },
-    failed: (error) => control.fail(error),
-  });
-  const { send, ask } = frames;
 
   const control = createForm(new Map([...specs].map(([name, s]) => [name, s.container])), {
-    focus,
-    clear: (name) => send(name, { t: 'clear' }),
-    placeholder(name, text) {
-      specs.get(name)!.placeholder = text;
-      send(name, { t: 'placeholder', text });
+    command(name, m) {
+      if (m.t === 'placeholder') spec(name).placeholder = m.text;
+      send(name, m);
     },
     // The page's labels may have been translated too: the config reads them again.
-    locale(locale, texts) {
-      const checked = checkTexts(locale, texts ?? now.texts, requestError);
-      set({ locale, texts: checked });
-    },
+    locale: (locale, texts) => set({ locale, texts: checkTexts(locale, texts ?? now.texts, requestError) }),
     set,
-    touch: (fields) => fields.forEach((name) => send(name, { t: 'touch' })),
     ...(cvvOnly
       ? {
           // Loaded at the first postCvv(): few checkouts pay a saved card again.
           post: (options: PostCvvOptions) =>
-            loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, timeoutMs, ask)),
+            loadChunk(import('./cvv-post'), 'postCvv').then((m) =>
+              m.cvvPost(options, location.origin, timeoutMs, (job, stop) => jobs.ask((id) => send(worker, { ...job, id }), stop)),
+            ),
         }
       : {
           send: (stop: AbortSignal | undefined) =>
-            withToken(core, 'tokenize', stop, (token, d) => ask<TokenizeResult>({ t: 'tokenize', token, timeoutMs, retries }, d.signal)),
+            withToken(core, 'tokenize', stop, (token, d) =>
+              jobs.ask<TokenizeResult>((id) => {
+                // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
+                // channel, while the number frame gets the token: one message leg per frame, run side by side.
+                for (const name of names) if (name !== worker) send(name, { t: 'share', id });
+                send(worker, { t: 'tokenize', token, timeoutMs, retries, id });
+              }, d.signal),
+            ),
         }),
     teardown() {
-      frames.close();
+      watch?.stop();
+      port?.close();
+      jobs.close();
+      for (const [name, iframe] of iframes) {
+        iframe.remove();
+        inUse.delete(spec(name).container);
+      }
       roots.forEach((root) => root.removeEventListener('click', onClick));
       signal?.removeEventListener('abort', onAbort);
     },
   });
 
+  if (base === undefined) {
+    // The live service serves no card frames: said at once (after mountFields returns, so that `on('error')` hears it), no iframe made.
+    queueMicrotask(() =>
+      control.fail(
+        configError(
+          'frameUrl is required with a live baseUrl: host the frames on an origin of your own with createFrameHost (payframe/server) or `npx payframe frames`',
+          'mountFields',
+        ),
+      ),
+    );
+  } else {
+    const allow = autofillPolicy();
+    for (const [name, { container }] of specs) {
+      const iframe = document.createElement('iframe');
+      iframe.title = labelFor(name) ?? '';
+      iframe.src = frameSrc(base, {
+        merchant: core.config.merchantId,
+        gateway: core.config.base.href,
+        field: name,
+        channel: ch,
+        // The page's origin now: the frames talk to it alone, and a CVV-only form posts to it alone.
+        origin: location.origin,
+        config: { ...config(name), ch },
+        ...(cvvOnly ? { form: 'cvv' as const } : {}),
+      });
+      if (allow) iframe.allow = allow;
+      // Through the CSSOM: a strict style-src allows it, as it does not allow a style attribute in markup.
+      Object.assign(iframe.style, { display: 'block', width: '100%', height: '2.75rem', border: '0' }); // an iframe's background is transparent already
+      watch!.made(name, iframe.src);
+      // The frame starts with the config of its URL. Posted once more when its page has loaded: that brings
+      // it what changed since (a locale), and proves the page's origin where the browser cannot (Firefox).
+      iframe.addEventListener('load', () => {
+        post(name, config(name));
+        watch!.loaded(name);
+      });
+      container.append(iframe);
+      iframes.set(name, iframe);
+      windows.set(iframe.contentWindow, name);
+      inUse.add(container);
+    }
+  }
   roots.forEach((root) => root.addEventListener('click', onClick));
   signal?.addEventListener('abort', onAbort);
   if (signal?.aborted) onAbort();
