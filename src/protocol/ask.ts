@@ -4,6 +4,7 @@
  * under its own deadline and answers it once. An error crosses as data (transfer.ts).
  */
 import { deadline } from '../shared/deadline';
+import { isAnswer } from './job-answer';
 import type { Out, Post, ToPage, Tokenize } from './messages';
 import { fromErrorInfo, toErrorInfo } from './transfer';
 
@@ -11,6 +12,8 @@ import { fromErrorInfo, toErrorInfo } from './transfer';
 export type Answer = Extract<ToPage, { t: 'result' | 'posted' | 'failure' }>;
 /** What the page asks a frame to do; the asker adds the id. */
 export type Job = Omit<Out<Tokenize>, 'id'> | Omit<Out<Post>, 'id'>;
+/** The page's way to ask its worker frame a job: the answer, or its failure. */
+export type Ask = <T>(job: Job, stop: AbortSignal) => Promise<T>;
 
 export interface Asker {
   /**
@@ -19,7 +22,7 @@ export interface Asker {
    * `gone()` when the asker is closed.
    */
   ask<T>(send: (id: number) => void, stop: AbortSignal): Promise<T>;
-  /** A frame's answer, to the job that waits for it (none: dropped). */
+  /** A frame's answer, to the job that waits for it (none, or one that does not carry what its type promises: dropped). */
   answer(m: Answer): void;
   /** Every waiting job, and every later one, rejects with `gone()`. */
   close(): void;
@@ -52,7 +55,7 @@ export function asker(cancel: (id: number) => void, gone: () => Error): Asker {
         });
         send(id);
       }),
-    answer: (m) => pending.get(m.id)?.(m),
+    answer: (m) => void (isAnswer(m) && pending.get(m.id)?.(m)),
     close() {
       closed = true;
       pending.forEach((done) => done());

@@ -18,40 +18,25 @@ const isFieldState = (s: unknown): s is FieldState =>
   isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean') && isOpt(s.reason, isStr);
 const isBrand = (b: unknown) =>
   b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
-const isResult = (r: unknown) =>
-  isObj(r) &&
-  isStr(r.nonce) &&
-  isOpt(r.brand, isStr) &&
-  isStr(r.last4) &&
-  isNum(r.expireMonth) &&
-  isNum(r.expireYear) &&
-  isStr(r.expiresAt) &&
-  isOpt(r.name, isStr);
-const isError = (e: unknown) =>
-  isObj(e) &&
-  isStr(e.code) &&
-  isStr(e.message) &&
-  isOpt(e.status, isNum) &&
-  isOpt(e.resultCode, isStr) &&
-  isOpt(e.reason, isStr) &&
-  isOpt(e.eventId, isStr) &&
-  isOpt(e.fields, (f) => Array.isArray(f) && f.every(isFieldName)) &&
-  isOpt(e.reasons, isObj);
 /** A JSON object, as a CVV post's body. */
 const isRecord = (x: unknown): x is Data => isObj(x) && !Array.isArray(x);
 /** A client token goes into an Authorization header: visible ASCII only. */
 const isToken = (x: unknown) => isStr(x) && /^[\x21-\x7e]+$/.test(x);
 
-/** Frame → page. */
+/**
+ * Frame → page. A job's answer (`result`, `posted`, the `failure` of a job) is read here by its type and
+ * id alone: its job reads the rest when it takes it (job-answer.ts). A `failure` of id 0 is the frame's
+ * refusal of its config, read here: its error's message.
+ */
 export function readToPage(m: unknown, ch: string): ToPage | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
     (m.t === 'ready' && isStr(m.label, 200)) ||
     (m.t === 'state' && isOpt(m.event, isFieldEvent) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
     (m.t === 'resize' && isNum(m.height)) ||
-    (m.t === 'result' && isNum(m.id) && isResult(m.result)) ||
-    (m.t === 'posted' && isNum(m.id) && 'body' in m) ||
-    (m.t === 'failure' && isNum(m.id) && isError(m.error));
+    (['result', 'posted', 'failure'].includes(m.t) &&
+      isNum(m.id) &&
+      (m.id > 0 || (m.t === 'failure' && isObj(m.error) && isStr(m.error.message))));
   return ok ? (m as ToPage) : undefined;
 }
 

@@ -1,4 +1,4 @@
-// client.tokenize loads the card rules at its first call, and handlePending its flow and OTP form; a
+// client.tokenize loads the card rules at its first call, handlePending its flow and OTP form, the hosted form its tokenize job when ready; a
 // chunk that does not load is a typed error, nothing happens, and the next call tries again.
 // @vitest-environment happy-dom
 import { afterEach, expect, it, vi } from 'vitest';
@@ -6,6 +6,7 @@ import { afterEach, expect, it, vi } from 'vitest';
 afterEach(() => {
   vi.doUnmock('../../src/client/core/tokenize');
   vi.doUnmock('../../src/client/pending/pending-flow');
+  vi.doUnmock('../../src/client/form/tokenize-job');
   vi.resetModules();
 });
 
@@ -85,5 +86,47 @@ it('postCvv: checks that did not load are network, and nothing is posted; the ne
   await vi.waitFor(() => expect(posts()).toHaveLength(1));
   say({ t: 'posted', id: posts()[0]![0].id, body: { status: 'approved' } });
   await expect(call).resolves.toEqual({ status: 'approved' });
+  form.destroy();
+});
+
+it("the hosted form's tokenize job: asked for when the form is ready; one that did not load is network, nothing is sent, and the next call loads it", async () => {
+  vi.resetModules();
+  let fail = true;
+  let asked = 0;
+  vi.doMock('../../src/client/form/tokenize-job', async (original) => {
+    asked++;
+    if (fail) throw new TypeError('Failed to fetch dynamically imported module');
+    return original();
+  });
+  const { frameLoaded, standInFrames } = await import('./stand-in-frames');
+  const { createClient } = await import('../../src/client/core/client');
+  const { mountFields } = await import('../../src/client/form/hosted');
+  document.body.innerHTML = '<div id="n"></div><div id="e"></div><div id="c"></div>';
+  standInFrames();
+  const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization: 'token' });
+  const form = mountFields({
+    client,
+    fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } },
+    frameUrl: 'https://frames.example/',
+  });
+  const frames = [...document.querySelectorAll('iframe')];
+  const wins = frames.map((f) => f.contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> });
+  const ch = new URLSearchParams(frames[0]!.src.split('#')[1]).get('channel');
+  const say = (i: number, data: object) =>
+    window.dispatchEvent(new MessageEvent('message', { data: { ch, ...data }, origin: 'https://frames.example', source: wins[i] as any }));
+  const valid = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
+  frames.forEach((frame, i) => (frameLoaded(frame), say(i, { t: 'ready', label: 'L' })));
+  await form.ready;
+  await vi.waitFor(() => expect(asked).toBe(1)); // at ready, before any tokenize()
+  frames.forEach((_, i) => say(i, { t: 'state', event: 'input', state: valid }));
+  const jobs = () => wins[0]!.postMessage.mock.calls.filter(([m]) => m.t === 'tokenize');
+  await expect(form.tokenize()).rejects.toMatchObject({ code: 'network', message: 'tokenize: its code did not load' });
+  expect(jobs()).toEqual([]);
+  fail = false;
+  const call = form.tokenize();
+  await vi.waitFor(() => expect(jobs()).toHaveLength(1));
+  const result = { nonce: 'n', brand: 'visa', last4: '1111', expireMonth: 1, expireYear: 2030, expiresAt: 't' };
+  say(0, { t: 'result', id: jobs()[0]![0].id, result });
+  await expect(call).resolves.toEqual(result);
   form.destroy();
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { frameSrc, newChannel, postTarget, readFrameAddress, readSibling, readToFrame, readToPage } from '../../src/protocol';
 import type { Config } from '../../src/protocol/messages';
 import type { FrameAddress } from '../../src/protocol/address';
+import { isAnswer } from '../../src/protocol/job-answer';
 
 const ch = 'a'.repeat(32);
 const state = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
@@ -40,22 +41,42 @@ describe('readToPage (frame → page)', () => {
     ['a state that misses a flag', { t: 'state', ch, event: 'input', state: { isEmpty: true } }],
     ['a state flag that is not a boolean', { t: 'state', ch, event: 'input', state: { ...state, isValid: 1 } }],
     ['a reason that is not text', { t: 'state', ch, event: 'input', state: { ...state, reason: 7 } }],
-    ['reasons that are not an object', { t: 'failure', ch, id: 2, error: { code: 'invalid_card', message: 'm', reasons: 'number' } }],
     ['an unknown event', { t: 'state', ch, event: 'click', state }],
     ['a brand without a code', { t: 'state', ch, state, brand: { id: 'visa', name: 'Visa' } }],
     ['a negative height', { t: 'resize', ch, height: -1 }],
     ['an infinite height', { t: 'resize', ch, height: Infinity }],
-    ['a result without a nonce', { t: 'result', ch, id: 1, result: { ...result, nonce: undefined } }],
     ['a result without an id', { t: 'result', ch, result }],
-    ['an error with a field we do not have', { t: 'failure', ch, id: 1, error: { code: 'invalid_card', message: 'm', fields: ['pin'] } }],
-    ['an error without a message', { t: 'failure', ch, id: 1, error: { code: 'network' } }],
-    ['a post answer without a body', { t: 'posted', ch, id: 1 }],
     ['a post answer without an id', { t: 'posted', ch, body: {} }],
+    ['a job answer of id 0', { t: 'result', ch, id: 0, result }],
+    ['an id that is text', { t: 'result', ch, id: '1', result }],
+    ['a refused config without a message', { t: 'failure', ch, id: 0, error: { code: 'invalid_config' } }],
     ['a string', 'hello'],
     ['null', null],
     ['an array', [ch]],
   ])('ignores %s', (_, m) => {
     expect(readToPage(m, ch)).toBeUndefined();
+  });
+});
+
+describe("isAnswer (a job's answer, read whole when its job takes it)", () => {
+  it.each([
+    { t: 'result', id: 1, result },
+    { t: 'result', id: 1, result: { ...result, brand: undefined, name: 'A' } },
+    { t: 'posted', id: 3, body: null },
+    { t: 'failure', id: 2, error: { code: 'invalid_card', message: 'm', fields: ['number'], reasons: { number: 'unsupported_brand' } } },
+  ])('reads %j', (m) => {
+    expect(isAnswer(m)).toBe(true);
+  });
+
+  it.each([
+    ['reasons that are not an object', { t: 'failure', id: 2, error: { code: 'invalid_card', message: 'm', reasons: 'number' } }],
+    ['a result without a nonce', { t: 'result', id: 1, result: { ...result, nonce: undefined } }],
+    ['an error with a field we do not have', { t: 'failure', id: 1, error: { code: 'invalid_card', message: 'm', fields: ['pin'] } }],
+    ['an error without a message', { t: 'failure', id: 1, error: { code: 'network' } }],
+    ['a post answer without a body', { t: 'posted', id: 1 }],
+    ['a message of another type', { t: 'ready', id: 1, label: 'L' }],
+  ])('refuses %s', (_, m) => {
+    expect(isAnswer(m)).toBe(false);
   });
 });
 

@@ -13,6 +13,7 @@ import { isPayframeError, PayframeError } from '../../src/shared/errors';
 const ch = 'a'.repeat(32);
 const FRAMES = 'https://frames.example';
 const ready = { t: 'ready', label: 'Card number' };
+const result = { nonce: 'n', brand: 'visa' as const, last4: '1111', expireMonth: 1, expireYear: 2030, expiresAt: 't' };
 
 describe('windowPort', () => {
   const opened: { close(): void }[] = [];
@@ -55,7 +56,7 @@ describe('windowPort', () => {
     say({ ch: 'b'.repeat(32), ...ready });
     say({ ...ready });
     say({ ch, t: 'ready', label: 7 });
-    say({ ch, t: 'result', id: 1, result: { nonce: 'n' } });
+    say({ ch, t: 'result', result: { nonce: 'n' } });
     say('a string');
     say(null);
     expect(heard).toEqual([]);
@@ -141,8 +142,8 @@ describe('asker (the page’s half)', () => {
     const second = ask();
     expect(sent).toEqual([1, 2]);
     jobs.answer(answer({ t: 'posted', id: 2, body: { status: 'approved' } as any }));
-    jobs.answer(answer({ t: 'result', id: 1, result: { nonce: 'n' } as any }));
-    await expect(first).resolves.toEqual({ nonce: 'n' });
+    jobs.answer(answer({ t: 'result', id: 1, result }));
+    await expect(first).resolves.toEqual(result);
     await expect(second).resolves.toEqual({ status: 'approved' });
   });
 
@@ -157,6 +158,15 @@ describe('asker (the page’s half)', () => {
       message: 'the cvv field did not answer',
       fields: ['cvv'],
     });
+  });
+
+  it('drops an answer that does not carry what its type promises, and settles with the next good one', async () => {
+    const { jobs, ask } = open();
+    const job = ask();
+    jobs.answer(answer({ t: 'result', id: 1, result: { ...result, nonce: undefined } as any }));
+    jobs.answer(answer({ t: 'failure', id: 1, error: { code: 'invalid_card', message: 'm', fields: ['pin' as any] } }));
+    jobs.answer(answer({ t: 'result', id: 1, result }));
+    await expect(job).resolves.toEqual(result);
   });
 
   it('tells the frame to cancel when the page stops waiting, rejects with the reason, and drops a late answer', async () => {

@@ -6,12 +6,13 @@ import { deadline } from '../../shared/deadline';
 import { PayframeError, requestError } from '../../shared/errors';
 import { isTimeout } from '../../shared/call';
 import { plainCopy } from '../../shared/plain';
-import { MAX_POST_BODY, type Post, postTarget } from '../../protocol';
+import { MAX_POST_BODY, postTarget } from '../../protocol';
+import type { Ask } from '../../protocol/ask';
 import type { CvvAnswer } from '../../protocol/wire';
 import type { PostCvvOptions } from './types';
 
-/** One round trip to the CVV frame (hosted.ts). */
-export type Ask = <T>(job: Omit<Post, 'ch' | 'id'>, stop: AbortSignal) => Promise<T>;
+// The page's half of a job's round trip, with the first job's code (hosted.ts).
+export { asker } from '../../protocol/ask';
 
 /**
  * Checks the options before anything is sent (the URL on the page's own origin, the body plain JSON

@@ -9,16 +9,13 @@
  * is taken only from that frame's window, on the frame origin, on this mount's channel; each to a frame
  * names the frame origin exactly. A job's round trip is protocol/ask.ts's.
  */
-import { asker } from '../../protocol/ask';
+import type { Ask, Asker, asker } from '../../protocol/ask';
 import { frameSrc, newChannel } from '../../protocol/address';
 import { readToPage } from '../../protocol/guards';
 import type { Config, Out, ToFrame, ToPage } from '../../protocol/messages';
 import type { FieldName } from '../../protocol/names';
 import { windowPort } from '../../protocol/port';
-import { fromErrorInfo } from '../../protocol/transfer';
-import { configError, requestError } from '../../shared/errors';
-import type { TokenizeResult } from '../../nonce/read';
-import { withToken } from '../core/with-token';
+import { configError, PayframeError, requestError } from '../../shared/errors';
 import { loadChunk } from '../load';
 import { createForm, destroyedError } from './form';
 import { labelOf } from './labels';
@@ -32,11 +29,13 @@ function autofillPolicy(): string {
   return ['shared-autofill', 'autofill'].filter((f) => known.includes(f)).join('; ');
 }
 
+/** The hosted form's tokenize job: a chunk of its own, fetched when a full form is ready. */
+const tokenizeCode = () => loadChunk(import('./tokenize-job'), 'tokenize');
+
 /** Mounts the hosted card fields. Returns at once; `ready` says when the person can type. Bad options throw `invalid_config`. */
 export function mountFields(options: MountOptions): CardForm {
   const mount = checkMount(options);
   const { core, specs, base, cvvOnly, brand, signal } = mount;
-  const { timeoutMs, retries } = core.config;
   const names = [...specs.keys()];
   /** The frame that does the form's work: the number frame tokenises; a CVV-only form's frame posts. */
   const worker: FieldName = cvvOnly ? 'cvv' : 'number';
@@ -71,7 +70,17 @@ export function mountFields(options: MountOptions): CardForm {
     Object.assign(now, change);
     for (const name of names) send(name, config(name));
   };
-  const jobs = asker((id) => send(worker, { t: 'cancel', id }), destroyedError);
+  let jobs: Asker | undefined;
+  /** The page's half of the worker frame's jobs, made with the first job's code (it loads with it). */
+  const ask =
+    (code: { asker: typeof asker }): Ask =>
+    (job, stop) =>
+      (jobs ??= code.asker((id) => send(worker, { t: 'cancel', id }), destroyedError)).ask((id) => {
+        // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
+        // channel, while the number frame gets the token: one message leg per frame, run side by side.
+        if (job.t === 'tokenize') for (const name of names) if (name !== worker) send(name, { t: 'share', id });
+        send(worker, { ...job, id });
+      }, stop);
   const watch =
     base === undefined ? undefined : watchLoad({ base, fields: names, ready, timeoutMs: mount.timeoutMs, failed: (e) => control.fail(e) });
   /** What the page does with each message the port lets through, from the frame `name`. */
@@ -86,14 +95,16 @@ export function mountFields(options: MountOptions): CardForm {
       if (ready.size === specs.size) {
         watch!.stop();
         control.ready();
+        // The tokenize job's code, off the mount's path and before the payer's first Pay.
+        if (!cvvOnly) tokenizeCode().catch(() => undefined);
       }
     } else if (m.t === 'state') {
       control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
       // Enter in a field submits the page's form, as in any input of that form.
       if (m.event === 'submit') spec(name).container.closest('form')?.requestSubmit?.();
     } else if (m.t === 'resize') iframes.get(name)!.style.height = `${Math.ceil(m.height)}px`;
-    else if (m.t === 'failure' && m.id === 0) control.fail(fromErrorInfo(m.error));
-    else if (name === worker) jobs.answer(m);
+    else if (m.t === 'failure' && m.id === 0) control.fail(new PayframeError('invalid_config', m.error.message));
+    else if (name === worker) jobs?.answer(m);
   };
   // A frame that speaks on our channel in words we cannot read before it said ready: another payframe version.
   const port =
@@ -135,25 +146,13 @@ export function mountFields(options: MountOptions): CardForm {
       ? {
           // Loaded at the first postCvv(): few checkouts pay a saved card again.
           post: (options: PostCvvOptions) =>
-            loadChunk(import('./cvv-post'), 'postCvv').then((m) =>
-              m.cvvPost(options, location.origin, timeoutMs, (job, stop) => jobs.ask((id) => send(worker, { ...job, id }), stop)),
-            ),
+            loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, core.config.timeoutMs, ask(m))),
         }
-      : {
-          send: (stop: AbortSignal | undefined) =>
-            withToken(core, 'tokenize', stop, (token, d) =>
-              jobs.ask<TokenizeResult>((id) => {
-                // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
-                // channel, while the number frame gets the token: one message leg per frame, run side by side.
-                for (const name of names) if (name !== worker) send(name, { t: 'share', id });
-                send(worker, { t: 'tokenize', token, timeoutMs, retries, id });
-              }, d.signal),
-            ),
-        }),
+      : { send: (stop: AbortSignal | undefined) => tokenizeCode().then((m) => m.tokenizeJob(core, stop, ask(m))) }),
     teardown() {
       watch?.stop();
       port?.close();
-      jobs.close();
+      jobs?.close();
       for (const [name, iframe] of iframes) {
         iframe.remove();
         inUse.delete(spec(name).container);

@@ -34,15 +34,15 @@ interface Watched {
 export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): LoadWatch {
   const origin = new URL(base).origin;
   const timers: ReturnType<typeof setTimeout>[] = [];
-  const waiting = () => fields.filter((n) => !ready.has(n));
-  let over = false;
-  /** Fails the mount for `names`, the message starting with them. */
-  const fail = (code: ErrorCode, names: FieldName[], text: string, reason?: string) => {
-    if (over) return;
-    watch.stop();
-    failed(new PayframeError(code, `the ${names.join(', ')} field${names.length > 1 ? 's' : ''}${text}`, { reason, fields: names }));
-  };
   const later = (ms: number, then: () => void) => timers.push(setTimeout(then, ms));
+  /**
+   * Fails the mount for the fields of `among` not ready yet, the message starting with them. Failing
+   * tears the form down, which stops this watch: nothing fails twice.
+   */
+  const fail = (code: ErrorCode, text: string, reason?: string, among = fields) => {
+    const names = among.filter((n) => !ready.has(n));
+    failed(new PayframeError(code, `the ${names.join(', ')} field${names[1] ? 's' : ''}${text}`, { reason, fields: names }));
+  };
 
   /** This mount's frames by URL: as an iframe's resource entry names it, and as a violation does (no fragment). */
   const ours = new Map<string, FieldName>();
@@ -59,17 +59,12 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
       /^(frame|child|default)-src$/.test(directive) &&
       (blocked === origin || ours.has(blocked))
     )
-      fail(
-        'invalid_config',
-        waiting(),
-        ` blocked by the page's CSP (${directive}): add ${origin} to its frame-src`,
-        'FRAME_BLOCKED_BY_CSP',
-      );
+      fail('invalid_config', ` blocked by the page's CSP (${directive}): add ${origin} to its frame-src`, 'FRAME_BLOCKED_BY_CSP');
   };
   document.addEventListener('securitypolicyviolation', onViolation);
 
   later(timeoutMs, () =>
-    fail('timeout', waiting(), ` did not arrive from ${origin} in ${timeoutMs} ms: check that ${base} opens from the payer's browser`),
+    fail('timeout', ` did not arrive from ${origin} in ${timeoutMs} ms: check that ${base} opens from the payer's browser`),
   );
 
   /** Frames whose document arrived. */
@@ -96,23 +91,22 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
     loaded(name) {
       if (arrived.has(name)) return;
       arrived.add(name);
-      later(SILENT_MS, () => {
-        // Every frame silent so far: they come from one host, and usually fail alike.
-        if (!ready.has(name))
+      // Every frame silent so far: they come from one host, and usually fail alike.
+      later(
+        SILENT_MS,
+        () =>
+          !ready.has(name) &&
           fail(
             'network',
-            waiting().filter((n) => arrived.has(n)),
             `: the page arrived from ${origin}, but no payframe frame spoke in it: the host is unreachable (open ${base} in a tab), ` +
               `refuses this page's origin ${location.origin} (add it to its merchantOrigins), or serves some other page`,
             'FRAME_NOT_ANSWERING',
-          );
-      });
+            fields.filter((n) => arrived.has(n)),
+          ),
+      );
     },
-    unreadable(name) {
-      fail('invalid_config', [name], `: its frame from ${origin} speaks another version of payframe`, 'FRAME_VERSION');
-    },
+    unreadable: (name) => fail('invalid_config', `: its frame from ${origin} speaks another version of payframe`, 'FRAME_VERSION', [name]),
     stop() {
-      over = true;
       timers.forEach(clearTimeout);
       timing?.disconnect();
       document.removeEventListener('securitypolicyviolation', onViolation);

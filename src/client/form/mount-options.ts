@@ -6,7 +6,7 @@ import type { BrandId } from '../../card/brands';
 import { CVV_PAGE } from '../../protocol/address';
 import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
 import type { FieldTexts } from '../../frame/text';
-import { FIELD_NAMES, type FieldName, isLocale, isLocaleTag, type LocaleTag } from '../../protocol/names';
+import { FIELD_NAMES, type FieldName, isFieldName, isLocale, isLocaleTag, type LocaleTag } from '../../protocol/names';
 import { isTimeout } from '../../shared/call';
 import { configError } from '../../shared/errors';
 import { plainCopy } from '../../shared/plain';
@@ -85,67 +85,59 @@ export interface Mount {
 export const inUse = new WeakSet<Element>();
 
 /** A mount's refusal: `invalid_config`, its message naming mountFields. */
-const WHO = 'mountFields';
-/** Text, or not given: what JSON carries to the frames as it is (they check its length and meaning). */
-const isText = (x: unknown) => x === undefined || typeof x === 'string';
-
-function frameBase(text: string): string {
-  const url = urlOf(text);
-  if (url && !url.pathname.endsWith('/')) url.pathname += '/';
-  if (!url || !isWebUrl(url) || url.search || url.hash || url.pathname.endsWith(`/${CVV_PAGE}`))
-    throw configError(`frameUrl must be https (http on localhost), with no query or fragment, not ending in ${CVV_PAGE}`, WHO);
-  // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
-  if (url.origin === location.origin) throw configError("frameUrl must be on another origin than this page's", WHO);
-  return url.href;
-}
-
-function containerOf(name: FieldName, given: unknown, taken: Set<Element>): Element {
-  const el = elementOf(given);
-  if (!el?.isConnected) throw configError(`the ${name} container is not in the document`, WHO);
-  if (inUse.has(el) || taken.has(el)) throw configError(`the ${name} container already holds a card field`, WHO);
-  taken.add(el);
-  return el;
+function need(ok: unknown, message: string): asserts ok {
+  if (!ok) throw configError(message, 'mountFields');
 }
 
 /**
  * Checks here what must fail before anything is made, or protects the page: the client, the page and
  * the frames' URL, the containers, the signal and timeout, data that can travel in a URL, the locale (which
- * `setLocale` checks too). The rest (the length of labels and placeholders, which `brand`,
- * `brandMark`, the texts themselves, styles, fonts, brands) the frames check where they apply it: a
- * refusal there rejects `ready` and says `error`.
+ * `setLocale` checks too). The rest (labels and placeholders, `brand`, `brandMark`, the texts themselves,
+ * styles, fonts, brands) the frames check where they apply it: a refusal there rejects `ready` and says `error`.
  */
 export function checkMount(options: MountOptions): Mount {
-  if (options === null || typeof options !== 'object') throw configError('needs an options object', WHO);
+  need(options !== null && typeof options === 'object', 'needs an options object');
   const core = coreOf(options.client);
-  if (!core) throw configError('client must come from createClient', WHO);
-  const { timeoutMs = 30_000, signal, locale = 'en', brand } = options;
-  if (!isTimeout(timeoutMs)) throw configError('timeoutMs must be a positive number of milliseconds', WHO);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw configError('signal must be an AbortSignal', WHO);
-  if (!isWebUrl(new URL(location.href))) throw configError('the page must be https (http on localhost)', WHO);
+  need(core, 'client must come from createClient');
+  const { timeoutMs = 30_000, signal, locale = 'en', brand, frameUrl, styles, fonts, brands, brandMark } = options;
+  need(isTimeout(timeoutMs), 'timeoutMs must be a positive number of milliseconds');
+  need(signal === undefined || signal instanceof AbortSignal, 'signal must be an AbortSignal');
+  need(isWebUrl(new URL(location.href)), 'the page must be https (http on localhost)');
   const gateway = core.config.base;
   // Only the sandbox (on loopback) serves the frames beside its API; the live service does not.
-  const base =
-    options.frameUrl !== undefined || isLoopback(gateway) ? frameBase(options.frameUrl ?? `${gateway.origin}/frame/`) : undefined;
+  let base: string | undefined;
+  if (frameUrl !== undefined || isLoopback(gateway)) {
+    const url = urlOf(frameUrl ?? `${gateway.origin}/frame/`);
+    if (url && !url.pathname.endsWith('/')) url.pathname += '/';
+    need(
+      url && isWebUrl(url) && !url.search && !url.hash && !url.pathname.endsWith(`/${CVV_PAGE}`),
+      `frameUrl must be https (http on localhost), with no query or fragment, not ending in ${CVV_PAGE}`,
+    );
+    // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.
+    need(url.origin !== location.origin, "frameUrl must be on another origin than this page's");
+    base = url.href;
+  }
   const given = (options.fields ?? {}) as Record<string, Partial<HostedField> | undefined>;
-  const unknown = Object.keys(given).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
-  if (unknown.length > 0) throw configError(`unknown field ${unknown.join(', ')}`, WHO);
+  const unknown = Object.keys(given).filter((k) => !isFieldName(k));
+  need(!unknown.length, `unknown field ${unknown.join(', ')}`);
   const cvvOnly = Object.keys(given).join() === 'cvv';
-  if (!isText(brand)) throw configError("brand must be a brand id ('visa')", WHO);
   const specs = new Map<FieldName, Spec>();
-  const taken = new Set<Element>();
   for (const name of cvvOnly ? (['cvv'] as const) : FIELD_NAMES) {
     const spec = given[name];
     if (spec === undefined && name === 'name') continue;
-    if (spec === null || typeof spec !== 'object') throw configError(`fields.${name} is required (or cvv alone)`, WHO);
-    const { placeholder, label } = spec;
-    if (!isText(placeholder) || !isText(label)) throw configError(`fields.${name}: placeholder and label must be text`, WHO);
-    specs.set(name, { container: containerOf(name, spec.container, taken), placeholder, label });
+    need(spec !== null && typeof spec === 'object', `fields.${name} is required (or cvv alone)`);
+    const container = elementOf(spec.container);
+    need(container?.isConnected, `the ${name} container is not in the document`);
+    need(
+      !inUse.has(container) && ![...specs.values()].some((s) => s.container === container),
+      `the ${name} container already holds a card field`,
+    );
+    specs.set(name, { ...spec, container });
   }
-  const { styles, fonts, brands, brandMark } = options;
   const extras: Mount['extras'] = plainCopy({ styles, fonts, brands, brandMark }, () =>
-    configError('styles, fonts and brands must be plain data', WHO),
+    configError('styles, fonts and brands must be plain data', 'mountFields'),
   );
-  extras.texts = checkTexts(locale, options.texts, (message) => configError(message, WHO));
+  extras.texts = checkTexts(locale, options.texts, (message) => configError(message, 'mountFields'));
   return { core, specs, base, locale, cvvOnly, brand, extras, timeoutMs, signal };
 }
 
