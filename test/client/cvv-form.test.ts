@@ -221,6 +221,7 @@ describe('a CVV-only form', () => {
   });
 
   it.each([
+    ['a brand that is not text', { brand: 7 }],
     ['cvv with another field but no number', { fields: { cvv: { container: '#kept' }, name: { container: '#n' } } }],
     ['no field at all', { fields: {} }],
   ])('refuses %s with invalid_config', (_, options) => {

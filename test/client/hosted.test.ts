@@ -524,6 +524,18 @@ describe('mountFields', () => {
       'an unknown field',
       { fields: { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' }, zip: { container: '#name' } } },
     ],
+    [
+      'a placeholder that is not text',
+      { fields: { number: { container: '#n', placeholder: 5 }, expiry: { container: '#e' }, cvv: { container: '#c' } } },
+    ],
+    [
+      'a label that is not text',
+      { fields: { number: { container: '#n', label: {} }, expiry: { container: '#e' }, cvv: { container: '#c' } } },
+    ],
+    [
+      'a label JSON cannot carry, on the second field (nothing of the first is left)',
+      { fields: { number: { container: '#n' }, expiry: { container: '#e', label: 10n }, cvv: { container: '#c' } } },
+    ],
     ['a timeout given as text', { timeoutMs: '5000' }],
     ['an unknown locale', { locale: 'fr' }],
     ['a locale of texts that is no tag', { locale: 'fr_FR', texts: { fr_FR: {} } }],
@@ -568,15 +580,14 @@ describe('mountFields', () => {
     expect(document.querySelector('.payframe-field')).toBeNull();
   });
 
-  it('leaves to the frames what they check where they apply it: a long label, a placeholder that is not text, a brand mark as text, a brand on a full form', async () => {
+  it('leaves to the frames what they check where they apply it: a long label, a brand mark as text, a brand on a full form', async () => {
     const label = 'x'.repeat(201);
     const form = mount({
-      fields: { number: { container: '#n', label }, expiry: { container: '#e', placeholder: 5 }, cvv: { container: '#c' } },
+      fields: { number: { container: '#n', label }, expiry: { container: '#e' }, cvv: { container: '#c' } },
       brandMark: 'no',
-      brand: 7,
+      brand: 'visa',
     });
-    expect(urlConfig('number')).toMatchObject({ label, brandMark: 'no', brand: 7 });
-    expect(urlConfig('expiry')).toMatchObject({ placeholder: 5 });
+    expect(urlConfig('number')).toMatchObject({ label, brandMark: 'no', brand: 'visa' });
     // The frame's refusal rejects `ready` and says `error`.
     const onError = vi.fn();
     form.on('error', onError);

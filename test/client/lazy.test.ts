@@ -1,7 +1,7 @@
 // client.tokenize loads the card rules at its first call, handlePending its flow and OTP form, the hosted form its tokenize job when ready; a
 // chunk that does not load is a typed error, nothing happens, and the next call tries again.
 // @vitest-environment happy-dom
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 afterEach(() => {
   vi.doUnmock('../../src/client/core/tokenize');
@@ -129,4 +129,86 @@ it("the hosted form's tokenize job: asked for when the form is ready; one that d
   say(0, { t: 'result', id: jobs()[0]![0].id, result });
   await expect(call).resolves.toEqual(result);
   form.destroy();
+});
+
+describe("the hosted form's tokenize while its job's code is on its way", () => {
+  afterEach(() => vi.doUnmock('../../src/client/load'));
+
+  /** A mounted, ready, valid full form whose tokenize job's code waits for `gate` (none: arrives at once), and whose client token waits for `release`. */
+  async function readyForm(gate?: Promise<void>, timeoutMs = 4321) {
+    vi.resetModules();
+    if (gate)
+      vi.doMock('../../src/client/load', () => ({
+        loadChunk: async <T>(chunk: Promise<T>, what: string) => {
+          if (what === 'tokenize') await gate;
+          return chunk;
+        },
+      }));
+    const { frameLoaded, standInFrames } = await import('./stand-in-frames');
+    const { createClient } = await import('../../src/client/core/client');
+    const { mountFields } = await import('../../src/client/form/hosted');
+    document.body.innerHTML = '<div id="n"></div><div id="e"></div><div id="c"></div>';
+    standInFrames();
+    let release!: (token: string) => void;
+    const authorization = vi.fn(() => new Promise<string>((resolve) => (release = resolve)));
+    const client = createClient({ merchantId: 'm', baseUrl: 'https://gw.example', authorization, timeoutMs });
+    const fields = { number: { container: '#n' }, expiry: { container: '#e' }, cvv: { container: '#c' } };
+    const form = mountFields({ client, fields, frameUrl: 'https://frames.example/' });
+    const frames = [...document.querySelectorAll('iframe')];
+    const wins = frames.map((f) => f.contentWindow as unknown as { postMessage: ReturnType<typeof vi.fn> });
+    const ch = new URLSearchParams(frames[0]!.src.split('#')[1]).get('channel');
+    const say = (i: number, data: object) =>
+      window.dispatchEvent(
+        new MessageEvent('message', { data: { ch, ...data }, origin: 'https://frames.example', source: wins[i] as any }),
+      );
+    frames.forEach((frame, i) => (frameLoaded(frame), say(i, { t: 'ready', label: 'L' })));
+    await form.ready;
+    const valid = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
+    frames.forEach((_, i) => say(i, { t: 'state', event: 'input', state: valid }));
+    const jobs = () => wins[0]!.postMessage.mock.calls.filter(([m]) => m.t === 'tokenize');
+    return { form, authorization, release: (token: string) => release(token), jobs };
+  }
+  const never = new Promise<void>(() => undefined);
+
+  it('its signal ends the wait: aborted, nothing asked', async () => {
+    const { form, authorization } = await readyForm(never);
+    const stop = new AbortController();
+    const call = form.tokenize({ signal: stop.signal });
+    stop.abort();
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+    expect(authorization).not.toHaveBeenCalled();
+    form.destroy();
+  });
+
+  it("its deadline (the client's timeoutMs) counts the wait: timeout", async () => {
+    const { form } = await readyForm(never, 200);
+    await expect(form.tokenize()).rejects.toMatchObject({ code: 'timeout' });
+    form.destroy();
+  });
+
+  it('a form destroyed meanwhile fetches no client token when the code arrives', async () => {
+    let open!: () => void;
+    const { form, authorization, jobs } = await readyForm(new Promise<void>((resolve) => (open = resolve)));
+    const call = form.tokenize();
+    form.destroy();
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+    open();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(authorization).not.toHaveBeenCalled();
+    expect(jobs()).toEqual([]);
+  });
+
+  it('a form destroyed while its token is fetched asks no frame when the token comes, and lets its deadline go', async () => {
+    const { form, authorization, release, jobs } = await readyForm();
+    const cleared = vi.spyOn(globalThis, 'clearTimeout');
+    const call = form.tokenize();
+    await vi.waitFor(() => expect(authorization).toHaveBeenCalled());
+    form.destroy();
+    await expect(call).rejects.toMatchObject({ code: 'aborted' });
+    const before = cleared.mock.calls.length;
+    release('late-token');
+    await vi.waitFor(() => expect(cleared.mock.calls.length).toBeGreaterThan(before)); // the call's deadline
+    expect(jobs()).toEqual([]);
+    cleared.mockRestore();
+  });
 });

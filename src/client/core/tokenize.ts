@@ -4,14 +4,16 @@
  * fields never downloads the card rules and the nonce call, which run in the frames there.
  */
 import { type CardInput, type CheckedCard, checkCard, requestNonce, type TokenizeResult } from '../../nonce';
+import { deadline } from '../../shared/deadline';
 import type { ClientCore, TokenizeOptions } from './types';
 import { withToken } from './with-token';
 
 /** A card already checked, exchanged for a nonce with the client's token, under its deadline. */
 export function tokenizeCard(core: ClientCore, card: CheckedCard, stop: AbortSignal | undefined): Promise<TokenizeResult> {
-  const { base, merchantId, retries } = core.config;
-  return withToken(core, 'tokenize', stop, (token, { signal }) =>
-    requestNonce({ base: base.href, merchantId, token, card, retries, signal }),
+  const { base, merchantId, retries, timeoutMs } = core.config;
+  const d = deadline(timeoutMs, 'tokenize', stop);
+  return withToken(core, d, (token) => requestNonce({ base: base.href, merchantId, token, card, retries, signal: d.signal })).finally(
+    d.done,
   );
 }
 

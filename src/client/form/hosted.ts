@@ -15,6 +15,7 @@ import { readToPage } from '../../protocol/guards';
 import type { Config, Out, ToFrame, ToPage } from '../../protocol/messages';
 import type { FieldName } from '../../protocol/names';
 import { windowPort } from '../../protocol/port';
+import { deadline } from '../../shared/deadline';
 import { configError, PayframeError, requestError } from '../../shared/errors';
 import { loadChunk } from '../load';
 import { createForm, destroyedError } from './form';
@@ -71,16 +72,20 @@ export function mountFields(options: MountOptions): CardForm {
     for (const name of names) send(name, config(name));
   };
   let jobs: Asker | undefined;
+  /** The form was torn down: a job's code that arrives later starts nothing. */
+  let torn = false;
   /** The page's half of the worker frame's jobs, made with the first job's code (it loads with it). */
   const ask =
     (code: { asker: typeof asker }): Ask =>
     (job, stop) =>
-      (jobs ??= code.asker((id) => send(worker, { t: 'cancel', id }), destroyedError)).ask((id) => {
-        // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
-        // channel, while the number frame gets the token: one message leg per frame, run side by side.
-        if (job.t === 'tokenize') for (const name of names) if (name !== worker) send(name, { t: 'share', id });
-        send(worker, { ...job, id });
-      }, stop);
+      torn
+        ? Promise.reject(destroyedError())
+        : (jobs ??= code.asker((id) => send(worker, { t: 'cancel', id }), destroyedError)).ask((id) => {
+            // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
+            // channel, while the number frame gets the token: one message leg per frame, run side by side.
+            if (job.t === 'tokenize') for (const name of names) if (name !== worker) send(name, { t: 'share', id });
+            send(worker, { ...job, id });
+          }, stop);
   const watch =
     base === undefined ? undefined : watchLoad({ base, fields: names, ready, timeoutMs: mount.timeoutMs, failed: (e) => control.fail(e) });
   /** What the page does with each message the port lets through, from the frame `name`. */
@@ -148,8 +153,21 @@ export function mountFields(options: MountOptions): CardForm {
           post: (options: PostCvvOptions) =>
             loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, core.config.timeoutMs, ask(m))),
         }
-      : { send: (stop: AbortSignal | undefined) => tokenizeCode().then((m) => m.tokenizeJob(core, stop, ask(m))) }),
+      : {
+          send(stop: AbortSignal | undefined) {
+            // The call's one deadline, from the call on: a job's code slow to arrive is inside it, and `stop` ends the wait.
+            const d = deadline(core.config.timeoutMs, 'tokenize', stop);
+            return d
+              .race(tokenizeCode())
+              .then((m) => {
+                if (torn) throw destroyedError(); // no client token for a form that is gone
+                return m.tokenizeJob(core, d, ask(m));
+              })
+              .finally(d.done);
+          },
+        }),
     teardown() {
+      torn = true;
       watch?.stop();
       port?.close();
       jobs?.close();

@@ -84,6 +84,9 @@ export interface Mount {
 /** Containers holding a live form: a second mount into one is refused until the first is destroyed. */
 export const inUse = new WeakSet<Element>();
 
+/** Text, or not given: what JSON carries to the frames as it is (they check its length and meaning). */
+const isText = (x: unknown) => x === undefined || typeof x === 'string';
+
 /** A mount's refusal: `invalid_config`, its message naming mountFields. */
 function need(ok: unknown, message: string): asserts ok {
   if (!ok) throw configError(message, 'mountFields');
@@ -92,8 +95,9 @@ function need(ok: unknown, message: string): asserts ok {
 /**
  * Checks here what must fail before anything is made, or protects the page: the client, the page and
  * the frames' URL, the containers, the signal and timeout, data that can travel in a URL, the locale (which
- * `setLocale` checks too). The rest (labels and placeholders, `brand`, `brandMark`, the texts themselves,
- * styles, fonts, brands) the frames check where they apply it: a refusal there rejects `ready` and says `error`.
+ * `setLocale` checks too), that labels, placeholders and `brand` are text. The rest (their length and
+ * meaning, `brandMark`, the texts themselves, styles, fonts, brands) the frames check where they apply it:
+ * a refusal there rejects `ready` and says `error`.
  */
 export function checkMount(options: MountOptions): Mount {
   need(options !== null && typeof options === 'object', 'needs an options object');
@@ -121,11 +125,13 @@ export function checkMount(options: MountOptions): Mount {
   const unknown = Object.keys(given).filter((k) => !isFieldName(k));
   need(!unknown.length, `unknown field ${unknown.join(', ')}`);
   const cvvOnly = Object.keys(given).join() === 'cvv';
+  need(isText(brand), "brand must be a brand id ('visa')");
   const specs = new Map<FieldName, Spec>();
   for (const name of cvvOnly ? (['cvv'] as const) : FIELD_NAMES) {
     const spec = given[name];
     if (spec === undefined && name === 'name') continue;
     need(spec !== null && typeof spec === 'object', `fields.${name} is required (or cvv alone)`);
+    need(isText(spec.placeholder) && isText(spec.label), `fields.${name}: placeholder and label must be text`);
     const container = elementOf(spec.container);
     need(container?.isConnected, `the ${name} container is not in the document`);
     need(
