@@ -5,14 +5,9 @@
  */
 import { isTimeout } from '../shared/call';
 import type { FieldState, Sibling, ToFrame, ToPage } from './messages';
+import { type Data, isNum, isObj, isOpt, isStr } from './is';
 import { isFieldEvent, isFieldName, isLocale, isLocaleTag } from './names';
 
-type Data = Record<string, any>;
-
-const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== null;
-const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && x.length <= max;
-const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
-const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
 const isBool = (x: unknown) => typeof x === 'boolean';
 const isFieldState = (s: unknown): s is FieldState =>
   isObj(s) && ['isEmpty', 'isValid', 'isPotentiallyValid', 'isFocused'].every((k) => typeof s[k] === 'boolean') && isOpt(s.reason, isStr);

@@ -3,15 +3,9 @@
  * result, a CVV post's answer, or an error as data. The page's port reads such a message by its type and
  * id alone (guards.ts), so that these checks load with the job's code, not with the page.
  */
+import { type Data, isNum, isObj, isOpt, isStr } from './is';
 import { isFieldName } from './names';
 import type { ToPage } from './messages';
-
-type Data = Record<string, any>;
-
-const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== null;
-const isStr = (x: unknown): x is string => typeof x === 'string' && x.length <= 4096;
-const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
-const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
 
 /** A PayframeError as data (`ErrorInfo`), as a frame posts it. */
 export const isErrorInfo = (e: unknown) =>

@@ -1,0 +1,8 @@
+/** The small predicates the hand-written guards are made of (guards.ts, job-answer.ts). */
+
+export type Data = Record<string, any>;
+
+export const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== null;
+export const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && x.length <= max;
+export const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
+export const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
