@@ -28,7 +28,7 @@ export interface FrameEvents {
 
 export interface Frames {
   send(name: FieldName, m: Out<ToFrame>): void;
-  /** One round trip to the worker frame (a tokenize also asks the others to `share`); `cancel` tells it when the page stops waiting. */
+  /** One round trip to the worker frame; `cancel` tells it when the page stops waiting. */
   ask<T>(job: Job, stop: AbortSignal): Promise<T>;
   close(): void;
 }
@@ -130,13 +130,7 @@ export function openFrames(mount: Mount, titles: (name: FieldName) => string | u
 
   return {
     send,
-    ask: <T>(job: Job, stop: AbortSignal) =>
-      jobs.ask<T>((id) => {
-        // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
-        // channel, while the number frame gets the token: one message leg per frame, run side by side.
-        if (job.t === 'tokenize') for (const name of frames.keys()) if (name !== worker) send(name, { t: 'share', id });
-        send(worker, { ...job, id });
-      }, stop),
+    ask: <T>(job: Job, stop: AbortSignal) => jobs.ask<T>((id) => send(worker, { ...job, id }), stop),
     close() {
       watch.stop();
       port.close();

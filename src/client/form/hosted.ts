@@ -23,6 +23,8 @@ export function mountFields(options: MountOptions): CardForm {
   const mount = checkMount(options);
   const { core, specs, cvvOnly, brand, extras, signal } = mount;
   const names = [...specs.keys()];
+  /** Each field's version in its last state: the number frame pays no value older than what the page validated. */
+  const seen: Partial<Record<FieldName, number>> = {};
   /** What a frame's config carries that the form's setters change in place. */
   const now = { locale: mount.locale, ...extras } as Pick<
     Config,
@@ -67,6 +69,7 @@ export function mountFields(options: MountOptions): CardForm {
     config,
     ready: () => control.ready(),
     state(name, m) {
+      seen[name] = m.n;
       control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
       // Enter in a field submits the page's form, as in any input of that form.
       if (m.event === 'submit') specs.get(name)!.container.closest('form')?.requestSubmit?.();
@@ -97,7 +100,9 @@ export function mountFields(options: MountOptions): CardForm {
         }
       : {
           send: (stop: AbortSignal | undefined) =>
-            withToken(core, 'tokenize', stop, (token, d) => ask<TokenizeResult>({ t: 'tokenize', token, timeoutMs, retries }, d.signal)),
+            withToken(core, 'tokenize', stop, (token, d) =>
+              ask<TokenizeResult>({ t: 'tokenize', token, timeoutMs, retries, seen }, d.signal),
+            ),
         }),
     teardown() {
       frames.close();
