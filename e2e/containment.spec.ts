@@ -82,8 +82,8 @@ function listenAndRead(page: Page) {
 /**
  * Frames of the hostile script's own: the real frame page with the live channel (a number and a CVV
  * field), and one with a guessed channel. It configures them and asks its number frames to tokenise
- * with a client token of its own, and asks the real fields to share their values for that job (as the
- * page, it may): they go on the frames' channel, its number frame gathers them, and answers it.
+ * with a client token of its own: on the live channel the real fields give their values to its number
+ * frame, as to any number frame on their channel, which answers it.
  */
 function openOwnFrames(page: Page) {
   return page.evaluate(async () => {
@@ -107,10 +107,7 @@ function openOwnFrames(page: Page) {
         const ch = new URLSearchParams(iframe.src.split('#')[1]).get('channel');
         const origin = new URL(iframe.src).origin;
         addEventListener('message', (e) => e.source === iframe.contentWindow && e.data.id === id && resolve());
-        document
-          .querySelectorAll<HTMLIFrameElement>('.field iframe')
-          .forEach((real) => real.contentWindow!.postMessage({ ch, t: 'share', id }, origin));
-        iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id, token: clientToken, timeoutMs: 10_000, retries: 0 }, origin);
+        iframe.contentWindow!.postMessage({ ch, t: 'tokenize', id, token: clientToken, timeoutMs: 10_000, retries: 0, seen: {} }, origin);
       });
     const [number, , other] = await Promise.all([open(live), open(live.replace('field=number', 'field=cvv')), open(guessed)]);
     await Promise.all([ask(number, 1), ask(other, 2)]);

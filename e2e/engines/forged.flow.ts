@@ -3,11 +3,12 @@
 // origin itself, post the protocol's messages with the live channel id, to the page and to each real
 // frame: every type with a valid shape, then malformed ones. The page and the frames check the sender's
 // origin and window before the channel and the shape, so nothing a person or the page sees changes, no
-// nonce is asked for, and a forged result never replaces the real one.
+// nonce is asked for, and a forged result never replaces the real one. A value forged on the frames'
+// channel (which the document of the frame origin can join) makes a payment fail, and reaches no window.
 import { checkoutUrl, type Merchant, pageCsp, startMerchant } from '../support/merchant';
 import { type Origin, startOrigin } from '../support/origin';
 import { forge, formView } from '../support/forge';
-import { field, type Field, LABELS, recorded, textOf, typeInto } from './harness/checkout';
+import { expectNoCardData, field, type Field, LABELS, recorded, textOf, typeInto } from './harness/checkout';
 import type { Driver, In } from './harness/driver';
 import { expect, test } from './harness/test';
 
@@ -92,7 +93,7 @@ test('fake field frames in the checkout, on another origin and on the frame orig
     const was = { page: await heardFrom(driver, undefined, origin), number: await heardFrom(driver, field('number').in, origin) };
     const toPage = await driver.run(fake, forge, { ch, to: 'page', target: 'parent' });
     const toFrames = await driver.run(fake, forge, { ch, to: 'frames', target: 'parent.frames' });
-    expect([toPage, toFrames]).toEqual([44, 62]);
+    expect([toPage, toFrames]).toEqual([47, 62]);
     // Said after every forgery arrived: counted in the receivers themselves.
     await expect.poll(() => heardFrom(driver, undefined, origin), { timeout: 15_000 }).toBeGreaterThanOrEqual(was.page + toPage);
     for (const name of FIELDS)
@@ -120,4 +121,62 @@ test('a forged result while the real tokenisation waits: the page keeps the real
   const card = await driver.run(undefined, () => (window as any).lastCard);
   expect(card).toMatchObject({ last4: '1111', brand: 'visa' });
   expect(card.nonce).not.toBe('00000000-0000-4000-8000-000000000000');
+});
+
+test("a value forged on the frames' channel by a document of the frame origin: that payment fails, no value reaches a window, and the person's next edit pays", async ({
+  driver,
+}) => {
+  const ch = await checkoutUnderAttack(driver);
+  const before = nonceRequests();
+  // The number frame's own ear on its channel: a listener made after the frame's own hears a message after it.
+  await driver.run(
+    field('number').in,
+    (ch: string) => {
+      const heard: unknown[] = ((window as any).onChannel = []);
+      new BroadcastChannel(`payframe:${ch}`).onmessage = (e) => heard.push(e.data.n);
+    },
+    ch,
+  );
+  // The fake on the frame origin joins the channel and notes which fields it hears a value of (never the
+  // value), then posts an expiry long past under a version far ahead of the real field's.
+  await driver.run(
+    FAKES[1],
+    (ch: string) => {
+      const bc = new BroadcastChannel(`payframe:${ch}`);
+      const fields: string[] = ((window as any).fields = []);
+      bc.onmessage = (e) => e.data.t === 'value' && fields.push(e.data.field);
+      bc.postMessage({ ch, t: 'value', field: 'expiry', value: '01 / 20', n: 1e9 });
+    },
+    ch,
+  );
+  // A page of another origin naming the same channel hears nothing: another origin's channel.
+  await driver.run(
+    FAKES[0],
+    (ch: string) => {
+      const heard: unknown[] = ((window as any).heard = []);
+      new BroadcastChannel(`payframe:${ch}`).onmessage = (e) => heard.push(e.data);
+    },
+    ch,
+  );
+  await expect.poll(() => driver.run(field('number').in, () => (window as any).onChannel as number[])).toEqual([1e9]);
+
+  await driver.click({ role: 'button', name: 'Pay 25.00 USD' });
+  await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('invalid_card: expiry');
+  expect(nonceRequests()).toBe(before);
+  // The person retypes the year's last digit: the frame's own post comes last, and the card pays as typed.
+  await driver.click(field('expiry'));
+  await driver.press('Backspace');
+  await driver.type('4');
+  await driver.click({ role: 'button', name: 'Pay 25.00 USD' });
+  await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1111');
+  expect(await driver.run(undefined, () => (window as any).lastCard)).toMatchObject({ expireMonth: 12, expireYear: 2034 });
+  expect(nonceRequests()).toBe(before + 1);
+
+  // Values went on the frames' channel, the number never; none to a window, nor to another origin's channel.
+  const fields: string[] = await driver.run(FAKES[1], () => (window as any).fields);
+  expect(new Set(fields)).toEqual(new Set(['expiry']));
+  expect(await driver.run(FAKES[0], () => (window as any).heard)).toEqual([]);
+  await expectNoCardData(driver, CARD);
+  const said = (await recorded(driver)).messages.map((m) => JSON.stringify({ ...JSON.parse(m.data), ch: undefined })).join('\n');
+  expect(said).not.toMatch(/"t":"value"|\d\d \/ \d\d/); // the result carries the expiry as numbers
 });

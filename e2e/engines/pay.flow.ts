@@ -70,8 +70,9 @@ test("the CVV's last digit, then tokenize at once: the frames send the card with
   await typeInto(driver, 'cvv', CARD.cvv.slice(0, -1));
   await typeInto(driver, 'name', CARD.name);
   await driver.click(field('cvv')); // the caret after its two digits: the click is past their end
-  // The last key and the page's call, with nothing in between: the page has not heard the CVV complete
-  // yet (its state may lag the key); the page's tokenize asks the CVV frame to share its value as it is then.
+  // The last key and the page's call, with nothing in between. The CVV frame posts its value to the number
+  // frame with each change, then its state to the page, which names the version it heard in its tokenize:
+  // the number frame pays no value older than that one.
   await driver.type(CARD.cvv.slice(-1));
   const { heard, outcome } = await driver.run(undefined, async () => {
     const form = (window as any).form;
@@ -84,5 +85,53 @@ test("the CVV's last digit, then tokenize at once: the frames send the card with
   });
   test.info().annotations.push({ type: 'the page had heard the last digit when it called tokenize()', description: String(heard) });
   expect(outcome).toEqual({ last4: '1111' });
+  await expectNoCardData(driver, CARD);
+});
+
+test("a Pay right after a correction, while the expiry's posts to the number frame are held back: the number frame waits for the version the page saw, and pays it", async ({
+  driver,
+}) => {
+  await openCheckout(driver, merchant);
+  for (const name of ['number', 'expiry', 'cvv', 'name'] as const) await typeInto(driver, name, CARD[name]);
+  await expect.poll(async () => (await formState(driver)).isValid).toBe(true);
+  // From now on the expiry frame's posts on the frames' channel wait until the test lets them go.
+  await driver.run(field('expiry').in, () => {
+    const held: (() => void)[] = [];
+    const post = BroadcastChannel.prototype.postMessage;
+    BroadcastChannel.prototype.postMessage = function (this: BroadcastChannel, m: unknown) {
+      held.push(() => post.call(this, m));
+    };
+    Object.assign(window, {
+      held: () => held.length,
+      release: () => {
+        BroadcastChannel.prototype.postMessage = post;
+        held.splice(0).forEach((send) => send());
+      },
+    });
+  });
+  // The number frame notes the page's tokenize as it comes: its job has begun once that is heard.
+  await driver.run(field('number').in, () =>
+    addEventListener('message', (e) => e.data?.t === 'tokenize' && ((window as any).asked = true)),
+  );
+  const changes = async () => (await recorded(driver)).events.filter(([name, f]) => name === 'change' && f === 'expiry').length;
+  const before = await changes();
+
+  // The person corrects the year, 12 / 34 → 12 / 35 (the click is past the text's end).
+  await driver.click(field('expiry'));
+  await driver.press('Backspace');
+  await driver.type('5');
+  await expect.poll(() => driver.run(field('expiry').in, () => (window as any).held() as number)).toBe(2);
+  await expect.poll(changes).toBe(before + 2); // the page heard both: its tokenize names the last version
+  await driver.run(undefined, () => {
+    (window as any).form.tokenize().then(
+      (r: any) => ((window as any).outcome = { expireMonth: r.expireMonth, expireYear: r.expireYear }),
+      (e: any) => ((window as any).outcome = { code: e.code, fields: e.fields }),
+    );
+  });
+  await expect.poll(() => driver.run(field('number').in, () => !!(window as any).asked)).toBe(true);
+  await driver.run(field('expiry').in, () => (window as any).release());
+  await expect
+    .poll(() => driver.run(undefined, () => (window as any).outcome), { timeout: 15_000 })
+    .toEqual({ expireMonth: 12, expireYear: 2035 });
   await expectNoCardData(driver, CARD);
 });

@@ -30,7 +30,7 @@ export function forge({
     expiresAt: '2030-01-01T00:00:00Z',
   };
   const proto = (json: string) => JSON.parse(json.replaceAll('CH', ch));
-  const tokenize = { ch, t: 'tokenize', id: 1, token: 'forged-token', timeoutMs: 5000, retries: 0 };
+  const tokenize = { ch, t: 'tokenize', id: 1, token: 'forged-token', timeoutMs: 5000, retries: 0, seen: { expiry: 1e9, cvv: 0, name: 0 } };
   const config = { ch, t: 'config', locale: 'en', fields: ['number'] };
   const anyWay = [
     'hello',
@@ -62,6 +62,7 @@ export function forge({
         { ch, t: 'state', event: 'submit', state },
         { ch, t: 'state', event: 'focus', state },
         { ch, t: 'state', state },
+        { ch, t: 'state', event: 'input', state, n: 1e9 },
         { ch, t: 'resize', height: 999 },
         ...[1, 2, 3].map((id) => ({ ch, t: 'result', id, result })),
         { ch, t: 'failure', id: 1, error: { code: 'conflict', message: 'forged' } },
@@ -73,6 +74,8 @@ export function forge({
         { ch, t: 'state', state: 'valid' },
         { ch, t: 'state', state: { ...state, isValid: 'true' } },
         { ch, t: 'state', event: 'click', state },
+        { ch, t: 'state', event: 'input', state, n: -1 },
+        { ch, t: 'state', event: 'input', state, n: '1' },
         { ch, t: 'state', state, brand: { id: {}, name: 'x', code: {} } },
         { ch, t: 'resize', height: '1e9' },
         { ch, t: 'resize', height: -5 },
@@ -98,7 +101,6 @@ export function forge({
         { ch, t: 'placeholder', text: 'forged' },
         tokenize,
         { ch, t: 'cancel', id: 1 },
-        { ch, t: 'share', id: 1 },
       ],
       malformed: [
         ...anyWay,
@@ -116,10 +118,12 @@ export function forge({
         ...[0, -1, 2 ** 31, NaN, '5000'].map((timeoutMs) => ({ ...tokenize, timeoutMs })),
         ...[11, 1.5, -1, '1'].map((retries) => ({ ...tokenize, retries })),
         ...[-1, '1', NaN, null].map((id) => ({ ...tokenize, id })),
+        ...[undefined, null, 5, { cvv: -1 }, { cvv: '1' }].map((seen) => ({ ...tokenize, seen })),
         { ch, t: 'cancel', id: 'x' },
-        ...[-1, '1', NaN, null, undefined].map((id) => ({ ch, t: 'share', id })),
+        // What the page of an older payframe sent its other frames with each tokenize.
+        { ch, t: 'share', id: 1 },
         proto('{"ch":"CH","__proto__":{"t":"clear"}}'),
-        proto('{"ch":"CH","t":"share","__proto__":{"id":1}}'),
+        proto('{"ch":"CH","t":"tokenize","id":1,"token":"tok","timeoutMs":5000,"retries":0,"seen":{"__proto__":{"cvv":1}}}'),
         proto('{"ch":"CH","t":"tokenize","__proto__":{"id":1,"token":"tok","timeoutMs":5000,"retries":0}}'),
       ],
     },

@@ -1,59 +1,63 @@
 /**
- * The other fields' values a number frame's job waits for, by the page's job id. The job asks for them
- * when it begins (siblings.ts), so a value that comes for a job not begun, or over, is dropped: none is
- * kept for later, none is used for another job.
+ * The other fields' values as the number frame holds them, each with its version `n` (its frame counts
+ * its changes), and what a job of the page takes of them: for each field, a value at least as new as the
+ * version the page last heard of (`seen`), so that a click on Pay right after a key never pays the value
+ * before that key.
  */
 import type { FieldName } from '../protocol/names';
 import { PayframeError } from '../shared/errors';
 
 export type Values = Partial<Record<FieldName, string>>;
+/** The version of each field's value the page last heard of, as its `tokenize` names it. */
+export type Seen = Partial<Record<FieldName, number>>;
 
 /** How long a job waits for the values still missing; the frames are loaded, so they answer in milliseconds. */
 export const ANSWER_MS = 3000;
 
 export interface JobValues {
-  /** A sibling's value for job `id`: to the job if it waits, else dropped. */
-  put(id: number, field: FieldName, value: string): void;
   /**
-   * Job `id` begins: the values of `fields` that come for it from now on; a field silent for
-   * `ANSWER_MS` is a `timeout` naming it. The job's values are dropped when it settles or `signal` aborts.
+   * A field's value and version, as its frame posted it. The last to come replaces the one held: one frame's
+   * messages come in order, and a frame that reloaded counts from 0 again.
    */
-  take(id: number, fields: FieldName[], signal: AbortSignal): Promise<Values>;
+  put(field: FieldName, value: string, n: number): void;
+  /**
+   * The values of `fields`, each of a version at least `seen`'s: at once when held, else once they come
+   * (`ask` posts for them); a field still behind after `ANSWER_MS` is a `timeout` naming it. `signal` ends the wait.
+   */
+  take(seen: Seen, fields: FieldName[], signal: AbortSignal): Promise<Values>;
 }
 
-export function jobValues(): JobValues {
-  const waiting = new Map<number, (field: FieldName, value: string) => void>();
+export function jobValues(ask: () => void): JobValues {
+  const held = new Map<FieldName, { value: string; n: number }>();
+  const waiting = new Set<() => void>();
 
   return {
-    put: (id, field, value) => waiting.get(id)?.(field, value),
+    put(field, value, n) {
+      held.set(field, { value, n });
+      waiting.forEach((check) => check());
+    },
 
-    take(id, fields, signal) {
-      const got: Values = {};
-      const want = new Set(fields);
-      return new Promise((resolve, reject) => {
-        if (want.size === 0) return resolve(got);
-        if (signal.aborted) return reject(signal.reason);
+    take: (seen, fields, signal) =>
+      new Promise((resolve, reject) => {
+        const behind = () => fields.filter((f) => (held.get(f)?.n ?? -1) < (seen[f] ?? 0));
         const end = (error?: unknown) => {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
-          // A page that asked twice with one id: the later job's wait stays.
-          if (waiting.get(id) === arrive) waiting.delete(id);
-          if (error === undefined) resolve(got);
-          else reject(error);
+          waiting.delete(check);
+          if (error !== undefined) reject(error);
+          else resolve(Object.fromEntries(fields.map((f) => [f, held.get(f)!.value])));
         };
+        const check = () => void (behind().length === 0 && end());
         const onAbort = () => end(signal.reason);
         const timer = setTimeout(() => {
-          const missing = [...want];
+          const missing = behind();
           end(new PayframeError('timeout', `the ${missing.join(', ')} field did not answer`, { fields: missing }));
         }, ANSWER_MS);
-        const arrive = (name: FieldName, value: string) => {
-          if (!want.delete(name)) return;
-          got[name] = value;
-          if (want.size === 0) end();
-        };
+        if (signal.aborted) return onAbort();
+        if (behind().length === 0) return end();
         signal.addEventListener('abort', onAbort);
-        waiting.set(id, arrive);
-      });
-    },
+        waiting.add(check);
+        ask();
+      }),
   };
 }

@@ -2,7 +2,7 @@
  * One field frame: the only code that ever holds a card number or CVV. It talks to the page named in
  * its URL through its port (protocol/port.ts: exact target origin; every message checked by origin,
  * source, channel and shape) and to its sibling frames. The number frame also gathers the card and asks for the nonce:
- * with its `tokenize`, the page asks each other frame to `share` its value for that job on the frames' channel.
+ * the other frames post their values to it on the frames' channel as they change (siblings.ts).
  * The frame of a CVV-only form (its page is `cvv/` under the frame base) has no siblings: it posts the CVV to the page's
  * own origin when the page asks.
  */
@@ -98,7 +98,8 @@ const refuse = (toPage: ToParent, message: string) => toPage({ t: 'failure', id:
 function openField(name: FieldName, ch: string, cvvOnly: boolean, toPage: ToParent) {
   const report = (event?: FieldEvent) => {
     const state = field.render();
-    if (name !== 'number') return toPage({ t: 'state', ...(event && { event }), state });
+    // A changed value goes to the number frame before its state goes to the page, with the version the page names in its tokenize.
+    if (name !== 'number') return toPage({ t: 'state', ...(event && { event }), state, n: sibs?.version(event === 'input') });
     const brand = brandInfo(field.bound.brand());
     sibs?.sendSizes(cvvSizes(brand));
     toPage({ t: 'state', ...(event && { event }), state, brand });
@@ -108,7 +109,7 @@ function openField(name: FieldName, ch: string, cvvOnly: boolean, toPage: ToPare
     field.bound.setCvvSizes(sizes);
     report();
   };
-  // A CVV-only form's frame joins no channel: nothing may ask it for its value.
+  // A CVV-only form's frame joins no channel: its CVV goes to no other frame.
   const sibs = cvvOnly ? undefined : siblings(ch, name, { value: () => field.input.value, sizes: setSizes });
   return { field, report, setSizes, sibs };
 }
@@ -116,7 +117,7 @@ function openField(name: FieldName, ch: string, cvvOnly: boolean, toPage: ToPare
 type Frame = ReturnType<typeof openField>;
 
 /** The page's configs, applied: the URL's at start, then each the page posts. */
-function configurer({ field: name, form }: FrameAddress, { field, report, setSizes }: Frame, proven: boolean, toPage: ToParent) {
+function configurer({ field: name, form }: FrameAddress, { field, report, setSizes, sibs }: Frame, proven: boolean, toPage: ToParent) {
   /** The mounted fields, from the page's config: the number frame gathers the others' values. */
   let fields: FieldName[] = [name];
   /** The config applied (as JSON) and its label; whether the page was told the frame takes input with it. */
@@ -162,6 +163,7 @@ function configurer({ field: name, form }: FrameAddress, { field, report, setSiz
       }
       if (!proven || said) return;
       document.body.hidden = document.body.inert = false;
+      sibs?.start();
       said = true;
       toPage({ t: 'ready', label });
       report();
@@ -176,7 +178,7 @@ function pageJobs({ merchant, gateway, origin }: FrameAddress, { field, sibs }: 
     tokenize: (m: Tokenize) =>
       work.run(m.id, m.timeoutMs, 'tokenize', async (signal, race) => {
         const others = fields().filter((f) => f !== 'number');
-        const values = { ...(await race(sibs!.values(m.id, others, signal))), number: field.input.value };
+        const values = { ...(await race(sibs!.values(m.seen, others, signal))), number: field.input.value };
         const card = formCard(values, fields(), cvvSizes(field.bound.brand()), field.bound.brands);
         const result = await requestNonce({ base: gateway, merchantId: merchant, token: m.token, card, retries: m.retries, signal });
         return { t: 'result', id: m.id, result };
@@ -199,7 +201,7 @@ function run(address: FrameAddress, proven: boolean, toPage: ToParent): (m: ToFr
   const { field: name, form } = address;
   document.body.hidden = document.body.inert = !proven;
   const frame = openField(name, address.channel, form === 'cvv', toPage);
-  const { field, sibs } = frame;
+  const { field } = frame;
   const config = configurer(address, frame, proven, toPage);
   const jobs = pageJobs(address, frame, config.fields, toPage);
   new ResizeObserver(() => toPage({ t: 'resize', height: field.input.offsetHeight })).observe(field.input);
@@ -211,8 +213,6 @@ function run(address: FrameAddress, proven: boolean, toPage: ToParent): (m: ToFr
     else if (m.t === 'touch') field.touch();
     else if (m.t === 'placeholder') field.input.placeholder = m.text;
     else if (m.t === 'tokenize' && name === 'number') void jobs.tokenize(m);
-    // Its value for the number frame's job, on the frames' channel: the page's message names no other place to send it.
-    else if (m.t === 'share' && name !== 'number') sibs?.share(m.id);
     else if (m.t === 'post' && form === 'cvv') void jobs.post(m);
     else if (m.t === 'cancel') jobs.cancel(m.id);
   };

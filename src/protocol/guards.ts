@@ -27,7 +27,7 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
     (m.t === 'ready' && isStr(m.label, 200)) ||
-    (m.t === 'state' && isOpt(m.event, isFieldEvent) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
+    (m.t === 'state' && isOpt(m.n, isNum) && isOpt(m.event, isFieldEvent) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
     (m.t === 'resize' && isNum(m.height)) ||
     (['result', 'posted', 'failure'].includes(m.t) &&
       isNum(m.id) &&
@@ -60,8 +60,9 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
       isTimeout(m.timeoutMs) &&
       Number.isInteger(m.retries) &&
       m.retries >= 0 &&
-      m.retries <= 10) ||
-    (m.t === 'share' && isNum(m.id)) ||
+      m.retries <= 10 &&
+      isObj(m.seen) &&
+      Object.values(m.seen).every((n) => isOpt(n, isNum))) ||
     (m.t === 'post' && isNum(m.id) && isStr(m.url, 2048) && isRecord(m.body) && isTimeout(m.timeoutMs)) ||
     (m.t === 'cancel' && isNum(m.id));
   return ok ? (m as ToFrame) : undefined;
@@ -71,8 +72,8 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
 export function readSibling(m: unknown, ch: string): Sibling | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    (m.t === 'ask' && isNum(m.id)) ||
-    (m.t === 'value' && isNum(m.id) && isFieldName(m.field) && isStr(m.value, 256)) ||
+    m.t === 'ask' ||
+    (m.t === 'value' && isFieldName(m.field) && isStr(m.value, 256) && isNum(m.n)) ||
     (m.t === 'sizes' && Array.isArray(m.sizes) && m.sizes.length > 0 && m.sizes.every((n) => Number.isInteger(n) && n > 0 && n < 9));
   return ok ? (m as Sibling) : undefined;
 }

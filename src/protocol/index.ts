@@ -9,7 +9,6 @@ export type {
   FieldStyles,
   FontSource,
   Post,
-  Share,
   Sibling,
   StyleState,
   ToFrame,

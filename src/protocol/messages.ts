@@ -96,6 +96,8 @@ export interface Tokenize {
   token: string;
   timeoutMs: number;
   retries: number;
+  /** Each other field's version (`n`) in the last state the page heard from it: the job uses no value older. */
+  seen: Partial<Record<FieldName, number>>;
 }
 /**
  * To the CVV frame of a CVV-only form only: post `{ ...body, cvv }` to `url`, which must be on the page's
@@ -109,29 +111,22 @@ export interface Post {
   body: Record<string, unknown>;
   timeoutMs: number;
 }
-/**
- * To every frame of a full form but the number frame, with each `tokenize` and carrying its `id`: you
- * may give your value for that job, when the number frame asks for it on the frames' channel (never to
- * a window). The page's word that the job is its own; the number frame's `ask` says the job has begun.
- */
-export interface Share {
-  ch: string;
-  t: 'share';
-  id: number;
-}
 export interface Cancel {
   ch: string;
   t: 'cancel';
   id: number;
 }
-export type ToFrame = Config | Command | Tokenize | Share | Post | Cancel;
+export type ToFrame = Config | Command | Tokenize | Post | Cancel;
 
 // Field frame → page.
 export type ToPage =
   /** `label`: the input's accessible name, which also becomes the frame's title. */
   | { ch: string; t: 'ready'; label: string }
-  /** `brand` from the number frame only (null while unknown); no `event` when only the validity moved. */
-  | { ch: string; t: 'state'; event?: FieldEvent; state: FieldState; brand?: BrandInfo | null }
+  /**
+   * `brand` from the number frame only (null while unknown); no `event` when only the validity moved; `n`
+   * from the other frames of a full form: their value's version, which counts its changes.
+   */
+  | { ch: string; t: 'state'; event?: FieldEvent; state: FieldState; brand?: BrandInfo | null; n?: number }
   | { ch: string; t: 'resize'; height: number }
   | { ch: string; t: 'result'; id: number; result: TokenizeResult }
   /** The merchant server's JSON answer to a CVV post. */
@@ -141,9 +136,9 @@ export type ToPage =
 
 // Field frame ↔ field frame, on the frame origin only (BroadcastChannel `payframe:<ch>`).
 export type Sibling =
-  /** The number frame's job `id` has begun: each other frame whose page shared for it, post your value as it is now. */
-  | { ch: string; t: 'ask'; id: number }
-  /** A field's value, read once both its page's `share` and the number frame's `ask` for job `id` came. */
-  | { ch: string; t: 'value'; id: number; field: FieldName; value: string }
+  /** From the number frame, (re)started or missing a value for a job: each other frame, post your value as it is now. */
+  | { ch: string; t: 'ask' }
+  /** A field's value and its version `n`, posted by its frame on each change and on each `ask`. */
+  | { ch: string; t: 'value'; field: FieldName; value: string; n: number }
   /** The number's CVV sizes, for the CVV frame. */
   | { ch: string; t: 'sizes'; sizes: number[] };

@@ -89,13 +89,15 @@ const rejection = async (p: Promise<unknown>) =>
     },
     (e) => e,
   );
+/** The version of each other field's value in its last state: how many times it changed. */
+const VERSIONS = { expiry: 4, cvv: 3, name: 12 };
 const makeValid = () =>
   FIELDS.forEach((f) =>
     say(f, {
       t: 'state',
       event: 'input',
       state: VALID,
-      ...(f === 'number' ? { brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } } : {}),
+      ...(f === 'number' ? { brand: { id: 'visa', name: 'Visa', code: { name: 'CVV', size: 3 } } } : { n: VERSIONS[f] }),
     }),
   );
 
@@ -253,12 +255,12 @@ describe('mountFields', () => {
     const first = form.tokenize();
     const again = form.tokenize(); // a double click makes one call (one tokenize message below)
     const asks = await jobs('number', 'tokenize');
-    expect(asks).toEqual([[{ ch: channel(), t: 'tokenize', id: 1, token: 'token-1', timeoutMs: 15_000, retries: 2 }, FRAME_ORIGIN]]);
-    // At the same moment each other frame is asked to share its value for that job (on the frames' own
-    // channel): the job id alone, no token, to the exact frame origin.
-    for (const f of ['expiry', 'cvv', 'name'] as const)
-      expect(posted(f).filter(([m]) => m.t !== 'config')).toEqual([[{ ch: channel(), t: 'share', id: 1 }, FRAME_ORIGIN]]);
-    expect(posted('number').filter(([m]) => m.t === 'share')).toEqual([]);
+    // With the version of each other field's value the page validated: the number frame uses none older.
+    expect(asks).toEqual([
+      [{ ch: channel(), t: 'tokenize', id: 1, token: 'token-1', timeoutMs: 15_000, retries: 2, seen: VERSIONS }, FRAME_ORIGIN],
+    ]);
+    // The other frames are told nothing: their values are with the number frame already.
+    for (const f of ['expiry', 'cvv', 'name'] as const) expect(posted(f).filter(([m]) => m.t !== 'config')).toEqual([]);
     const result = {
       nonce: 'n-1',
       brand: 'visa',
@@ -281,6 +283,7 @@ describe('mountFields', () => {
     const unauthorized = { code: 'unauthorized', message: 'POST …: EXPIRED_CLIENT_TOKEN', status: 401, reason: 'EXPIRED_CLIENT_TOKEN' };
     const call = form.tokenize();
     await jobs('number', 'tokenize');
+    say('cvv', { t: 'state', event: 'input', state: VALID, n: 5 }); // the person retyped the CVV meanwhile
     say('number', { t: 'failure', id: 1, error: unauthorized });
     await jobs('number', 'tokenize', 2);
     say('number', { t: 'failure', id: 2, error: unauthorized });
@@ -295,12 +298,12 @@ describe('mountFields', () => {
       [1, 'token-1'],
       [2, 'token-2'],
     ]);
-    // The retry is a job of its own: its values are shared again, under its id.
+    // The retry is a job of its own: it names the versions of its own moment.
     expect(
-      posted('cvv')
-        .filter(([m]) => m.t === 'share')
-        .map(([m]) => m.id),
-    ).toEqual([1, 2]);
+      posted('number')
+        .filter(([m]) => m.t === 'tokenize')
+        .map(([m]) => m.seen.cvv),
+    ).toEqual([3, 5]);
     expect(authorization).toHaveBeenCalledTimes(2);
   });
 

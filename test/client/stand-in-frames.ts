@@ -13,6 +13,13 @@ export function frameLoaded(iframe: HTMLIFrameElement): void {
   iframe.dispatchEvent(event);
 }
 
+/** A `postMessage` whose `mock.calls` hold each message as it was when posted: the browser's structured clone. */
+function recorder() {
+  const spy = vi.fn();
+  const post = (message: unknown, origin: string) => spy(structuredClone(message), origin);
+  return Object.defineProperty(post, 'mock', { get: () => spy.mock, configurable: true }) as unknown as ReturnType<typeof vi.fn>;
+}
+
 /** Makes every connected iframe's `contentWindow` a recording stand-in (call in `beforeEach`). */
 export function standInFrames(): void {
   const windows = new WeakMap<HTMLIFrameElement, StandIn>();
@@ -29,7 +36,7 @@ export function standInFrames(): void {
     configurable: true,
     get(this: HTMLIFrameElement) {
       if (!this.isConnected) return null;
-      if (!windows.has(this)) windows.set(this, { postMessage: vi.fn() });
+      if (!windows.has(this)) windows.set(this, { postMessage: recorder() });
       return windows.get(this);
     },
   });

@@ -1,8 +1,8 @@
-// The number frame's values for a tokenize: when the page's `tokenize` comes, the number frame asks
-// the other frames for their values on the frames' channel, and takes only those that come for that
-// job from then on (security review "Going live without a trap", finding 3: a value the page had a frame
-// send before the job began was kept and used, so the nonce carried the expiry as it was then). What
-// it takes, for which job, for how long; then the same over a real BroadcastChannel (Node's).
+// The number frame's values for a tokenize: each other frame posts its value with its version (a count
+// of its changes) on the frames' channel as it changes, and the page's `tokenize` names the version of
+// each it last heard of; the job uses, for each field, a value at least that new, and waits for one
+// otherwise, so that a click on Pay right after a key never pays the value before that key. What it
+// takes and when, then the same over a real BroadcastChannel (Node's).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANSWER_MS, jobValues } from '../../src/frame/job-values';
 import { siblings } from '../../src/frame/siblings';
@@ -10,7 +10,7 @@ import type { FieldName } from '../../src/protocol/names';
 
 const never = () => new AbortController().signal;
 
-/** How job `id` ends after the wait for missing values has run out: its values, or its error's code and fields. */
+/** How a job ends after the wait for missing values has run out: its values, or its error's code and fields. */
 async function outcome(p: Promise<unknown>) {
   const settled = p.then(
     (values) => ({ values }),
@@ -20,71 +20,73 @@ async function outcome(p: Promise<unknown>) {
   return settled;
 }
 
-describe('the number frame’s values by job', () => {
+describe('the number frame’s values', () => {
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
-  it('keeps no value sent before its job began: the job takes only what comes for it after', async () => {
-    const values = jobValues();
-    values.put(1, 'expiry', '01 / 30'); // sent ahead of the job (a page script's doing)
-    const job = values.take(1, ['expiry', 'cvv'], never());
-    values.put(1, 'expiry', '12 / 34');
-    values.put(1, 'cvv', '123');
-    await expect(job).resolves.toEqual({ expiry: '12 / 34', cvv: '123' });
+  it('uses the values it holds at once when they are as new as the page saw, or newer (a key after the click), asking for nothing', async () => {
+    const ask = vi.fn();
+    const values = jobValues(ask);
+    values.put('expiry', '12 / 34', 4);
+    values.put('cvv', '123', 5);
+    await expect(values.take({ expiry: 4, cvv: 3 }, ['expiry', 'cvv'], never())).resolves.toEqual({ expiry: '12 / 34', cvv: '123' });
+    expect(ask).not.toHaveBeenCalled();
   });
 
-  it('uses no value sent for another job', async () => {
-    const values = jobValues();
-    values.put(2, 'cvv', '999');
-    const job = values.take(1, ['cvv'], never());
-    values.put(4, 'cvv', '998');
-    values.put(1, 'cvv', '123');
-    await expect(job).resolves.toEqual({ cvv: '123' });
+  it('waits for a value as new as the page saw, asks for it, and pays that one, not the older one it holds', async () => {
+    const ask = vi.fn();
+    const values = jobValues(ask);
+    values.put('expiry', '12 / 3', 3); // the key before the last one
+    values.put('cvv', '123', 3);
+    const job = values.take({ expiry: 4, cvv: 3 }, ['expiry', 'cvv'], never()); // the page had heard the last key
+    expect(ask).toHaveBeenCalledTimes(1);
+    values.put('cvv', '124', 4); // another field moving on changes nothing
+    values.put('expiry', '12 / 34', 4); // the last key's value, late on the channel
+    await expect(job).resolves.toEqual({ expiry: '12 / 34', cvv: '124' });
   });
 
-  it('says timeout naming the fields that did not answer, and no value in its message', async () => {
-    const values = jobValues();
-    const job = values.take(1, ['expiry', 'cvv', 'name'], never());
-    values.put(1, 'expiry', '12 / 34');
+  it('takes the last value to come, whatever its version: a frame that reloaded counts from 0 again', async () => {
+    const values = jobValues(() => undefined);
+    values.put('name', 'Ada Lovelace', 14);
+    values.put('name', 'G', 1); // the name frame reloaded, and the person types again
+    values.put('name', 'Gr', 2);
+    await expect(values.take({ name: 2 }, ['name'], never())).resolves.toEqual({ name: 'Gr' });
+  });
+
+  it('waits for a field it holds nothing of, even when the page names no version of it', async () => {
+    const ask = vi.fn();
+    const values = jobValues(ask);
+    const job = values.take({}, ['name'], never());
+    expect(ask).toHaveBeenCalledTimes(1);
+    values.put('name', 'Ada', 0);
+    await expect(job).resolves.toEqual({ name: 'Ada' });
+  });
+
+  it('says timeout naming the fields still behind, and no value in its message', async () => {
+    const values = jobValues(() => undefined);
+    values.put('cvv', '12', 2);
+    const job = values.take({ expiry: 4, cvv: 3, name: 1 }, ['expiry', 'cvv', 'name'], never());
+    values.put('expiry', '12 / 34', 4);
     expect(await outcome(job)).toEqual({
       error: { code: 'timeout', fields: ['cvv', 'name'], message: 'the cvv, name field did not answer' },
     });
   });
 
-  it('forgets a job once it ended: a value that comes late is not kept for it', async () => {
-    const values = jobValues();
-    await expect(outcome(values.take(1, ['cvv'], never()))).resolves.toMatchObject({ error: { code: 'timeout' } });
-    values.put(1, 'cvv', '12'); // the late answer
-    // The same id again (a page that reuses one): the late value is not there, the job waits anew.
-    expect(await outcome(values.take(1, ['cvv'], never()))).toMatchObject({ error: { code: 'timeout', fields: ['cvv'] } });
-  });
-
-  it('stops waiting when the job is cancelled, and keeps nothing for it after', async () => {
-    const values = jobValues();
+  it('stops waiting when the job is cancelled, and a value that comes after goes to the next job', async () => {
+    const values = jobValues(() => undefined);
     const stop = new AbortController();
-    const job = values.take(1, ['cvv'], stop.signal);
+    const job = values.take({ cvv: 3 }, ['cvv'], stop.signal);
     stop.abort(new Error('cancelled by the page'));
     await expect(job).rejects.toThrow('cancelled by the page');
-    values.put(1, 'cvv', '123');
-    expect(await outcome(values.take(1, ['cvv'], never()))).toMatchObject({ error: { code: 'timeout' } });
+    values.put('cvv', '123', 3);
+    await expect(values.take({ cvv: 3 }, ['cvv'], never())).resolves.toEqual({ cvv: '123' });
     const already = new AbortController();
     already.abort(new Error('gone'));
-    await expect(values.take(2, ['cvv'], already.signal)).rejects.toThrow('gone');
-  });
-
-  it('a page that asks twice with one id: the first job stopping leaves the second waiting', async () => {
-    const values = jobValues();
-    const stop = new AbortController();
-    const first = values.take(1, ['cvv'], stop.signal);
-    const second = values.take(1, ['cvv'], never());
-    stop.abort(new Error('cancelled by the page'));
-    await expect(first).rejects.toThrow('cancelled by the page');
-    values.put(1, 'cvv', '123');
-    await expect(second).resolves.toEqual({ cvv: '123' });
+    await expect(values.take({ cvv: 3 }, ['cvv'], already.signal)).rejects.toThrow('gone');
   });
 
   it('answers at once when there is nothing to wait for', async () => {
-    await expect(jobValues().take(1, [], never())).resolves.toEqual({});
+    await expect(jobValues(() => undefined).take({}, [], never())).resolves.toEqual({});
   });
 });
 
@@ -107,65 +109,99 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     vi.unstubAllGlobals();
   });
 
-  const frame = (ch: string, field: FieldName, value = () => '') => siblings(ch, field, { value, sizes: () => undefined });
+  const ch = 'a'.repeat(32);
+  const frame = (field: FieldName, value = () => '') => siblings(ch, field, { value, sizes: () => undefined });
   /** Everything said on a channel, as a document of the frame origin that joined it would hear it. */
-  const listen = (ch: string) => {
+  const listen = (on = ch) => {
     const heard: unknown[] = [];
-    new BroadcastChannel(`payframe:${ch}`).onmessage = (e) => heard.push(e.data);
+    new BroadcastChannel(`payframe:${on}`).onmessage = (e) => heard.push(e.data);
     return heard;
   };
+  /** A moment for Node's BroadcastChannel to deliver what was posted (no message is expected). */
+  const quiet = () => new Promise((resolve) => setTimeout(resolve, 50));
 
-  it('the number frame asks when its job begins; each sibling its page shared for answers with its value as it is then, on its own channel', async () => {
-    const ch = 'a'.repeat(32);
-    const number = frame(ch, 'number');
-    let cvv = '12';
-    const sibling = frame(ch, 'cvv', () => cvv);
-    const expiry = frame(ch, 'expiry', () => '12 / 34');
-    const heard = listen(ch);
+  it('each other field posts its value with its version on each change, on its own channel; the number frame uses it', async () => {
+    const heard = listen();
     const elsewhere = listen('b'.repeat(32));
-    // The page's share reaches one sibling before the number frame's ask, the other after it.
-    sibling.share(5);
-    const job = number.values(5, ['expiry', 'cvv'], never());
-    cvv = '123'; // the last key, before the ask reaches the frame
-    await vi.waitFor(() => expect(heard).toHaveLength(2)); // the ask, the cvv
-    expiry.share(5);
-    await expect(job).resolves.toEqual({ expiry: '12 / 34', cvv: '123' });
-    await vi.waitFor(() => expect(heard).toHaveLength(3));
+    const number = frame('number');
+    let cvv = '';
+    const sibling = frame('cvv', () => cvv);
+    [sibling, number].forEach((f) => f.start());
+    await vi.waitFor(() => expect(heard).toHaveLength(2)); // the number frame's ask, and the answer
+    expect(sibling.version(false)).toBe(0); // a focus, a blur: no change
+    cvv = '12';
+    expect(sibling.version(true)).toBe(1);
+    cvv = '123';
+    expect(sibling.version(true)).toBe(2);
+    await vi.waitFor(() => expect(heard).toHaveLength(4));
+    await expect(number.values({ cvv: 2 }, ['cvv'], never())).resolves.toEqual({ cvv: '123' });
     expect(heard).toEqual([
-      { ch, t: 'ask', id: 5 },
-      { ch, t: 'value', id: 5, field: 'cvv', value: '123' },
-      { ch, t: 'value', id: 5, field: 'expiry', value: '12 / 34' },
+      { ch, t: 'ask' },
+      { ch, t: 'value', field: 'cvv', value: '', n: 0 },
+      { ch, t: 'value', field: 'cvv', value: '12', n: 1 },
+      { ch, t: 'value', field: 'cvv', value: '123', n: 2 },
     ]);
     expect(elsewhere).toEqual([]);
   });
 
-  it('a sibling answers no ask for a job its page did not share for (a number frame elsewhere with the channel id), and the number frame none at all', async () => {
-    const ch = 'a'.repeat(32);
-    frame(ch, 'number', () => '4111111111111111').share(1);
-    frame(ch, 'cvv', () => '123').share(1);
-    frame(ch, 'expiry', () => '12 / 34');
-    const heard = listen(ch);
-    new BroadcastChannel(`payframe:${ch}`).postMessage({ ch, t: 'ask', id: 1 });
+  it('a number frame that starts after the others were typed in asks, and gets their values', async () => {
+    const heard = listen();
+    const expiry = frame('expiry', () => '12 / 34');
+    expiry.start();
+    expiry.version(true);
+    expiry.version(true);
     await vi.waitFor(() => expect(heard).toHaveLength(2));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(heard).toEqual([
-      { ch, t: 'ask', id: 1 },
-      { ch, t: 'value', id: 1, field: 'cvv', value: '123' },
+    const number = frame('number');
+    number.start();
+    await vi.waitFor(() => expect(heard).toHaveLength(4));
+    await expect(number.values({ expiry: 2 }, ['expiry'], never())).resolves.toEqual({ expiry: '12 / 34' });
+    expect(heard.slice(2)).toEqual([
+      { ch, t: 'ask' },
+      { ch, t: 'value', field: 'expiry', value: '12 / 34', n: 2 },
     ]);
   });
 
-  it('a share the page sent ahead of the job gives nothing until the job asks, and then the value of that moment', async () => {
-    const ch = 'a'.repeat(32);
-    const number = frame(ch, 'number');
-    let expiry = '01 / 30';
-    const sibling = frame(ch, 'expiry', () => expiry);
-    const heard = listen(ch);
-    for (const id of [1, 2, 3]) sibling.share(id); // a script of the page, ahead of the jobs
-    // Even a value someone on the channel draws out for job 1 before it begins is not the job's.
-    new BroadcastChannel(`payframe:${ch}`).postMessage({ ch, t: 'ask', id: 1 });
+  it('the number frame never posts its value, whoever asks', async () => {
+    const heard = listen();
+    frame('number', () => '4111111111111111').start();
+    new BroadcastChannel(`payframe:${ch}`).postMessage({ ch, t: 'ask' });
+    await quiet();
+    expect(heard).toEqual([
+      { ch, t: 'ask' },
+      { ch, t: 'ask' },
+    ]);
+  });
+
+  // A frame where the browser lists no ancestors (Firefox) starts only once a config from its page proves
+  // its parent (start.ts): until then it is hidden and inert, so nothing is typed into it, and it posts nothing.
+  it('a frame not started yet posts nothing: no value on a change, no answer to an ask, no ask', async () => {
+    const heard = listen();
+    const number = frame('number');
+    const cvv = frame('cvv', () => '123');
+    expect(cvv.version(true)).toBe(1);
+    new BroadcastChannel(`payframe:${ch}`).postMessage({ ch, t: 'ask' });
+    await quiet();
+    expect(heard).toEqual([{ ch, t: 'ask' }]);
+    cvv.start();
+    number.start();
+    await expect(number.values({ cvv: 1 }, ['cvv'], never())).resolves.toEqual({ cvv: '123' });
+  });
+
+  it('a job that finds a value behind the page asks again, and the sibling answers with its value as it is then', async () => {
+    const sibling = frame('expiry', () => '12 / 34');
+    const number = frame('number');
+    [sibling, number].forEach((f) => f.start());
+    sibling.version(true);
+    await quiet();
+    // Then someone on the channel posts an older version, which comes last (a frame of the page's own, planted on it).
+    new BroadcastChannel(`payframe:${ch}`).postMessage({ ch, t: 'value', field: 'expiry', value: '', n: 0 });
+    await quiet();
+    const heard = listen();
+    await expect(number.values({ expiry: 1 }, ['expiry'], never())).resolves.toEqual({ expiry: '12 / 34' });
     await vi.waitFor(() => expect(heard).toHaveLength(2));
-    expiry = '12 / 34'; // the payer corrects it
-    sibling.share(1); // the page's own share, with its tokenize
-    await expect(number.values(1, ['expiry'], never())).resolves.toEqual({ expiry: '12 / 34' });
+    expect(heard).toEqual([
+      { ch, t: 'ask' },
+      { ch, t: 'value', field: 'expiry', value: '12 / 34', n: 1 },
+    ]);
   });
 });

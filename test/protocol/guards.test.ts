@@ -13,6 +13,7 @@ describe('readToPage (frame → page)', () => {
   it.each([
     { t: 'ready', label: 'Card number' },
     { t: 'state', event: 'input', state, brand },
+    { t: 'state', event: 'input', state, n: 3 },
     { t: 'state', event: 'focus', state, brand: null },
     { t: 'state', state },
     { t: 'state', state: { ...state, isValid: false, isPotentiallyValid: false, reason: 'unsupported_brand' } },
@@ -42,6 +43,8 @@ describe('readToPage (frame → page)', () => {
     ['a state flag that is not a boolean', { t: 'state', ch, event: 'input', state: { ...state, isValid: 1 } }],
     ['a reason that is not text', { t: 'state', ch, event: 'input', state: { ...state, reason: 7 } }],
     ['an unknown event', { t: 'state', ch, event: 'click', state }],
+    ['a version that is text', { t: 'state', ch, event: 'input', state, n: '3' }],
+    ['a negative version', { t: 'state', ch, event: 'input', state, n: -1 }],
     ['a brand without a code', { t: 'state', ch, state, brand: { id: 'visa', name: 'Visa' } }],
     ['a negative height', { t: 'resize', ch, height: -1 }],
     ['an infinite height', { t: 'resize', ch, height: Infinity }],
@@ -89,9 +92,9 @@ describe('readToFrame (page → frame)', () => {
     { t: 'clear' },
     { t: 'touch' },
     { t: 'placeholder', text: '1234' },
-    { t: 'tokenize', id: 1, token: 'tok.en-_~+/=', timeoutMs: 15_000, retries: 2 },
+    { t: 'tokenize', id: 1, token: 'tok.en-_~+/=', timeoutMs: 15_000, retries: 2, seen: { expiry: 3, cvv: 0, name: 12 } },
+    { t: 'tokenize', id: 1, token: 't', timeoutMs: 15_000, retries: 0, seen: {} },
     { t: 'cancel', id: 1 },
-    { t: 'share', id: 1 },
     { ...config, fields: ['cvv'], brand: 'american-express' },
     { ...config, locale: 'pt-BR', texts: { 'pt-BR': { numberLabel: '<b>Número</b>' } } },
     { ...config, brandMark: false, disabled: true },
@@ -108,19 +111,21 @@ describe('readToFrame (page → frame)', () => {
     ['a locale too long for a tag', { ...config, locale: `fr-${'a1234567-'.repeat(4)}x` }],
     ['a field we do not have', { ...config, fields: ['number', 'pin'] }],
     ['a label of a page', { ...config, label: 'x'.repeat(201) }],
-    ['a token with a line break', { t: 'tokenize', id: 1, token: 'a\r\nb', timeoutMs: 1, retries: 0 }],
-    ['a token with a space', { t: 'tokenize', id: 1, token: 'a b', timeoutMs: 1, retries: 0 }],
-    ['an empty token', { t: 'tokenize', id: 1, token: '', timeoutMs: 1, retries: 0 }],
-    ['no time to answer', { t: 'tokenize', id: 1, token: 't', timeoutMs: 0, retries: 0 }],
-    ['more time than a timer holds', { t: 'tokenize', id: 1, token: 't', timeoutMs: 2 ** 31, retries: 0 }],
-    ['a time that is not a number', { t: 'tokenize', id: 1, token: 't', timeoutMs: '9', retries: 0 }],
-    ['endless retries', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 1e6 }],
+    ['a token with a line break', { t: 'tokenize', id: 1, token: 'a\r\nb', timeoutMs: 1, retries: 0, seen: {} }],
+    ['a token with a space', { t: 'tokenize', id: 1, token: 'a b', timeoutMs: 1, retries: 0, seen: {} }],
+    ['an empty token', { t: 'tokenize', id: 1, token: '', timeoutMs: 1, retries: 0, seen: {} }],
+    ['no time to answer', { t: 'tokenize', id: 1, token: 't', timeoutMs: 0, retries: 0, seen: {} }],
+    ['more time than a timer holds', { t: 'tokenize', id: 1, token: 't', timeoutMs: 2 ** 31, retries: 0, seen: {} }],
+    ['a time that is not a number', { t: 'tokenize', id: 1, token: 't', timeoutMs: '9', retries: 0, seen: {} }],
+    ['endless retries', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 1e6, seen: {} }],
     ['a placeholder that is not text', { t: 'placeholder', text: 5 }],
     ['a cancel without an id', { t: 'cancel' }],
-    ['a share without a job id', { t: 'share' }],
-    ['a share whose job id is text', { t: 'share', id: '1' }],
-    ['a share whose job id is negative', { t: 'share', id: -1 }],
-    ['a share whose job id is not a number', { t: 'share', id: NaN }],
+    ['a tokenize that names no versions', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 0 }],
+    ['versions that are not an object', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 0, seen: 3 }],
+    ['a version that is text', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 0, seen: { cvv: '3' } }],
+    ['a negative version', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 0, seen: { cvv: -1 } }],
+    ['a version that is no number', { t: 'tokenize', id: 1, token: 't', timeoutMs: 1, retries: 0, seen: { cvv: NaN } }],
+    ['a share, which frames of an older payframe took', { t: 'share', id: 1 }],
     ['a brand that is not text', { ...config, brand: 7 }],
     ['a brand mark that is not true or false', { ...config, brandMark: 'no' }],
     ['disabled that is not true or false', { ...config, disabled: 1 }],
@@ -137,31 +142,29 @@ describe('readToFrame (page → frame)', () => {
 
 describe('readSibling (frame ↔ frame)', () => {
   it.each([
-    { t: 'ask', id: 1 },
-    { t: 'value', id: 1, field: 'cvv', value: '123' },
-    { t: 'value', id: 7, field: 'expiry', value: '' },
+    { t: 'ask' },
+    { t: 'value', field: 'cvv', value: '123', n: 3 },
+    { t: 'value', field: 'expiry', value: '', n: 0 },
     { t: 'sizes', sizes: [3] },
   ])('reads %j', (m) => {
     expect(readSibling({ ...m, ch }, ch)).toEqual({ ...m, ch });
   });
   it.each([
-    { t: 'value', id: 1, field: 'pin', value: '1' },
-    { t: 'value', id: 1, field: 'cvv', value: 'x'.repeat(257) },
-    { t: 'value', id: '1', field: 'cvv', value: '123' },
+    { t: 'value', field: 'pin', value: '1', n: 1 },
+    { t: 'value', field: 'cvv', value: 'x'.repeat(257), n: 1 },
+    { t: 'value', field: 'cvv', value: '123', n: '1' },
+    { t: 'value', field: 'cvv', value: '123', n: -1 },
     { t: 'value', field: 'cvv', value: '123' },
-    { t: 'value', id: 1, field: 'cvv' },
+    { t: 'value', field: 'cvv', n: 1 },
     { t: 'sizes', sizes: [] },
     { t: 'sizes', sizes: [3.5] },
-    { t: 'ask' },
-    { t: 'ask', id: '1' },
-    { t: 'ask', id: -1 },
     { t: 'collect', id: '1' },
     { t: 'share', id: 1 },
   ])('ignores %j', (m) => {
     expect(readSibling({ ...m, ch }, ch)).toBeUndefined();
   });
   it('ignores a value on another channel', () => {
-    expect(readSibling({ t: 'value', id: 1, field: 'cvv', value: '123', ch: 'b'.repeat(32) }, ch)).toBeUndefined();
+    expect(readSibling({ t: 'value', field: 'cvv', value: '123', n: 1, ch: 'b'.repeat(32) }, ch)).toBeUndefined();
   });
 });
 

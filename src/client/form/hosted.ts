@@ -40,6 +40,8 @@ export function mountFields(options: MountOptions): CardForm {
   const names = [...specs.keys()];
   /** The frame that does the form's work: the number frame tokenises; a CVV-only form's frame posts. */
   const worker: FieldName = cvvOnly ? 'cvv' : 'number';
+  /** Each field's version in its last state: the number frame pays no value older than what the page validated. */
+  const seen: Partial<Record<FieldName, number>> = {};
   /** What a frame's config carries that the form's setters change in place. */
   const now: Partial<Config> = { locale: mount.locale, ...mount.extras };
   const spec = (name: FieldName) => specs.get(name)!;
@@ -80,12 +82,7 @@ export function mountFields(options: MountOptions): CardForm {
     (job, stop) =>
       torn
         ? Promise.reject(destroyedError())
-        : (jobs ??= code.asker((id) => send(worker, { t: 'cancel', id }), destroyedError)).ask((id) => {
-            // The values a tokenize needs leave the other frames at once, for this job, on the frames' own
-            // channel, while the number frame gets the token: one message leg per frame, run side by side.
-            if (job.t === 'tokenize') for (const name of names) if (name !== worker) send(name, { t: 'share', id });
-            send(worker, { ...job, id });
-          }, stop);
+        : (jobs ??= code.asker((id) => send(worker, { t: 'cancel', id }), destroyedError)).ask((id) => send(worker, { ...job, id }), stop);
   const watch =
     base === undefined ? undefined : watchLoad({ base, fields: names, ready, timeoutMs: mount.timeoutMs, failed: (e) => control.fail(e) });
   /** What the page does with each message the port lets through, from the frame `name`. */
@@ -104,6 +101,7 @@ export function mountFields(options: MountOptions): CardForm {
         if (!cvvOnly) tokenizeCode().catch(() => undefined);
       }
     } else if (m.t === 'state') {
+      seen[name] = m.n;
       control.update(name, m.event, m.state, name === 'number' ? m.brand : undefined);
       // Enter in a field submits the page's form, as in any input of that form.
       if (m.event === 'submit') spec(name).container.closest('form')?.requestSubmit?.();
@@ -161,7 +159,7 @@ export function mountFields(options: MountOptions): CardForm {
               .race(tokenizeCode())
               .then((m) => {
                 if (torn) throw destroyedError(); // no client token for a form that is gone
-                return m.tokenizeJob(core, d, ask(m));
+                return m.tokenizeJob(core, d, ask(m), seen);
               })
               .finally(d.done);
           },

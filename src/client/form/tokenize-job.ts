@@ -4,6 +4,7 @@
  * script-tag bundles), so that neither the mount nor the payer's first Pay waits for it.
  */
 import type { Ask } from '../../protocol/ask';
+import type { Tokenize } from '../../protocol/messages';
 import type { TokenizeResult } from '../../nonce/read';
 import type { Deadline } from '../../shared/deadline';
 import type { ClientCore } from '../core/types';
@@ -12,6 +13,11 @@ import { withToken } from '../core/with-token';
 // The page's half of a job's round trip, with the first job's code (hosted.ts).
 export { asker } from '../../protocol/ask';
 
-/** The client token, then the number frame's job, under the call's deadline `d` (hosted.ts made it at the call). */
-export const tokenizeJob = (core: ClientCore, d: Deadline, ask: Ask): Promise<TokenizeResult> =>
-  withToken(core, d, (token) => ask({ t: 'tokenize', token, timeoutMs: core.config.timeoutMs, retries: core.config.retries }, d.signal));
+/**
+ * The client token, then the number frame's job, under the call's deadline `d` (hosted.ts made it at the
+ * call); `seen`: the version of each field's value the page validated, read when the job goes (a retry's own).
+ */
+export const tokenizeJob = (core: ClientCore, d: Deadline, ask: Ask, seen: Tokenize['seen']): Promise<TokenizeResult> =>
+  withToken(core, d, (token) =>
+    ask({ t: 'tokenize', token, timeoutMs: core.config.timeoutMs, retries: core.config.retries, seen: { ...seen } }, d.signal),
+  );
