@@ -51,9 +51,11 @@ test('a window 390 px wide: nothing scrolls sideways, the fields fit with 16 px 
   await driver.setViewport(WIDTH, 844);
   await driver.goto(`${demo.shop}/checkout?lang=en`);
   await driver.run(undefined, record);
-  // The four fields loaded (a frame not there yet fails the read, which is tried again), the page's
-  // "Loading the secure card fields…" gone.
-  for (const name of FIELDS) await expect.poll(() => valueOf(driver, name), { timeout: 15_000 }).toBe('');
+  // The four fields loaded, the page's "Loading the secure card fields…" gone. A frame still loading
+  // (its first about:blank, or its page before its script made the input) fails the read, and
+  // expect.poll gives up at a read that throws: the failure is polled as a value, so it is tried again.
+  const loaded = (name: Field) => valueOf(driver, name).catch((error: Error) => `not loaded: ${error.message}`);
+  for (const name of FIELDS) await expect.poll(() => loaded(name), { timeout: 15_000 }).toBe('');
   await expect.poll(() => textOf(driver, '#card-form-note')).toBe('');
   await watchAll(driver); // WebKit: the frames, once ready (the demo's policy names no report-uri)
   await expectFits(driver);
