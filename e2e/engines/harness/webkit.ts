@@ -163,14 +163,26 @@ async function newSession(url: string, capabilities: Record<string, unknown>): P
   }
 }
 
-/** Sizes the window so that its inside is `width` × `height`: WebDriver sizes the window, toolbar included. */
+/**
+ * Sizes the window so that its inside is `width` × `height`: WebDriver sizes the window, toolbar included.
+ * Without a window manager the window takes its new size after WebDriver has answered: on a busy machine
+ * the page still saw the old one (1280 px wide), and the window then asked for was narrower than nothing.
+ * The page is read until its window is as wide as asked (5 s at most: one that cannot be that narrow).
+ */
 async function sizeViewport(driver: WebDriver, width: number, height: number): Promise<void> {
   const inside = () =>
-    driver.executeScript('return { width: innerWidth, height: innerHeight }') as Promise<{ width: number; height: number }>;
+    driver.executeScript('return { width: innerWidth, height: innerHeight, window: outerWidth }') as Promise<{
+      width: number;
+      height: number;
+      window: number;
+    }>;
   let rect = { width, height };
   for (let attempt = 0; attempt < 2; attempt++) {
     await driver.manage().window().setRect(rect);
-    const got = await inside();
+    let got = await inside();
+    for (const until = Date.now() + 5000; got.window !== rect.width && Date.now() < until; got = await inside()) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     if (got.width === width) return;
     rect = { width: rect.width + width - got.width, height: rect.height + height - got.height };
   }
