@@ -106,14 +106,18 @@ test("the page's CSP has no frame-src for the frames: invalid_config FRAME_BLOCK
 test('a frame host on a closed port: network FRAME_NOT_ANSWERING within seconds (WebKit: timeout at timeoutMs)', async ({ driver }) => {
   await driver.goto(`${shop.url}/shop`);
   const base = `https://127.0.0.1:${await closedPort()}/frames/`;
-  const outcome = await mount(driver, base, 12_000);
+  // Elsewhere a timeout beyond the 10 s the outcome must come in, so that it cannot be the timeout's.
+  // WebKit can only time out: there a merchant's shorter timeoutMs, which it must wait out whole.
+  const timeoutMs = driver.engine === 'webkit' ? 5000 : 12_000;
+  const outcome = await mount(driver, base, timeoutMs);
   test.info().annotations.push({ type: 'ms to the outcome', description: outcome.ms.toFixed(0) });
   if (driver.engine === 'webkit') {
     // WebKit leaves the iframe on its first about:blank, as while a slow host answers: no load, no
     // resource entry, so nothing can fail before timeoutMs; the message names the unreachable host.
     expect(outcome).toMatchObject({ code: 'timeout', fields: ['number', 'expiry', 'cvv'] });
     expect(outcome.message).toContain(`check that ${base} opens from the payer's browser`);
-    expect(outcome.ms).toBeGreaterThanOrEqual(12_000);
+    expect(outcome.message).toContain(`in ${timeoutMs} ms`);
+    expect(outcome.ms).toBeGreaterThanOrEqual(timeoutMs);
   } else {
     expect(outcome).toMatchObject({ code: 'network', reason: 'FRAME_NOT_ANSWERING', fields: ['number', 'expiry', 'cvv'] });
     expect(outcome.message).toContain('is unreachable');
