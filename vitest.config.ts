@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 // @ts-expect-error: a build script in plain JavaScript, without types
 import { frameBundle } from './scripts/frame-bundle.mjs';
@@ -13,6 +14,10 @@ export default defineConfig({
     environment: 'node',
     reporters: ['default', ['json', { outputFile: 'reports/unit.json' }]],
     testTimeout: 15_000,
+    // Files run in parallel, one per worker. Vitest's default is a worker per core but one, which on two
+    // cores runs the files one after the other; most of their time is waiting (sandboxes, sockets,
+    // timers: the notification file's 14 s, 10 of them a default timeout), so two workers at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // One certificate pair for the run, trusted by every worker (NODE_EXTRA_CA_CERTS) and served by the
     // tests' sandboxes (test/setup/sandbox.ts): real TLS, verified.
     globalSetup: ['test/setup/tls.ts'],
