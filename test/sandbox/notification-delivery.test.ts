@@ -151,9 +151,15 @@ describe('retries', () => {
 
   it('a burst of changes is sent 8 at a time, never thousands of connections at once', async () => {
     await start();
-    receiver.answer = { status: 200, delayMs: 100 };
+    // The receiver answers none until all 30 changes are made and those it can have at once have come:
+    // however slowly the payments came (a busy machine), the sandbox then holds all 30 to send.
+    let release!: () => void;
+    receiver.answer = { status: 200, delayMs: 100, held: new Promise<void>((resolve) => (release = resolve)) };
     receiver.maxOpen = 0;
     await Promise.all(Array.from({ length: 30 }, () => pay(sb!)));
+    await receiver.waitFor(8);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
     await sb!.notificationsIdle();
     expect(receiver.got).toHaveLength(30);
     expect(receiver.maxOpen).toBe(8);

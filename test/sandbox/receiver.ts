@@ -17,8 +17,8 @@ export interface Receiver {
   got: Received[];
   /** The most requests it has had open at once. */
   maxOpen: number;
-  /** How the next requests are answered: status (200), after `delayMs`, with `bodyBytes` of body. */
-  answer: { status: number; delayMs?: number; bodyBytes?: number };
+  /** How the next requests are answered: status (200), after `delayMs` (counted once `held` has settled), with `bodyBytes` of body. */
+  answer: { status: number; delayMs?: number; bodyBytes?: number; held?: Promise<unknown> };
   /** Resolves once `n` notifications have arrived in all (already, or later). */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
   stop(): Promise<void>;
@@ -49,8 +49,9 @@ export async function startReceiver(): Promise<Receiver> {
             payload: raw ? JSON.parse(Buffer.from(raw, 'base64').toString('utf8')) : undefined,
           });
           waiters.splice(0).forEach((w) => w());
-          const { status, delayMs = 0, bodyBytes = 0 } = r.answer;
-          const timer = setTimeout(() => {
+          const { status, delayMs = 0, bodyBytes = 0, held } = r.answer;
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const answer = () => {
             res.writeHead(status, { 'content-type': 'text/plain' });
             // A huge answer is written in chunks for as long as the client reads it.
             let left = bodyBytes;
@@ -63,7 +64,9 @@ export async function startReceiver(): Promise<Receiver> {
               if (!res.destroyed) res.end();
             };
             more();
-          }, delayMs);
+          };
+          if (held) void held.then(() => !res.destroyed && (timer = setTimeout(answer, delayMs)));
+          else timer = setTimeout(answer, delayMs);
           res.on('close', () => clearTimeout(timer));
         });
       });
