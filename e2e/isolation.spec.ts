@@ -109,6 +109,9 @@ export const paySavedCard = (gateway) => async (request) => {
   await page.goto(`${merchant.url}/saved-card?${query}`);
   await page.frameLocator('#saved-cvv iframe').getByLabel('Security code of the Visa ending in 1111').click();
   await page.keyboard.type('042');
+  // The page has heard the code complete from its frame, as before a person's click on Pay: on a busy
+  // machine the call could otherwise come first and be refused (invalid_card: cvv) for a state one key old.
+  await expect.poll(async () => (await page.evaluate(() => (window as any).form.getState())).fields.cvv.isValid).toBe(true);
   const answer = await page.evaluate(() =>
     (window as any).form.postCvv({ url: '/saved-card/pay', body: { cardId: new URLSearchParams(location.search).get('card') } }),
   );
