@@ -35,6 +35,9 @@ export default defineConfig<object, { checkout: Checkout; react: ReactVersion }>
   // One certificate pair for the run, served by every test's servers and trusted by every Node process
   // (NODE_EXTRA_CA_CERTS): real TLS, verified. The browsers keep ignoreHTTPSErrors (docs/browsers.md).
   globalSetup: './e2e/support/tls.ts',
+  // Its own folder of results: the engines suite may run beside it (scripts/test.mjs), and each run
+  // empties its folder when it starts.
+  outputDir: 'test-results/chromium',
   timeout: 30_000,
   workers: 2,
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],

@@ -36,6 +36,8 @@ export default defineConfig<object, { engine: Engine }>({
   testMatch: '*.flow.ts',
   // The run's certificate pair, trusted by every Node process, as in playwright.config.ts.
   globalSetup: './e2e/support/tls.ts',
+  // Its own folder of results, beside the Chromium suite's (playwright.config.ts).
+  outputDir: 'test-results/engines',
   timeout: 45_000,
   // One worker per engine: an engine's browser (and WebKit's display) is launched once per worker.
   workers: 2,

@@ -1,0 +1,111 @@
+// `npm test`: the linter and the formatter's check, the type check, the build, vitest, the Chromium suite
+// and the engines suite, each an npm script of its own (package.json), side by side where nothing orders
+// them (STEPS below). Most of a browser suite's time is waiting (timers, servers, frames loading), so on
+// two cores the suites share the machine: run one after the other, they kept it busy 44 % of the time.
+// Each step's output is kept whole and printed when the step ends (a failure reads as it does alone), and
+// kept in reports/logs/STEP.log; the exit code is the first failed step's. `node scripts/test.mjs unit
+// e2e` runs some steps alone, with those they need.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+
+/**
+ * Each step: its npm script, the steps it needs (it runs only once they passed: the suites run dist/),
+ * and those it starts after, whatever their outcome: the engines suite waits for vitest, so that on two
+ * cores vitest's computing (its fuzz tests, its thousand tokenisations) and the two browser suites do
+ * not all share the cores at once; the Chromium suite, the longest, starts with vitest.
+ */
+const STEPS = {
+  lint: { script: 'lint', needs: [], after: [] },
+  typecheck: { script: 'typecheck', needs: [], after: [] },
+  build: { script: 'build', needs: [], after: [] },
+  unit: { script: 'test:unit', needs: ['build'], after: [] },
+  e2e: { script: 'test:e2e', needs: ['build'], after: [] },
+  engines: { script: 'test:engines', needs: ['build'], after: ['unit'] },
+};
+
+const asked = process.argv.slice(2);
+for (const name of asked) {
+  if (!(name in STEPS)) {
+    console.error(`No step ${name}: the steps are ${Object.keys(STEPS).join(', ')}.`);
+    process.exit(2);
+  }
+}
+/** The steps asked for and those they wait for; all of them when none is named. */
+const chosen = new Set();
+const choose = (name) => {
+  chosen.add(name);
+  STEPS[name].needs.forEach(choose);
+};
+(asked.length > 0 ? asked : Object.keys(STEPS)).forEach(choose);
+
+const started = performance.now();
+const seconds = (from) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
+// Colours as in a terminal when the run is in one (the steps write to a pipe).
+const env = process.stdout.isTTY && !process.env.NO_COLOR ? { ...process.env, FORCE_COLOR: '1' } : process.env;
+mkdirSync('reports/logs', { recursive: true });
+
+/** @type {Map<string, Promise<number>>} */
+const runs = new Map();
+/** @type {Map<import('node:child_process').ChildProcess, string>} */
+const children = new Map();
+/** @type {{ name: string, code: number | string, time: string }[]} */
+const ended = [];
+
+function run(name) {
+  if (runs.has(name)) return runs.get(name);
+  const step = STEPS[name];
+  const waits = step.after.filter((other) => chosen.has(other));
+  const result = Promise.all([...step.needs.map(run), ...waits.map(run)]).then((codes) => {
+    const failed = step.needs.filter((_, i) => codes[i] !== 0);
+    if (failed.length > 0) {
+      ended.push({ name, code: 'not run', time: '' });
+      console.log(`\n── ${name}: not run (${failed.join(', ')} failed)`);
+      return 1;
+    }
+    const from = performance.now();
+    console.log(`── ${name} started (npm run ${step.script}) at ${seconds(started)}`);
+    // Its own process group: an interrupted run stops every process a step started.
+    const child = spawn('npm', ['run', '--silent', step.script], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.set(child, name);
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    return new Promise((resolve) => {
+      child.on('close', (status, signal) => {
+        children.delete(child);
+        const code = status ?? 1;
+        const text = Buffer.concat(output).toString('utf8');
+        writeFileSync(`reports/logs/${name}.log`, text);
+        ended.push({ name, code: signal ?? code, time: seconds(from) });
+        const verdict = code === 0 ? 'passed' : `FAILED (exit ${signal ?? code})`;
+        console.log(`\n── ${name}: ${verdict} in ${seconds(from)} ──────────────────────────────\n${text.trimEnd()}\n`);
+        resolve(code);
+      });
+    });
+  });
+  runs.set(name, result);
+  return result;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of children.keys()) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(130);
+  });
+}
+
+// While the suites run, a line now and then says which are still at it.
+const pulse = setInterval(() => {
+  if (children.size > 0) console.log(`… ${seconds(started)}: ${[...children.values()].join(', ')} still running`);
+}, 60_000);
+
+const codes = await Promise.all([...chosen].map(run));
+clearInterval(pulse);
+console.log(`── npm test in ${seconds(started)}: ${ended.map((e) => `${e.name} ${e.code === 0 ? 'ok' : e.code} ${e.time}`).join(', ')}`);
+process.exit(codes.find((code) => code !== 0) ?? 0);
