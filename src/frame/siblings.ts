@@ -3,7 +3,7 @@ import { siblingPort } from '../protocol/port';
 import { jobValues, type Seen, type Values } from './job-values';
 
 export interface Siblings {
-  /** The frame may start (start.ts: its parent proven): the number frame asks the others for their values; the others post theirs from now on. */
+  /** The frame may start (start.ts: its parent proven): the number frame asks the others for their values; the others post theirs, now and from now on. */
   start(): void;
   /** A sibling's version of its value, one more when `changed` (then posted to the number frame): the page names it in its next `tokenize`. */
   version(changed: boolean): number;
@@ -32,9 +32,11 @@ export function siblings(ch: string, field: FieldName, own: { value(): string; s
 
   return {
     start() {
-      // A number frame that loads after the others were typed in has their values at once.
+      // A number frame that loads after the others were typed in has their values at once; a field that
+      // (re)loads says its value at once, so that the number frame holds nothing of its page before.
       if (!on && jobs) post({ t: 'ask' });
       on = true;
+      if (!jobs) give();
     },
     version(changed) {
       if (changed) {

@@ -127,15 +127,16 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     let cvv = '';
     const sibling = frame('cvv', () => cvv);
     [sibling, number].forEach((f) => f.start());
-    await vi.waitFor(() => expect(heard).toHaveLength(2)); // the number frame's ask, and the answer
+    await vi.waitFor(() => expect(heard).toHaveLength(3)); // the sibling's value as it starts, the number frame's ask, the answer
     expect(sibling.version(false)).toBe(0); // a focus, a blur: no change
     cvv = '12';
     expect(sibling.version(true)).toBe(1);
     cvv = '123';
     expect(sibling.version(true)).toBe(2);
-    await vi.waitFor(() => expect(heard).toHaveLength(4));
+    await vi.waitFor(() => expect(heard).toHaveLength(5));
     await expect(number.values({ cvv: 2 }, ['cvv'], never())).resolves.toEqual({ cvv: '123' });
     expect(heard).toEqual([
+      { ch, t: 'value', field: 'cvv', value: '', n: 0 },
       { ch, t: 'ask' },
       { ch, t: 'value', field: 'cvv', value: '', n: 0 },
       { ch, t: 'value', field: 'cvv', value: '12', n: 1 },
@@ -150,15 +151,28 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     expiry.start();
     expiry.version(true);
     expiry.version(true);
-    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    await vi.waitFor(() => expect(heard).toHaveLength(3));
     const number = frame('number');
     number.start();
-    await vi.waitFor(() => expect(heard).toHaveLength(4));
+    await vi.waitFor(() => expect(heard).toHaveLength(5));
     await expect(number.values({ expiry: 2 }, ['expiry'], never())).resolves.toEqual({ expiry: '12 / 34' });
-    expect(heard.slice(2)).toEqual([
+    expect(heard.slice(3)).toEqual([
       { ch, t: 'ask' },
       { ch, t: 'value', field: 'expiry', value: '12 / 34', n: 2 },
     ]);
+  });
+
+  it('a field whose frame loads again says its value at once: the number frame holds nothing of the page before', async () => {
+    const number = frame('number');
+    number.start();
+    const before = frame('name', () => 'Ada Lovelace');
+    before.start();
+    before.version(true);
+    await quiet();
+    await expect(number.values({ name: 1 }, ['name'], never())).resolves.toEqual({ name: 'Ada Lovelace' });
+    frame('name', () => '').start(); // the name frame reloaded (its container moved): empty, counting from 0
+    await quiet();
+    await expect(number.values({ name: 0 }, ['name'], never())).resolves.toEqual({ name: '' });
   });
 
   it('the number frame never posts its value, whoever asks', async () => {
