@@ -138,15 +138,24 @@ test("a value forged on the frames' channel by a document of the frame origin: t
     ch,
   );
   // The fake on the frame origin joins the channel and notes which fields it hears a value of (never the
-  // value), then posts an expiry long past under a version far ahead of the real field's.
-  await driver.run(
+  // value); it asks, as a number frame does, and, once the real expiry answered, posts an expiry long past
+  // under a version far ahead of the real field's (in its block: it heard the version).
+  const forged = await driver.run(
     FAKES[1],
-    (ch: string) => {
-      const bc = new BroadcastChannel(`payframe:${ch}`);
-      const fields: string[] = ((window as any).fields = []);
-      bc.onmessage = (e) => e.data.t === 'value' && fields.push(e.data.field);
-      bc.postMessage({ ch, t: 'value', field: 'expiry', value: '01 / 20', n: 1e9 });
-    },
+    (ch: string) =>
+      new Promise<number>((resolve) => {
+        const bc = new BroadcastChannel(`payframe:${ch}`);
+        const fields: string[] = ((window as any).fields = []);
+        bc.onmessage = (e) => {
+          if (e.data.t !== 'value') return;
+          fields.push(e.data.field);
+          if (e.data.field !== 'expiry' || (window as any).forged) return;
+          (window as any).forged = true; // once
+          bc.postMessage({ ch, t: 'value', field: 'expiry', value: '01 / 20', n: e.data.n + 1000 });
+          resolve(e.data.n + 1000);
+        };
+        bc.postMessage({ ch, t: 'ask' });
+      }),
     ch,
   );
   // A page of another origin naming the same channel hears nothing: another origin's channel.
@@ -158,7 +167,7 @@ test("a value forged on the frames' channel by a document of the frame origin: t
     },
     ch,
   );
-  await expect.poll(() => driver.run(field('number').in, () => (window as any).onChannel as number[])).toEqual([1e9]);
+  await expect.poll(() => driver.run(field('number').in, () => (window as any).onChannel as number[])).toContain(forged);
 
   await driver.click({ role: 'button', name: 'Pay 25.00 USD' });
   await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('invalid_card: expiry');
@@ -174,7 +183,7 @@ test("a value forged on the frames' channel by a document of the frame origin: t
 
   // Values went on the frames' channel, the number never; none to a window, nor to another origin's channel.
   const fields: string[] = await driver.run(FAKES[1], () => (window as any).fields);
-  expect(new Set(fields)).toEqual(new Set(['expiry']));
+  expect(new Set(fields)).toEqual(new Set(['expiry', 'cvv', 'name'])); // the answers to its ask
   expect(await driver.run(FAKES[0], () => (window as any).heard)).toEqual([]);
   await expectNoCardData(driver, CARD);
   const said = (await recorded(driver)).messages.map((m) => JSON.stringify({ ...JSON.parse(m.data), ch: undefined })).join('\n');

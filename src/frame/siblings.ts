@@ -3,7 +3,7 @@ import { siblingPort } from '../protocol/port';
 import { jobValues, type Seen, type Values } from './job-values';
 
 export interface Siblings {
-  /** The frame may start (start.ts: its parent proven): the number frame asks the others for their values; the others post theirs, now and from now on. */
+  /** The frame may start (start.ts: its parent proven): the number frame asks the others for their values; the others post theirs from now on. */
   start(): void;
   /** A sibling's version of its value, one more when `changed` (then posted to the number frame): the page names it in its next `tokenize`. */
   version(changed: boolean): number;
@@ -20,9 +20,17 @@ export interface Siblings {
  * the number frame holds them, and uses them only for a job its page asked for. Its own value goes to
  * the gateway alone, whoever asks.
  */
-export function siblings(ch: string, field: FieldName, own: { value(): string; sizes(sizes: number[]): void }): Siblings {
+export function siblings(
+  ch: string,
+  field: FieldName,
+  own: { value(): string; sizes(sizes: number[]): void },
+  // Each frame document counts its versions from a random start: the number frame takes a value for the page
+  // only from the frame the page heard (job-values.ts), not from the one before it (its container moved),
+  // nor from one the page's script planted on the channel.
+  from = Math.random() * 1e15,
+): Siblings {
   const jobs = field === 'number' ? jobValues(() => post({ t: 'ask' })) : undefined;
-  let [n, on] = [0, false];
+  let [n, on] = [from, false];
   const give = () => on && post({ t: 'value', field, value: own.value(), n });
   const post = siblingPort(ch, (m) => {
     if (m.t === 'value') jobs?.put(m.field, m.value, m.n);
@@ -32,11 +40,9 @@ export function siblings(ch: string, field: FieldName, own: { value(): string; s
 
   return {
     start() {
-      // A number frame that loads after the others were typed in has their values at once; a field that
-      // (re)loads says its value at once, so that the number frame holds nothing of its page before.
+      // A number frame that loads after the others were typed in has their values at once.
       if (!on && jobs) post({ t: 'ask' });
       on = true;
-      if (!jobs) give();
     },
     version(changed) {
       if (changed) {

@@ -4,7 +4,7 @@
 // otherwise, so that a click on Pay right after a key never pays the value before that key. What it
 // takes and when, then the same over a real BroadcastChannel (Node's).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ANSWER_MS, jobValues } from '../../src/frame/job-values';
+import { ANSWER_MS, BLOCK, jobValues } from '../../src/frame/job-values';
 import { siblings } from '../../src/frame/siblings';
 import type { FieldName } from '../../src/protocol/names';
 
@@ -45,12 +45,25 @@ describe('the number frame’s values', () => {
     await expect(job).resolves.toEqual({ expiry: '12 / 34', cvv: '124' });
   });
 
-  it('takes the last value to come, whatever its version: a frame that reloaded counts from 0 again', async () => {
-    const values = jobValues(() => undefined);
-    values.put('name', 'Ada Lovelace', 14);
-    values.put('name', 'G', 1); // the name frame reloaded, and the person types again
-    values.put('name', 'Gr', 2);
-    await expect(values.take({ name: 2 }, ['name'], never())).resolves.toEqual({ name: 'Gr' });
+  it('takes only a value of the frame the page heard: one of the frame before a reload, or of a planted one, makes it ask', async () => {
+    const ask = vi.fn();
+    const values = jobValues(ask);
+    const [before, now, planted] = [7 * BLOCK, 3 * BLOCK, 9 * BLOCK]; // each frame document counts from its own block
+    values.put('name', 'Ada Lovelace', before + 14);
+    values.put('name', 'G', now + 1); // the name frame loaded again, and the person types again
+    values.put('name', 'Gr', now + 2);
+    await expect(values.take({ name: now + 2 }, ['name'], never())).resolves.toEqual({ name: 'Gr' });
+    for (const [value, n] of [
+      ['Ada Lovelace', before + 14], // the frame before's message, late
+      ['', planted + 50], // a frame the page's script planted on the channel, cleared 50 times
+    ] as const) {
+      values.put('name', value, n);
+      const job = values.take({ name: now + 2 }, ['name'], never());
+      expect(ask).toHaveBeenCalled();
+      ask.mockClear();
+      values.put('name', 'Gr', now + 2); // the page's frame answers
+      await expect(job).resolves.toEqual({ name: 'Gr' });
+    }
   });
 
   it('waits for a field it holds nothing of, even when the page names no version of it', async () => {
@@ -110,7 +123,8 @@ describe('siblings on the frames’ BroadcastChannel', () => {
   });
 
   const ch = 'a'.repeat(32);
-  const frame = (field: FieldName, value = () => '') => siblings(ch, field, { value, sizes: () => undefined });
+  // Versions counted from 0 here (a frame document counts from a random multiple of BLOCK).
+  const frame = (field: FieldName, value = () => '', from = 0) => siblings(ch, field, { value, sizes: () => undefined }, from);
   /** Everything said on a channel, as a document of the frame origin that joined it would hear it. */
   const listen = (on = ch) => {
     const heard: unknown[] = [];
@@ -127,16 +141,15 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     let cvv = '';
     const sibling = frame('cvv', () => cvv);
     [sibling, number].forEach((f) => f.start());
-    await vi.waitFor(() => expect(heard).toHaveLength(3)); // the sibling's value as it starts, the number frame's ask, the answer
+    await vi.waitFor(() => expect(heard).toHaveLength(2)); // the number frame's ask, and the answer
     expect(sibling.version(false)).toBe(0); // a focus, a blur: no change
     cvv = '12';
     expect(sibling.version(true)).toBe(1);
     cvv = '123';
     expect(sibling.version(true)).toBe(2);
-    await vi.waitFor(() => expect(heard).toHaveLength(5));
+    await vi.waitFor(() => expect(heard).toHaveLength(4));
     await expect(number.values({ cvv: 2 }, ['cvv'], never())).resolves.toEqual({ cvv: '123' });
     expect(heard).toEqual([
-      { ch, t: 'value', field: 'cvv', value: '', n: 0 },
       { ch, t: 'ask' },
       { ch, t: 'value', field: 'cvv', value: '', n: 0 },
       { ch, t: 'value', field: 'cvv', value: '12', n: 1 },
@@ -151,28 +164,32 @@ describe('siblings on the frames’ BroadcastChannel', () => {
     expiry.start();
     expiry.version(true);
     expiry.version(true);
-    await vi.waitFor(() => expect(heard).toHaveLength(3));
+    await vi.waitFor(() => expect(heard).toHaveLength(2));
     const number = frame('number');
     number.start();
-    await vi.waitFor(() => expect(heard).toHaveLength(5));
+    await vi.waitFor(() => expect(heard).toHaveLength(4));
     await expect(number.values({ expiry: 2 }, ['expiry'], never())).resolves.toEqual({ expiry: '12 / 34' });
-    expect(heard.slice(3)).toEqual([
+    expect(heard.slice(2)).toEqual([
       { ch, t: 'ask' },
       { ch, t: 'value', field: 'expiry', value: '12 / 34', n: 2 },
     ]);
   });
 
-  it('a field whose frame loads again says its value at once: the number frame holds nothing of the page before', async () => {
+  it('a field whose frame loads again counts from another start: a late value of the frame before is not taken for the new one', async () => {
     const number = frame('number');
     number.start();
-    const before = frame('name', () => 'Ada Lovelace');
+    const before = frame('name', () => 'Ada Lovelace', BLOCK * 9); // its start was higher: starts are random
     before.start();
     before.version(true);
+    let name = '';
+    const again = frame('name', () => name, BLOCK * 5); // the name frame loaded again (its container moved), empty
+    again.start();
+    name = 'B';
+    const seen = again.version(true); // the page hears this version with the new frame's state
+    // A message of the frame before, late (it was on its way when the container moved).
+    new BroadcastChannel(`payframe:${ch}`).postMessage({ ch, t: 'value', field: 'name', value: 'Ada Lovelace', n: BLOCK * 9 + 1 });
     await quiet();
-    await expect(number.values({ name: 1 }, ['name'], never())).resolves.toEqual({ name: 'Ada Lovelace' });
-    frame('name', () => '').start(); // the name frame reloaded (its container moved): empty, counting from 0
-    await quiet();
-    await expect(number.values({ name: 0 }, ['name'], never())).resolves.toEqual({ name: '' });
+    await expect(number.values({ name: seen }, ['name'], never())).resolves.toEqual({ name: 'B' });
   });
 
   it('the number frame never posts its value, whoever asks', async () => {

@@ -44,15 +44,22 @@ const CLASS = 'payframe-field';
 /** The error of a call on a destroyed form, or one that was waiting when it was destroyed. */
 export const destroyedError = () => new PayframeError('aborted', 'the card form was destroyed');
 
+/** A field's state before anything is typed, and again when its frame is made anew. */
+export const emptyState = (): FieldState => ({
+  isEmpty: true,
+  isValid: false,
+  isPotentiallyValid: true,
+  isFocused: false,
+  reason: 'empty',
+});
+
 const refused = (message: string) => new PayframeError('invalid_request', message);
 
 type Handler = (...args: any[]) => void;
 
 export function createForm(elements: Map<FieldName, Element>, ops: FormOps): FormControl {
   const names = [...elements.keys()];
-  const fields = new Map<FieldName, FieldState>(
-    names.map((n) => [n, { isEmpty: true, isValid: false, isPotentiallyValid: true, isFocused: false, reason: 'empty' }]),
-  );
+  const fields = new Map<FieldName, FieldState>(names.map((n) => [n, emptyState()]));
   const touched = new Set<FieldName>();
   const handlers = new Map<keyof FormEvents, Set<Handler>>();
   /**

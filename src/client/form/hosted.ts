@@ -18,7 +18,7 @@ import { windowPort } from '../../protocol/port';
 import { deadline } from '../../shared/deadline';
 import { configError, PayframeError, requestError } from '../../shared/errors';
 import { loadChunk } from '../load';
-import { createForm, destroyedError } from './form';
+import { createForm, destroyedError, emptyState } from './form';
 import { labelOf } from './labels';
 import { watchLoad } from './load-watch';
 import { checkMount, checkTexts, inUse, type MountOptions } from './mount-options';
@@ -210,6 +210,15 @@ export function mountFields(options: MountOptions): CardForm {
       // The frame starts with the config of its URL. Posted once more when its page has loaded: that brings
       // it what changed since (a locale), and proves the page's origin where the browser cannot (Firefox).
       iframe.addEventListener('load', () => {
+        const w = iframe.contentWindow;
+        if (!windows.has(w)) {
+          // The iframe moved in the document (a layout drawn again): the browser made a new frame in a new
+          // window, empty. The page hears that window now (the one before is gone, its document with it),
+          // and the field is empty until it says otherwise.
+          windows.set(w, name);
+          delete seen[name];
+          control.update(name, 'input', emptyState(), name === 'number' ? null : undefined);
+        }
         post(name, config(name));
         watch!.loaded(name);
       });
