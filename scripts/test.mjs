@@ -93,7 +93,13 @@ function run(name) {
   return result;
 }
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
+// The steps run in process groups of their own: an interrupted run (Ctrl-C, a kill, its terminal closed)
+// stops them, and exits as a shell says a signal ended it (128 + its number).
+for (const [signal, number] of [
+  ['SIGINT', 2],
+  ['SIGTERM', 15],
+  ['SIGHUP', 1],
+]) {
   process.on(signal, () => {
     for (const child of children.keys()) {
       try {
@@ -102,7 +108,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
         // already gone
       }
     }
-    process.exit(130);
+    process.exit(128 + number);
   });
 }
 
