@@ -97,3 +97,35 @@ test('the name moved and its new frame is slow on the frames’ channel: a Pay w
   const paid = await page.evaluate(() => (window as any).paying.then((r: any) => ({ last4: r.last4, name: r.name })));
   expect(paid).toEqual({ last4: '1111', name: 'Bob' });
 });
+
+test('the name moved while a Pay waits for its client token: invalid_card naming it, nothing sent; typed again, it pays', async ({
+  page,
+}) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/client-token', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openCheckout(page, merchant);
+  await fillCard(page, { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
+  await expect.poll(() => page.evaluate(() => (window as any).form.getState().isValid)).toBe(true);
+  const before = nonceRequests();
+  await page.evaluate(() => Object.assign(window, { paying: (window as any).form.tokenize() }));
+  await move(page, 'name');
+  await expect.poll(() => fieldState(page, 'name')).toMatchObject({ isEmpty: true });
+  release();
+  const outcome = await page.evaluate(() =>
+    (window as any).paying.then(
+      (r: any) => ({ name: r.name }),
+      (e: any) => ({ code: e.code, fields: e.fields }),
+    ),
+  );
+  expect(outcome).toEqual({ code: 'invalid_card', fields: ['name'] }); // never the name of the frame before
+  expect(nonceRequests()).toBe(before);
+
+  await input(page, 'name').click();
+  await page.keyboard.type('Bob');
+  await expect.poll(() => fieldState(page, 'name')).toMatchObject({ isValid: true });
+  expect(await tokenize(page)).toEqual({ last4: '1111', name: 'Bob' });
+});

@@ -118,7 +118,8 @@ it("the hosted form's tokenize job: asked for when the form is ready; one that d
   frames.forEach((frame, i) => (frameLoaded(frame), say(i, { t: 'ready', label: 'L' })));
   await form.ready;
   await vi.waitFor(() => expect(asked).toBe(1)); // at ready, before any tokenize()
-  frames.forEach((_, i) => say(i, { t: 'state', event: 'input', state: valid }));
+  // The number frame's state has no version; the others' carry theirs.
+  frames.forEach((_, i) => say(i, { t: 'state', event: 'input', state: valid, ...(i > 0 && { n: 1 }) }));
   const jobs = () => wins[0]!.postMessage.mock.calls.filter(([m]) => m.t === 'tokenize');
   await expect(form.tokenize()).rejects.toMatchObject({ code: 'network', message: 'tokenize: its code did not load' });
   expect(jobs()).toEqual([]);
@@ -164,7 +165,7 @@ describe("the hosted form's tokenize while its job's code is on its way", () => 
     frames.forEach((frame, i) => (frameLoaded(frame), say(i, { t: 'ready', label: 'L' })));
     await form.ready;
     const valid = { isEmpty: false, isValid: true, isPotentiallyValid: true, isFocused: false };
-    frames.forEach((_, i) => say(i, { t: 'state', event: 'input', state: valid }));
+    frames.forEach((_, i) => say(i, { t: 'state', event: 'input', state: valid, ...(i > 0 && { n: 1 }) }));
     const jobs = () => wins[0]!.postMessage.mock.calls.filter(([m]) => m.t === 'tokenize');
     return { form, authorization, release: (token: string) => release(token), jobs };
   }

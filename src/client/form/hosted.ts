@@ -159,7 +159,7 @@ export function mountFields(options: MountOptions): CardForm {
               .race(tokenizeCode())
               .then((m) => {
                 if (torn) throw destroyedError(); // no client token for a form that is gone
-                return m.tokenizeJob(core, d, ask(m), seen);
+                return m.tokenizeJob(core, d, ask(m), seen, names);
               })
               .finally(d.done);
           },
