@@ -22,8 +22,8 @@ export interface FormOps {
   set(change: Pick<Config, 'disabled' | 'styles'>): void;
   /** After the classes: whether the field shows as invalid (undefined when the form lets go of it). */
   painted?(field: FieldName, invalid: boolean | undefined): void;
-  /** Tokenises; absent on a CVV-only form. */
-  send?(signal: AbortSignal | undefined): Promise<TokenizeResult>;
+  /** Tokenises; absent on a CVV-only form. `check` refuses the call as an incomplete form would, when a field is not valid now. */
+  send?(signal: AbortSignal | undefined, check: () => void): Promise<TokenizeResult>;
   /** A CVV-only form's post: checks the options (rejecting with a PayframeError), then answers what sends it. */
   post?(options: PostCvvOptions): Promise<() => Promise<CvvAnswer>>;
   teardown(): void;
@@ -186,7 +186,9 @@ export function createForm(elements: Map<FieldName, Element>, ops: FormOps): For
     },
     tokenize(options) {
       const { send } = ops;
-      return send ? once(() => send(options?.signal)) : Promise.reject(refused('a form of the CVV alone has postCvv(), not tokenize()'));
+      return send
+        ? once(() => send(options?.signal, refuseIncomplete))
+        : Promise.reject(refused('a form of the CVV alone has postCvv(), not tokenize()'));
     },
     postCvv(options) {
       const { post } = ops;

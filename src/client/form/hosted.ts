@@ -152,14 +152,14 @@ export function mountFields(options: MountOptions): CardForm {
             loadChunk(import('./cvv-post'), 'postCvv').then((m) => m.cvvPost(options, location.origin, core.config.timeoutMs, ask(m))),
         }
       : {
-          send(stop: AbortSignal | undefined) {
+          send(stop: AbortSignal | undefined, check: () => void) {
             // The call's one deadline, from the call on: a job's code slow to arrive is inside it, and `stop` ends the wait.
             const d = deadline(core.config.timeoutMs, 'tokenize', stop);
             return d
               .race(tokenizeCode())
               .then((m) => {
                 if (torn) throw destroyedError(); // no client token for a form that is gone
-                return m.tokenizeJob(core, d, ask(m), seen, names);
+                return m.tokenizeJob(core, d, ask(m), seen, check);
               })
               .finally(d.done);
           },
