@@ -114,6 +114,34 @@ describe('architecture', () => {
     expect(broken).toEqual([]);
   });
 
+  it('splits the sandbox and the server along their seams: the model never imports HTTP, the calls never the routes', () => {
+    // Types count too: a model that names a route's type is bound to it all the same.
+    const seams: [string, string][] = [
+      ['sandbox/model', 'sandbox/http'],
+      ['server/calls', 'server/routes'],
+    ];
+    const broken: string[] = [];
+    for (const [lower, upper] of seams) {
+      for (const file of sourceFiles(join(src, lower))) {
+        for (const { spec } of importsOf(file)) {
+          const target = resolveLocal(file, spec);
+          if (target && relative(src, target).startsWith(`${upper}/`)) broken.push(`${relative(src, file)} -> ${relative(src, target)}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('keeps each folder of src/ small enough to read: at most 1,500 lines in its own files', () => {
+    const lines = (dir: string): [string, number][] => {
+      const entries = readdirSync(dir, { withFileTypes: true });
+      const own = entries.filter((e) => e.isFile() && /\.tsx?$/.test(e.name));
+      const count = own.reduce((n, e) => n + readFileSync(join(dir, e.name), 'utf8').split('\n').length, 0);
+      return [[relative(src, dir) || '.', count], ...entries.filter((e) => e.isDirectory()).flatMap((e) => lines(join(dir, e.name)))];
+    };
+    expect(lines(src).filter(([, n]) => n > 1500)).toEqual([]);
+  });
+
   it('has no import circle in src/: static and dynamic imports, types included', () => {
     const edges = new Map(
       sourceFiles(src).map((f) => [

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../src';
 import { frameScript } from 'payframe/frame-bundle';
-import { frameHeadersFor } from '../src/sandbox/frame-pages';
+import { frameHeadersFor } from '../src/sandbox/http/frame-pages';
 import { type SandboxHandle, startSandbox, testCards } from './setup/sandbox';
 import { pageCsp } from '../e2e/support/merchant';
 import { readmeBlock } from './readme';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SandboxHandle, type SandboxOptions, startSandbox as start } from '../../src/sandbox';
-import { makeCertificateFor } from '../../src/sandbox/certificate';
+import { makeCertificateFor } from '../../src/sandbox/http/certificate';
 
 /** Where the setup wrote the pair (key.pem, cert.pem), for the workers to read. */
 const DIR = 'PAYFRAME_E2E_TLS_DIR';

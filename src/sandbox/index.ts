@@ -5,22 +5,22 @@ import * as v from 'valibot';
 import { MAX_REQUEST_BODY } from '../shared/body';
 import { configError, PayframeError } from '../shared/errors';
 import { isLoopbackHost } from '../shared/url';
-import { makeCertificate } from './certificate';
-import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './connections';
+import { makeCertificate } from './http/certificate';
+import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './http/connections';
 import { SandboxError } from './errors';
-import { defaultFrameDir } from './frame-pages';
-import type { Sandbox } from './context';
-import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './dispatch';
-import { Clock, Store, type MerchantConfig } from './state';
-import { dueTimer } from './due';
-import { CHAOS_SHAPE, ChaosSchema, Notifier, type NotificationChaos, type NotificationDelivery } from './notify';
-import { refresh } from './payments';
+import { defaultFrameDir } from './http/frame-pages';
+import type { Sandbox } from './http/context';
+import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './http/dispatch';
+import { Clock, Store, type MerchantConfig } from './model/state';
+import { dueTimer } from './model/due';
+import { CHAOS_SHAPE, ChaosSchema, Notifier, type NotificationChaos, type NotificationDelivery } from './model/notify';
+import { refresh } from './model/payments';
 
-export { testCards, type TestCard } from './cards';
-export { makeCertificate, type Certificate } from './certificate';
-export type { MerchantConfig } from './state';
-export type { Fault } from './dispatch';
-export type { Attempt, NotificationChaos, NotificationDelivery } from './notify';
+export { testCards, type TestCard } from './model/cards';
+export { makeCertificate, type Certificate } from './http/certificate';
+export type { MerchantConfig } from './model/state';
+export type { Fault } from './http/dispatch';
+export type { Attempt, NotificationChaos, NotificationDelivery } from './model/notify';
 export type { NotificationKind } from '../schemas';
 
 export interface SandboxOptions {

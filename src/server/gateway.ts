@@ -1,5 +1,5 @@
-import { createCalls, type ServiceCalls, type GatewayOptions } from './calls';
-import { createHandlers, type Handlers } from './handlers';
+import { createCalls, type ServiceCalls, type GatewayOptions } from './calls/calls';
+import { createHandlers, type Handlers } from './routes/handlers';
 
 export interface Gateway extends ServiceCalls {
   /** Ready `Request -> Response` handlers for the merchant's own routes. */

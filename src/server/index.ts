@@ -8,8 +8,8 @@
  * pieces; they may change in any release.
  */
 export { createGateway, type Gateway } from './gateway';
-export type { AuthenticateInput, CaptureOptions, ServiceCalls, GatewayOptions, RefundOptions, VoidOptions } from './calls';
-export type { RequestOptions } from './transport';
+export type { AuthenticateInput, CaptureOptions, ServiceCalls, GatewayOptions, RefundOptions, VoidOptions } from './calls/calls';
+export type { RequestOptions } from './calls/transport';
 export type { CallOptions } from '../shared/call';
 export type {
   CardholderInitiated,
@@ -23,18 +23,19 @@ export type {
   PaymentInput,
   StoredCredential,
   SavedCardInput,
-} from './payment-input';
+} from './calls/payment-input';
 export { isApproved, isDeclined, isPending, readSavedCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
-export type { AuthenticateOptions, CvvOptions, Handlers } from './handlers';
-export { memoryNotificationStore, type NotificationClaim, type NotificationOptions, type NotificationStore } from './notifications';
-export type { SettleOptions, SettleRef, Settlement } from './settle';
-export type { SavedCardsOptions } from './saved-cards';
-export type { PayerUpdate, PayerCalls, VerifyInput } from './payer-calls';
-export type { Handler } from './respond';
+export type { AuthenticateOptions, CvvOptions, Handlers } from './routes/handlers';
+export { memoryNotificationStore, type NotificationClaim, type NotificationStore } from './store/memory';
+export type { NotificationOptions } from './routes/notifications';
+export type { SettleOptions, SettleRef, Settlement } from './calls/settle';
+export type { SavedCardsOptions } from './routes/saved-cards';
+export type { PayerUpdate, PayerCalls, VerifyInput } from './calls/payer-calls';
+export type { Handler } from './routes/respond';
 export type { CallEvent, EventError, EventListener, GatewayEvent, HandlerEvent, HandlerName, NotificationEvent } from './events';
-export { toNodeListener } from './node';
-export { createFrameHost, type FrameHostOptions } from './frame-host';
+export { toNodeListener } from './routes/node';
+export { createFrameHost, type FrameHostOptions } from './routes/frame-host';
 export { isPayframeError, PayframeError } from '../shared/errors';
 export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 export type {

@@ -5,7 +5,7 @@ import { get } from 'node:https';
 import { connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { makeCertificate, startSandbox } from '../../src/sandbox';
-import { makeCertificateFor } from '../../src/sandbox/certificate';
+import { makeCertificateFor } from '../../src/sandbox/http/certificate';
 
 /** A TLS handshake with verification on; answers whether the peer was authorised, or the error code. */
 function handshake(port: number, host: string, ca?: string): Promise<string> {

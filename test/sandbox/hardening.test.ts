@@ -6,7 +6,7 @@ import { connect as tcp, type Socket } from 'node:net';
 import { connect as tls } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { testCards } from '../../src/sandbox';
-import { maskBody } from '../../src/sandbox/record';
+import { maskBody } from '../../src/sandbox/http/record';
 import { basic, call, m, useSandbox } from './helpers';
 
 const IDLE = 300;

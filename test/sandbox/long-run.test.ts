@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testCards } from '../../src/sandbox';
-import { MAX_LAPSED, Store } from '../../src/sandbox/state';
+import { MAX_LAPSED, Store } from '../../src/sandbox/model/state';
 import { call, cardOf, clientToken, expectRefusal, m, nonceFor, paymentBody, useSandbox } from './helpers';
 
 // What a sandbox keeps over a long test run (docs/service-decisions.md, "What the sandbox keeps").

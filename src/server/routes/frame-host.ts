@@ -4,11 +4,11 @@
  * edge, or anywhere else with `Request` and `Response`; the files come from this package, built in.
  */
 import { frameScript } from 'payframe/frame-bundle';
-import { frameHeaders, framePage, isFresh, pageTag } from '../frame/page';
-import { CVV_PAGE } from '../protocol/address';
-import { configError } from '../shared/errors';
-import { isLoopback, isSafeScheme } from '../shared/url';
-import { urlOf } from '../shared/url-of';
+import { frameHeaders, framePage, isFresh, pageTag } from '../../frame/page';
+import { CVV_PAGE } from '../../protocol/address';
+import { configError } from '../../shared/errors';
+import { isLoopback, isSafeScheme } from '../../shared/url';
+import { urlOf } from '../../shared/url-of';
 import { type Handler, PLAIN, type PlainAnswer, type PlainHandler } from './respond';
 
 export interface FrameHostOptions {

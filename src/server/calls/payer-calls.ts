@@ -3,7 +3,7 @@
  * removed, a payer updated (name, email, default card), and a card verified without charging it (a
  * payment whose total is zero, built here and nowhere else: `payments.create` refuses a zero amount).
  */
-import { PayframeError, requestError } from '../shared/errors';
+import { PayframeError, requestError } from '../../shared/errors';
 import {
   CURRENCY_PATTERN,
   DoneSchema,
@@ -15,7 +15,7 @@ import {
   type BrowserInfo,
   type Payment,
   type PayerInfo,
-} from '../schemas';
+} from '../../schemas';
 import { fundingOf, type FullCard, type NonceCard, type PaymentInput, type SavedCardInput } from './payment-input';
 import { type Call, checked, type RequestOptions, segment } from './transport';
 

@@ -1,5 +1,5 @@
-import { readExpiryParts, validateNumber } from '../card';
-import { requestError } from '../shared/errors';
+import { readExpiryParts, validateNumber } from '../../card';
+import { requestError } from '../../shared/errors';
 import { checked } from './transport';
 import {
   amountProblem,
@@ -10,7 +10,7 @@ import {
   type PayerInfo,
   type PaymentRequest,
   PaymentRequestSchema,
-} from '../schemas';
+} from '../../schemas';
 
 /** An amount as the service writes it: a decimal string in the currency's minor units, never a number. */
 export interface Money {

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import { AuthenticateRequestSchema } from '../schemas';
-import { completeOtp, paymentOfSession } from './actions';
-import { SandboxError } from './errors';
+import { AuthenticateRequestSchema } from '../../schemas';
+import { completeOtp, paymentOfSession } from '../model/actions';
+import { SandboxError } from '../errors';
 import { mediaType, param, type Reply, type Req, type Sandbox } from './context';
-import type { PaymentRecord } from './state';
+import type { PaymentRecord } from '../model/state';
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

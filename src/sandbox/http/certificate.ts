@@ -5,7 +5,7 @@
  * HTTPS page servers. Nothing here is fit for anything but loopback development.
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { configError } from '../shared/errors';
+import { configError } from '../../shared/errors';
 
 export interface Certificate {
   /** PKCS #8 private key, PEM. */

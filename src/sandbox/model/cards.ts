@@ -1,4 +1,4 @@
-import { detectBrand } from '../card';
+import { detectBrand } from '../../card';
 import type { CardData } from './state';
 
 export interface TestCard {

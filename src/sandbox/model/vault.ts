@@ -1,5 +1,5 @@
 import { cardView } from './cards';
-import { fail } from './errors';
+import { fail } from '../errors';
 import { hex, type VaultPayerRecord, type PaymentRecord, type Store, type VaultCardRecord } from './state';
 
 /**

@@ -7,7 +7,7 @@
 import { type Server as HttpServer, STATUS_CODES } from 'node:http';
 import type { Server as HttpsServer } from 'node:https';
 import type { Socket } from 'node:net';
-import { SandboxError } from './errors';
+import { SandboxError } from '../errors';
 
 /** How long a connection may stay silent before its first byte, its TLS handshake or its request head. */
 export const DEFAULT_IDLE_MS = 10_000;

@@ -3,20 +3,20 @@
  * of a pending payment, and a saved card's CVV posted by its frame. They answer payframe's own wire
  * (src/protocol/wire.ts), which the page reads.
  */
-import type { CvvAnswer, OtpOutcome, TokenGrant } from '../protocol/wire';
-import type { Payment } from '../schemas';
-import { asName, asResultCode } from '../shared/http-answer';
-import { configError, PayframeError } from '../shared/errors';
-import { isLoopbackOrigin } from '../shared/url';
-import { urlOf } from '../shared/url-of';
-import type { ServiceCalls } from './calls';
-import { emit, type EventListener, handlerEvent, type HandlerName } from './events';
+import type { CvvAnswer, OtpOutcome, TokenGrant } from '../../protocol/wire';
+import type { Payment } from '../../schemas';
+import { asName, asResultCode } from '../../shared/http-answer';
+import { configError, PayframeError } from '../../shared/errors';
+import { isLoopbackOrigin } from '../../shared/url';
+import { urlOf } from '../../shared/url-of';
+import type { ServiceCalls } from '../calls/calls';
+import { emit, type EventListener, handlerEvent, type HandlerName } from '../events';
 import { notificationHandler, type NotificationOptions } from './notifications';
-import { readPayment, toPending } from './readers';
-import { foldAnyDigits } from './scrub';
+import { readPayment, toPending } from '../readers';
+import { foldAnyDigits } from '../scrub';
 import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
-import { checked } from './transport';
-import { OtpSubmissionSchema } from './wire';
+import { checked } from '../calls/transport';
+import { OtpSubmissionSchema } from '../wire';
 import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
 
 export interface Handlers {

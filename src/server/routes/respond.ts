@@ -2,11 +2,11 @@
  * How the handlers answer: JSON never cached, payframe's refusal shape (`ErrorAnswer`), the body
  * read with a cap, and which status each error means to the page.
  */
-import type { ErrorAnswer } from '../protocol/wire';
-import { MAX_REQUEST_BODY, readCapped } from '../shared/body';
-import { asName, asResultCode } from '../shared/http-answer';
-import { type ErrorCode, PayframeError } from '../shared/errors';
-import { UNTRUSTED_ADVICE, UNTRUSTED_CERTIFICATE } from './transport';
+import type { ErrorAnswer } from '../../protocol/wire';
+import { MAX_REQUEST_BODY, readCapped } from '../../shared/body';
+import { asName, asResultCode } from '../../shared/http-answer';
+import { type ErrorCode, PayframeError } from '../../shared/errors';
+import { UNTRUSTED_ADVICE, UNTRUSTED_CERTIFICATE } from '../calls/transport';
 
 /** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
 export type Handler = (request: Request) => Promise<Response>;

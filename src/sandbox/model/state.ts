@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Notification, NotificationKind, PaymentState } from '../schemas';
-import { PayframeError } from '../shared/errors';
+import type { Notification, NotificationKind, PaymentState } from '../../schemas';
+import { PayframeError } from '../../shared/errors';
 import { DueIndex } from './due';
 
 export interface MerchantConfig {

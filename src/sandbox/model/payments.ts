@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import { toMinor, type FundingInstrument, type Notification, type NotificationKind, type PaymentRequest } from '../schemas';
-import { validateNumber } from '../card';
+import { toMinor, type FundingInstrument, type Notification, type NotificationKind, type PaymentRequest } from '../../schemas';
+import { validateNumber } from '../../card';
 import { cardView, outcomeOf, RESULT_TEXT } from './cards';
-import { fail } from './errors';
+import { fail } from '../errors';
 import { hex, newPaymentId, type CardData, type Clock, type PaymentRecord, type Store } from './state';
 import { keepCard, payerInfoView, vaultCard } from './vault';
 

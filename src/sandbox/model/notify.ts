@@ -8,7 +8,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import * as v from 'valibot';
 import { MAX_TIMER_MS } from './due';
-import type { Notification, NotificationKind } from '../schemas';
+import type { Notification, NotificationKind } from '../../schemas';
 import { hex, type Clock, type MerchantConfig, type PaymentEvent } from './state';
 
 const MINUTE = 60_000;

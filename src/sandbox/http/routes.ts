@@ -1,17 +1,17 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import { AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, RefundRequestSchema, VoidRequestSchema } from '../schemas';
-import { validateNumber } from '../card';
-import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from './actions';
-import { brandOf } from './cards';
-import { isLoopbackOrigin, LOOPBACK_HOSTS } from '../shared/url';
-import { fail } from './errors';
+import { AuthenticateRequestSchema, CaptureRequestSchema, NonceRequestSchema, RefundRequestSchema, VoidRequestSchema } from '../../schemas';
+import { validateNumber } from '../../card';
+import { authenticate, capture, childView, paymentOfSession, refund, voidPayment } from '../model/actions';
+import { brandOf } from '../model/cards';
+import { isLoopbackOrigin, LOOPBACK_HOSTS } from '../../shared/url';
+import { fail } from '../errors';
 import { serveFrame } from './frame-pages';
-import { createPayment, findPayment, paymentView, type Ctx } from './payments';
+import { createPayment, findPayment, paymentView, type Ctx } from '../model/payments';
 import { redirectPage } from './redirect-page';
-import { CHAOS_SHAPE, ChaosSchema, type NotificationChaos } from './notify';
+import { CHAOS_SHAPE, ChaosSchema, type NotificationChaos } from '../model/notify';
 import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
-import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from './vault';
+import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from '../model/vault';
 import { paymentRequestOf, VAULT_ROUTES } from './vault-routes';
 
 type RouteHandler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;

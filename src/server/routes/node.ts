@@ -1,5 +1,5 @@
-import { MAX_REQUEST_BODY, type NodeStream, readCapped } from '../shared/body';
-import { urlOf } from '../shared/url-of';
+import { MAX_REQUEST_BODY, type NodeStream, readCapped } from '../../shared/body';
+import { urlOf } from '../../shared/url-of';
 import { type Handler, methodNotAllowed, PLAIN, type PlainAnswer, type PlainHandler, refusalResponse } from './respond';
 
 // The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the

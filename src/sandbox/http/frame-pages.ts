@@ -2,12 +2,12 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { frameScript } from 'payframe/frame-bundle';
-import { frameHeaders, type FramePolicy, framePage, isFresh, pageTag } from '../frame/page';
-import { CVV_PAGE } from '../protocol/address';
-import { LOOPBACK_HOSTS } from '../shared/url';
-import { fail } from './errors';
+import { frameHeaders, type FramePolicy, framePage, isFresh, pageTag } from '../../frame/page';
+import { CVV_PAGE } from '../../protocol/address';
+import { LOOPBACK_HOSTS } from '../../shared/url';
+import { fail } from '../errors';
 import { type Reply, type Req, type Sandbox } from './context';
-import type { MerchantConfig } from './state';
+import type { MerchantConfig } from '../model/state';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,11 +24,11 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * dist/frame of the package: next to the built module (dist/sandbox.mjs), two levels up from it when the
- * build keeps one file per module (dist/lib/sandbox/frame-pages.mjs), or from src/sandbox in a checkout.
+ * dist/frame of the package: next to the built module (dist/sandbox.mjs), three levels up from it when
+ * the build keeps one file per module (dist/lib/sandbox/http/frame-pages.mjs), or from src/sandbox/http in a checkout.
  */
 export function defaultFrameDir(): string | undefined {
-  for (const relative of ['./frame/', '../../frame/', '../../dist/frame/']) {
+  for (const relative of ['./frame/', '../../../frame/', '../../../dist/frame/']) {
     const dir = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(dir)) return dir;
   }

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as v from 'valibot';
-import { readCapped } from '../shared/body';
-import { isLoopback } from '../shared/url';
-import { fail, SandboxError } from './errors';
+import { readCapped } from '../../shared/body';
+import { isLoopback } from '../../shared/url';
+import { fail, SandboxError } from '../errors';
 import { keep, maskBody, maskHeaders, maskPath, type Recorded } from './record';
 import type { Reply, Req, Sandbox } from './context';
 import { ROUTES } from './routes';

@@ -3,7 +3,7 @@
  * size, so that a test can look at what arrived without the log ever holding card data or a
  * credential, or growing without bound. docs/sandbox.md ("What `requests()` keeps") lists these rules.
  */
-import { PAN } from '../shared/errors';
+import { PAN } from '../../shared/errors';
 import { tooDeep } from './context';
 
 export interface Recorded {

@@ -3,14 +3,14 @@
  * default. Whose cards they are comes from the merchant's session (`payerOf(request)`), never from the
  * page; every card id the page sends is acted on only when it is one of that payer's cards.
  */
-import { detectBrand } from '../card';
-import type { SavedCardsAnswer, SavedCardView } from '../protocol/wire';
-import type { SavedCard } from '../schemas';
-import { configError, PayframeError } from '../shared/errors';
-import type { ServiceCalls } from './calls';
+import { detectBrand } from '../../card';
+import type { SavedCardsAnswer, SavedCardView } from '../../protocol/wire';
+import type { SavedCard } from '../../schemas';
+import { configError, PayframeError } from '../../shared/errors';
+import type { ServiceCalls } from '../calls/calls';
 import { guarded, type Handler, jsonResponse, methodNotAllowed, readJson } from './respond';
-import { checked } from './transport';
-import { SavedCardActionSchema } from './wire';
+import { checked } from '../calls/transport';
+import { SavedCardActionSchema } from '../wire';
 
 export interface SavedCardsOptions {
   /**

@@ -3,11 +3,11 @@
  * card), both answering the bare JSON string "DONE"; and the body of `POST …/payment`, where a zero
  * total is a card verification (docs/service-decisions.md, "Where the service is silent").
  */
-import type { PaymentRequest } from '../schemas';
-import { PayerUpdateRequestSchema, PaymentRequestSchema, VerificationRequestSchema } from '../schemas';
+import type { PaymentRequest } from '../../schemas';
+import { PayerUpdateRequestSchema, PaymentRequestSchema, VerificationRequestSchema } from '../../schemas';
 import { body, jsonText, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
-import { fail } from './errors';
-import { payerById, removeCard, updatePayer } from './vault';
+import { fail } from '../errors';
+import { payerById, removeCard, updatePayer } from '../model/vault';
 
 const MERCHANT = '^/v1/merchants/([^/]+)';
 /** A route as routes.ts takes it (its `Route`, not imported: routes.ts imports these). */

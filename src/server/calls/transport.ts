@@ -3,15 +3,15 @@
  * the request body checked against its wire schema before it is sent, the answer against its schema.
  */
 import * as v from 'valibot';
-import { issueMessage } from '../schemas';
-import { type Answer, answerBody, readAnswer } from '../shared/http-answer';
-import { MAX_SERVICE_ANSWER } from '../shared/body';
-import { deadline } from '../shared/deadline';
-import { withRetries } from '../shared/retry';
-import { isPayframeError, PayframeError, type PayframeErrorInit } from '../shared/errors';
-import { isPathSegment } from '../shared/url';
-import { callEvent, type CallMethod, emit, type EventListener } from './events';
-import { scrubAnswerText, scrubText, scrubValue, secretsOf } from './scrub';
+import { issueMessage } from '../../schemas';
+import { type Answer, answerBody, readAnswer } from '../../shared/http-answer';
+import { MAX_SERVICE_ANSWER } from '../../shared/body';
+import { deadline } from '../../shared/deadline';
+import { withRetries } from '../../shared/retry';
+import { isPayframeError, PayframeError, type PayframeErrorInit } from '../../shared/errors';
+import { isPathSegment } from '../../shared/url';
+import { callEvent, type CallMethod, emit, type EventListener } from '../events';
+import { scrubAnswerText, scrubText, scrubValue, secretsOf } from '../scrub';
 
 /** Per call, on every gateway method. */
 export interface RequestOptions {

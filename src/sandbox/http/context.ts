@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import * as v from 'valibot';
-import { redact } from '../shared/errors';
-import { issueMessage } from '../schemas';
-import { fail } from './errors';
-import type { Notifier } from './notify';
-import type { Clock, MerchantConfig, Store } from './state';
+import { redact } from '../../shared/errors';
+import { issueMessage } from '../../schemas';
+import { fail } from '../errors';
+import type { Notifier } from '../model/notify';
+import type { Clock, MerchantConfig, Store } from '../model/state';
 
 /** Everything a route needs about the running sandbox. */
 export interface Sandbox {

@@ -1,6 +1,6 @@
-import { configError, PayframeError } from '../shared/errors';
-import { type CallOptions, checkCallOptions } from '../shared/call';
-import { checkBaseUrl, isPathSegment } from '../shared/url';
+import { configError, PayframeError } from '../../shared/errors';
+import { type CallOptions, checkCallOptions } from '../../shared/call';
+import { checkBaseUrl, isPathSegment } from '../../shared/url';
 import {
   amountProblem,
   amountRefusal,
@@ -19,8 +19,8 @@ import {
   type Payment,
   type ReducedRecord,
   type SavedCard,
-} from '../schemas';
-import type { EventListener } from './events';
+} from '../../schemas';
+import type { EventListener } from '../events';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
 import { settle, type SettleOptions, type SettleRef, type Settlement } from './settle';
 import { checked, createTransport, segment, type RequestOptions } from './transport';

@@ -6,9 +6,9 @@ import {
   type CaptureRequest,
   type RefundRequest,
   type VoidRequest,
-} from '../schemas';
+} from '../../schemas';
 import { OTP, RESULT_TEXT } from './cards';
-import { fail } from './errors';
+import { fail } from '../errors';
 import { approve, changed, findPayment, itemsOf, notifyOutcome, paymentView, refresh, type Ctx } from './payments';
 import { newPaymentId, type ChildRecord, type PaymentRecord } from './state';
 

@@ -3,10 +3,10 @@
  * service has no lookup by invoice number: a payment whose answer was lost is found through the
  * notification that carries its invoice number (the notification store remembers it).
  */
-import type { Payment } from '../schemas';
-import { configError, PayframeError } from '../shared/errors';
-import type { NotificationStore } from './notifications';
-import { type PaymentOutcome, readPayment } from './readers';
+import type { Payment } from '../../schemas';
+import { configError, PayframeError } from '../../shared/errors';
+import type { NotificationStore } from '../store/memory';
+import { type PaymentOutcome, readPayment } from '../readers';
 import type { RequestOptions } from './transport';
 
 /** What the merchant saved of a payment: its reference id, a pending one's session id, or the invoice number it sent. */
