@@ -43,6 +43,16 @@ const choose = (name) => {
 (asked.length > 0 ? asked : Object.keys(STEPS)).forEach(choose);
 
 const started = performance.now();
+/** The children's user + system seconds from bash's `times` (its second line: `1m2.5s 0m3.1s`), or undefined. */
+const cpuSeconds = (text) => {
+  const line = text.trim().split('\n')[1] ?? '';
+  const parts = line
+    .split(' ')
+    .map((word) => word.split(/[ms]/))
+    .filter((p) => p.length === 3)
+    .map(([minutes, secs]) => Number(minutes) * 60 + Number(secs));
+  return parts.length === 2 ? parts[0] + parts[1] : undefined;
+};
 const seconds = (from) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
 // Colours as in a terminal when the run is in one (the steps write to a pipe).
 const env = process.stdout.isTTY && !process.env.NO_COLOR ? { ...process.env, FORCE_COLOR: '1' } : process.env;
@@ -69,20 +79,27 @@ function run(name) {
     const from = performance.now();
     console.log(`── ${name} started (npm run ${step.script}) at ${seconds(started)}`);
     // Its own process group: an interrupted run stops every process a step started.
-    const child = spawn('npm', ['run', '--silent', step.script], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Through bash, whose `times` then tells the CPU seconds of every process the step waited for (on fd 3).
+    const child = spawn('bash', ['-c', 'npm run --silent "$0"; s=$?; times >&3; exit $s', step.script], {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    });
     children.set(child, name);
     // Set before npm starts the script (it takes a while to load): the script's processes inherit it.
     if (step.background) setPriority(child.pid, 10);
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
+    const times = [];
+    child.stdio[3].on('data', (chunk) => times.push(chunk));
     return new Promise((resolve) => {
       child.on('close', (status, signal) => {
         children.delete(child);
         const code = status ?? 1;
         const text = Buffer.concat(output).toString('utf8');
         writeFileSync(`reports/logs/${name}.log`, text);
-        ended.push({ name, code: signal ?? code, time: seconds(from) });
+        ended.push({ name, code: signal ?? code, time: seconds(from), cpu: cpuSeconds(Buffer.concat(times).toString()) });
         const verdict = code === 0 ? 'passed' : `FAILED (exit ${signal ?? code})`;
         console.log(`\n── ${name}: ${verdict} in ${seconds(from)} ──────────────────────────────\n${text.trimEnd()}\n`);
         resolve(code);
@@ -119,5 +136,9 @@ const pulse = setInterval(() => {
 
 const codes = await Promise.all([...chosen].map(run));
 clearInterval(pulse);
-console.log(`── npm test in ${seconds(started)}: ${ended.map((e) => `${e.name} ${e.code === 0 ? 'ok' : e.code} ${e.time}`).join(', ')}`);
+console.log(`── npm test in ${seconds(started)}, each step's wall time and CPU seconds:`);
+for (const e of ended) {
+  const cpu = e.cpu === undefined ? '' : `, ${e.cpu.toFixed(1)} CPU s`;
+  console.log(`   ${e.name.padEnd(10)} ${e.code === 0 ? 'ok' : e.code} ${e.time}${cpu}`);
+}
 process.exit(codes.find((code) => code !== 0) ?? 0);
