@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayframeStore } from '../../../src/server';
 import { readmeBlock } from '../../readme';
 import { attemptOf, uid } from './cases';
-import { startPostgres, startRedis, type Engine } from './engines';
+import { startPostgres, startRedis, type Engine } from '../../setup/engines.mjs';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 let postgres: Engine;

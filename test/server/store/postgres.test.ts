@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { postgresStore } from '../../../src/server';
 import { attemptCases, notificationCases } from './cases';
-import { startPostgres, type Engine } from './engines';
+import { startPostgres, type Engine } from '../../setup/engines.mjs';
 import { crossProcessCases, restartCases, useWorker } from './processes';
 
 let engine: Engine;

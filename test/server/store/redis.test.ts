@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { redisStore } from '../../../src/server';
 import { attemptCases, notificationCases } from './cases';
-import { startRedis, type Engine } from './engines';
+import { startRedis, type Engine } from '../../setup/engines.mjs';
 import { crossProcessCases, restartCases, useWorker } from './processes';
 
 let engine: Engine;
