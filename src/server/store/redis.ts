@@ -52,7 +52,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == 'busy' then return redis.call(
 return 0`;
 
 // KEYS: the attempt's hash, its invoice number's key, the unsettled set. ARGV: the attempts' key
-// prefix, the attempt's id, its createdAt, whether unsettled, then its fields as name, value pairs.
+// prefix, the attempt's id, its createdAt, whether unsettled, keepMs, then its fields as name, value pairs.
 const BEGIN = `local kept = redis.call('hgetall', KEYS[1])
 if #kept > 0 then return kept end
 local other = redis.call('get', KEYS[2])
@@ -60,9 +60,13 @@ if other then
   kept = redis.call('hgetall', ARGV[1] .. other)
   if #kept > 0 then return kept end
 end
-redis.call('hset', KEYS[1], unpack(ARGV, 5))
+redis.call('hset', KEYS[1], unpack(ARGV, 6))
 redis.call('set', KEYS[2], ARGV[2])
-if ARGV[4] == '1' then redis.call('zadd', KEYS[3], ARGV[3], ARGV[2]) end
+if ARGV[4] == '1' then redis.call('zadd', KEYS[3], ARGV[3], ARGV[2])
+else
+  redis.call('pexpire', KEYS[1], ARGV[5])
+  redis.call('pexpire', KEYS[2], ARGV[5])
+end
 return {}`;
 
 // KEYS: the invoice number's key, the unsettled set. ARGV: the attempts' key prefix, the new status,
@@ -138,7 +142,7 @@ function attemptsIn(client: RedisClient, p: string, keepMs: number): AttemptStor
       if (a.outcome !== undefined) fields.push('outcome', JSON.stringify(a.outcome));
       const unsettled = a.status === 'open' || a.status === 'pending' ? '1' : '0';
       const keys = [`${p}a:${a.attempt}`, `${p}ai:${a.invoiceNumber}`, unsettledKey];
-      const kept = toAttempt(await begin(keys, [`${p}a:`, a.attempt, a.createdAt, unsettled, ...fields]));
+      const kept = toAttempt(await begin(keys, [`${p}a:`, a.attempt, a.createdAt, unsettled, keepMs, ...fields]));
       return kept ? { taken: false, attempt: kept } : { taken: true };
     },
     record: async (invoiceNumber, change) => {
