@@ -68,6 +68,17 @@ describe('docs/stores.md', () => {
     }
   }, 30_000);
 
+  it('stores/node-redis.mjs: node-redis shares what ioredis keeps', async () => {
+    process.env.REDIS_URL = redis.url;
+    const [a, b] = [await load(readmeBlock('stores/node-redis.mjs')), await load(readmeBlock('stores/redis.mjs'))];
+    try {
+      await shared(a.store, b.store);
+    } finally {
+      await a.redis.close();
+      b.redis.disconnect();
+    }
+  }, 30_000);
+
   it('stores/pglite.mjs: what one process kept is there when the folder is opened again', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'payframe-pglite-doc-'));
     process.env.PGLITE_DIR = join(folder, 'shop-data');
