@@ -75,8 +75,9 @@ export interface HandlerEvent {
 /**
  * A notification reached `handlers.notification()`: `handled` (its payment read and `onPayment`
  * done), `duplicate` (handled before: nothing called), `busy` (being handled elsewhere: answered 503,
- * the service sends it again), `ignored` (not about a payment), `refused` (a
- * wrong `Authorization`: nothing read), `failed` (answered 5xx: the service sends it again; `error` says why).
+ * the service sends it again), `ignored` (not about a payment), `refused` (answered 4xx: a
+ * wrong `Authorization`, nothing read; or, with `error` saying why, a body or method the route does not
+ * take), `failed` (answered 5xx: the service sends it again; `error` says why).
  */
 export interface NotificationEvent {
   type: 'notification';
