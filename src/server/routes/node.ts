@@ -38,7 +38,7 @@ interface NodeResponse {
  * (`app.post('/client-token', toNodeListener(h))`), Fastify or Koa (docs/servers.md). The body is read
  * as it streams in and refused with 413 past 64 KiB, before the handler runs; a refusal the handler
  * makes from the headers alone (the notification route's 401) comes first, before a byte is read. A body
- * a parser in front already read is rebuilt by its content type (routes/parsed-body.ts). What a Fetch `Request` cannot carry is answered
+ * a parser in front already read is rebuilt by its content type (src/server/routes/parsed-body.ts). What a Fetch `Request` cannot carry is answered
  * here in the handlers' JSON shape: TRACE, TRACK and CONNECT (405), a `Host` that is not a host (400);
  * a handler that fails unexpectedly answers 500 `server_error`, never an empty body.
  */

@@ -33,7 +33,7 @@ export type PlainHandler = (method: string, url: URL, header: (name: string) => 
  * notification route's `Authorization` check): an adapter that reads the body before it can build a
  * `Request` (`toNodeListener`) asks this first. Undefined lets the request through.
  */
-export const BEFORE_BODY = Symbol('payframe.beforeBody');
+export const BEFORE_BODY = Symbol.for('payframe.beforeBody');
 export type BodyGate = (method: string, header: (name: string) => string | null) => Promise<Response | undefined>;
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -155,7 +155,7 @@ function statusFor(error: PayframeError): number {
 
 /** A request's body of media type `type`, read up to `max` bytes: 415 for another type, 413 past the cap. */
 export async function readBody(request: Request, type: string, max: number, prefix = ''): Promise<Uint8Array> {
-  // A parser in front took the body and it cannot be given back as it came (routes/parsed-body.ts): say how to mount the route.
+  // A parser in front took the body and it cannot be given back as it came (src/server/routes/parsed-body.ts): say how to mount the route.
   const unreadable = unreadableBodies.get(request);
   if (unreadable !== undefined) throw new PayframeError('server_error', `${prefix}${unreadable}`);
   const given = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
