@@ -177,10 +177,10 @@ export function notificationEvent(
   failure?: unknown,
 ): NotificationEvent {
   const error = failure === undefined ? undefined : eventError(failure);
-  // Its id and kind are in their shapes already (NotificationSchema); an id is kept without a card number's run of digits.
-  const id = withoutPan(n?.id);
+  // Its id and kind are in their shapes already (NotificationSchema); a run of digits in them is masked by `emit`.
+  const id = n?.id;
   const kind = n?.kind;
-  const referenceId = withoutPan(n?.resource.reference_id);
+  const referenceId = n?.resource.reference_id;
   const what = [id, kind, referenceId].filter(Boolean).join(' ');
   return {
     type: 'notification',
@@ -193,15 +193,31 @@ export function notificationEvent(
     message: `notification${what ? ` ${what}` : ''}: ${outcome}${error ? ` (${status}): ${describe(error)}` : ''}`,
   };
 }
-const PAN_RUN = new RegExp(PAN, 'u');
-/** A posted id, kept unless it holds a card number's run of digits (a payment id's hex keeps its scattered digits). */
-const withoutPan = (value: string | undefined) => (value !== undefined && !PAN_RUN.test(value) ? value : undefined);
+/**
+ * Any run of digits a card number could be (errors.ts's `PAN`: 12 or more, separators between), wherever
+ * it stands, inside an id too (`ORDER4111…`, a posted `kind`), keeping its last four; a whole UUID (the
+ * service's event id) stays as it is, as `redact` keeps it.
+ */
+const UUID_OR_RUN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|${PAN}`, 'giu');
+const mask = (text: string) => text.replace(UUID_OR_RUN, (run, uuid?: string) => uuid ?? `****${run.replace(/\P{Nd}/gu, '').slice(-4)}`);
 
-/** Calls the merchant's listener; one that throws (or rejects) is ignored: logging never changes a call's outcome. */
+/** The event with every text of it masked (`mask`), its error's included: one rule for every field of every event. */
+function masked<T extends object>(event: T): T {
+  const entries = Object.entries(event).map(([name, value]) => [
+    name,
+    typeof value === 'string' ? mask(value) : name === 'error' && typeof value === 'object' && value !== null ? masked(value) : value,
+  ]);
+  return Object.fromEntries(entries) as T;
+}
+
+/**
+ * Calls the merchant's listener with the event masked (`masked`: it may quote ids the merchant or the
+ * service chose); one that throws (or rejects) is ignored: logging never changes a call's outcome.
+ */
 export function emit(listener: EventListener | undefined, make: () => GatewayEvent): void {
   if (!listener) return;
   try {
-    const result: unknown = listener(make());
+    const result: unknown = listener(masked(make()));
     if (result instanceof Promise) result.catch(() => {});
   } catch {
     // ignored, as said
