@@ -51,6 +51,12 @@ describe('payframe routes behind Express body parsers', () => {
       await expectRoutesAnswerAsOnNode(stack, `${name}: no parser`);
       stack.serve(app(express, ['urlencoded', 'json'], {}));
       await expectRoutesAnswerAsOnNode(stack, `${name}: urlencoded() as it defaults`);
+      // text() for every type: every body kept as a string, given back as the UTF-8 it came in.
+      const texts = express();
+      texts.use(express.text({ type: '*/*' }));
+      for (const [route, path] of Object.entries(PATHS)) texts.all(path, toNodeListener(stack.routes[route as keyof typeof PATHS]));
+      stack.serve(texts);
+      await expectRoutesAnswerAsOnNode(stack, `${name}: text() for every type`);
     }, 60_000);
 
     it(`answers 500, and tells onEvent how to mount the route, for a form it cannot give back (${name})`, async () => {
