@@ -107,7 +107,9 @@ export function eventError(error: unknown, requestLine?: string): EventError {
   const reason = asName(error.reason);
   const resultCode = asResultCode(error.resultCode);
   const eventId = asEventId(error.eventId);
-  const message = status === undefined ? error.message : `${requestLine ?? 'the payment service'}: ${reason ?? `HTTP ${status}`}`;
+  // A handler's own refusal of a body (413, 415: respond.ts's readBody) carries a status but no call: its words are payframe's.
+  const own = status === undefined || (error.call === undefined && (status === 413 || status === 415));
+  const message = own ? error.message : `${requestLine ?? 'the payment service'}: ${reason ?? `HTTP ${status}`}`;
   const causeCode =
     code === 'network' || code === 'outcome_unknown' ? asName((error.cause as { code?: unknown } | undefined)?.code) : undefined;
   return {

@@ -85,6 +85,32 @@ describe('payframe routes behind Express body parsers', () => {
     });
   }
 
+  it('tells onEvent of a notification over 64 KiB, refused 413 by toNodeListener', async () => {
+    stack.serve(nodeApp(stack));
+    const before = stack.events.length;
+    const response = await fetch(`${stack.base}${PATHS.notification}`, {
+      method: 'POST',
+      headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `pg_signature=${'a'.repeat(70_000)}`,
+    });
+    expect([response.status, response.headers.get('connection'), (await response.json()).error.code]).toEqual([
+      413,
+      'close',
+      'invalid_request',
+    ]);
+    expect(stack.events.slice(before)).toEqual([
+      expect.objectContaining({
+        type: 'notification',
+        outcome: 'refused',
+        status: 413,
+        message: expect.stringContaining('over 65536 bytes'),
+      }),
+    ]);
+    // A route that reads no body still refuses one too large.
+    const token = await fetch(`${stack.base}${PATHS.clientToken}`, { method: 'POST', body: 'x'.repeat(70_000) });
+    expect(token.status).toBe(413);
+  });
+
   it('refuses a notification dripped without Authorization at once on node:http', async () => {
     stack.serve(nodeApp(stack));
     const before = stack.events.length;

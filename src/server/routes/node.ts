@@ -1,4 +1,5 @@
 import { MAX_REQUEST_BODY, type NodeStream, readCapped } from '../../shared/body';
+import { PayframeError } from '../../shared/errors';
 import { urlOf } from '../../shared/url-of';
 import { rebuiltBody, unreadableBodies } from './parsed-body';
 import {
@@ -110,23 +111,29 @@ async function listen(handler: Handler, gate: BodyGate | undefined, req: NodeReq
     req.resume();
     return send(res, early);
   }
-  const body = method === 'GET' || method === 'HEAD' ? new Uint8Array(0) : await readBody(req);
-  if (body === 'too-large') {
-    return send(
-      res,
-      refusalResponse(413, { code: 'invalid_request', message: `the body is over ${MAX_REQUEST_BODY} bytes` }, { connection: 'close' }),
-    );
-  }
+  const body = await readBody(req);
+  const refusal =
+    body === 'too-large'
+      ? new PayframeError('invalid_request', `the body is over ${MAX_REQUEST_BODY} bytes`, { status: 413 })
+      : typeof body === 'string'
+        ? new PayframeError('server_error', body)
+        : undefined;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     // The body is already whole (and may be re-serialised): its framing headers no longer apply.
     if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const unreadable = typeof body === 'string';
-  const request = new Request(url, { method, headers, body: method === 'GET' || method === 'HEAD' || unreadable ? undefined : body });
-  if (unreadable) unreadableBodies.set(request, body);
-  await send(res, await handler(request));
+  const request = new Request(url, { method, headers, body: method === 'GET' || method === 'HEAD' || refusal ? undefined : body });
+  // The handler refuses it when it reads the body (and its onEvent hears it); one that reads no body
+  // gets no say over one too large: 413 here, as for every route.
+  if (refusal) unreadableBodies.set(request, refusal);
+  const response = await handler(request);
+  const closing: Record<string, string> = body === 'too-large' ? { connection: 'close' } : {};
+  if (body === 'too-large' && unreadableBodies.has(request)) {
+    return send(res, refusalResponse(413, { code: 'invalid_request', message: refusal!.message }, closing));
+  }
+  await send(res, response, closing);
 }
 
 const joined = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : (value ?? null));
@@ -184,11 +191,12 @@ function sendPlain(res: NodeResponse, method: string, answer: PlainAnswer): void
 
 const withLength = new WeakMap<PlainAnswer, Readonly<Record<string, string>>>();
 
-async function send(res: NodeResponse, response: Response): Promise<void> {
+async function send(res: NodeResponse, response: Response, extra: Record<string, string> = {}): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });
+  for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   res.end(new Uint8Array(await response.arrayBuffer()));

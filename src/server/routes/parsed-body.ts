@@ -6,6 +6,8 @@
  * the one sent.
  */
 
+import type { PayframeError } from '../../shared/errors';
+
 /** What to do when a parser took a body that cannot be given back as it came. */
 export const MOUNT_ADVICE =
   "mount payframe's routes before the body parsers (app.post(path, toNodeListener(handler)) ahead of app.use(express.json()), ...), " +
@@ -64,7 +66,8 @@ export function rebuiltBody(parsed: unknown, contentType: string | undefined): R
 }
 
 /**
- * Requests whose body a parser took and `rebuiltBody` could not give back, with why: the handler's body
- * reader (`readBody`) answers 500 for them, and the route's `onEvent` hears why.
+ * Requests whose body the adapter could not hand on, with the refusal the handler's body reader
+ * (`readBody`) throws when it reads one, so that the route's `onEvent` hears it: a body over the cap
+ * (413), or one a parser took and `rebuiltBody` could not give back (500, with why).
  */
-export const unreadableBodies = new WeakMap<Request, string>();
+export const unreadableBodies = new WeakMap<Request, PayframeError>();

@@ -155,9 +155,12 @@ function statusFor(error: PayframeError): number {
 
 /** A request's body of media type `type`, read up to `max` bytes: 415 for another type, 413 past the cap. */
 export async function readBody(request: Request, type: string, max: number, prefix = ''): Promise<Uint8Array> {
-  // A parser in front took the body and it cannot be given back as it came (src/server/routes/parsed-body.ts): say how to mount the route.
-  const unreadable = unreadableBodies.get(request);
-  if (unreadable !== undefined) throw new PayframeError('server_error', `${prefix}${unreadable}`);
+  // The adapter could not hand the body on (src/server/routes/parsed-body.ts): over the cap, or taken by a parser in front.
+  const refusal = unreadableBodies.get(request);
+  if (refusal !== undefined) {
+    unreadableBodies.delete(request);
+    throw new PayframeError(refusal.code, `${prefix}${refusal.message}`, { status: refusal.status });
+  }
   const given = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (given !== type) throw new PayframeError('invalid_request', `${prefix}the body must be ${type}`, { status: 415 });
   const bytes = await readCapped(request.body, max, request.headers.get('content-length'));
