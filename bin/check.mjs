@@ -108,7 +108,7 @@ export function verdict({ status, headers, body }, want, { merchants, gateway })
   if (!gatewayOrigin) wrong.push('the page names no gateway');
   else if (!same(connect, wantConnect)) wrong.push(`connect-src ${connect ? connect.join(' ') : 'missing'}, not ${wantConnect.join(' ')}`);
   if (!sent.some((p) => p.get('script-src')?.includes(hash))) wrong.push("script-src without the page's script hash");
-  if (!/(^|,)\s*nosniff\s*(,|$)/i.test(headers['x-content-type-options'] ?? '')) wrong.push('no X-Content-Type-Options: nosniff');
+  if (!/(?:^|,)\s*nosniff\s*(?:,|$)/i.test(headers['x-content-type-options'] ?? '')) wrong.push('no X-Content-Type-Options: nosniff');
   return wrong.length === 0
     ? { ok: true, says: `${what}, its headers hold` }
     : {

@@ -25,7 +25,9 @@ const ORDERS: Parser[][] = [
 ];
 
 /** An app made the usual way: the parsers first (as express-generator writes them), then payframe's routes. */
-function app(express: any, parsers: Parser[], options: { extended?: boolean } = { extended: false }) {
+/** express() of either version, as its docs use it (the package ships no types). */
+type Express = typeof express5;
+function app(express: Express, parsers: Parser[], options: { extended?: boolean } = { extended: false }) {
   const made = express();
   for (const parser of parsers) {
     made.use(parser === 'raw' ? express.raw({ type: '*/*' }) : parser === 'json' ? express.json() : express.urlencoded(options));

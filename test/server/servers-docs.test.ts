@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayEvent } from '../../src/server';
 import { readmeBlock } from '../readme';
 import { testCards } from '../setup/sandbox';
 import { AUTH, expectDripRefusedAtOnce, expectRoutesAnswerAsOnNode, PATHS, useStack } from './servers';
@@ -38,14 +39,14 @@ const load = (file: string) => import(pathToFileURL(join(dir, file)).href);
 beforeAll(() => {
   const { id, clientId, clientSecret } = stack.sandbox.merchant;
   const { number, expireMonth, expireYear } = testCards.approved;
-  (globalThis as any).__payframeServersDocs = {
+  (globalThis as Record<string, unknown>).__payframeServersDocs = {
     options: {
       merchantId: id,
       clientId,
       clientSecret,
       baseUrl: stack.sandbox.url,
       timeoutMs: 5000,
-      onEvent: (e: any) => stack.events.push(e),
+      onEvent: (e: GatewayEvent) => stack.events.push(e),
     },
     paid: stack.paid,
     card: { number, expireMonth, expireYear },

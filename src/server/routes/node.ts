@@ -158,7 +158,7 @@ function requestUrl(target: string, base: string): URL | undefined {
   // A path keeps the base's host and userinfo (no second parse); not `//…` or `/\…`, which name a host
   // (nor a tab or a newline there, which the parser drops).
   const { host, username, password } = PATH.test(target) ? url : new URL(base);
-  return !username && !password && !url.username && !url.password && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host)
+  return !username && !password && !url.username && !url.password && /^[\w.-]+(?::\d+)?$|^\[[\da-f:.]+\](?::\d+)?$/i.test(host)
     ? url
     : undefined;
 }
