@@ -21,15 +21,23 @@ const meta = (html, name) =>
     .exec(html)?.[1]
     ?.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
 
-/** A policy as a map of directive → its sources. */
-const parsePolicy = (text) =>
-  new Map(
-    text
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((d) => d[0])
-      .map(([name, ...sources]) => [name.toLowerCase(), sources]),
-  );
+/**
+ * A policy as a map of directive → its sources. A directive given twice is kept as browsers keep it,
+ * the first (CSP 3, "parse a serialized CSP": later ones are ignored); `repeated` names the others.
+ */
+function parsePolicy(text) {
+  const policy = new Map();
+  policy.repeated = [];
+  for (const [name, ...sources] of text
+    .split(';')
+    .map((d) => d.trim().split(/\s+/))
+    .filter((d) => d[0])) {
+    const directive = name.toLowerCase();
+    if (policy.has(directive)) policy.repeated.push(directive);
+    else policy.set(directive, sources);
+  }
+  return policy;
+}
 
 /** The sources every policy admits for `directive` (falling back to default-src where it may), or undefined when none restricts it. */
 function admitted(policies, directive, fallback = true) {
@@ -44,14 +52,33 @@ function admitted(policies, directive, fallback = true) {
 const same = (a, b) => a !== undefined && a.length === b.length && b.every((s) => a.includes(s));
 
 /**
+ * What is wrong with the fence (`frame-ancestors`) of the policies sent. Each policy that names it must
+ * name the merchants exactly: a header sent twice (two of a host's rules, a proxy adding its own) is
+ * enforced twice by a browser, but a proxy or CDN on the way may keep one of the two, so a looser one
+ * (`*` first, then the right one) is a hole waiting for it.
+ */
+function fenceWrongs(sent, merchants) {
+  const fenced = sent.map((policy, i) => [policy.get('frame-ancestors'), i]).filter(([sources]) => sources);
+  if (fenced.length === 0) return [`frame-ancestors missing, not ${merchants.join(' ')}`];
+  return fenced
+    .filter(([sources]) => !same(sources, merchants))
+    .map(([sources, i]) =>
+      sent.length > 1
+        ? `frame-ancestors ${sources.join(' ')} in Content-Security-Policy ${i + 1} of the ${sent.length} sent, not ${merchants.join(' ')}: send one policy, whose frame-ancestors is exactly ${merchants.join(' ')}`
+        : `frame-ancestors ${sources.join(' ')}, not ${merchants.join(' ')}`,
+    );
+}
+
+/**
  * What is wrong with one answer (`{ status, headers, body }`, headers by lower-case name), or '' when
  * nothing is: `want` is `page` (the full form's page), `cvv` (the CVV-only form's) or `any` (a path that
  * is either no frame page at all, or a frame page with its full headers).
  */
 export function verdict({ status, headers, body }, want, { merchants, gateway }) {
-  // The frame page: payframe's, with its one inline script (a host's own page is not it).
+  // The frame page: payframe's, with its one inline script (a host's own page is not it), under any
+  // status a browser renders (a redirect's body is never shown).
   const script =
-    status === 200 && /<title>payframe<\/title>|<meta name="payframe-/.test(body)
+    !(status >= 300 && status < 400) && /<title>payframe<\/title>|<meta name="payframe-/.test(body)
       ? /<script>([\s\S]*?)<\/script/.exec(body)?.[1]
       : undefined;
   if (script === undefined) {
@@ -60,7 +87,8 @@ export function verdict({ status, headers, body }, want, { merchants, gateway })
     return { ok: false, says: `no frame page here (${status})` };
   }
   const kind = meta(body, 'form') === 'cvv' ? 'cvv' : 'page';
-  const what = kind === 'cvv' ? "the CVV-only form's page" : "the card form's page";
+  // A frame page answered 404 (a host's fallback for unknown paths) is shown in a frame all the same.
+  const what = `${kind === 'cvv' ? "the CVV-only form's page" : "the card form's page"}${status === 200 ? '' : ` (answered ${status})`}`;
   if (want !== 'any' && kind !== want) return { ok: false, says: `${what}, not the ${want === 'cvv' ? "CVV-only form's" : "card form's"}` };
   const sent = (headers['content-security-policy'] ?? '')
     .split(',')
@@ -72,20 +100,23 @@ export function verdict({ status, headers, body }, want, { merchants, gateway })
   const gatewayOrigin = gateway ?? (meta(body, 'gateway') && new URL(meta(body, 'gateway')).origin);
   const wrong = [];
   if (sent.length === 0) wrong.push('no Content-Security-Policy header');
-  else {
-    const ancestors = admitted(sent, 'frame-ancestors', false);
-    if (!same(ancestors, merchants))
-      wrong.push(`frame-ancestors ${ancestors ? ancestors.join(' ') : 'missing'}, not ${merchants.join(' ')}`);
-  }
+  else wrong.push(...fenceWrongs(sent, merchants));
+  for (const directive of new Set(all.flatMap((p) => p.repeated)))
+    wrong.push(`${directive} given twice in one policy: browsers keep the first and ignore the rest; give it once`);
   const connect = admitted(all, 'connect-src');
   const wantConnect = [gatewayOrigin, ...(kind === 'cvv' ? merchants : [])];
   if (!gatewayOrigin) wrong.push('the page names no gateway');
   else if (!same(connect, wantConnect)) wrong.push(`connect-src ${connect ? connect.join(' ') : 'missing'}, not ${wantConnect.join(' ')}`);
   if (!sent.some((p) => p.get('script-src')?.includes(hash))) wrong.push("script-src without the page's script hash");
-  if (!/(^|,)\s*nosniff\s*(,|$)/i.test(headers['x-content-type-options'] ?? '')) wrong.push('no X-Content-Type-Options: nosniff');
+  if (!/(?:^|,)\s*nosniff\s*(?:,|$)/i.test(headers['x-content-type-options'] ?? '')) wrong.push('no X-Content-Type-Options: nosniff');
   return wrong.length === 0
     ? { ok: true, says: `${what}, its headers hold` }
-    : { ok: false, says: `${what} ${sent.length === 0 ? 'without its headers' : 'under a wrong policy'}: ${wrong.join('; ')}` };
+    : {
+        ok: false,
+        says: `${what} ${sent.length === 0 ? 'without its headers' : 'under a wrong policy'}: ${wrong.join('; ')}${
+          status === 200 ? '' : `; a path with no page of its own must not answer the frame page: serve a 404 page of yours (404.html)`
+        }`,
+      };
 }
 
 /** Runs the checks with `get(path)` answering each; prints one line per path and answers whether all hold. */

@@ -75,8 +75,9 @@ export interface HandlerEvent {
 /**
  * A notification reached `handlers.notification()`: `handled` (its payment read and `onPayment`
  * done), `duplicate` (handled before: nothing called), `busy` (being handled elsewhere: answered 503,
- * the service sends it again), `ignored` (not about a payment), `refused` (a
- * wrong `Authorization`: nothing read), `failed` (answered 5xx: the service sends it again; `error` says why).
+ * the service sends it again), `ignored` (not about a payment), `refused` (answered 4xx: a
+ * wrong `Authorization`, nothing read; or, with `error` saying why, a body or method the route does not
+ * take), `failed` (answered 5xx: the service sends it again; `error` says why).
  */
 export interface NotificationEvent {
   type: 'notification';
@@ -106,7 +107,9 @@ export function eventError(error: unknown, requestLine?: string): EventError {
   const reason = asName(error.reason);
   const resultCode = asResultCode(error.resultCode);
   const eventId = asEventId(error.eventId);
-  const message = status === undefined ? error.message : `${requestLine ?? 'the payment service'}: ${reason ?? `HTTP ${status}`}`;
+  // A handler's own refusal of a body (413, 415: respond.ts's readBody) carries a status but no call: its words are payframe's.
+  const own = status === undefined || (error.call === undefined && (status === 413 || status === 415));
+  const message = own ? error.message : `${requestLine ?? 'the payment service'}: ${reason ?? `HTTP ${status}`}`;
   const causeCode =
     code === 'network' || code === 'outcome_unknown' ? asName((error.cause as { code?: unknown } | undefined)?.code) : undefined;
   return {
@@ -176,10 +179,10 @@ export function notificationEvent(
   failure?: unknown,
 ): NotificationEvent {
   const error = failure === undefined ? undefined : eventError(failure);
-  // Its id and kind are in their shapes already (NotificationSchema); an id is kept without a card number's run of digits.
-  const id = withoutPan(n?.id);
+  // Its id and kind are in their shapes already (NotificationSchema); a run of digits in them is masked by `emit`.
+  const id = n?.id;
   const kind = n?.kind;
-  const referenceId = withoutPan(n?.resource.reference_id);
+  const referenceId = n?.resource.reference_id;
   const what = [id, kind, referenceId].filter(Boolean).join(' ');
   return {
     type: 'notification',
@@ -192,15 +195,31 @@ export function notificationEvent(
     message: `notification${what ? ` ${what}` : ''}: ${outcome}${error ? ` (${status}): ${describe(error)}` : ''}`,
   };
 }
-const PAN_RUN = new RegExp(PAN, 'u');
-/** A posted id, kept unless it holds a card number's run of digits (a payment id's hex keeps its scattered digits). */
-const withoutPan = (value: string | undefined) => (value !== undefined && !PAN_RUN.test(value) ? value : undefined);
+/**
+ * Any run of digits a card number could be (errors.ts's `PAN`: 12 or more, separators between), wherever
+ * it stands, inside an id too (`ORDER4111…`, a posted `kind`), keeping its last four; a whole UUID (the
+ * service's event id) stays as it is, as `redact` keeps it.
+ */
+const UUID_OR_RUN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|${PAN}`, 'giu');
+const mask = (text: string) => text.replace(UUID_OR_RUN, (run, uuid?: string) => uuid ?? `****${run.replace(/\P{Nd}/gu, '').slice(-4)}`);
 
-/** Calls the merchant's listener; one that throws (or rejects) is ignored: logging never changes a call's outcome. */
+/** The event with every text of it masked (`mask`), its error's included: one rule for every field of every event. */
+function masked<T extends object>(event: T): T {
+  const entries = Object.entries(event).map(([name, value]) => [
+    name,
+    typeof value === 'string' ? mask(value) : name === 'error' && typeof value === 'object' && value !== null ? masked(value) : value,
+  ]);
+  return Object.fromEntries(entries) as T;
+}
+
+/**
+ * Calls the merchant's listener with the event masked (`masked`: it may quote ids the merchant or the
+ * service chose); one that throws (or rejects) is ignored: logging never changes a call's outcome.
+ */
 export function emit(listener: EventListener | undefined, make: () => GatewayEvent): void {
   if (!listener) return;
   try {
-    const result: unknown = listener(make());
+    const result: unknown = listener(masked(make()));
     if (result instanceof Promise) result.catch(() => {});
   } catch {
     // ignored, as said

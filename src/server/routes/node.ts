@@ -1,6 +1,17 @@
 import { MAX_REQUEST_BODY, type NodeStream, readCapped } from '../../shared/body';
+import { PayframeError } from '../../shared/errors';
 import { urlOf } from '../../shared/url-of';
-import { type Handler, methodNotAllowed, PLAIN, type PlainAnswer, type PlainHandler, refusalResponse } from './respond';
+import { rebuiltBody, unreadableBodies } from './parsed-body';
+import {
+  BEFORE_BODY,
+  type BodyGate,
+  type Handler,
+  methodNotAllowed,
+  PLAIN,
+  type PlainAnswer,
+  type PlainHandler,
+  refusalResponse,
+} from './respond';
 
 // The parts of node:http's IncomingMessage and NodeResponse used here, written out so that the
 // server entry (and its .d.ts) needs no Node types on runtimes without them.
@@ -10,8 +21,10 @@ interface NodeRequest extends NodeStream {
   headers: Record<string, string | string[] | undefined>;
   socket: object;
   readableEnded: boolean;
-  /** An Express-like request may carry a body already parsed by `express.json()`. */
+  /** A body a framework's parser already read (`express.json()`, `urlencoded()`, `raw()`, `text()`). */
   body?: unknown;
+  /** Set by Express's body parsers once they have read the body. */
+  _body?: boolean;
 }
 interface NodeResponse {
   statusCode: number;
@@ -22,9 +35,11 @@ interface NodeResponse {
 }
 
 /**
- * Mounts a Fetch handler on `node:http` (`http.createServer(toNodeListener(h))`) or Express
- * (`app.post('/client-token', toNodeListener(h))`). The body is read as it streams in and refused
- * with 413 past 64 KiB, before the handler runs. What a Fetch `Request` cannot carry is answered
+ * Mounts a Fetch handler on `node:http` (`http.createServer(toNodeListener(h))`), Express
+ * (`app.post('/client-token', toNodeListener(h))`), Fastify or Koa (docs/servers.md). The body is read
+ * as it streams in and refused with 413 past 64 KiB, before the handler runs; a refusal the handler
+ * makes from the headers alone (the notification route's 401) comes first, before a byte is read. A body
+ * a parser in front already read is rebuilt by its content type (src/server/routes/parsed-body.ts). What a Fetch `Request` cannot carry is answered
  * here in the handlers' JSON shape: TRACE, TRACK and CONNECT (405), a `Host` that is not a host (400);
  * a handler that fails unexpectedly answers 500 `server_error`, never an empty body.
  */
@@ -37,7 +52,8 @@ export function toNodeListener(handler: Handler) {
     } catch {
       return failed(res);
     }
-    void listen(handler, req, res).catch(() => failed(res));
+    const gate = (handler as { [BEFORE_BODY]?: BodyGate })[BEFORE_BODY];
+    void listen(handler, gate, req, res).catch(() => failed(res));
   };
 }
 
@@ -70,7 +86,7 @@ function servedPlainly(plain: PlainHandler, req: NodeRequest, res: NodeResponse)
 const FORBIDDEN = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const ALLOWED = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 
-async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Promise<void> {
+async function listen(handler: Handler, gate: BodyGate | undefined, req: NodeRequest, res: NodeResponse): Promise<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   if (FORBIDDEN.has(method)) {
     req.resume();
@@ -88,21 +104,36 @@ async function listen(handler: Handler, req: NodeRequest, res: NodeResponse): Pr
       ),
     );
   }
-  const body = await readBody(req);
-  if (body === 'too-large') {
-    return send(
-      res,
-      refusalResponse(413, { code: 'invalid_request', message: `the body is over ${MAX_REQUEST_BODY} bytes` }, { connection: 'close' }),
-    );
+  const early = await gate?.(method, (name) => joined(req.headers[name]));
+  if (early) {
+    // A body still coming is not waited for: the connection ends with the answer.
+    if (hasBody(req) && !req.readableEnded) early.headers.set('connection', 'close');
+    req.resume();
+    return send(res, early);
   }
+  const body = await readBody(req);
+  const refusal =
+    body === 'too-large'
+      ? new PayframeError('invalid_request', `the body is over ${MAX_REQUEST_BODY} bytes`, { status: 413 })
+      : typeof body === 'string'
+        ? new PayframeError('server_error', body)
+        : undefined;
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     // The body is already whole (and may be re-serialised): its framing headers no longer apply.
     if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue;
     headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
-  const request = new Request(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
-  await send(res, await handler(request));
+  const request = new Request(url, { method, headers, body: method === 'GET' || method === 'HEAD' || refusal ? undefined : body });
+  // The handler refuses it when it reads the body (and its onEvent hears it); one that reads no body
+  // gets no say over one too large: 413 here, as for every route.
+  if (refusal) unreadableBodies.set(request, refusal);
+  const response = await handler(request);
+  const closing: Record<string, string> = body === 'too-large' ? { connection: 'close' } : {};
+  if (body === 'too-large' && unreadableBodies.has(request)) {
+    return send(res, refusalResponse(413, { code: 'invalid_request', message: refusal!.message }, closing));
+  }
+  await send(res, response, closing);
 }
 
 const joined = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join(', ') : (value ?? null));
@@ -127,14 +158,20 @@ function requestUrl(target: string, base: string): URL | undefined {
   // A path keeps the base's host and userinfo (no second parse); not `//…` or `/\…`, which name a host
   // (nor a tab or a newline there, which the parser drops).
   const { host, username, password } = PATH.test(target) ? url : new URL(base);
-  return !username && !password && !url.username && !url.password && /^[\w.-]+(:\d+)?$|^\[[\da-f:.]+\](:\d+)?$/i.test(host)
+  return !username && !password && !url.username && !url.password && /^[\w.-]+(?::\d+)?$|^\[[\da-f:.]+\](?::\d+)?$/i.test(host)
     ? url
     : undefined;
 }
 
-async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large'> {
-  // Express's body parsers consume the stream: re-serialise what they parsed.
-  if (req.readableEnded && req.body !== undefined) return new TextEncoder().encode(JSON.stringify(req.body));
+/** The body's bytes; 'too-large' past the cap; or, when a parser took it and it cannot be given back, why. */
+async function readBody(req: NodeRequest): Promise<Uint8Array<ArrayBuffer> | 'too-large' | string> {
+  // A parser in front (Express's, Fastify's, Koa's) consumed the stream: rebuild what it kept.
+  if (req.readableEnded || req._body === true) {
+    if (!hasBody(req)) return new Uint8Array(0);
+    const rebuilt = rebuiltBody(req.body, joined(req.headers['content-type']) ?? undefined);
+    if ('unfaithful' in rebuilt) return rebuilt.unfaithful;
+    return rebuilt.bytes.byteLength > MAX_REQUEST_BODY ? 'too-large' : rebuilt.bytes;
+  }
   return (await readCapped(req, MAX_REQUEST_BODY, String(req.headers['content-length'] ?? ''))) ?? 'too-large';
 }
 
@@ -154,11 +191,12 @@ function sendPlain(res: NodeResponse, method: string, answer: PlainAnswer): void
 
 const withLength = new WeakMap<PlainAnswer, Readonly<Record<string, string>>>();
 
-async function send(res: NodeResponse, response: Response): Promise<void> {
+async function send(res: NodeResponse, response: Response, extra: Record<string, string> = {}): Promise<void> {
   res.statusCode = response.status;
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') res.setHeader(name, value);
   });
+  for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   res.end(new Uint8Array(await response.arrayBuffer()));

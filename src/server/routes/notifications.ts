@@ -8,7 +8,7 @@ import { type Notification, NotificationSchema, type Payment } from '../../schem
 import { MAX_SERVICE_ANSWER } from '../../shared/body';
 import { configError, PayframeError } from '../../shared/errors';
 import { emit, type EventListener, notificationEvent } from '../events';
-import { guarded, readBody, refusalResponse } from './respond';
+import { BEFORE_BODY, type BodyGate, guarded, type Handler, readBody, refusalResponse } from './respond';
 import { memoryNotificationStore, type NotificationStore } from '../store/memory';
 
 export interface NotificationOptions {
@@ -117,18 +117,19 @@ export function notificationHandler(gateway: Reader, options: NotificationOption
       tell('handled', notification);
       return noContent();
     },
-    (status, error) => emit(onEvent, () => notificationEvent('failed', undefined, status, error)),
+    // Every refusal is told, 4xx included: the service only retries, and nobody else hears why.
+    (status, error) => emit(onEvent, () => notificationEvent(status >= 500 ? 'failed' : 'refused', undefined, status, error)),
+    {},
+    true,
   );
 
-  return async (request: Request): Promise<Response> => {
-    // Checked before the body is read: a forger learns nothing of how it would be read.
-    if (request.method === 'POST' && !(await sameText(request.headers.get('authorization') ?? '', authorization))) {
-      tell('refused');
-      return refusalResponse(401, {
-        code: 'unauthorized',
-        message: 'the Authorization header is not the one configured for notifications',
-      });
-    }
-    return post(request);
+  // Checked before the body is read, on every adapter (toNodeListener asks it first): a forger learns
+  // nothing of how it would be read, and a body dripped without the header is not waited for.
+  const gate: BodyGate = async (method, header) => {
+    if (method.toUpperCase() !== 'POST' || (await sameText(header('authorization') ?? '', authorization))) return undefined;
+    tell('refused');
+    return refusalResponse(401, { code: 'unauthorized', message: 'the Authorization header is not the one configured for notifications' });
   };
+  const handler: Handler = async (request) => (await gate(request.method, (name) => request.headers.get(name))) ?? post(request);
+  return Object.assign(handler, { [BEFORE_BODY]: gate });
 }

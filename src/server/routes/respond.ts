@@ -7,6 +7,7 @@ import { MAX_REQUEST_BODY, readCapped } from '../../shared/body';
 import { asName, asResultCode } from '../../shared/http-answer';
 import { type ErrorCode, PayframeError } from '../../shared/errors';
 import { UNTRUSTED_ADVICE, UNTRUSTED_CERTIFICATE } from '../calls/transport';
+import { unreadableBodies } from './parsed-body';
 
 /** A handler of the Fetch standard: mounts on any runtime (Node via `toNodeListener`, Deno, Bun, workers). */
 export type Handler = (request: Request) => Promise<Response>;
@@ -27,6 +28,14 @@ export interface PlainAnswer {
 export const PLAIN = Symbol('payframe.plain');
 export type PlainHandler = (method: string, url: URL, header: (name: string) => string | null) => PlainAnswer | Promise<PlainAnswer>;
 
+/**
+ * A handler's refusal made from its method and headers alone, before a byte of the body is read (the
+ * notification route's `Authorization` check): an adapter that reads the body before it can build a
+ * `Request` (`toNodeListener`) asks this first. Undefined lets the request through.
+ */
+export const BEFORE_BODY = Symbol.for('payframe.beforeBody');
+export type BodyGate = (method: string, header: (name: string) => string | null) => Promise<Response | undefined>;
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -44,16 +53,22 @@ export const methodNotAllowed = (allow: string, message = `use ${allow}`, header
 
 /**
  * Runs `run` for `method` only; a PayframeError it throws is the JSON refusal (with `headers`, e.g.
- * CORS). A 5xx answer hides its cause from the page: `report` is told it (the gateway's `onEvent`).
+ * CORS). A 5xx answer hides its cause from the page: `report` is told it (the gateway's `onEvent`);
+ * with `reportRefusals`, every refusal (4xx included) is told: a route the service posts to has nobody
+ * else to hear it.
  */
 export function guarded(
   method: string,
   run: Handler,
   report: (status: number, error: unknown) => void,
   headers: Record<string, string> = {},
+  reportRefusals = false,
 ): Handler {
   return async (request) => {
-    if (request.method !== method) return methodNotAllowed(method, undefined, headers);
+    if (request.method !== method) {
+      if (reportRefusals) report(405, new PayframeError('invalid_request', `${request.method} is not served here: use ${method}`));
+      return methodNotAllowed(method, undefined, headers);
+    }
     try {
       return await run(request);
     } catch (error) {
@@ -62,7 +77,7 @@ export function guarded(
         return refusalResponse(500, { code: 'server_error', message: 'internal error' }, headers);
       }
       const status = statusFor(error);
-      if (status >= 500) report(status, error);
+      if (status >= 500 || reportRefusals) report(status, error);
       const { code } = error;
       const reason = asName(error.reason);
       const resultCode = asResultCode(error.resultCode);
@@ -140,6 +155,12 @@ function statusFor(error: PayframeError): number {
 
 /** A request's body of media type `type`, read up to `max` bytes: 415 for another type, 413 past the cap. */
 export async function readBody(request: Request, type: string, max: number, prefix = ''): Promise<Uint8Array> {
+  // The adapter could not hand the body on (src/server/routes/parsed-body.ts): over the cap, or taken by a parser in front.
+  const refusal = unreadableBodies.get(request);
+  if (refusal !== undefined) {
+    unreadableBodies.delete(request);
+    throw new PayframeError(refusal.code, `${prefix}${refusal.message}`, { status: refusal.status });
+  }
   const given = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (given !== type) throw new PayframeError('invalid_request', `${prefix}the body must be ${type}`, { status: 415 });
   const bytes = await readCapped(request.body, max, request.headers.get('content-length'));
