@@ -1,7 +1,7 @@
 // The capture, void and refund outcomes the acquirer gives after the service accepted the request: the
 // test amounts that make the sandbox defer or deny them, their notifications, and what the payment and
 // the action's own record read afterwards.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../setup/sandbox';
 import { call, m, pay } from './helpers';
 import { startReceiver, type Receiver } from './receiver';
@@ -9,22 +9,18 @@ import { startReceiver, type Receiver } from './receiver';
 const DAY = 24 * 3600_000;
 const AUTH = 'Bearer ipn-secret-value';
 
-let receiver: Receiver;
+// One receiver for the file, a sandbox per test; `notified` reads only what arrived during its act.
+const receiving: Promise<Receiver> = startReceiver();
 let sb: SandboxHandle;
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(() => receiver.stop());
-afterEach(async () => {
-  await sb?.close();
-  receiver.got.length = 0;
-});
+afterAll(async () => (await receiving).stop());
+afterEach(() => sb?.close());
 
 const get = async (id: string) => (await call(sb, 'GET', `${m(sb)}/payment/${id}`)).body;
 const post = (path: string, body?: unknown) => call(sb, 'POST', `${m(sb)}/payment/${path}`, body);
 
 /** The kinds and resource states notified while `act` runs, once the sandbox has nothing left to send. */
 async function notified(act: () => unknown): Promise<[string, string][]> {
+  const receiver = await receiving;
   await sb.notificationsIdle();
   const before = receiver.got.length;
   await act();
@@ -34,7 +30,7 @@ async function notified(act: () => unknown): Promise<[string, string][]> {
 
 /** A payment of `total` EUR, its own notification already sent. */
 async function payment(total: string, intent = 'auth') {
-  sb = await startSandbox({ notifyUrl: receiver.url, notifyAuthorization: AUTH });
+  sb = await startSandbox({ notifyUrl: (await receiving).url, notifyAuthorization: AUTH });
   const p = await pay(sb, undefined, { intent, transaction: { amount: { currency: 'EUR', total } } });
   await sb.notificationsIdle();
   return p;
