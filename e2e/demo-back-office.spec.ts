@@ -278,3 +278,34 @@ test('an authorisation left seven days is cancelled, and its capture refused wit
   await expect(panel.getByRole('button', { name: 'Capture' })).toBeDisabled();
   await expect(row(page, referenceId)).toContainText('cancelled');
 });
+
+test('a refund the bank defers shows as pending until it completes; one it denies shows as not refunded', async ({
+  page,
+  request,
+}, testInfo) => {
+  const idle = async () => expect((await request.post(`${demo.sandbox}/__sandbox/notifications/idle`, { data: {} })).status()).toBe(200);
+  const { referenceId } = await pay(request, demo, { intent: 'sale' });
+  let panel = await openPayment(page, referenceId);
+  const amount = panel.getByLabel('Amount to refund (OMR)');
+  // The sandbox's test amounts (docs/sandbox.md): …91 minor units deferred a day, …92 denied after it was accepted.
+  await amount.fill('2.091');
+  await amount.press('Enter');
+  await expect(panel.getByRole('status')).toHaveText('Refunded OMR 2.091; OMR 11.659 is left to refund.');
+  await amount.fill('1.092');
+  await amount.press('Enter');
+  await expect(panel.getByRole('status')).toHaveText(/^Refunded OMR 1\.092/);
+  await idle();
+
+  panel = await openPayment(page, referenceId);
+  const refunds = fact(panel, 'Refund');
+  await expect(refunds.nth(0)).toHaveText(/^OMR\s2\.091 \(pending at the bank\) · /);
+  await expect(refunds.nth(1)).toHaveText(/^OMR\s1\.092 \(denied by the bank: not done\) · /);
+  await expect(fact(panel, 'Refunded')).toHaveText('OMR 2.091');
+  await screenshot(page, testInfo, 'back-office-refund-deferred-denied');
+
+  expect((await request.post(`${demo.sandbox}/__sandbox/clock`, { data: { advanceMs: 24 * 3600_000 } })).status()).toBe(200);
+  await idle();
+  panel = await openPayment(page, referenceId);
+  await expect(fact(panel, 'Refund').nth(0)).toHaveText(/^OMR\s2\.091 · /);
+  await expect(fact(panel, 'Refunded')).toHaveText('OMR 2.091');
+});

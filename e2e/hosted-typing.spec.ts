@@ -47,15 +47,47 @@ test('an impossible number shows as invalid at once, an incomplete one when the 
   await expect(input(page, 'number')).toHaveAccessibleDescription('Mastercard The card number is not valid.');
   await expect(page.locator('#number-hint')).toHaveText('Check the card number.');
 
-  // A Visa number may have 16, 18 or 19 digits: 16 with a wrong check digit is only incomplete.
   await input(page, 'number').fill('');
-  await typeInto(page, 'number', '4111111111111112');
+  await typeInto(page, 'number', '41111111');
   await expect(page.locator('#card-number')).not.toHaveClass(/payframe-field--invalid/);
-  await expect(input(page, 'number')).toHaveAttribute('aria-invalid', 'false');
   await typeInto(page, 'expiry', '00');
   await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
+  await expect(input(page, 'number')).toHaveAccessibleDescription('Visa The card number is incomplete.');
   await expect(page.locator('#card-expiry')).toHaveClass(/payframe-field--invalid/);
   await expect(input(page, 'expiry')).toHaveAccessibleDescription('The expiry date is not valid.');
+});
+
+test('a Visa number with a wrong check digit reads as a typo once the payer leaves it, and may still grow to 19 digits', async ({
+  page,
+}) => {
+  await openCheckout(page, merchant);
+  await page.evaluate(() => {
+    const w = window as any;
+    w.blurs = [];
+    w.form.on('blur', (state: any, field: string) => w.blurs.push([field, state.fields[field].reason ?? null]));
+  });
+  const number = input(page, 'number');
+  // A Visa may have 19 digits: while the payer types, 16 with a wrong check digit is not shown as wrong.
+  await typeInto(page, 'number', '4111111111111112');
+  await expect(number).toHaveValue('4111 1111 1111 1112');
+  await expect(number).toHaveAttribute('aria-invalid', 'false');
+  // Left there, it is a mistyped digit: the payer reads "not valid", not "incomplete".
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#card-number')).toHaveClass(/payframe-field--invalid/);
+  await expect(number).toHaveAttribute('aria-invalid', 'true');
+  await expect(number).toHaveAccessibleDescription('Visa The card number is not valid.');
+  expect(await page.evaluate(() => (window as any).blurs)).toEqual([['number', 'invalid']]);
+  expect((await page.evaluate(() => (window as any).form.getState())).fields.number.reason).toBe('invalid');
+  await page.screenshot({ path: test.info().outputPath('typo.png') });
+
+  // Back in the field, the payer may type on to 19 digits: a valid number.
+  await number.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type('001');
+  await expect(number).toHaveValue('4111 1111 1111 1112 001');
+  await page.keyboard.press('Tab');
+  await expect(number).toHaveAttribute('aria-invalid', 'false');
+  await expect(page.locator('#card-number')).toHaveClass(/payframe-field--valid/);
 });
 
 test('a paste is regrouped, and a same-brand paste over a number is one change', async ({ page }) => {

@@ -10,7 +10,7 @@ const walk = (dir) => {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) walk(path);
-    else if (/\.(mjs|js)$/.test(name)) files.push(path);
+    else if (/\.m?js$/.test(name)) files.push(path);
   }
 };
 try {

@@ -16,7 +16,7 @@ interface Import {
 function importsOf(file: string): Import[] {
   const text = readFileSync(file, 'utf8');
   const found: Import[] = [];
-  const pattern = /(?:^|\n)\s*(?:import|export)\s+(type\s+)?(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/g;
+  const pattern = /(?:^|\n)\s*(?:import|export)\s+(type\s)?\s*(?:([^'";]*?)\s+from\s+)?['"]([^'"]+)['"]/g;
   for (const m of text.matchAll(pattern)) {
     const names = /\{([^}]*)\}/.exec(m[2] ?? '')?.[1];
     const allTypes =
@@ -245,7 +245,7 @@ describe('architecture', () => {
         const target = resolveLocal(file, spec);
         const allowed = target
           ? target === join(src, 'index.ts') || layer(target) === 'react'
-          : /^(react|react-dom|react\/jsx-runtime)$/.test(spec);
+          : /^(?:react|react-dom|react\/jsx-runtime)$/.test(spec);
         if (!allowed) broken.push(`${relative(src, file)} -> ${spec}`);
       }
     }
@@ -281,11 +281,11 @@ describe('architecture', () => {
     };
     // The shop server: node:http and payframe/server, as a merchant's server would be written.
     for (const file of [join(demo, 'start.mjs'), ...files(join(demo, 'server'), /\.mjs$/)]) {
-      check(file, /^(node:|payframe\/server$|payframe\/sandbox$)/, demo);
+      check(file, /^(?:node:|payframe\/server$|payframe\/sandbox$)/, demo);
     }
     // The pages: payframe (the global's types, or the ES module, and its React binding) and React.
     for (const file of files(join(demo, 'web'), /\.tsx?$/))
-      check(file, /^(payframe|payframe\/react|react|react\/jsx-runtime|react-dom|react-dom\/client)$/, join(demo, 'web'));
+      check(file, /^(?:payframe|payframe\/react|react|react\/jsx-runtime|react-dom|react-dom\/client)$/, join(demo, 'web'));
     expect(broken).toEqual([]);
   });
 });

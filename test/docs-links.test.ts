@@ -64,11 +64,11 @@ export function linkTargets(markdown: string): { target: string; line: number }[
   const patterns = [
     /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*(?:<([^>]*)>|([^\s)]+))(?:\s+(?:"[^"]*"|'[^']*'))?\s*\)/g,
     /^ {0,3}\[[^\]]+\]:\s*(?:<([^>]*)>|(\S+))/gm,
-    /<(?:a|img)\b[^>]*?\s(?:href|src)="([^"]*)"()/g,
+    /<(?:a|img)\b[^>]*?\s(?:href|src)="([^"]*)"/g,
   ];
   for (const pattern of patterns) {
     for (const match of text.matchAll(pattern)) {
-      found.push({ target: match[1] || match[2]!, line: text.slice(0, match.index).split('\n').length });
+      found.push({ target: match[1] || (match[2] ?? ''), line: text.slice(0, match.index).split('\n').length });
     }
   }
   return found.sort((a, b) => a.line - b.line);

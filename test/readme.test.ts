@@ -8,7 +8,7 @@ import { docPages, readmeBlocks, readPage } from './readme';
 const root = new URL('..', import.meta.url).pathname;
 const testSources = ['test', 'e2e'].flatMap((dir) =>
   readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.(spec|test)\.ts$/.test(file))
+    .filter((file) => /\.(?:spec|test)\.ts$/.test(file))
     .map((file) => readFileSync(join(root, dir, file), 'utf8')),
 );
 

@@ -6,7 +6,8 @@ import { readSavedCard } from 'payframe/server';
 import { toMinor } from './money.mjs';
 
 /**
- * @typedef {{ id: string, total: string, at: string }} Action
+ * @typedef {{ id: string, total: string, at: string, status?: 'pending' | 'denied' }} Action
+ *   (`status`: the acquirer deferred it, or refused it after the service accepted it; none once done)
  * @typedef {{ id: string, kind: string, orderId: string | null, referenceId: string, state: string, at: string }} Notice
  * @typedef {{
  *   referenceId: string, orderId: string, kind: 'checkout' | 'merchant-initiated', intent: 'auth' | 'sale',
@@ -90,17 +91,25 @@ export function learn(entry, record) {
 
 /**
  * Keeps a capture, void or refund of an order once: its answer and its notification may both tell of it
- * (or only the notification, when the answer was lost).
+ * (or only the notification, when the answer was lost). A later notification's `status` wins: a deferred
+ * refund is pending until its completion, a denied one stays denied.
  * @param {Entry} entry @param {'captures' | 'voids' | 'refunds'} list @param {Action} action
  */
 export function noteAction(entry, list, action) {
-  if (!entry[list].some((a) => a.id === action.id)) entry[list].push(action);
+  const known = entry[list].find((a) => a.id === action.id);
+  if (!known) entry[list].push(action);
+  else if ('status' in action && known.status !== 'denied') {
+    if (action.status) known.status = action.status;
+    else delete known.status;
+  }
 }
 
 /** Captured and refunded amounts in minor units. @param {Entry} entry @param {string} state */
 export function totals(entry, state) {
   const { currency } = entry.amount;
-  const sum = (/** @type {Action[]} */ actions) => actions.reduce((s, a) => s + toMinor(a.total, currency), 0);
+  // A denied capture or refund moved no money; a pending one counts, as the service counts it.
+  const sum = (/** @type {Action[]} */ actions) =>
+    actions.reduce((s, a) => s + (a.status === 'denied' ? 0 : toMinor(a.total, currency)), 0);
   const approved = !['pending', 'declined'].includes(state);
   const captured = entry.intent === 'sale' ? (approved ? toMinor(entry.amount.total, currency) : 0) : sum(entry.captures);
   return { total: toMinor(entry.amount.total, currency), captured, refunded: sum(entry.refunds) };

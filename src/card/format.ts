@@ -14,7 +14,7 @@ const DEFAULT_GAPS = [4, 8, 12, 16];
 export function formatNumber(value: string): string {
   const digits = leadingDigits(asText(value) ?? '', MAX_DIGITS);
   const brand = detectBrand(digits);
-  const max = brand ? brand.lengths[brand.lengths.length - 1]! : MAX_DIGITS;
+  const max = brand ? brand.lengths.at(-1)! : MAX_DIGITS;
   const kept = digits.slice(0, max);
   const gaps = brand && kept.length <= brand.lengths[0]! ? brand.gaps : DEFAULT_GAPS;
   let out = '';

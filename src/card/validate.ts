@@ -34,7 +34,7 @@ export function validateNumber(value: string): NumberValidation {
   const isValid = brand !== undefined && complete(brand, digits);
   // A decided brand decides; otherwise any brand still possible keeps the number alive while it is
   // shorter than that brand's longest length.
-  const alive = (b: Brand) => digits.length < b.lengths[b.lengths.length - 1]! || complete(b, digits);
+  const alive = (b: Brand) => digits.length < b.lengths.at(-1)! || complete(b, digits);
   const isPotentiallyValid = isValid || candidates.some(alive);
   return { brand, isValid, isPotentiallyValid };
 }

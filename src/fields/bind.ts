@@ -54,7 +54,7 @@ export function bindField(input: HTMLInputElement, name: FieldName, changed: (ev
   const field: BoundField = {
     name,
     brands: DEFAULT_BRANDS,
-    state: () => ({ isEmpty: input.value === '', ...checkField(name, input.value, sizes, field.brands), isFocused: focused }),
+    state: () => ({ isEmpty: input.value === '', ...checkField(name, input.value, sizes, field.brands, focused), isFocused: focused }),
     brand: () => (name === 'number' ? detectBrand(input.value) : undefined),
     setCvvSizes(next) {
       sizes = next;

@@ -94,14 +94,15 @@ const unsupported = (value: string, brands: readonly BrandId[]) => {
 
 /**
  * Validity of a field's value, and why it is not valid (`cvvSizes` from the number's brand; `brands`
- * the number's brands the merchant takes). A number of another brand is neither valid nor potentially
- * valid: it shows as invalid at once.
+ * the number's brands the merchant takes; `typing`: the person is in the field now). A number of
+ * another brand is neither valid nor potentially valid: it shows as invalid at once.
  */
 export function checkField(
   name: FieldName,
   value: string,
   sizes: number[] = ANY_CVV,
   brands: readonly BrandId[] = DEFAULT_BRANDS,
+  typing = false,
 ): Pick<FieldState, 'isValid' | 'isPotentiallyValid' | 'reason'> {
   const check: { isValid: boolean; isPotentiallyValid: boolean; brand?: Brand; isExpired?: boolean } =
     name === 'number'
@@ -117,6 +118,8 @@ export function checkField(
   else if (name === 'number' && unsupported(value, brands)) reason = 'unsupported_brand';
   else if (isValid) return { isValid, isPotentiallyValid };
   else if (check.isExpired) reason = 'expired';
-  else reason = isPotentiallyValid ? 'incomplete' : 'invalid';
-  return { isValid: false, isPotentiallyValid: isPotentiallyValid && reason !== 'unsupported_brand', reason };
+  // A typo, once the person has left the field: a length of its brand whose check digit fails. A Visa
+  // of 16 digits may still become 19, but a payer who stopped at 16 mistyped one, not left one out.
+  else reason = isPotentiallyValid && (typing || !check.brand?.lengths.includes(countDigits(value))) ? 'incomplete' : 'invalid';
+  return { isValid: false, isPotentiallyValid: isPotentiallyValid && reason !== 'unsupported_brand' && reason !== 'invalid', reason };
 }

@@ -44,6 +44,26 @@ describe('each reason, from a real input', () => {
     expect(checkField('expiry', '12 / 34')).toEqual({ isValid: true, isPotentiallyValid: true });
   });
 
+  it('a typo reads as a typo once the person leaves the field: a complete length, a wrong check digit', () => {
+    // A Visa may have 19 digits: while the person types, 16 with a wrong check digit may still become valid.
+    expect(checkField('number', '4111 1111 1111 1112', [3], DEFAULT_BRANDS, true)).toEqual({
+      isValid: false,
+      isPotentiallyValid: true,
+      reason: 'incomplete',
+    });
+    // Left there, it is one mistyped digit, not a missing one.
+    expect(checkField('number', '4111 1111 1111 1112', [3], DEFAULT_BRANDS, false)).toEqual({
+      isValid: false,
+      isPotentiallyValid: false,
+      reason: 'invalid',
+    });
+    expect(checkField('number', '6011 1111 1111 1118').reason).toBe('invalid'); // Discover, 16 of up to 19
+    // Short of every length of its brand, it is still incomplete; typed on to 19 digits it is valid.
+    expect(checkField('number', '4111 1111 1111 111').reason).toBe('incomplete');
+    expect(checkField('number', '4111 1111 1111 1112 001')).toEqual({ isValid: true, isPotentiallyValid: true });
+    expect(checkField('number', '4111 1111 1111 1112 000').reason).toBe('invalid');
+  });
+
   it('a number of an allowed brand still being typed is incomplete, not unsupported', () => {
     expect(checkField('number', '6').reason).toBe('incomplete'); // may still be Discover
     expect(checkField('number', '3').reason).toBe('incomplete'); // may still be American Express

@@ -7,14 +7,14 @@ import { DIGITS, MONTH_THEN, WITH_SEPARATOR } from '../../src/card/expiry';
 import { BASE64_PADDING } from '../../src/server/scrub';
 
 // The patterns as they were, to compare with: the lint rules their flaws break are off for them.
-/* eslint-disable regexp/no-super-linear-backtracking, regexp/no-super-linear-move, regexp/prefer-character-class, regexp/match-any */
+/* eslint-disable regexp/prefer-character-class, regexp/match-any */
 const WAS = {
   WITH_SEPARATOR: /^\s*(?:(\d{1,2})\s*(?:[/-]|\s)|[/-])\s*(\d{0,4})\s*$/,
   DIGITS: /^\s*(\d{0,6})\s*$/,
   MONTH_THEN: /^\s*(\d{1,2})\s*(?:[/-]|\s)([^]*)$/,
   BASE64_PADDING: /=+$/,
 };
-/* eslint-enable regexp/no-super-linear-backtracking, regexp/no-super-linear-move, regexp/prefer-character-class, regexp/match-any */
+/* eslint-enable regexp/prefer-character-class, regexp/match-any */
 
 /** Every string up to `max` characters over `alphabet`. */
 function* strings(alphabet: string, max: number): Generator<string> {

@@ -137,7 +137,7 @@ describe('payframe frames export', () => {
     // A page that is not the frame page at every other path: no script in it.
     expect(readFileSync(join(dir, '404.html'), 'utf8')).not.toContain('<script');
     // The export checked itself, path by path, before it finished.
-    expect(stdout.split('\n').filter((line) => /^(ok|FAIL) /.test(line))).toEqual([
+    expect(stdout.split('\n').filter((line) => /^(?:ok|FAIL) /.test(line))).toEqual([
       expect.stringMatching(/^ok {4}\/ +the card form's page, its headers hold$/),
       expect.stringMatching(/^ok {4}\/cvv\/ +the CVV-only form's page, its headers hold$/),
       expect.stringMatching(/^ok {4}\/index\.html +the card form's page, its headers hold$/),

@@ -155,6 +155,9 @@ function show(answer: PaymentDetail, message?: { text: string; kind: 'ok' | 'bad
   title.focus();
 }
 
+/** What an action's status says beside its amount: a deferred one is pending, a denied one moved no money. */
+const STATUS = { done: '', pending: ' (pending at the bank)', denied: ' (denied by the bank: not done)' };
+
 function facts(row: PaymentRow): HTMLElement {
   const { currency } = row.amount;
   const pairs: [string, Node | string][] = [
@@ -174,7 +177,7 @@ function facts(row: PaymentRow): HTMLElement {
   for (const action of row.history)
     pairs.push([
       action.kind[0]!.toUpperCase() + action.kind.slice(1),
-      `${money(action.total, currency)} · ${action.id} · ${when(action.at)}`,
+      `${money(action.total, currency)}${STATUS[action.status ?? 'done']} · ${action.id} · ${when(action.at)}`,
     ]);
   return h('dl', { class: 'facts' }, ...pairs.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
 }

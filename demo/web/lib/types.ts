@@ -66,6 +66,8 @@ export interface Action {
   id: string;
   total: string;
   at: string;
+  /** The acquirer deferred it (pending) or refused it after it was accepted (denied). */
+  status?: 'pending' | 'denied';
 }
 
 /** A payment of this run, as the back office lists it. */

@@ -4,6 +4,7 @@ import {
   toMinor,
   type AuthenticateRequest,
   type CaptureRequest,
+  type NotificationKind,
   type RefundRequest,
   type VoidRequest,
 } from '../../schemas';
@@ -64,11 +65,12 @@ function child(
  */
 export function childView(ctx: Ctx, c: ChildRecord) {
   const invoice = c.invoiceNumber ?? '';
+  const code = c.denied ? '1005' : '0000';
   return {
     id: c.id,
     reference_id: c.referenceId,
-    state: c.state,
-    result: { code: '0000', [c.state === 'voided' ? 'message' : 'description']: RESULT_TEXT['0000']! },
+    state: c.denied ? 'declined' : c.state,
+    result: { code, [c.state === 'voided' ? 'message' : 'description']: RESULT_TEXT[code]! },
     transaction: {
       amount: { currency: c.currency, total: fromMinor(c.amountMinor, c.currency) },
       mode: 'TEST',
@@ -79,6 +81,40 @@ export function childView(ctx: Ctx, c: ChildRecord) {
     custom: c.custom ?? {},
     ...(c.state === 'captured' ? { chargeback: 'N' } : {}),
   };
+}
+
+/** How long a deferred capture or refund waits, on the sandbox's clock, before the acquirer settles it. */
+export const DEFER_MS = 24 * 3600_000;
+
+/** Each action's kinds: completed, denied, deferred (the service documents no deferred void). */
+const KINDS: Record<ChildRecord['state'], [NotificationKind, NotificationKind, NotificationKind?]> = {
+  captured: ['PAYMENT.CAPTURE.COMPLETED', 'PAYMENT.CAPTURE.DENIED', 'PAYMENT.CAPTURE.DEFERRED'],
+  voided: ['PAYMENT.AUTHORIZATION.VOIDED', 'PAYMENT.AUTHORIZATION.VOID.DENIED'],
+  refunded: ['PAYMENT.REFUND.COMPLETED', 'PAYMENT.REFUND.DENIED', 'PAYMENT.REFUND.DEFERRED'],
+};
+
+/**
+ * Notifies an accepted action as its test amount says (the last two digits of its amount in minor
+ * units; a void's is the payment's): `…91` deferred, then completed DEFER_MS later; `…92` denied at
+ * once; `…93` deferred, then denied; anything else completed. A denial runs `undo`, which puts the
+ * payment back as it was before the action. A void has no deferred kind: `…91` completes, `…93` is denied.
+ */
+function settle(ctx: Ctx, p: PaymentRecord, record: ChildRecord, undo: () => void): void {
+  const [completed, denied, deferred] = KINDS[record.state];
+  const cents = record.amountMinor % 100;
+  const deny = cents === 92 || cents === 93;
+  const end = (at: number) => {
+    if (deny) {
+      undo();
+      record.denied = true;
+    }
+    changed(ctx, p, deny ? denied : completed, childView(ctx, record), at);
+  };
+  if (deferred === undefined || (cents !== 91 && cents !== 93)) return end(record.createdAt);
+  changed(ctx, p, deferred, childView(ctx, record), record.createdAt);
+  const at = record.createdAt + DEFER_MS;
+  (p.unsettled ??= []).push({ at, state: record.state, run: () => end(at) });
+  ctx.store.due.add(at, p.id);
 }
 
 export function capture(ctx: Ctx, id: string, body: CaptureRequest) {
@@ -92,7 +128,10 @@ export function capture(ctx: Ctx, id: string, body: CaptureRequest) {
   p.capturedMinor = minor;
   const record = child(ctx, p, 'captured', minor, body);
   const view = childView(ctx, record);
-  changed(ctx, p, 'PAYMENT.CAPTURE.COMPLETED', view, record.createdAt);
+  settle(ctx, p, record, () => {
+    p.state = 'authorised';
+    p.capturedMinor = 0;
+  });
   return view;
 }
 
@@ -103,7 +142,7 @@ export function voidPayment(ctx: Ctx, id: string, body: VoidRequest) {
   p.state = 'voided';
   const record = child(ctx, p, 'voided', p.amountMinor, body);
   const view = childView(ctx, record);
-  changed(ctx, p, 'PAYMENT.AUTHORIZATION.VOIDED', view, record.createdAt);
+  settle(ctx, p, record, () => (p.state = 'authorised'));
   return view;
 }
 
@@ -111,6 +150,7 @@ export function refund(ctx: Ctx, id: string, body: RefundRequest) {
   const p = actedOn(ctx, id);
   if (p.state === 'refunded') fail('ALREADY_REFUNDED', 'This payment has been refunded in full');
   if (p.state !== 'captured') fail('INVALID_STATE', `A payment in state ${p.state} cannot be refunded`);
+  if (p.unsettled?.some((s) => s.state === 'captured')) fail('INVALID_STATE', 'The capture is deferred: refund once it has completed');
   const remaining = p.capturedMinor - p.refundedMinor;
   const minor = amountIn(p, body.amount, remaining);
   if (minor > remaining) fail('REFUND_EXCEEDS_AMOUNT', 'The refunds would exceed the captured amount');
@@ -118,7 +158,10 @@ export function refund(ctx: Ctx, id: string, body: RefundRequest) {
   if (p.refundedMinor === p.capturedMinor) p.state = 'refunded';
   const record = child(ctx, p, 'refunded', minor, body);
   const view = childView(ctx, record);
-  changed(ctx, p, 'PAYMENT.REFUND.COMPLETED', view, record.createdAt);
+  settle(ctx, p, record, () => {
+    p.refundedMinor -= minor;
+    if (p.state === 'refunded') p.state = 'captured';
+  });
   return view;
 }
 

@@ -40,11 +40,16 @@ const outcomeKind = (p: PaymentRecord): NotificationKind =>
 export const notifyOutcome = (ctx: Ctx, p: PaymentRecord, at?: number) => changed(ctx, p, outcomeKind(p), undefined, at);
 
 /**
- * Applies the time-based transitions (seven-day hold, fifteen-minute pending) when their time has come:
+ * Applies the time-based transitions (deferred actions, seven-day hold, fifteen-minute pending) when their time has come:
  * before any read or act, and on the sandbox's clock (store.due). Each is notified as of its instant.
  */
 export function refresh(ctx: Ctx, p: PaymentRecord): PaymentRecord {
   const now = ctx.clock.nowMs();
+  // First: a capture denied after its deferral gives back an authorisation the hold may then cancel.
+  for (const s of p.unsettled?.filter((s) => s.at <= now) ?? []) {
+    p.unsettled!.splice(p.unsettled!.indexOf(s), 1);
+    s.run();
+  }
   const holdEnds = (p.authorisedAt ?? p.createdAt) + HOLD_MS;
   if (p.state === 'authorised' && now >= holdEnds) {
     p.state = 'cancelled';

@@ -120,6 +120,15 @@ export interface PaymentRecord {
   /** `otp` takes the authenticate endpoint, `redirect` only the redirect page. */
   otpFlow?: 'otp' | 'redirect';
   sessionUsed: boolean;
+  /** Its accepted captures, voids and refunds the acquirer settles later (a test amount: actions.ts). */
+  unsettled?: Settlement[];
+}
+
+/** An accepted action the acquirer settles at `at` on the sandbox's clock: `run` completes or denies it. */
+export interface Settlement {
+  at: number;
+  state: ChildRecord['state'];
+  run: () => void;
 }
 
 /** A capture, void or refund record: the reduced form of the interface document's 2.4. */
@@ -134,6 +143,8 @@ export interface ChildRecord {
   custom?: Record<string, unknown>;
   items?: unknown[];
   createdAt: number;
+  /** The acquirer refused it after it was accepted: it reads `declined` (`1005`), and the payment is as before it. */
+  denied?: boolean;
 }
 
 /** The notification kinds the sandbox produces (docs/service-decisions.md says which change sends which). */
