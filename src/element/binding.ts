@@ -34,7 +34,8 @@ interface Mounted {
   key: string;
   client: Client;
   boxes: Map<Element, FieldName>;
-  placeholders: string;
+  /** Each box's `placeholder` attribute, as the form shows it. */
+  placeholders: Map<Element, string | null>;
   words: string;
   styles: string;
   disabled: boolean;
@@ -140,7 +141,8 @@ export class Binding {
     }
     this.error = undefined;
     const words = json([host.locale, texts]);
-    this.mounted = { form, key, client, boxes, placeholders: placeholders(boxes), words, styles: json(styles), disabled: false };
+    const shown = new Map([...boxes.keys()].map((el) => [el, el.getAttribute('placeholder')]));
+    this.mounted = { form, key, client, boxes, placeholders: shown, words, styles: json(styles), disabled: false };
     for (const event of FORM_EVENTS) {
       form.on(event, (...args: unknown[]) => {
         if (this.mounted?.form !== form) return;
@@ -155,7 +157,7 @@ export class Binding {
   /** The changes a form takes in place; a refusal (a locale it does not know) is the element's `error` event. */
   #update(m: Mounted) {
     const { host, props } = this;
-    const [words, styles, now] = [json([host.locale, props.texts]), json(props.styles), placeholders(m.boxes)];
+    const [words, styles] = [json([host.locale, props.texts]), json(props.styles)];
     try {
       if (m.words !== words) {
         m.words = words;
@@ -166,14 +168,15 @@ export class Binding {
         m.form.setStyles(props.styles);
       }
       if (m.disabled !== host.disabled) m.form.setDisabled((m.disabled = host.disabled));
-      if (m.placeholders !== now) {
-        m.placeholders = now;
-        for (const [el, name] of m.boxes) m.form.setPlaceholder(name, el.getAttribute('placeholder') ?? '');
+      // Only a box whose attribute changed: the others keep theirs (the expiry's default is its format).
+      for (const [el, name] of m.boxes) {
+        const text = el.getAttribute('placeholder');
+        if (m.placeholders.get(el) === text) continue;
+        m.placeholders.set(el, text);
+        m.form.setPlaceholder(name, text ?? '');
       }
     } catch (error) {
       this.#fail(error);
     }
   }
 }
-
-const placeholders = (boxes: Map<Element, FieldName>) => json([...boxes.keys()].map((el) => el.getAttribute('placeholder')));
