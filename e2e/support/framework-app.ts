@@ -58,6 +58,7 @@ export async function buildFrameworkApp(framework: Framework, blocks: AppFiles):
     }
   };
   await walk(join(dir, 'out'));
+  await rm(dir, { recursive: true, force: true });
   return files;
 }
 
