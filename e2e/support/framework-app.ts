@@ -40,7 +40,7 @@ export async function buildFrameworkApp(framework: Framework, blocks: AppFiles):
   await build({
     root: dir,
     configFile: join(dir, 'vite.config.ts'),
-    logLevel: 'warn',
+    logLevel: 'error', // not its timing notes: a busy machine makes them at every run
     resolve: {
       alias: [
         { find: /^payframe\/element$/, replacement: join(root, 'dist/element.mjs') },
