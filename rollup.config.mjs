@@ -19,7 +19,11 @@ const entries = {
   server: 'src/server/index.ts',
   sandbox: 'src/sandbox/index.ts',
   react: 'src/react/index.ts',
+  element: 'src/element/index.ts',
 };
+
+// payframe.element.min.js takes the public entry from the global `Payframe` of the bundle loaded before it.
+const publicEntry = new URL('./src/index.ts', import.meta.url).pathname;
 
 // No source maps in the package (README "The package"); `rollup -c --environment SOURCEMAPS` makes them for debugging.
 const sourcemap = process.env.SOURCEMAPS === 'true';
@@ -67,6 +71,19 @@ export default [
       { file: `dist/${name}.min.js`, format: 'umd', name: 'Payframe', sourcemap, inlineDynamicImports: true, plugins: [minify()] },
     ],
   })),
+  // <payframe-card-fields> for a script-tag page: a file beside payframe.umd.min.js, defined as it loads
+  // (src/element/beside.ts), so that the bundle of a page without it carries none of it.
+  {
+    input: 'src/element/beside.ts',
+    external: (id, importer) =>
+      importer && !id.startsWith('.') ? false : id === publicEntry || (id === '../index' && /src\/element\//.test(importer ?? '')),
+    treeshake: { moduleSideEffects: (id) => id.endsWith('beside.ts') },
+    plugins: [ts()],
+    output: [
+      { file: 'dist/payframe.element.js', format: 'iife', globals: () => 'Payframe', sourcemap },
+      { file: 'dist/payframe.element.min.js', format: 'iife', globals: () => 'Payframe', sourcemap, plugins: [minify()] },
+    ],
+  },
   {
     input: entries,
     external: (id) => id === FRAME_BUNDLE || isExternal(id),

@@ -21,8 +21,8 @@ const virtual = (source) => ({
   load: (id) => (id === '\0app' ? source : null),
 });
 
-/** `payframe` and `payframe/react` resolve to this checkout's dist/, as they would from node_modules. */
-const ENTRIES = { payframe: 'payframe', 'payframe/react': 'react' };
+/** `payframe`, `payframe/react` and `payframe/element` resolve to this checkout's dist/, as they would from node_modules. */
+const ENTRIES = { payframe: 'payframe', 'payframe/react': 'react', 'payframe/element': 'element' };
 const self = {
   name: 'payframe',
   resolveId: (id) => (id in ENTRIES ? `${ROOT}dist/${ENTRIES[id]}.mjs` : null),

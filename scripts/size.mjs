@@ -35,17 +35,21 @@ const apps = [
   ['createClient', 'mountFields', 'handlePending'],
   ['createClient', 'attachForm'],
   ['handlePending', 'readReturn'],
+  // <payframe-card-fields>: createClient and mountFields, and the element around them.
+  ['createClient', 'mountFields'],
+  [['defineElements'], 'payframe/element'],
 ];
 const rows = [];
-for (const names of apps) {
-  const app = await buildApp(appOf(names));
+for (const wanted of apps) {
+  const [names, from] = typeof wanted[0] === 'string' ? [wanted, 'payframe'] : wanted;
+  const app = await buildApp(appOf(names, from));
   rows.push({
-    file: `app: ${names.join(' + ')}`,
+    file: `app: ${names.join(' + ')}${from === 'payframe' ? '' : ` (${from})`}`,
     ...sizes(app.eager),
     lazy: app.lazy.map((c) => `${c.name} ${sizes(c.code).gzip}`).join(', '),
   });
 }
-console.log('\nESM apps importing only these names from dist/payframe.mjs (rollup, tree-shaken, terser):');
+console.log('\nESM apps importing only these names from dist/payframe.mjs (or the entry named) (rollup, tree-shaken, terser):');
 print(rows);
 console.log(
   '(bytes, gzip and brotli of what loads at once; lazy: gzip of each chunk loaded at first use, named by its module: tokenize at the first client.tokenize(), pending-flow at the first handlePending())',

@@ -257,6 +257,28 @@ describe('architecture', () => {
     expect(users).toEqual([]);
   });
 
+  it('builds payframe/element on the public entry alone, touching nothing at import; nothing else imports it', () => {
+    const broken: string[] = [];
+    for (const file of sourceFiles(join(src, 'element'))) {
+      for (const { spec } of importsOf(file)) {
+        const target = resolveLocal(file, spec);
+        if (!target || (target !== join(src, 'index.ts') && layer(target) !== 'element')) broken.push(`${relative(src, file)} -> ${spec}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    const users = sourceFiles(src).filter(
+      (f) => layer(f) !== 'element' && importsOf(f).some(({ spec }) => resolveLocal(f, spec)?.startsWith(join(src, 'element'))),
+    );
+    expect(users).toEqual([]);
+    // The element's class extends HTMLElement, which a server has not: it is made when defined, never at a module's top.
+    for (const file of sourceFiles(join(src, 'element'))) {
+      const top = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => /^(export )?class .* extends HTMLElement/.test(line));
+      expect(top, relative(src, file)).toEqual([]);
+    }
+  });
+
   it('keeps the sandbox out of the browser bundle', () => {
     for (const entry of ['index.ts', 'script.ts']) {
       expect(

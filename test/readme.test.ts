@@ -8,7 +8,7 @@ import { docPages, readmeBlocks, readPage } from './readme';
 const root = new URL('..', import.meta.url).pathname;
 const testSources = ['test', 'e2e'].flatMap((dir) =>
   readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.(?:spec|test)\.ts$/.test(file))
+    .filter((file) => /\.(?:spec|test|flow)\.ts$/.test(file)) // the engines' flows (e2e/engines/*.flow.ts) are tests too
     .map((file) => readFileSync(join(root, dir, file), 'utf8')),
 );
 
