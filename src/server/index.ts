@@ -28,6 +28,8 @@ export { isApproved, isDeclined, isPending, readSavedCard, readPayment, toPendin
 export type { PaymentOutcome } from './readers';
 export type { AuthenticateOptions, CvvOptions, Handlers } from './routes/handlers';
 export { memoryNotificationStore, memoryStore, type MemoryStoreOptions } from './store/memory';
+export { postgresStore, type PostgresStoreOptions, type SqlClient } from './store/postgres';
+export { redisStore, type RedisClient, type RedisStoreOptions } from './store/redis';
 export type {
   Attempt,
   AttemptStatus,

@@ -35,6 +35,11 @@ export const DEFAULT_LAPSE_MS = 5 * 60_000;
 export interface StoreOptions {
   /** How long a claim holds when its holder neither finishes nor releases it (a process that died). Default 5 minutes. */
   lapseMs?: number;
+  /**
+   * How long a handled notification id and a settled attempt are kept after their last change, in the
+   * stores on an engine. Default 30 days: longer than the service retries a notification.
+   */
+  keepMs?: number;
 }
 
 /** The factory's `lapseMs`, checked: a whole number of milliseconds, at least 1. */
@@ -93,6 +98,15 @@ export const RECORDABLE_FROM: Readonly<Record<AttemptStatus, readonly AttemptSta
 export const isUnsettled = (status: AttemptStatus): boolean => status === 'open' || status === 'pending';
 
 const STATUSES: readonly AttemptStatus[] = ['open', 'approved', 'declined', 'pending', 'void'];
+
+export const DEFAULT_KEEP_MS = 30 * 24 * 3_600_000;
+
+/** The factory's `keepMs`, checked alike. */
+export function keepOf(options: StoreOptions | undefined, store: string): number {
+  const keepMs = options?.keepMs ?? DEFAULT_KEEP_MS;
+  if (!Number.isSafeInteger(keepMs) || keepMs < 1) throw configError('keepMs must be a whole number of milliseconds, at least 1', store);
+  return keepMs;
+}
 
 /** `begin`'s attempt, checked before anything is kept: every store keeps the same shape. */
 export function checkAttempt(attempt: Omit<Attempt, 'updatedAt'>): void {
