@@ -167,6 +167,29 @@ describe('handlers.pay: GET ?attempt=', () => {
   });
 });
 
+describe('handlers.authenticate({ owner })', () => {
+  it("finishes only the session's own attempt's payment, and settles the attempt on this instance", async () => {
+    const authenticate = gateway.handlers.authenticate({ owner: (request) => request.headers.get('x-shopper') ?? undefined });
+    const attempt = newAttempt();
+    const { body } = await json(post({ nonce: await nonce(testCards.otp), attempt }));
+    const otp = (shopper: string) =>
+      authenticate(
+        new Request('https://shop.example/authenticate', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-shopper': shopper },
+          body: JSON.stringify({ referenceId: body.referenceId, sessionId: body.pending!.sessionId, otp: testCards.otp.otp }),
+        }),
+      );
+    const sent = () => sandbox.requests().filter((r) => r.path.startsWith('/v1/authenticate/')).length;
+    const before = sent();
+    expect((await otp('shopper-b')).status).toBe(403);
+    expect(sent()).toBe(before);
+    const done = await otp('shopper-a');
+    expect(await done.json()).toMatchObject({ status: 'approved', state: 'captured' });
+    expect(await gateway.store.attempts.get(attempt)).toMatchObject({ status: 'approved' });
+  });
+});
+
 describe('gateway.settleOpen', () => {
   it('settles the attempts still open or pending, and leaves open what nobody can tell yet', async () => {
     down = true; // no notification settles them meanwhile
