@@ -14,7 +14,7 @@ import { emit, type EventListener, handlerEvent, type HandlerName } from '../eve
 import { notificationHandler, type NotificationOptions } from './notifications';
 import { readPayment, toPending } from '../readers';
 import { foldAnyDigits } from '../scrub';
-import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
+import { guarded, type Handler, jsonResponse, readJson, readJsonObject, refusalResponse } from './respond';
 import { checked } from '../calls/transport';
 import { OtpSubmissionSchema } from '../wire';
 import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
@@ -191,10 +191,7 @@ function cvvHandler(gatewayOrigin: string, options: CvvOptions, report: (status:
   const post = guarded(
     'POST',
     async (request) => {
-      const body = await readJson(request);
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw new PayframeError('invalid_request', 'the body must be a JSON object');
-      const { cvv, ...rest } = body as Record<string, unknown>;
+      const { cvv, ...rest } = await readJsonObject(request);
       if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
       let payment: Payment;
       try {
