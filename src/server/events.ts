@@ -51,7 +51,7 @@ export interface CallEvent {
   message: string;
 }
 
-export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'savedCards';
+export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'savedCards' | 'pay';
 
 /**
  * A handler answered a 5xx, whose message is generic on purpose (the page must not learn the cause):
@@ -77,11 +77,12 @@ export interface HandlerEvent {
  * done), `duplicate` (handled before: nothing called), `busy` (being handled elsewhere: answered 503,
  * the service sends it again), `ignored` (not about a payment), `refused` (answered 4xx: a
  * wrong `Authorization`, nothing read; or, with `error` saying why, a body or method the route does not
- * take), `failed` (answered 5xx: the service sends it again; `error` says why).
+ * take), `timeout` (`onPayment` did not finish within its deadline: its claim is given back and 503
+ * answered, so the service sends it again), `failed` (answered 5xx: the service sends it again; `error` says why).
  */
 export interface NotificationEvent {
   type: 'notification';
-  outcome: 'handled' | 'duplicate' | 'busy' | 'ignored' | 'refused' | 'failed';
+  outcome: 'handled' | 'duplicate' | 'busy' | 'ignored' | 'refused' | 'timeout' | 'failed';
   /** The notification's id and kind, and the payment it named, as posted (in their shapes). */
   id?: string;
   kind?: string;

@@ -42,6 +42,8 @@ export type {
 export type { NotificationOptions } from './routes/notifications';
 export type { SettleOptions, SettleRef, Settlement } from './calls/settle';
 export type { SavedCardsOptions } from './routes/saved-cards';
+export type { PayOptions, PayPayment } from './routes/pay';
+export type { OpenSettlement, SettleOpenOptions } from './calls/attempts';
 export type { PayerUpdate, PayerCalls, VerifyInput } from './calls/payer-calls';
 export type { Handler } from './routes/respond';
 export type { CallEvent, EventError, EventListener, GatewayEvent, HandlerEvent, HandlerName, NotificationEvent } from './events';
@@ -57,6 +59,8 @@ export type {
   SavedCardView,
   OtpOutcome,
   OtpSubmission,
+  PayAnswer,
+  PayRequest,
   PendingPayment,
   TokenGrant,
 } from '../protocol/wire';
