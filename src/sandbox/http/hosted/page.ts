@@ -58,9 +58,9 @@ function field(t: HostedTexts, form: CardForm, name: FieldName, attrs: string, h
   const kept = name === 'expiry' || name === 'name' ? form.values?.[name] : undefined;
   const described = [hint && `${name}-hint`, error && `${name}-error`].filter(Boolean).join(' ');
   return `<div class="field">
-<label for="${name}">${escape(t[name])}</label>${hint ? `<span class="hint" id="${name}-hint">${escape(hint)}</span>` : ''}
+<label for="${name}">${escape(t[name])}</label>
 <input id="${name}" name="${name}" ${attrs}${kept ? ` value="${escape(kept)}"` : ''}${error ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>
-${error ? `<p class="error" id="${name}-error">${escape(error)}</p>` : ''}</div>`;
+${hint ? `<span class="hint" id="${name}-hint">${escape(hint)}</span>` : ''}${error ? `<p class="error" id="${name}-error">${escape(error)}</p>` : ''}</div>`;
 }
 
 /** The card form. Digits stay left to right in Arabic too (`dir="ltr"` on the number, date and code). */
@@ -68,15 +68,15 @@ export function cardForm(lang: HostedLang, form: CardForm): string {
   const t = HOSTED_TEXTS[lang];
   const alert = form.errors ? `<div role="alert" class="alert"><p>${escape(t.check)}</p><p>${escape(t.retype)}</p></div>` : '';
   return `<p class="amount"><bdi dir="ltr">${escape(form.amount)}</bdi></p>
-<p class="muted">${escape(t.invoice)}: <bdi>${escape(form.invoice)}</bdi></p>${alert}
+<p class="muted">${escape(t.invoice)}: <bdi dir="ltr">${escape(form.invoice)}</bdi></p>${alert}
 <form method="post" action="${escape(form.action)}" novalidate>
 ${field(t, form, 'number', 'type="text" inputmode="numeric" autocomplete="cc-number" dir="ltr" maxlength="23" required')}
 <div class="row">
 ${field(t, form, 'expiry', 'type="text" inputmode="numeric" autocomplete="cc-exp" dir="ltr" maxlength="9" required', t.expiryHint)}
-${field(t, form, 'cvv', 'type="password" inputmode="numeric" autocomplete="cc-csc" dir="ltr" maxlength="4" required')}
+${field(t, form, 'cvv', 'type="text" inputmode="numeric" autocomplete="cc-csc" dir="ltr" maxlength="4" required')}
 </div>
 ${field(t, form, 'name', 'type="text" autocomplete="cc-name" maxlength="100" required')}
-<button type="submit">${escape(`${t.submit} ${form.amount}`)}</button>
+<button type="submit">${escape(t.submit)} <bdi dir="ltr">${escape(form.amount)}</bdi></button>
 </form>`;
 }
 

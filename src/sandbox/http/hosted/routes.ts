@@ -80,7 +80,7 @@ function page(sb: Sandbox, req: Req, lang: HostedLang): Reply {
   const self = `${PAGE}${session.id}?lang=${lang}`;
   const switchTo = `${PAGE}${session.id}?lang=${t.otherLang}`;
   const state = hostedState(ctx, session);
-  const title = `${t.pay} ${amountOf(session)}`;
+  const title = t.title;
   if (state === 'expired') return { status: 409, html: shell(lang, t.expired, notice(lang, t.expired, back.href), switchTo), headers };
   if (state !== 'pending') {
     const p = hostedPayment(ctx, session)!;

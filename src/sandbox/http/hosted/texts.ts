@@ -3,7 +3,7 @@ export type HostedLang = 'en' | 'ar';
 
 export interface HostedTexts {
   dir: 'ltr' | 'rtl';
-  pay: string;
+  title: string;
   invoice: string;
   number: string;
   expiry: string;
@@ -34,7 +34,7 @@ export interface HostedTexts {
 export const HOSTED_TEXTS: Record<HostedLang, HostedTexts> = {
   en: {
     dir: 'ltr',
-    pay: 'Pay',
+    title: 'Card payment',
     invoice: 'Invoice',
     number: 'Card number',
     expiry: 'Expiry date',
@@ -63,7 +63,7 @@ export const HOSTED_TEXTS: Record<HostedLang, HostedTexts> = {
   },
   ar: {
     dir: 'rtl',
-    pay: 'ادفع',
+    title: 'الدفع بالبطاقة',
     invoice: 'الفاتورة',
     number: 'رقم البطاقة',
     expiry: 'تاريخ الانتهاء',
