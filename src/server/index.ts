@@ -31,6 +31,8 @@ export { memoryNotificationStore, type NotificationClaim, type NotificationStore
 export type { NotificationOptions } from './routes/notifications';
 export type { SettleOptions, SettleRef, Settlement } from './calls/settle';
 export type { SavedCardsOptions } from './routes/saved-cards';
+export type { HostedPaymentCalls, HostedPaymentInput, HostedSettlement } from './calls/hosted-calls';
+export type { HostedPageOptions, HostedReturnOptions } from './routes/hosted';
 export type { PayerUpdate, PayerCalls, VerifyInput } from './calls/payer-calls';
 export type { Handler } from './routes/respond';
 export type { CallEvent, EventError, EventListener, GatewayEvent, HandlerEvent, HandlerName, NotificationEvent } from './events';
@@ -41,6 +43,7 @@ export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 export type {
   CvvAnswer,
   ErrorAnswer,
+  HostedPageAnswer,
   SavedCardAction,
   SavedCardsAnswer,
   SavedCardView,
@@ -53,6 +56,9 @@ export type {
   BrowserInfo,
   CardList,
   ClientToken,
+  HostedPayment,
+  HostedSession,
+  HostedSessionState,
   Item,
   Notification,
   NotificationKind,

@@ -18,6 +18,7 @@ import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from '
 import { checked } from '../calls/transport';
 import { OtpSubmissionSchema } from '../wire';
 import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
+import { hostedPageHandler, hostedReturnHandler, type HostedPageOptions, type HostedReturnOptions } from './hosted';
 
 export interface Handlers {
   /** `POST` only: answers `{ clientToken, expiresAt }`, never cached. */
@@ -50,6 +51,18 @@ export interface Handlers {
    * and answers the cards after it. The payer comes from `payerOf(request)` (your session), never the page.
    */
   savedCards(options: SavedCardsOptions): Handler;
+  /**
+   * `POST`: makes a session of the service's own payment page for the order `order(request)` names, and
+   * sends the payer there (303), or answers `{ hostedPageLink, sessionId, invoiceNumber }` to a request
+   * that accepts JSON (docs/hosted-page.md).
+   */
+  hostedPage(options: HostedPageOptions): Handler;
+  /**
+   * `GET`: the page the payer returns to from the service's page (`returnUrl`, with
+   * `payment-session-id`): reads the session and its payment, settles the order through `onPayment`
+   * (the notification route's), and answers what `render` makes of it.
+   */
+  hostedReturn(options: HostedReturnOptions): Handler;
 }
 
 export interface CvvOptions {
@@ -222,5 +235,7 @@ export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onE
       };
     },
     savedCards: (options) => savedCardsHandler(gateway, options ?? ({} as SavedCardsOptions), reportAs('savedCards')),
+    hostedPage: (options) => hostedPageHandler(gateway, options, reportAs('hostedPage')),
+    hostedReturn: (options) => hostedReturnHandler(gateway, options, reportAs('hostedReturn')),
   };
 }
