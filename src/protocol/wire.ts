@@ -82,6 +82,8 @@ export interface PayRequest {
  */
 export type PayAnswer =
   | { status: 'checking' | 'none' }
+  /** The attempt goes on on the service's own payment page (`handlers.pay({ hostedPage: true })`): send the payer there. */
+  | { status: 'hosted'; hostedPageLink: string }
   | {
       status: 'approved' | 'declined' | 'pending';
       referenceId?: string;

@@ -158,3 +158,48 @@ describe('handlers.hostedPage and handlers.hostedReturn', () => {
     expect((await s.back(new Request(RETURN))).status).toBe(400);
   });
 });
+
+describe('handlers.pay({ hostedPage: true }): one route for both paths', () => {
+  const payRoute = (hostedPage: boolean) =>
+    gateway.handlers.pay({
+      hostedPage,
+      payment: () => ({ intent: 'auth', amount: EUR('7.50'), returnUrl: RETURN, order: 'cart-9' }),
+    });
+  const press = (route: ReturnType<typeof payRoute>, body: unknown) =>
+    route(
+      new Request('https://shop.example/pay', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it('begins the attempt, sends the payer to the page, and the return writes its outcome to the store', async () => {
+    const route = payRoute(true);
+    const attempt = crypto.randomUUID();
+    const answer = await (await press(route, { attempt, hostedPage: true })).json();
+    expect(answer).toEqual({ status: 'hosted', hostedPageLink: expect.stringMatching(`^${sandbox.url}/v1/hosted-page/`) });
+    const asked = await route(new Request(`https://shop.example/pay?attempt=${attempt}`));
+    expect(await asked.json()).toEqual({ status: 'checking' });
+
+    const back = await payOnPage(answer.hostedPageLink, testCards.approved);
+    const seen: [string, string | undefined][] = [];
+    const returned = gateway.handlers.hostedReturn({
+      onPayment: (payment, kept) => void seen.push([payment.state, kept?.order]),
+      render: (s) => new Response(s.status),
+    });
+    expect(await (await returned(new Request(back))).text()).toBe('approved');
+    expect(seen).toEqual([['authorised', 'cart-9']]);
+    const after = await (await route(new Request(`https://shop.example/pay?attempt=${attempt}`))).json();
+    expect(after).toMatchObject({ status: 'approved', state: 'authorised', referenceId: expect.stringMatching(/^PAY-/) });
+    // The same attempt posted again charges nothing and makes no second session.
+    expect(await (await press(route, { attempt, hostedPage: true })).json()).toMatchObject({ status: 'approved' });
+  });
+
+  it('refuses the hosted page on a route that does not offer it, and begins nothing', async () => {
+    const attempt = crypto.randomUUID();
+    const res = await press(payRoute(false), { attempt, hostedPage: true });
+    expect(res.status).toBe(400);
+    expect(await gateway.store.attempts.get(attempt)).toBeUndefined();
+  });
+});

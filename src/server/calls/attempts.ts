@@ -10,7 +10,7 @@ import { readPayment, toPending } from '../readers';
 import type { Attempt, AttemptStatus, PayframeStore } from '../store/store';
 
 /** An answer that names the payment (approved, declined, pending). */
-type Known = Exclude<PayAnswer, { status: 'checking' | 'none' }>;
+type Known = Exclude<PayAnswer, { status: 'checking' | 'none' | 'hosted' }>;
 
 /** What the gateway keeps of an attempt's payment, as the page will be answered (plain JSON). */
 export function outcomeOf(payment: Payment): { status: AttemptStatus; referenceId: string; outcome: Record<string, unknown> } {

@@ -71,8 +71,9 @@ export interface Handlers {
   hostedPage(options: HostedPageOptions): Handler;
   /**
    * `GET`: the page the payer returns to from the service's page (`returnUrl`, with
-   * `payment-session-id`): reads the session and its payment, settles the order through `onPayment`
-   * (the notification route's), and answers what `render` makes of it.
+   * `payment-session-id`): reads the session and its payment, writes its outcome to the attempt of
+   * `handlers.pay({ hostedPage: true })` that sent the payer (the gateway's store), settles the order
+   * through `onPayment` (the notification route's), and answers what `render` makes of it.
    */
   hostedReturn(options: HostedReturnOptions): Handler;
 }
@@ -262,6 +263,6 @@ export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, sto
     cvv: (options) => cvvHandler(gatewayOrigin, options, reportAs('cvv')),
     savedCards: (options) => savedCardsHandler(gateway, options ?? ({} as SavedCardsOptions), reportAs('savedCards')),
     hostedPage: (options) => hostedPageHandler(gateway, options, reportAs('hostedPage')),
-    hostedReturn: (options) => hostedReturnHandler(gateway, options, reportAs('hostedReturn')),
+    hostedReturn: (options) => hostedReturnHandler(gateway, store, options, reportAs('hostedReturn')),
   };
 }

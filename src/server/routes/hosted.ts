@@ -11,6 +11,8 @@ import { urlOf } from '../../shared/url-of';
 import type { ServiceCalls } from '../calls/calls';
 import { hostedSessionId, type HostedPaymentInput, type HostedSettlement } from '../calls/hosted-calls';
 import { guarded, type Handler, jsonResponse } from './respond';
+import { outcomeOf } from '../calls/attempts';
+import type { Attempt, PayframeStore } from '../store/store';
 
 export interface HostedPageOptions {
   /**
@@ -26,10 +28,12 @@ export interface HostedPageOptions {
 export interface HostedReturnOptions {
   /**
    * Settles your order with the payment the page made: the same function as the notification route's
-   * `onPayment` (an order is settled twice with the same payment: make it idempotent). Called once the
-   * payment has an outcome, approved or declined; not while it is pending, nor for a session never paid.
+   * `onPayment` (an order is settled twice with the same payment: make it idempotent). `attempt` is the
+   * attempt of `handlers.pay({ hostedPage: true })` that sent the payer, with its outcome written, or
+   * undefined for a session made otherwise. Called once the payment has an outcome, approved or
+   * declined; not while it is pending, nor for a session never paid.
    */
-  onPayment: (payment: Payment) => void | Promise<void>;
+  onPayment: (payment: Payment, attempt: Attempt | undefined) => void | Promise<void>;
   /** The page the payer sees: from the settlement (`open`, `expired`, or the payment's outcome). */
   render: (settlement: HostedSettlement, request: Request) => Response | Promise<Response>;
 }
@@ -58,7 +62,12 @@ export function hostedPageHandler(gateway: ServiceCalls, options: HostedPageOpti
   );
 }
 
-export function hostedReturnHandler(gateway: ServiceCalls, options: HostedReturnOptions, report: (s: number, e: unknown) => void): Handler {
+export function hostedReturnHandler(
+  gateway: ServiceCalls,
+  store: PayframeStore,
+  options: HostedReturnOptions,
+  report: (s: number, e: unknown) => void,
+): Handler {
   if (typeof options?.onPayment !== 'function') throw configError('onPayment must be a function (payment) => void', 'hostedReturn');
   if (typeof options.render !== 'function')
     throw configError('render must be a function (settlement, request) => Response', 'hostedReturn');
@@ -69,7 +78,12 @@ export function hostedReturnHandler(gateway: ServiceCalls, options: HostedReturn
       if (!sessionId || !/^[\w-]{1,128}$/.test(sessionId))
         throw new PayframeError('invalid_request', 'the return address must carry payment-session-id');
       const settlement = await gateway.hostedPayments.settle(sessionId);
-      if ('payment' in settlement && settlement.status !== 'pending') await options.onPayment(settlement.payment);
+      if ('payment' in settlement && settlement.status !== 'pending') {
+        const invoice = settlement.payment.transaction?.invoice_number;
+        // The attempt this payment settles, in the same store the pay and notification routes write.
+        const attempt = invoice === undefined ? undefined : await store.attempts.record(invoice, outcomeOf(settlement.payment));
+        await options.onPayment(settlement.payment, attempt);
+      }
       return options.render(settlement, request);
     },
     report,
