@@ -1,7 +1,7 @@
 // The service's hosted payment page in Chromium, played by the sandbox: a shop with no card on its
-// pages sends the payer there; the payer types the card by its labels, pays, and comes back; the OTP in
-// the page, the bank's page, a page that expires, and a payer who closes the tab. The pay-and-return
-// flow is also a flow of every engine (e2e/engines/hosted-page.flow.ts); the screenshots stay here.
+// pages sends the payer there; its fields named for autofill, a wrong number, the bank's page, a page
+// that expires, a payer who closes the tab, Arabic and a phone, with the screenshots. Paying and
+// returning, and the OTP in the page, are flows of every engine (e2e/engines/hosted-page.flow.ts).
 import { expect, type Page, test } from '@playwright/test';
 import { testCards, type TestCard } from '../src/sandbox';
 import { type HostedShop, startHostedShop } from './support/hosted-shop';
@@ -52,8 +52,8 @@ async function typeCard(
 
 const status = (page: Page) => page.getByRole('status');
 
-test('a payer types the card by label, pays, and returns to a paid order', async ({ page }, testInfo) => {
-  const invoice = await toHostedPage(page);
+test('the fields are named for autofill and labelled; the page looks right in English', async ({ page }, testInfo) => {
+  await toHostedPage(page);
   for (const [label, auto] of [
     ['Card number', 'cc-number'],
     ['Expiry date', 'cc-exp'],
@@ -64,10 +64,6 @@ test('a payer types the card by label, pays, and returns to a paid order', async
   }
   await typeCard(page, testCards.approved);
   await page.screenshot({ path: testInfo.outputPath('hosted-page-en.png'), fullPage: true });
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`^${shop.url}/checkout/return\\?payment-session-id=[0-9a-f]{32}$`));
-  await expect(status(page)).toHaveText('Thank you: your order is paid.');
-  expect(shop.orders.get(invoice)).toBe('captured');
 });
 
 test('a wrong card number is shown on the page, and nothing is charged', async ({ page }, testInfo) => {
@@ -80,17 +76,6 @@ test('a wrong card number is shown on the page, and nothing is charged', async (
   await expect(page.getByLabel('Card number')).toHaveValue('');
   await page.screenshot({ path: testInfo.outputPath('hosted-page-error.png'), fullPage: true });
   expect(shop.orders.get(invoice)).toBe('sent to the page');
-});
-
-test('the OTP card confirms on the page itself', async ({ page }) => {
-  const invoice = await toHostedPage(page);
-  await typeCard(page, testCards.otp);
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toBeVisible();
-  await page.getByLabel('One-time password').fill(testCards.otp.otp);
-  await page.getByRole('button', { name: 'Confirm' }).click();
-  await expect(status(page)).toHaveText('Thank you: your order is paid.');
-  expect(shop.orders.get(invoice)).toBe('captured');
 });
 
 test("the redirect-only card confirms on the bank's page, and a wrong OTP declines", async ({ page }) => {
