@@ -137,6 +137,15 @@ describe('hosted payment page: paying', () => {
     expect((await post(s.link, typed(testCards.approved))).status).toBe(409);
   });
 
+  it('keeps no card number or security code in the request log', async () => {
+    const s = await createSession();
+    await post(s.link, { ...typed(testCards.approved), cvv: '7391' });
+    const log = JSON.stringify(box.sb.requests().filter((r) => r.path.startsWith('/v1/hosted-page/')));
+    expect(log).toContain('/v1/hosted-page/');
+    expect(log.replace(/\D/g, '')).not.toContain('4111111111111111');
+    expect(log).not.toContain('7391');
+  });
+
   it('shows the wrong fields again, keeps neither number nor code, and charges nothing', async () => {
     const s = await createSession();
     const res = await post(s.link, { number: '4111 1111 1111 1112', expiry: '13 / 30', cvv: '12', name: ' ' });
