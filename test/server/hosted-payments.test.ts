@@ -196,6 +196,17 @@ describe('handlers.pay({ hostedPage: true }): one route for both paths', () => {
     expect(await (await press(route, { attempt, hostedPage: true })).json()).toMatchObject({ status: 'approved' });
   });
 
+  it('proves none of an attempt whose payer never paid, once the page has expired', async () => {
+    const route = payRoute(true);
+    const attempt = crypto.randomUUID();
+    expect(await (await press(route, { attempt, hostedPage: true })).json()).toMatchObject({ status: 'hosted' });
+    const ask = async () => (await route(new Request(`https://shop.example/pay?attempt=${attempt}`))).json();
+    expect(await ask()).toEqual({ status: 'checking' });
+    sandbox.advanceClock(3600_000);
+    expect(await ask()).toEqual({ status: 'none' });
+    expect((await gateway.store.attempts.get(attempt))?.status).toBe('void');
+  });
+
   it('refuses the hosted page on a route that does not offer it, and begins nothing', async () => {
     const attempt = crypto.randomUUID();
     const res = await press(payRoute(false), { attempt, hostedPage: true });

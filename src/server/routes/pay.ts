@@ -9,6 +9,7 @@ import type { PaymentCommon } from '../calls/payment-input';
 import { configError, PayframeError } from '../../shared/errors';
 import type { ServiceCalls } from '../calls/calls';
 import { answerOf, outcomeOf, settleAttempt } from '../calls/attempts';
+import { hostedSessionId } from '../calls/hosted-calls';
 import type { Attempt, PayframeStore } from '../store/store';
 import { guarded, type Handler, jsonResponse, methodNotAllowed, readJson, refusalResponse } from './respond';
 
@@ -83,7 +84,8 @@ export function payHandler(
     if (attempt.owner !== undefined && attempt.owner !== who) {
       return refusalResponse(403, { code: 'forbidden', message: 'this checkout did not make this attempt' });
     }
-    return jsonResponse(200, answerOf(await settleAttempt(gateway.payments, store, attempt)) satisfies PayAnswer);
+    const read = { get: gateway.payments.get, hostedSettle: gateway.hostedPayments.settle };
+    return jsonResponse(200, answerOf(await settleAttempt(read, store, attempt)) satisfies PayAnswer);
   };
 
   /** A session of the service's page for the attempt: it moves no money, so any failure closes the attempt `void`. */
@@ -92,6 +94,8 @@ export function payHandler(
     try {
       if (typeof input.returnUrl !== 'string') throw configError('payment must set returnUrl for the hosted page', 'pay');
       link = (await gateway.hostedPayments.create({ ...input, returnUrl: input.returnUrl, invoiceNumber: invoice })).hosted_page_link;
+      // The page's session, kept with the attempt: a payer who never pays leaves it to expire, and `none` is then proven.
+      await store.attempts.record(invoice, { status: 'open', outcome: { hostedSessionId: hostedSessionId(link) } });
     } catch (error) {
       // Nobody has the link of a session whose answer was lost: nothing can be charged for this attempt.
       await store.attempts.record(invoice, { status: 'void' });
