@@ -2,6 +2,7 @@
 // pages sends the payer there; its fields named for autofill, a wrong number, the bank's page, a page
 // that expires, a payer who closes the tab, Arabic and a phone, with the screenshots. Paying and
 // returning, and the OTP in the page, are flows of every engine (e2e/engines/hosted-page.flow.ts).
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { testCards, type TestCard } from '../src/sandbox';
 import { type HostedShop, startHostedShop } from './support/hosted-shop';
@@ -64,6 +65,7 @@ test('the fields are named for autofill and labelled; the page looks right in En
   }
   await typeCard(page, testCards.approved);
   await page.screenshot({ path: testInfo.outputPath('hosted-page-en.png'), fullPage: true });
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
 });
 
 test('a wrong card number is shown on the page, and nothing is charged', async ({ page }, testInfo) => {
@@ -75,6 +77,7 @@ test('a wrong card number is shown on the page, and nothing is charged', async (
   await expect(page.getByText('Enter a valid card number.')).toBeVisible();
   await expect(page.getByLabel('Card number')).toHaveValue('');
   await page.screenshot({ path: testInfo.outputPath('hosted-page-error.png'), fullPage: true });
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   expect(shop.orders.get(invoice)).toBe('sent to the page');
 });
 
@@ -124,6 +127,7 @@ test.describe('in Arabic, right to left', () => {
     });
     await expect(page.getByLabel('رقم البطاقة')).toHaveAttribute('dir', 'ltr');
     await page.screenshot({ path: testInfo.outputPath('hosted-page-ar.png'), fullPage: true });
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   });
 });
 
