@@ -157,6 +157,24 @@ export function checkoutRoutes(shop, accounts) {
     },
   });
 
+  /** The session ids of the hosted page this checkout made: their return is read from the page's session. @type {Set<string>} */
+  const hostedSessions = new Set();
+  /**
+   * The return from the service's page: its session names the payment once the payer paid; a page
+   * left unpaid (expired) charged nothing. @param {Entry} entry @param {string} sessionId
+   */
+  const hostedReturn = async (entry, sessionId) => {
+    const settled = await gateway.hostedPayments.settle(sessionId);
+    if (!('payment' in settled)) {
+      const text = settled.status === 'expired' ? 'The payment page expired: nothing was charged.' : 'Not paid yet: nothing was charged.';
+      return json(200, { status: 'declined', code: '', text, referenceId: '', orderId: entry.orderId, amount: entry.amount });
+    }
+    if (!entry.referenceId) ledger.attach(entry, settled.payment.reference_id);
+    learn(entry, settled.payment);
+    const { status, state, code, text, referenceId } = settled;
+    return json(200, { status, state, code, text, referenceId, orderId: entry.orderId, amount: entry.amount });
+  };
+
   /** The payment of this browser's checkout with this reference, or not_found. @param {unknown} referenceId @param {string | undefined} owner */
   const ownPayment = (referenceId, owner) => {
     const entry = ledger.get(referenceId);
@@ -197,6 +215,38 @@ export function checkoutRoutes(shop, accounts) {
           // Sent, and its answer lost: the service may have charged. The page is told it is being checked, never "not paid".
           const open = ledger.byOrder(orderId);
           if (open && isPayframeError(error) && error.code === 'outcome_unknown') return json(200, checking(open), cookie);
+          throw error;
+        }
+      },
+    ],
+
+    // The other path: the service's own payment page takes the card; this page never holds one.
+    [
+      'POST',
+      /^\/api\/hosted$/,
+      async (request, _params, ctx) => {
+        const input = checkPayInput(await readJson(request));
+        input.email = payerEmail(input.email, accounts.accountOf(request));
+        const owner = ctx.owner ?? newOwner();
+        const orderId = ledger.nextOrderId();
+        const bill = paymentOrder(order, orderId);
+        const returnUrl = new URL('/return', shop.publicOrigin);
+        if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
+        const amount = { currency: bill.amount.currency, total: bill.amount.total };
+        const entry = ledger.open({ orderId, kind: 'checkout', intent: input.intent, amount, owner, saveCard: false });
+        try {
+          const made = await gateway.hostedPayments.create({
+            ...bill,
+            intent: input.intent,
+            ...(input.email ? { payer: { email: input.email } } : {}),
+            returnUrl: returnUrl.href,
+          });
+          // The payer returns with the page's session id: the return page reads the order by it.
+          entry.sessionId = /** @type {string} */ (new URL(made.hosted_page_link).pathname.split('/').pop());
+          hostedSessions.add(entry.sessionId);
+          return json(200, { hostedPageLink: made.hosted_page_link }, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
+        } catch (error) {
+          ledger.drop(entry); // no session, or one whose link nobody has: nothing can be charged
           throw error;
         }
       },
@@ -304,6 +354,11 @@ export function checkoutRoutes(shop, accounts) {
       /^\/api\/session\/([0-9a-fA-F]{32})$/,
       async (_request, [sessionId], ctx) => {
         const entry = ledger.bySession(/** @type {string} */ (sessionId));
+        // A session of the hosted page (its notification may have named the payment already).
+        if (entry && hostedSessions.has(entry.sessionId ?? '')) {
+          if (entry.owner !== ctx.owner) throw refuse('not_found', 'No payment of this checkout has this reference.');
+          return hostedReturn(entry, /** @type {string} */ (sessionId));
+        }
         ownPayment(entry?.referenceId, ctx.owner);
         const payment = await gateway.payments.session(/** @type {string} */ (sessionId));
         learn(/** @type {Entry} */ (entry), payment);

@@ -32,6 +32,13 @@ export interface PendingPayment {
   otp?: boolean;
 }
 
+/** `handlers.hostedPage()`'s JSON answer: where to send the payer, and what to keep with the order. */
+export interface HostedPageAnswer {
+  hostedPageLink: string;
+  sessionId: string;
+  invoiceNumber: string;
+}
+
 /** What the checkout page posts to the merchant's `handlers.authenticate()` route. */
 export interface OtpSubmission {
   referenceId: string;
@@ -75,6 +82,8 @@ export interface PayRequest {
  */
 export type PayAnswer =
   | { status: 'checking' | 'none' }
+  /** The attempt goes on on the service's own payment page (`handlers.pay({ hostedPage: true })`): send the payer there. */
+  | { status: 'hosted'; hostedPageLink: string }
   | {
       status: 'approved' | 'declined' | 'pending';
       referenceId?: string;

@@ -8,3 +8,4 @@ export * from './token';
 export * from './issue';
 export * from './notification';
 export * from './vault';
+export * from './hosted';

@@ -51,7 +51,7 @@ export interface CallEvent {
   message: string;
 }
 
-export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'savedCards' | 'pay';
+export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'savedCards' | 'pay' | 'hostedPage' | 'hostedReturn';
 
 /**
  * A handler answered a 5xx, whose message is generic on purpose (the page must not learn the cause):

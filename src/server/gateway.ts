@@ -30,6 +30,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...core,
     store,
     handlers: createHandlers(core, base.origin, store, options.onEvent),
-    settleOpen: (settleOptions) => settleOpen(core.payments, store, settleOptions),
+    settleOpen: (settleOptions) => settleOpen({ get: core.payments.get, hostedSettle: core.hostedPayments.settle }, store, settleOptions),
   };
 }

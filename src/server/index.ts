@@ -42,6 +42,8 @@ export type {
 export type { NotificationOptions } from './routes/notifications';
 export type { SettleOptions, SettleRef, Settlement } from './calls/settle';
 export type { SavedCardsOptions } from './routes/saved-cards';
+export type { HostedPaymentCalls, HostedPaymentInput, HostedSettlement } from './calls/hosted-calls';
+export type { HostedPageOptions, HostedReturnOptions } from './routes/hosted';
 export type { PayOptions, PayPayment } from './routes/pay';
 export type { OpenSettlement, SettleOpenOptions } from './calls/attempts';
 export type { PayerUpdate, PayerCalls, VerifyInput } from './calls/payer-calls';
@@ -54,6 +56,7 @@ export type { ErrorCode, PayframeErrorInit } from '../shared/errors';
 export type {
   CvvAnswer,
   ErrorAnswer,
+  HostedPageAnswer,
   SavedCardAction,
   SavedCardsAnswer,
   SavedCardView,
@@ -68,6 +71,9 @@ export type {
   BrowserInfo,
   CardList,
   ClientToken,
+  HostedPayment,
+  HostedSession,
+  HostedSessionState,
   Item,
   Notification,
   NotificationKind,

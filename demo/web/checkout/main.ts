@@ -195,6 +195,26 @@ async function submit(): Promise<void> {
   if (outcome.kind !== 'redirecting') status.focus();
 }
 
+/** The other path: the shop's server makes a session of the service's page, and the payer goes there. */
+async function payOnBanksPage(): Promise<void> {
+  if (paying) return;
+  paying = true;
+  progress = 'redirecting';
+  render();
+  try {
+    const intent = document.querySelector<HTMLInputElement>('input[name="intent"]:checked')?.value === 'auth' ? 'auth' : 'sale';
+    const email = byId<HTMLInputElement>('email').value.trim();
+    const body = { intent, locale, browserInfo: window.Payframe.collectBrowserInfo(), ...(email ? { email } : {}) };
+    const { hostedPageLink } = await api<{ hostedPageLink: string }>('/api/hosted', { method: 'POST', body });
+    location.assign(hostedPageLink);
+  } catch (error) {
+    paying = false;
+    progress = undefined;
+    outcome = { kind: 'failed', reason: (error as Error).message };
+    render();
+  }
+}
+
 async function start(): Promise<void> {
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-locale]')) {
     button.addEventListener('click', () => {
@@ -203,6 +223,7 @@ async function start(): Promise<void> {
     });
   }
   byId('find-cards').addEventListener('click', () => void findCards());
+  byId('hosted-button').addEventListener('click', () => void payOnBanksPage());
   byId('pay-form').addEventListener('submit', (event) => {
     event.preventDefault();
     void submit();

@@ -4,6 +4,7 @@ import { redact } from '../../shared/errors';
 import { issueMessage } from '../../schemas';
 import { fail } from '../errors';
 import type { Notifier } from '../model/notify';
+import type { Ctx } from '../model/payments';
 import type { Clock, MerchantConfig, Store } from '../model/state';
 
 /** Everything a route needs about the running sandbox. */
@@ -43,6 +44,24 @@ export type Reply =
   | { status?: number; file: Buffer; type: string; headers?: Record<string, string> };
 
 export const param = (req: Req, i: number): string => req.params[i] ?? '';
+
+/** A route of the sandbox: its method, its path (parameters as groups) and its handler. */
+export interface Route {
+  method: string;
+  pattern: RegExp;
+  handle: (sb: Sandbox, req: Req) => Reply | Promise<Reply>;
+  testOnly?: boolean;
+}
+
+/** The merchant's part of a path; its id is the route's first parameter. */
+export const MERCHANT = '^/v1/merchants/([^/]+)';
+
+/** Basic auth for the merchant in the path; the context for its payments. */
+export function merchantContext(sb: Sandbox, req: Req): Ctx {
+  const merchant = merchantOf(sb, param(req, 0));
+  requireBasic(req, merchant);
+  return { store: sb.store, clock: sb.clock, url: req.base, merchantId: merchant.id };
+}
 
 export function merchantOf(sb: Sandbox, id: string): MerchantConfig {
   const merchant = sb.merchants.get(id);

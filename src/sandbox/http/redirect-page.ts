@@ -5,11 +5,12 @@ import { SandboxError } from '../errors';
 import { mediaType, param, type Reply, type Req, type Sandbox } from './context';
 import type { PaymentRecord } from '../model/state';
 
-const escape = (text: string) =>
+export const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function returnUrl(p: PaymentRecord): URL | undefined {
-  const raw = p.transaction['return_url'];
+/** A transaction's `return_url`, when it is an http(s) address. */
+export function returnUrlOf(transaction: Record<string, unknown>): URL | undefined {
+  const raw = transaction['return_url'];
   if (typeof raw !== 'string') return undefined;
   try {
     const url = new URL(raw);
@@ -21,7 +22,7 @@ function returnUrl(p: PaymentRecord): URL | undefined {
 
 /** The page's own policy: no scripts, no external resources; the form may post here and land on return_url. */
 function headers(p: PaymentRecord | undefined): Record<string, string> {
-  const back = p && returnUrl(p);
+  const back = p && returnUrlOf(p.transaction);
   return {
     // Framed by no one: the bank's page of a real service is not a page a merchant may wrap.
     // `img-src data:` for the page's empty icon only: without one Firefox asks for /favicon.ico, which
@@ -88,9 +89,10 @@ function answer(sb: Sandbox, req: Req): Reply {
     return { status: 400, html: form(sessionId, p, `<p role="alert" id="otp-error">${notice}</p>`), headers: headers(p) };
   }
   completeOtp({ store: sb.store, clock: sb.clock, url: req.base, merchantId: p.merchantId }, p, otp);
-  const back = returnUrl(p);
+  const back = returnUrlOf(p.transaction);
   if (!back) return { html: outcome(p), headers: headers(p) };
-  back.searchParams.set('payment-session-id', sessionId);
+  // A payment of the hosted page returns with the page's session, which names it (GET …/hosted-payment/session).
+  back.searchParams.set('payment-session-id', p.hostedSessionId ?? sessionId);
   return { status: 303, html: '', headers: { ...headers(p), location: back.href } };
 }
 

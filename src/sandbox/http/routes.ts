@@ -10,28 +10,25 @@ import { serveFrame } from './frame-pages';
 import { createPayment, findPayment, paymentView, type Ctx } from '../model/payments';
 import { redirectPage } from './redirect-page';
 import { CHAOS_SHAPE, ChaosSchema, type NotificationChaos } from '../model/notify';
-import { body, jsonText, mediaType, merchantOf, param, parseJson, requireBasic, type Reply, type Req, type Sandbox } from './context';
+import {
+  body,
+  jsonText,
+  MERCHANT,
+  mediaType,
+  merchantContext,
+  merchantOf,
+  param,
+  parseJson,
+  type Reply,
+  type Req,
+  type Route,
+  type Sandbox,
+} from './context';
+import { HOSTED_ROUTES } from './hosted/routes';
 import { cardListView, payerByEmail, payerById, payerView, vaultCard, vaultCardView } from '../model/vault';
 import { paymentRequestOf, VAULT_ROUTES } from './vault-routes';
 
-type RouteHandler = (sb: Sandbox, req: Req) => Reply | Promise<Reply>;
-export interface Route {
-  method: string;
-  pattern: RegExp;
-  handle: RouteHandler;
-  testOnly?: boolean;
-}
-
-/** The merchant's part of a path; its id is the route's first parameter. */
-const MERCHANT = '^/v1/merchants/([^/]+)';
 const reply = (value: unknown): Reply => ({ json: value });
-
-/** Basic auth for the merchant in the path; the context for its payments. */
-function merchantContext(sb: Sandbox, req: Req): Ctx {
-  const merchant = merchantOf(sb, param(req, 0));
-  requireBasic(req, merchant);
-  return { store: sb.store, clock: sb.clock, url: req.base, merchantId: merchant.id };
-}
 
 /**
  * CORS for the nonce endpoint; the only endpoint a browser calls. A request from the sandbox's own
@@ -222,6 +219,7 @@ export const ROUTES: Route[] = [
     },
   },
   ...VAULT_ROUTES,
+  ...HOSTED_ROUTES,
   { method: 'GET', pattern: /^\/v1\/redirect\/([^/]+)$/, handle: redirectPage },
   { method: 'POST', pattern: /^\/v1\/redirect\/([^/]+)$/, handle: redirectPage },
   { method: 'GET', pattern: /^\/frame\/(.*)$/, handle: serveFrame },

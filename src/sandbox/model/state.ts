@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Notification, NotificationKind, PaymentState } from '../../schemas';
+import type { HostedPaymentRequest, Notification, NotificationKind, PaymentState } from '../../schemas';
 import { PayframeError } from '../../shared/errors';
 import { DueIndex } from './due';
 
@@ -122,6 +122,8 @@ export interface PaymentRecord {
   sessionUsed: boolean;
   /** Its accepted captures, voids and refunds the acquirer settles later (a test amount: actions.ts). */
   unsettled?: Settlement[];
+  /** The hosted payment page's session that made this payment: the payer returns with its id. */
+  hostedSessionId?: string;
 }
 
 /** An accepted action the acquirer settles at `at` on the sandbox's clock: `run` completes or denies it. */
@@ -129,6 +131,17 @@ export interface Settlement {
   at: number;
   state: ChildRecord['state'];
   run: () => void;
+}
+
+/** A hosted payment page's session: the payment it will make, without its card, until the payer pays. */
+export interface HostedSessionRecord {
+  id: string;
+  merchantId: string;
+  invoiceNumber: string;
+  createdAt: number;
+  request: HostedPaymentRequest;
+  /** The payment the page made: set once, when the payer pays. */
+  paymentId?: string;
 }
 
 /** A capture, void or refund record: the reduced form of the interface document's 2.4. */
@@ -172,6 +185,8 @@ export class Store {
   readonly children = new Map<string, ChildRecord>();
   /** session id -> payment id */
   readonly sessions = new Map<string, string>();
+  /** Hosted payment page sessions by id. */
+  readonly hostedSessions = new Map<string, HostedSessionRecord>();
   readonly payers = new Map<string, VaultPayerRecord>();
   /** `merchant id \n lower-case email` -> payer id (vault.ts keeps it). */
   readonly payerByEmail = new Map<string, string>();

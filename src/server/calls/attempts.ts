@@ -8,9 +8,10 @@ import type { Payment } from '../../schemas';
 import { PayframeError } from '../../shared/errors';
 import { readPayment, toPending } from '../readers';
 import type { Attempt, AttemptStatus, PayframeStore } from '../store/store';
+import type { HostedSettlement } from './hosted-calls';
 
 /** An answer that names the payment (approved, declined, pending). */
-type Known = Exclude<PayAnswer, { status: 'checking' | 'none' }>;
+type Known = Exclude<PayAnswer, { status: 'checking' | 'none' | 'hosted' }>;
 
 /** What the gateway keeps of an attempt's payment, as the page will be answered (plain JSON). */
 export function outcomeOf(payment: Payment): { status: AttemptStatus; referenceId: string; outcome: Record<string, unknown> } {
@@ -42,7 +43,8 @@ export function answerOf(attempt: Attempt): PayAnswer {
   };
 }
 
-type Read = { get(referenceId: string): Promise<Payment> };
+/** How an attempt's payment is read: by reference id, and (an attempt sent to the hosted page) by the page's session. */
+type Read = { get(referenceId: string): Promise<Payment>; hostedSettle?(sessionId: string): Promise<HostedSettlement> };
 
 /**
  * Reads an open (or pending) attempt's payment from the service, by its reference id, or by the
@@ -53,6 +55,14 @@ type Read = { get(referenceId: string): Promise<Payment> };
 export async function settleAttempt(read: Read, store: PayframeStore, attempt: Attempt): Promise<Attempt> {
   if (attempt.status !== 'open' && attempt.status !== 'pending') return attempt;
   const referenceId = attempt.referenceId ?? (await store.notifications.referenceOf?.(attempt.invoiceNumber));
+  const hostedSessionId = attempt.outcome?.['hostedSessionId'];
+  if (referenceId === undefined && typeof hostedSessionId === 'string' && read.hostedSettle) {
+    // Sent to the service's page: its session says whether the payer paid, and an expired one that nobody did.
+    const settled = await read.hostedSettle(hostedSessionId);
+    if (settled.status === 'expired') return (await store.attempts.record(attempt.invoiceNumber, { status: 'void' })) ?? attempt;
+    if (!('payment' in settled)) return attempt;
+    return (await store.attempts.record(attempt.invoiceNumber, outcomeOf(settled.payment))) ?? attempt;
+  }
   if (referenceId === undefined) return attempt;
   const payment = await read.get(referenceId);
   // The service's record of another invoice number is not this attempt's payment.

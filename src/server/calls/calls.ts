@@ -26,6 +26,7 @@ import { buildPaymentRequest, type Money, type PaymentInput } from './payment-in
 import { settle, type SettleOptions, type SettleRef, type Settlement } from './settle';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
 import { createPayerCalls, type PayerCalls, type VerifyInput } from './payer-calls';
+import { createHostedCalls, type HostedPaymentCalls } from './hosted-calls';
 
 export interface GatewayOptions extends CallOptions {
   merchantId: string;
@@ -111,6 +112,8 @@ export interface ServiceCalls {
     cards(payerId: string, options?: RequestOptions): Promise<CardList>;
     card(payerId: string, cardId: string, options?: RequestOptions): Promise<SavedCard>;
   };
+  /** The service's own payment page (docs/hosted-page.md): a session, read back and settled (hosted-calls.ts). */
+  hostedPayments: HostedPaymentCalls;
   /** The authenticate URL of a payment session on this gateway's origin. */
   authenticateUrl(sessionId: string): string;
 }
@@ -209,6 +212,7 @@ export function createCalls(options: GatewayOptions, store: PayframeStore): { co
           signal: options?.signal,
         }),
     },
+    hostedPayments: createHostedCalls(call, merchant, (id, o) => core.payments.get(id, o)),
     authenticateUrl: (sessionId) => new URL(segment('sessionId', sessionId), authenticatePrefix).href,
   };
   return { core, base };

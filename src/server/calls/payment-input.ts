@@ -106,25 +106,38 @@ export type PaymentInput = PaymentCommon & PaymentFunding;
  * that TypeScript callers get from the types, before anything is sent.
  */
 export function buildPaymentRequest(input: PaymentInput): PaymentRequest {
-  if (typeof input !== 'object' || input === null) throw requestError('payment input must be an object');
-  const amount: Partial<Money> = input.amount ?? {};
-  const problem = amountProblem(amount.total, String(amount.currency));
-  if (problem) throw requestError(amountRefusal(problem, 'amount'));
-
+  const common = commonBody(input);
   const funding = fundingOf(input);
   const stored = input.storedCredential;
   const merchantInitiated = stored?.kind === 'scheduled' || stored?.kind === 'unscheduled';
   // Sent as the strings the service's own examples send: "1" regular (unscheduled included), "2" recurring.
   const type = stored?.kind === 'scheduled' || (stored?.kind === 'first' && stored.subscription === true) ? '2' : '1';
-
+  const { payer_info, browser_info, transaction, ...rest } = common;
   const body = {
     intent: input.intent,
     merchant_initiated: merchantInitiated,
     previous_payment_id: merchantInitiated ? stored.previousPaymentId : undefined,
-    payer: { payment_type: 'CC', funding_instrument: funding, payer_info: input.payer, browser_info: input.browserInfo },
+    payer: { payment_type: 'CC', funding_instrument: funding, payer_info, browser_info },
+    transaction: { type, ...transaction },
+    ...rest,
+  };
+  return checked(PaymentRequestSchema, body);
+}
+
+/**
+ * Everything of a payment's body but its card and its stored credential, its amount checked: a payment's,
+ * and a hosted payment page's session (hosted-calls.ts), which the payer pays with a card typed there.
+ */
+export function commonBody(input: PaymentCommon) {
+  if (typeof input !== 'object' || input === null) throw requestError('payment input must be an object');
+  const amount: Partial<Money> = input.amount ?? {};
+  const problem = amountProblem(amount.total, String(amount.currency));
+  if (problem) throw requestError(amountRefusal(problem, 'amount'));
+  return {
+    payer_info: input.payer,
+    browser_info: input.browserInfo,
     payee: input.payee,
     transaction: {
-      type,
       amount: input.amount,
       description: input.description,
       items: input.items,
@@ -138,7 +151,6 @@ export function buildPaymentRequest(input: PaymentInput): PaymentRequest {
     capture_delay: input.captureDelay,
     metadata: input.metadata,
   };
-  return checked(PaymentRequestSchema, body);
 }
 
 /** What a JavaScript caller may pass: any mix, sorted out at run time. */

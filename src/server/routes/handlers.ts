@@ -21,6 +21,7 @@ import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
 import { payHandler, type PayOptions } from './pay';
 import { outcomeOf } from '../calls/attempts';
 import type { PayframeStore } from '../store/store';
+import { hostedPageHandler, hostedReturnHandler, type HostedPageOptions, type HostedReturnOptions } from './hosted';
 
 export interface Handlers {
   /** `POST` only: answers `{ clientToken, expiresAt }`, never cached. */
@@ -62,6 +63,19 @@ export interface Handlers {
    * made (an attempt it never saw is closed first, so that a late POST of it charges nothing).
    */
   pay(options: PayOptions): Handler;
+  /**
+   * `POST`: makes a session of the service's own payment page for the order `order(request)` names, and
+   * sends the payer there (303), or answers `{ hostedPageLink, sessionId, invoiceNumber }` to a request
+   * that accepts JSON (docs/hosted-page.md).
+   */
+  hostedPage(options: HostedPageOptions): Handler;
+  /**
+   * `GET`: the page the payer returns to from the service's page (`returnUrl`, with
+   * `payment-session-id`): reads the session and its payment, writes its outcome to the attempt of
+   * `handlers.pay({ hostedPage: true })` that sent the payer (the gateway's store), settles the order
+   * through `onPayment` (the notification route's), and answers what `render` makes of it.
+   */
+  hostedReturn(options: HostedReturnOptions): Handler;
 }
 
 export interface CvvOptions {
@@ -261,5 +275,7 @@ export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, sto
     pay: (options) => payHandler(gateway, store, options, reportAs('pay')),
     cvv: (options) => cvvHandler(gatewayOrigin, options, reportAs('cvv')),
     savedCards: (options) => savedCardsHandler(gateway, options ?? ({} as SavedCardsOptions), reportAs('savedCards')),
+    hostedPage: (options) => hostedPageHandler(gateway, options, reportAs('hostedPage')),
+    hostedReturn: (options) => hostedReturnHandler(gateway, store, options, reportAs('hostedReturn')),
   };
 }

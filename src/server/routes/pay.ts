@@ -9,6 +9,7 @@ import type { PaymentCommon } from '../calls/payment-input';
 import { configError, PayframeError } from '../../shared/errors';
 import type { ServiceCalls } from '../calls/calls';
 import { answerOf, outcomeOf, settleAttempt } from '../calls/attempts';
+import { hostedSessionId } from '../calls/hosted-calls';
 import type { Attempt, PayframeStore } from '../store/store';
 import { guarded, type Handler, jsonResponse, methodNotAllowed, readJsonObject, refusalResponse } from './respond';
 
@@ -32,6 +33,13 @@ export interface PayOptions {
   owner?: (request: Request) => string | undefined | Promise<string | undefined>;
   /** The invoice number of a new attempt; default `PF-` and a random UUID. Must be new each time: the store refuses one it has. */
   invoiceNumber?: (attempt: string) => string;
+  /**
+   * Whether the page may choose the service's own payment page instead of the hosted fields: it posts
+   * `{ attempt, hostedPage: true }` (no nonce), the attempt is begun as any other, a session of the
+   * page is made for it (`payment(...)` must then set `returnUrl`, your `handlers.hostedReturn()` route),
+   * and the answer is `{ status: 'hosted', hostedPageLink }` (docs/hosted-page.md). Default false.
+   */
+  hostedPage?: boolean;
 }
 
 /** The page's id for a press of Pay: a UUID, or any id of 8 to 128 word characters. */
@@ -76,15 +84,35 @@ export function payHandler(
     if (attempt.owner !== undefined && attempt.owner !== who) {
       return refusalResponse(403, { code: 'forbidden', message: 'this checkout did not make this attempt' });
     }
-    return jsonResponse(200, answerOf(await settleAttempt(gateway.payments, store, attempt)) satisfies PayAnswer);
+    const read = { get: gateway.payments.get, hostedSettle: gateway.hostedPayments.settle };
+    return jsonResponse(200, answerOf(await settleAttempt(read, store, attempt)) satisfies PayAnswer);
+  };
+
+  /** A session of the service's page for the attempt: it moves no money, so any failure closes the attempt `void`. */
+  const toHostedPage = async (invoice: string, input: PaymentCommon): Promise<Response> => {
+    let link: string;
+    try {
+      if (typeof input.returnUrl !== 'string') throw configError('payment must set returnUrl for the hosted page', 'pay');
+      link = (await gateway.hostedPayments.create({ ...input, returnUrl: input.returnUrl, invoiceNumber: invoice })).hosted_page_link;
+      // The page's session, kept with the attempt: a payer who never pays leaves it to expire, and `none` is then proven.
+      await store.attempts.record(invoice, { status: 'open', outcome: { hostedSessionId: hostedSessionId(link) } });
+    } catch (error) {
+      // Nobody has the link of a session whose answer was lost: nothing can be charged for this attempt.
+      await store.attempts.record(invoice, { status: 'void' });
+      throw error;
+    }
+    return jsonResponse(200, { status: 'hosted', hostedPageLink: link } satisfies PayAnswer);
   };
 
   const post = guarded(
     'POST',
     async (request) => {
-      const { nonce, attempt: id, ...rest } = await readJsonObject(request);
+      const { nonce, attempt: id, hostedPage: onPage, ...rest } = await readJsonObject(request);
       const attempt = readAttempt(id);
-      if (typeof nonce !== 'string' || nonce === '')
+      const hosted = onPage === true;
+      if (hosted && options.hostedPage !== true)
+        throw new PayframeError('invalid_request', 'this pay route does not offer the hosted page (handlers.pay({ hostedPage: true }))');
+      if (!hosted && (typeof nonce !== 'string' || nonce === ''))
         throw new PayframeError('invalid_request', 'nonce must be the card nonce the page got');
       const who = await ownerOf(request);
       const kept = await store.attempts.get(attempt);
@@ -93,6 +121,7 @@ export function payHandler(
       const begun = { attempt, invoiceNumber: invoiceNumber(attempt), owner: who, order, status: 'open' as const, createdAt: Date.now() };
       const taken = await store.attempts.begin(begun);
       if (!taken.taken) return answer(taken.attempt, who); // the same attempt at the same moment, or closed by a GET
+      if (hosted) return toHostedPage(begun.invoiceNumber, input as PaymentCommon);
       let made;
       try {
         made = await gateway.payments.create({ ...(input as PaymentCommon), card: { nonce }, invoiceNumber: begun.invoiceNumber } as never);
