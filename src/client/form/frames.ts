@@ -6,7 +6,8 @@ import { frameSrc } from '../../protocol/address';
 import type { Config, Out, Tokenize } from '../../protocol/messages';
 import type { FieldName } from '../../protocol/names';
 import type { ClientCore } from '../core/types';
-import { emptyState, type FormControl } from './form';
+import type { FormControl } from './form';
+import { emptyState } from './state';
 import type { LoadWatch } from './load-watch';
 import { inUse, type Spec } from './mount-options';
 
