@@ -112,6 +112,75 @@ function isOrigin(text: unknown): text is string {
   return typeof text === 'string' && urlOf(text)?.origin === text && /^https?:/.test(text);
 }
 
+/** `handlers.cvv`: a CVV-only form's post, from the card frames alone, to the merchant's `handle`. */
+function cvvHandler(gatewayOrigin: string, { frameOrigin, handle }: CvvOptions, report: (status: number, error: unknown) => void): Handler {
+  if (typeof handle !== 'function') throw configError('handle must be a function ({ cvv, body, request }) => answer', 'cvv');
+  // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.
+  if (frameOrigin === undefined && !isLoopbackOrigin(gatewayOrigin)) {
+    throw configError('frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)', 'cvv');
+  }
+  frameOrigin ??= gatewayOrigin;
+  if (!isOrigin(frameOrigin)) throw configError('frameOrigin must be an origin such as https://frames.example', 'cvv');
+  const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
+  const forbidden = (message: string) => refusalResponse(403, { code: 'forbidden', message }, { vary: 'origin' });
+  const post = guarded(
+    'POST',
+    async (request) => {
+      const body = await readJson(request);
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new PayframeError('invalid_request', 'the body must be a JSON object');
+      const { cvv, ...rest } = body as Record<string, unknown>;
+      if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
+      let payment: Payment;
+      try {
+        payment = await handle({ cvv, body: rest, request });
+      } catch (error) {
+        // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
+        if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
+          throw new PayframeError(error.code, 'the payment was refused', {
+            status: error.status,
+            reason: asName(error.reason),
+            resultCode: asResultCode(error.resultCode),
+          });
+        }
+        throw error;
+      }
+      let answer: CvvAnswer;
+      try {
+        answer = cvvAnswer(payment);
+      } catch (error) {
+        if (error instanceof PayframeError) throw error;
+        throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
+      }
+      return jsonResponse(200, answer, cors);
+    },
+    report,
+    cors,
+  );
+  return async (request) => {
+    // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).
+    if (request.headers.get('origin') !== frameOrigin) return forbidden('only the card frames may post a security code here');
+    if (request.method !== 'OPTIONS') return post(request);
+    const headers = (request.headers.get('access-control-request-headers') ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+    const ok =
+      request.headers.get('access-control-request-method') === 'POST' && headers.every((h) => h === 'content-type' || h === 'accept');
+    if (!ok) return forbidden('only a JSON POST is allowed here');
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...cors,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': 'content-type',
+        'access-control-max-age': '600',
+      },
+    });
+  };
+}
+
 export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onEvent?: EventListener): Handlers {
   /** The cause of a handler's 5xx, for the merchant's log. */
   const reportAs = (handler: HandlerName) => (status: number, error: unknown) => emit(onEvent, () => handlerEvent(handler, status, error));
@@ -151,76 +220,7 @@ export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onE
       );
     },
     notification: (options) => notificationHandler(gateway, options, onEvent),
-    cvv: ({ frameOrigin, handle } = {} as CvvOptions) => {
-      if (typeof handle !== 'function') throw configError('handle must be a function ({ cvv, body, request }) => answer', 'cvv');
-      // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.
-      if (frameOrigin === undefined && !isLoopbackOrigin(gatewayOrigin)) {
-        throw configError(
-          'frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
-          'cvv',
-        );
-      }
-      frameOrigin ??= gatewayOrigin;
-      if (!isOrigin(frameOrigin)) throw configError('frameOrigin must be an origin such as https://frames.example', 'cvv');
-      const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
-      const forbidden = (message: string) => refusalResponse(403, { code: 'forbidden', message }, { vary: 'origin' });
-      const post = guarded(
-        'POST',
-        async (request) => {
-          const body = await readJson(request);
-          if (typeof body !== 'object' || body === null || Array.isArray(body))
-            throw new PayframeError('invalid_request', 'the body must be a JSON object');
-          const { cvv, ...rest } = body as Record<string, unknown>;
-          if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
-          let payment: Payment;
-          try {
-            payment = await handle({ cvv, body: rest, request });
-          } catch (error) {
-            // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
-            if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
-              throw new PayframeError(error.code, 'the payment was refused', {
-                status: error.status,
-                reason: asName(error.reason),
-                resultCode: asResultCode(error.resultCode),
-              });
-            }
-            throw error;
-          }
-          let answer: CvvAnswer;
-          try {
-            answer = cvvAnswer(payment);
-          } catch (error) {
-            if (error instanceof PayframeError) throw error;
-            throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
-          }
-          return jsonResponse(200, answer, cors);
-        },
-        reportAs('cvv'),
-        cors,
-      );
-      return async (request) => {
-        // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).
-        if (request.headers.get('origin') !== frameOrigin) return forbidden('only the card frames may post a security code here');
-        if (request.method !== 'OPTIONS') return post(request);
-        const headers = (request.headers.get('access-control-request-headers') ?? '')
-          .toLowerCase()
-          .split(',')
-          .map((h) => h.trim())
-          .filter(Boolean);
-        const ok =
-          request.headers.get('access-control-request-method') === 'POST' && headers.every((h) => h === 'content-type' || h === 'accept');
-        if (!ok) return forbidden('only a JSON POST is allowed here');
-        return new Response(null, {
-          status: 204,
-          headers: {
-            ...cors,
-            'access-control-allow-methods': 'POST',
-            'access-control-allow-headers': 'content-type',
-            'access-control-max-age': '600',
-          },
-        });
-      };
-    },
+    cvv: (options = {} as CvvOptions) => cvvHandler(gatewayOrigin, options, reportAs('cvv')),
     savedCards: (options) => savedCardsHandler(gateway, options ?? ({} as SavedCardsOptions), reportAs('savedCards')),
   };
 }
