@@ -11,9 +11,9 @@ import { appOf, buildApp, gzip, reactBinding } from './bundle.mjs';
  * about 5 % where it misses it.
  */
 export const CEILINGS = {
-  // 8,885 B + 331 B, issue 31's goal (9 KB); raised by 128 B for the page's half in named parts
-  // (issue 40 item 1: 9,321 B; the parts' context objects keep their property names).
-  'dist/payframe.umd.min.js': 9344,
+  // 8,885 B + 331 B, issue 31's goal (9 KB); raised by 160 B for the page's half in named parts
+  // (issue 40 item 1: 9,354 B; the parts' context objects keep their property names).
+  'dist/payframe.umd.min.js': 9376,
   // 14,336 B + 0 B.
   'dist/frame/index.html': 14336,
   // 6,080 B + 320 B (the goal, 5 KB, is missed: bench/README.md); raised by 192 B for the page's
