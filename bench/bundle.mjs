@@ -1,6 +1,7 @@
 // The one way the benchmarks and `npm run size` build an app as a merchant's bundler would: rollup
 // with node-resolve (browser fields, package.json `sideEffects`), commonjs (for the CommonJS peers),
 // NODE_ENV=production, terser; sizes are gzip -9 and brotli. `analyse` says which module costs what.
+import { readdirSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import commonjs from '@rollup/plugin-commonjs';
 import resolve from '@rollup/plugin-node-resolve';
@@ -66,6 +67,35 @@ export async function buildApp(source, { map = false, external } = {}) {
 /** An app that imports `names` from payframe and uses them all (so that nothing is shaken off). */
 export const appOf = (names, from = 'payframe') =>
   `import { ${names.join(', ')} } from ${JSON.stringify(from)};\nwindow.used = [${names.join(', ')}];\n`;
+
+/** payframe/react as an app imports it; React is the app's own (external). */
+export const REACT_NAMES = ['CardFields', 'CardNumber', 'CardExpiry', 'CardCvv', 'CardName', 'useCardForm', 'usePendingPayment'];
+const REACT = /^react(-dom)?(\/.*)?$/;
+
+/**
+ * What payframe/react adds to an app beyond what it imports from payframe: the gzip of an app of the
+ * binding, less that of an app of the payframe names the binding imports (read from its built modules:
+ * their imports from outside dist/lib/react/), both with React external.
+ */
+export async function reactBinding() {
+  const dir = `${ROOT}dist/lib/react/`;
+  const imported = new Set();
+  for (const file of readdirSync(dir)) {
+    for (const m of readFileSync(dir + file, 'utf8').matchAll(/import \{([^}]+)\} from '\.\.\/[^']+'/g)) {
+      for (const name of m[1].split(',')) imported.add(name.trim().split(/\s+as\s+/)[0]);
+    }
+  }
+  const withBinding = await buildApp(appOf(REACT_NAMES, 'payframe/react'), { external: REACT });
+  const payframeAlone = await buildApp(appOf([...imported], 'payframe'), { external: REACT });
+  const app = sizes(withBinding.eager);
+  const base = sizes(payframeAlone.eager);
+  return {
+    app,
+    base,
+    imported: [...imported],
+    beyond: { bytes: app.bytes - base.bytes, gzip: app.gzip - base.gzip, brotli: app.brotli - base.brotli },
+  };
+}
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

@@ -3,6 +3,7 @@
 // after `npm run build`). The apps are built as `npm run bench` builds them (bench/bundle.mjs).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CEILINGS, measure } from '../bench/budget.mjs';
 import { appOf, buildApp, sizes } from '../bench/bundle.mjs';
 
 const files = [];
@@ -54,3 +55,10 @@ print(rows);
 console.log(
   '(bytes, gzip and brotli of what loads at once; lazy: gzip of each chunk loaded at first use, named by its module: tokenize at the first client.tokenize(), pending-flow at the first handlePending())',
 );
+
+// The byte budget (bench/budget.mjs; test/budget.test.ts fails past a ceiling).
+const figures = await measure();
+console.log('\nThe byte budget (gzip):');
+for (const [file, gzip] of Object.entries(figures)) {
+  console.log(`${file.padEnd(48)}  ${String(gzip).padStart(6)} of ${CEILINGS[file]}${gzip > CEILINGS[file] ? '  PAST ITS CEILING' : ''}`);
+}

@@ -2,11 +2,11 @@
 // import a few names (tree-shaken), and what payframe/react adds beyond payframe, beside the peers built the same way in the same run (bench/bundle.mjs:
 // rollup + node-resolve + commonjs + terser, gzip -9, brotli). Then which module costs what, in the
 // script-tag bundle and in the hosted checkout's ESM app. Sizes are exact: one build is every run.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { rollup } from 'rollup';
 // terser comes with @rollup/plugin-terser: the minifier every build here uses.
 import { minify } from 'terser';
-import { analyse, appOf, buildApp, sizes } from '../bundle.mjs';
+import { analyse, appOf, buildApp, REACT_NAMES, reactBinding, sizes } from '../bundle.mjs';
 
 export const title = 'Part 1: size';
 
@@ -55,35 +55,6 @@ async function braintreeScripts(names) {
     total = { bytes: total.bytes + s.bytes, gzip: total.gzip + s.gzip, brotli: total.brotli + s.brotli };
   }
   return total;
-}
-
-/** payframe/react as an app imports it; React is the app's own (external). */
-const REACT_NAMES = ['CardFields', 'CardNumber', 'CardExpiry', 'CardCvv', 'CardName', 'useCardForm', 'usePendingPayment'];
-const REACT = /^react(-dom)?(\/.*)?$/;
-
-/**
- * What payframe/react adds to an app beyond what it imports from payframe: the gzip of an app of the
- * binding, less that of an app of the payframe names the binding imports (read from its built modules:
- * their imports from outside dist/lib/react/), both with React external.
- */
-async function reactBinding() {
-  const dir = dist('lib/react/');
-  const imported = new Set();
-  for (const file of readdirSync(dir)) {
-    for (const m of readFileSync(new URL(file, dir), 'utf8').matchAll(/import \{([^}]+)\} from '\.\.\/[^']+'/g)) {
-      for (const name of m[1].split(',')) imported.add(name.trim().split(/\s+as\s+/)[0]);
-    }
-  }
-  const withBinding = await buildApp(appOf(REACT_NAMES, 'payframe/react'), { external: REACT });
-  const payframeAlone = await buildApp(appOf([...imported], 'payframe'), { external: REACT });
-  const app = sizes(withBinding.eager);
-  const base = sizes(payframeAlone.eager);
-  return {
-    app,
-    base,
-    imported: [...imported],
-    beyond: { bytes: app.bytes - base.bytes, gzip: app.gzip - base.gzip, brotli: app.brotli - base.brotli },
-  };
 }
 
 const row = (what, s, extra = {}) => ({ what, 'min bytes': s.bytes, gzip: s.gzip, brotli: s.brotli, ...extra });

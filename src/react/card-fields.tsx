@@ -93,8 +93,77 @@ const START: Live = { state: { fields: {}, brand: undefined, isValid: false }, r
 const Fields = createContext<Context | null>(null);
 const none = () => Promise.reject(new PayframeError('invalid_request', 'no card form is mounted'));
 
+/**
+ * The form of the boxes on the page. `props`: those of the render whose effect mounts; `latest`: the
+ * props now, for those whose change is applied in place (styles, fonts, locale, texts, brands).
+ */
+function mountBoxes(client: Client, boxes: Map<FieldName, Box>, props: CardFieldsProps, latest: CardFieldsProps): CardForm {
+  const fields = Object.fromEntries([...boxes].map(([name, { el, placeholder }]) => [name, { container: el, placeholder }]));
+  const { savedCard, brandMark, frameUrl, timeoutMs } = props;
+  return mountFields({
+    client,
+    fields: fields as MountOptions['fields'],
+    brand: savedCard?.brand,
+    brands: latest.brands,
+    styles: latest.styles,
+    fonts: latest.fonts,
+    brandMark,
+    locale: latest.locale,
+    texts: latest.texts,
+    frameUrl,
+    timeoutMs,
+  });
+}
+
+/** The props that make another form or a setter's call, as text: what the effects compare. */
+function keysOf(props: CardFieldsProps): [fonts: string, styles: string, words: string] {
+  try {
+    return [JSON.stringify(props.fonts) ?? '', JSON.stringify(props.styles) ?? '', JSON.stringify([props.locale, props.texts])];
+  } catch {
+    return ['', '', '']; // not plain data: mountFields, setStyles or setLocale says so
+  }
+}
+
+/** What the form shows now of the locale and texts, and of the styles (as JSON). */
+interface Shown {
+  words: string;
+  styles: string;
+}
+
+/**
+ * The form's setters, each when its prop changes: the locale and texts, the styles, disabled. A form
+ * whose mount was refused is made again instead (a locale it did not know, say).
+ */
+function useSetters(
+  live: Live,
+  shown: Shown,
+  now: Shown & Pick<CardFieldsProps, 'disabled' | 'locale'>,
+  props: () => CardFieldsProps,
+  guard: (call: () => void) => void,
+  again: () => void,
+) {
+  const { words, styles, disabled, locale } = now;
+  useEffect(() => {
+    if (shown.words === words) return;
+    shown.words = words;
+    if (live.form) guard(() => live.form!.setLocale(locale ?? 'en', props().texts ?? {}));
+    else if (live.error) again(); // a mount refused (a locale it does not know, say): again, with this one
+  }, [words, live.form]);
+
+  useEffect(() => {
+    if (shown.styles === styles) return;
+    shown.styles = styles;
+    if (live.form) guard(() => live.form!.setStyles(props().styles));
+    else if (live.error) again();
+  }, [styles, live.form]);
+
+  useEffect(() => {
+    if (live.form) guard(() => live.form!.setDisabled(disabled ?? false));
+  }, [disabled, live.form]);
+}
+
 export function CardFields(props: CardFieldsProps) {
-  const { client, savedCard, frameUrl, timeoutMs, locale, brandMark, disabled } = props;
+  const { client, savedCard, frameUrl, timeoutMs, brandMark, disabled } = props;
   const latest = useLatest(props);
   const [live, setLive] = useState(START);
   // What the effects share, made once: the boxes on the page, those of the mounted form, the form.
@@ -109,14 +178,17 @@ export function CardFields(props: CardFieldsProps) {
   const [generation, regenerate] = useReducer((n: number) => n + 1, 0);
   const [, recheck] = useReducer((n: number) => n + 1, 0);
   const brands = String(props.brands);
-  let [fonts, styles, words] = ['', '', ''];
-  try {
-    fonts = JSON.stringify(props.fonts) ?? '';
-    styles = JSON.stringify(props.styles) ?? '';
-    words = JSON.stringify([locale, props.texts]);
-  } catch {
-    // not plain data: mountFields, setStyles or setLocale says so
-  }
+  const [fonts, styles, words] = keysOf(props);
+
+  /** A setter's refusal (a locale it does not know, a placeholder too long) is the form's error, not a crash. */
+  const guard = (call: () => void) => {
+    try {
+      call();
+    } catch (error) {
+      setLive((l) => ({ ...l, error: error as PayframeError }));
+      latest.current.onError?.(error as PayframeError);
+    }
+  };
 
   useEffect(() => {
     // The field components' effects ran first (children before parents): their boxes are here.
@@ -126,23 +198,10 @@ export function CardFields(props: CardFieldsProps) {
       latest.current.onError?.(error);
     };
     if (!client || boxes.size === 0) return undefined;
-    const { styles: mountStyles, fonts, locale: mountLocale, texts } = latest.current;
+    const { locale: mountLocale, texts } = latest.current;
     let form: CardForm;
     try {
-      const fields = Object.fromEntries([...boxes].map(([name, { el, placeholder }]) => [name, { container: el, placeholder }]));
-      form = mountFields({
-        client,
-        fields: fields as MountOptions['fields'],
-        brand: savedCard?.brand,
-        brands: latest.current.brands,
-        styles: mountStyles,
-        fonts,
-        brandMark,
-        locale: mountLocale,
-        texts,
-        frameUrl,
-        timeoutMs,
-      });
+      form = mountBoxes(client, boxes, props, latest.current);
     } catch (error) {
       report(error as PayframeError);
       return undefined;
@@ -171,33 +230,7 @@ export function CardFields(props: CardFieldsProps) {
     if (boxes.size !== mounted.size || [...boxes].some(([name, box]) => mounted.get(name)?.el !== box.el)) regenerate();
   });
 
-  useEffect(() => {
-    if (own.words === words) return;
-    own.words = words;
-    if (live.form) guard(() => live.form!.setLocale(locale ?? 'en', latest.current.texts ?? {}));
-    else if (live.error) regenerate(); // a mount refused (a locale it does not know, say): again, with this one
-  }, [words, live.form]);
-
-  useEffect(() => {
-    if (own.styles === styles) return;
-    own.styles = styles;
-    if (live.form) guard(() => live.form!.setStyles(latest.current.styles));
-    else if (live.error) regenerate();
-  }, [styles, live.form]);
-
-  useEffect(() => {
-    if (live.form) guard(() => live.form!.setDisabled(disabled ?? false));
-  }, [disabled, live.form]);
-
-  /** A setter's refusal (a locale it does not know, a placeholder too long) is the form's error, not a crash. */
-  const guard = (call: () => void) => {
-    try {
-      call();
-    } catch (error) {
-      setLive((l) => ({ ...l, error: error as PayframeError }));
-      latest.current.onError?.(error as PayframeError);
-    }
-  };
+  useSetters(live, own, { words, styles, disabled, locale: props.locale }, () => latest.current, guard, regenerate);
   const [calls] = useState(() => ({
     tokenize: (options?: TokenizeOptions) => own.form?.tokenize(options) ?? none(),
     postCvv: (options: PostCvvOptions) => own.form?.postCvv(options) ?? none(),

@@ -10,7 +10,7 @@ import { DEFAULT_IDLE_MS, enforceLimits, onFirstByte } from './http/connections'
 import { SandboxError } from './errors';
 import { defaultFrameDir } from './http/frame-pages';
 import type { Sandbox } from './http/context';
-import { dispatcher, FaultSchema, sendError, type Fault, type Recorded } from './http/dispatch';
+import { dispatcher, FaultSchema, sendError, type Dispatcher, type Fault, type Recorded } from './http/dispatch';
 import { Clock, Store, type MerchantConfig } from './model/state';
 import { dueTimer } from './model/due';
 import { CHAOS_SHAPE, ChaosSchema, Notifier, type NotificationChaos, type NotificationDelivery } from './model/notify';
@@ -92,16 +92,50 @@ export interface SandboxHandle {
 const DAY = 24 * 3600_000;
 const DEFAULT_MERCHANT: MerchantConfig = { id: 'sandbox-merchant', clientId: 'sandbox-client', clientSecret: 'sandbox-secret' };
 
+/** The merchants the sandbox knows, the first with the notification options given beside them. */
+function merchantsOf(options: SandboxOptions): MerchantConfig[] {
+  const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
+  if (options.notifyUrl !== undefined) merchants[0]!.notifyUrl = options.notifyUrl;
+  if (options.notifyAuthorization !== undefined) merchants[0]!.notifyAuthorization = options.notifyAuthorization;
+  merchants.forEach(checkNotify);
+  return merchants;
+}
+
+/** The sandbox's one port, HTTPS and plain HTTP on it, listening. */
+async function listen(http: Dispatcher, options: SandboxOptions, tls: { key: string; cert: string }, host: string) {
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
+  const secure = createHttps({ key: tls.key, cert: tls.cert, handshakeTimeout: idleMs }, (req, res) => void http.handle(req, res));
+  // Plain HTTP on the same port is answered, never served, except in the loopback development mode.
+  const plain = createHttp((req, res) => {
+    if (options.plainHttp) return void http.handle(req, res);
+    req.resume();
+    sendError(res, new SandboxError('HTTPS_REQUIRED', 'Use HTTPS: plain HTTP is refused'));
+  });
+  enforceLimits(idleMs, secure, plain);
+  const sockets = new Set<Socket>();
+  // One port, two protocols: the first byte of a TLS connection is 0x16 (handshake).
+  const tcp = createTcp((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    onFirstByte(socket, idleMs, (chunk) => (chunk[0] === 0x16 ? secure : plain).emit('connection', socket));
+  });
+  secure.on('tlsClientError', (_error, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(options.port ?? 0, host, () => resolve());
+  });
+  return { tcp, secure, plain, sockets, port: (tcp.address() as AddressInfo).port };
+}
+
 /** Starts the local simulation of the card payment service on one HTTPS port. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const host = options.host ?? '127.0.0.1';
   if (options.plainHttp && !isLoopbackHost(host)) {
     throw configError(`plainHttp is only for a loopback host (127.0.0.1, ::1, localhost), not ${host}`);
   }
-  const merchants = (options.merchants?.length ? options.merchants : [DEFAULT_MERCHANT]).map((m) => ({ ...m }));
-  if (options.notifyUrl !== undefined) merchants[0]!.notifyUrl = options.notifyUrl;
-  if (options.notifyAuthorization !== undefined) merchants[0]!.notifyAuthorization = options.notifyAuthorization;
-  merchants.forEach(checkNotify);
+  const merchants = merchantsOf(options);
   const tls = options.tls ?? makeCertificate();
   const clock = new Clock();
   const store = new Store();
@@ -137,30 +171,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const http = dispatcher(sb, options.maxBodyBytes ?? MAX_REQUEST_BODY);
   const injectFault = (fault: Fault) => void http.faults.push({ ...fault });
 
-  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
-  const secure = createHttps({ key: tls.key, cert: tls.cert, handshakeTimeout: idleMs }, (req, res) => void http.handle(req, res));
-  // Plain HTTP on the same port is answered, never served, except in the loopback development mode.
-  const plain = createHttp((req, res) => {
-    if (options.plainHttp) return void http.handle(req, res);
-    req.resume();
-    sendError(res, new SandboxError('HTTPS_REQUIRED', 'Use HTTPS: plain HTTP is refused'));
-  });
-  enforceLimits(idleMs, secure, plain);
-  const sockets = new Set<Socket>();
-  // One port, two protocols: the first byte of a TLS connection is 0x16 (handshake).
-  const tcp = createTcp((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => socket.destroy());
-    onFirstByte(socket, idleMs, (chunk) => (chunk[0] === 0x16 ? secure : plain).emit('connection', socket));
-  });
-  secure.on('tlsClientError', (_error, socket) => socket.destroy());
-
-  await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (tcp.address() as AddressInfo).port;
+  const { tcp, secure, plain, sockets, port } = await listen(http, options, tls, host);
   const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   sb.url = `https://${urlHost}:${port}`;
   if (options.plainHttp) sb.httpUrl = `http://${urlHost}:${port}`;

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 // The page side of a CVV-only form (a saved card paid again): one frame that posts the CVV to the
-// page's own origin. The frame is played by the test, as in hosted.test.ts; the real frame posting to a
+// page's own origin. The frame is played by the test, as in hosted-*.test.ts; the real frame posting to a
 // real merchant server on two origins is tested in e2e/hosted-cvv.spec.ts.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CardForm, createClient, mountFields } from '../../src';

@@ -31,13 +31,8 @@ export interface AttachOptions {
 
 const WHO = 'attachForm';
 
-export function attachForm(options: AttachOptions): CardForm {
-  if (options === null || typeof options !== 'object') throw configError('needs an options object', WHO);
-  const { client, signal } = options;
-  const core = coreOf(client);
-  if (!core) throw configError('client must come from createClient', WHO);
-  const brands = readBrands(options.brands);
-  if (typeof brands === 'string') throw configError(brands, WHO);
+/** The merchant's inputs by field (the name's is optional). */
+function inputsOf(options: AttachOptions): Map<FieldName, HTMLInputElement> {
   const inputs = new Map<FieldName, HTMLInputElement>();
   for (const name of FIELD_NAMES) {
     const given = options[name];
@@ -46,6 +41,17 @@ export function attachForm(options: AttachOptions): CardForm {
     if (!(el instanceof HTMLInputElement)) throw configError(`${name} must be an <input> or the selector of one`, WHO);
     inputs.set(name, el);
   }
+  return inputs;
+}
+
+export function attachForm(options: AttachOptions): CardForm {
+  if (options === null || typeof options !== 'object') throw configError('needs an options object', WHO);
+  const { client, signal } = options;
+  const core = coreOf(client);
+  if (!core) throw configError('client must come from createClient', WHO);
+  const brands = readBrands(options.brands);
+  if (typeof brands === 'string') throw configError(brands, WHO);
+  const inputs = inputsOf(options);
 
   const bound = new Map<FieldName, BoundField>();
   const value = (name: FieldName) => inputs.get(name)?.value ?? '';

@@ -11,9 +11,6 @@ import type { Ask } from '../../protocol/ask';
 import type { CvvAnswer } from '../../protocol/wire';
 import type { PostCvvOptions } from './types';
 
-// The page's half of a job's round trip, with the first job's code (hosted.ts).
-export { asker } from '../../protocol/ask';
-
 /**
  * Checks the options before anything is sent (the URL on the page's own origin, the body plain JSON
  * without a `cvv`), throwing a PayframeError, then answers what sends the post.

@@ -31,6 +31,26 @@ interface Watched {
   failed(error: PayframeError): void;
 }
 
+/**
+ * Firefox fires no `load` for a frame whose host it cannot reach, but times the failed navigation: an
+ * iframe's resource entry of no duration (WebKit gives neither: timeoutMs). An entry with a duration
+ * is a page that arrived, whose script may still be on its way: its `load` starts the clock.
+ */
+function failedNavigations(ours: Map<string, FieldName>, loaded: (name: FieldName) => void): PerformanceObserver | undefined {
+  try {
+    const timing = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const name = ours.get(entry.name);
+        if (name && !entry.duration && (entry as PerformanceResourceTiming).initiatorType === 'iframe') loaded(name);
+      }
+    });
+    timing.observe({ type: 'resource' });
+    return timing;
+  } catch {
+    return undefined; // an engine without resource timing: the frames' `load` alone
+  }
+}
+
 export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): LoadWatch {
   const origin = new URL(base).origin;
   const timers: ReturnType<typeof setTimeout>[] = [];
@@ -69,21 +89,7 @@ export function watchLoad({ base, fields, ready, timeoutMs, failed }: Watched): 
 
   /** Frames whose document arrived. */
   const arrived = new Set<FieldName>();
-  // Firefox fires no `load` for a frame whose host it cannot reach, but times the failed navigation: an
-  // iframe's resource entry of no duration (WebKit gives neither: timeoutMs). An entry with a duration
-  // is a page that arrived, whose script may still be on its way: its `load` starts the clock.
-  let timing: PerformanceObserver | undefined;
-  try {
-    timing = new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        const name = ours.get(entry.name);
-        if (name && !entry.duration && (entry as PerformanceResourceTiming).initiatorType === 'iframe') watch.loaded(name);
-      }
-    });
-    timing.observe({ type: 'resource' });
-  } catch {
-    // An engine without resource timing: the frames' `load` alone.
-  }
+  const timing = failedNavigations(ours, (name) => watch.loaded(name));
   const watch: LoadWatch = {
     made(name, src) {
       ours.set(new URL(src).href, name).set(src.split('#')[0]!, name);

@@ -10,11 +10,8 @@ import type { Deadline } from '../../shared/deadline';
 import type { ClientCore } from '../core/types';
 import { withToken } from '../core/with-token';
 
-// The page's half of a job's round trip, with the first job's code (hosted.ts).
-export { asker } from '../../protocol/ask';
-
 /**
- * The client token, then the number frame's job, under the call's deadline `d` (hosted.ts made it at the
+ * The client token, then the number frame's job, under the call's deadline `d` (jobs.ts made it at the
  * call); `seen`: the version of each field's value the page validated, read when the job goes (a retry's own).
  * `check` is the form's own check again, once the token is there: a field whose frame was made anew while
  * the call waited (its container moved) is empty now, and the job does not go, whatever the number frame

@@ -127,23 +127,24 @@ export interface Dispatcher {
   log: Recorded[];
 }
 
+/** The first fault set for this request, used once (or once more of its `times`). */
+function takeFault(faults: Fault[], method: string, path: string): Fault | undefined {
+  const i = faults.findIndex(
+    (f) =>
+      (!f.method || f.method.toUpperCase() === method) &&
+      (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))),
+  );
+  const fault = faults[i];
+  if (!fault) return undefined;
+  const left = (fault.times ?? 1) - 1;
+  if (left <= 0) faults.splice(i, 1);
+  else fault.times = left;
+  return fault;
+}
+
 export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
   const faults: Fault[] = [];
   const log: Recorded[] = [];
-
-  const takeFault = (method: string, path: string): Fault | undefined => {
-    const i = faults.findIndex(
-      (f) =>
-        (!f.method || f.method.toUpperCase() === method) &&
-        (f.path === undefined || (typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path))),
-    );
-    const fault = faults[i];
-    if (!fault) return undefined;
-    const left = (fault.times ?? 1) - 1;
-    if (left <= 0) faults.splice(i, 1);
-    else fault.times = left;
-    return fault;
-  };
 
   async function handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = (raw.method ?? 'GET').toUpperCase();
@@ -184,7 +185,7 @@ export function dispatcher(sb: Sandbox, maxBodyBytes: number): Dispatcher {
           `Host ${JSON.stringify((headers['host'] ?? '').slice(0, 100))} is not this sandbox: it answers localhost, 127.0.0.1 and [::1] (and allowedHosts)`,
         );
       }
-      const fault = takeFault(method, url.pathname);
+      const fault = takeFault(faults, method, url.pathname);
       if (fault?.kind === 'drop') return void raw.socket.destroy();
       if (fault?.kind === 'error') fail('INTERNAL_ERROR', 'A fault injected by a test');
       if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms ?? 1000));

@@ -124,14 +124,19 @@ function basic(clientId: string, clientSecret: string): string {
   return `Basic ${btoa(String.fromCharCode(...bytes))}`;
 }
 
-/** The checked options' calls, and the gateway's origin (the handlers' default frame origin). */
-export function createCalls(options: GatewayOptions, store: PayframeStore): { core: ServiceCalls; base: URL } {
+/** The gateway's ids and its `onEvent`, checked before anything is made. */
+function checkIds(options: GatewayOptions): void {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
     if (typeof options?.[key] !== 'string' || options[key] === '') throw configError(`${key} is required`);
   }
   if (!isPathSegment(options.merchantId)) throw configError('merchantId must be a merchant id (not blank, not . or ..)');
   if (options.onEvent !== undefined && typeof options.onEvent !== 'function')
     throw configError('onEvent must be a function (event) => void');
+}
+
+/** The checked options' calls, and the gateway's origin (the handlers' default frame origin). */
+export function createCalls(options: GatewayOptions, store: PayframeStore): { core: ServiceCalls; base: URL } {
+  checkIds(options);
   const base = checkBaseUrl(options.baseUrl);
   const call = createTransport({
     base,

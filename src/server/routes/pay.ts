@@ -104,6 +104,26 @@ export function payHandler(
     return jsonResponse(200, { status: 'hosted', hostedPageLink: link } satisfies PayAnswer);
   };
 
+  /** The payment request of a begun attempt, and its outcome written to the attempt before the page hears it. */
+  const charge = async (begun: Omit<Attempt, 'updatedAt'>, input: PaymentCommon, nonce: string): Promise<Response> => {
+    const invoice = begun.invoiceNumber;
+    let made;
+    try {
+      made = await gateway.payments.create({ ...input, card: { nonce }, invoiceNumber: invoice } as never);
+    } catch (error) {
+      // Sent and its answer lost: the service may have charged. The attempt stays open: `checking`.
+      if (error instanceof PayframeError && error.code === 'outcome_unknown') {
+        report(504, error);
+        return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
+      }
+      // Refused, or never sent: no payment was made. Closed, so that asking again answers `none`.
+      if (error instanceof PayframeError && NOT_CHARGED.has(error.code)) await store.attempts.record(invoice, { status: 'void' });
+      throw error;
+    }
+    const after = await store.attempts.record(invoice, outcomeOf(made));
+    return jsonResponse(200, answerOf(after ?? { ...begun, ...outcomeOf(made), updatedAt: Date.now() }) satisfies PayAnswer);
+  };
+
   const post = guarded(
     'POST',
     async (request) => {
@@ -122,22 +142,7 @@ export function payHandler(
       const taken = await store.attempts.begin(begun);
       if (!taken.taken) return answer(taken.attempt, who); // the same attempt at the same moment, or closed by a GET
       if (hosted) return toHostedPage(begun.invoiceNumber, input as PaymentCommon);
-      let made;
-      try {
-        made = await gateway.payments.create({ ...(input as PaymentCommon), card: { nonce }, invoiceNumber: begun.invoiceNumber } as never);
-      } catch (error) {
-        // Sent and its answer lost: the service may have charged. The attempt stays open: `checking`.
-        if (error instanceof PayframeError && error.code === 'outcome_unknown') {
-          report(504, error);
-          return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
-        }
-        // Refused, or never sent: no payment was made. Closed, so that asking again answers `none`.
-        if (error instanceof PayframeError && NOT_CHARGED.has(error.code))
-          await store.attempts.record(begun.invoiceNumber, { status: 'void' });
-        throw error;
-      }
-      const after = await store.attempts.record(begun.invoiceNumber, outcomeOf(made));
-      return jsonResponse(200, answerOf(after ?? { ...begun, ...outcomeOf(made), updatedAt: Date.now() }) satisfies PayAnswer);
+      return charge(begun, input as PaymentCommon, nonce as string);
     },
     report,
   );
