@@ -64,6 +64,49 @@ const NOT_CHARGED = new Set([
   'rate_limited',
 ]);
 
+/** What the pay route's parts share. */
+interface PayContext {
+  gateway: ServiceCalls;
+  store: PayframeStore;
+  report: (status: number, error: unknown) => void;
+}
+
+/** A session of the service's page for the attempt: it moves no money, so any failure closes the attempt `void`. */
+async function toHostedPage(ctx: PayContext, invoice: string, input: PaymentCommon): Promise<Response> {
+  let link: string;
+  try {
+    if (typeof input.returnUrl !== 'string') throw configError('payment must set returnUrl for the hosted page', 'pay');
+    link = (await ctx.gateway.hostedPayments.create({ ...input, returnUrl: input.returnUrl, invoiceNumber: invoice })).hosted_page_link;
+    // The page's session, kept with the attempt: a payer who never pays leaves it to expire, and `none` is then proven.
+    await ctx.store.attempts.record(invoice, { status: 'open', outcome: { hostedSessionId: hostedSessionId(link) } });
+  } catch (error) {
+    // Nobody has the link of a session whose answer was lost: nothing can be charged for this attempt.
+    await ctx.store.attempts.record(invoice, { status: 'void' });
+    throw error;
+  }
+  return jsonResponse(200, { status: 'hosted', hostedPageLink: link } satisfies PayAnswer);
+}
+
+/** The payment request of a begun attempt, and its outcome written to the attempt before the page hears it. */
+async function charge(ctx: PayContext, begun: Omit<Attempt, 'updatedAt'>, input: PaymentCommon, nonce: string): Promise<Response> {
+  const invoice = begun.invoiceNumber;
+  let made;
+  try {
+    made = await ctx.gateway.payments.create({ ...input, card: { nonce }, invoiceNumber: invoice } as never);
+  } catch (error) {
+    // Sent and its answer lost: the service may have charged. The attempt stays open: `checking`.
+    if (error instanceof PayframeError && error.code === 'outcome_unknown') {
+      ctx.report(504, error);
+      return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
+    }
+    // Refused, or never sent: no payment was made. Closed, so that asking again answers `none`.
+    if (error instanceof PayframeError && NOT_CHARGED.has(error.code)) await ctx.store.attempts.record(invoice, { status: 'void' });
+    throw error;
+  }
+  const after = await ctx.store.attempts.record(invoice, outcomeOf(made));
+  return jsonResponse(200, answerOf(after ?? { ...begun, ...outcomeOf(made), updatedAt: Date.now() }) satisfies PayAnswer);
+}
+
 export function payHandler(
   gateway: ServiceCalls,
   store: PayframeStore,
@@ -74,6 +117,7 @@ export function payHandler(
   if (typeof payment !== 'function') throw configError('payment must be a function (request, body) => the payment without its card', 'pay');
   if (owner !== undefined && typeof owner !== 'function') throw configError('owner must be a function (request) => your session id', 'pay');
   if (typeof invoiceNumber !== 'function') throw configError('invoiceNumber must be a function (attempt) => a new invoice number', 'pay');
+  const ctx: PayContext = { gateway, store, report };
   const ownerOf = async (request: Request) => {
     const who = await owner?.(request);
     if (who !== undefined && (typeof who !== 'string' || who === '')) throw configError('owner must answer a string or undefined', 'pay');
@@ -86,42 +130,6 @@ export function payHandler(
     }
     const read = { get: gateway.payments.get, hostedSettle: gateway.hostedPayments.settle };
     return jsonResponse(200, answerOf(await settleAttempt(read, store, attempt)) satisfies PayAnswer);
-  };
-
-  /** A session of the service's page for the attempt: it moves no money, so any failure closes the attempt `void`. */
-  const toHostedPage = async (invoice: string, input: PaymentCommon): Promise<Response> => {
-    let link: string;
-    try {
-      if (typeof input.returnUrl !== 'string') throw configError('payment must set returnUrl for the hosted page', 'pay');
-      link = (await gateway.hostedPayments.create({ ...input, returnUrl: input.returnUrl, invoiceNumber: invoice })).hosted_page_link;
-      // The page's session, kept with the attempt: a payer who never pays leaves it to expire, and `none` is then proven.
-      await store.attempts.record(invoice, { status: 'open', outcome: { hostedSessionId: hostedSessionId(link) } });
-    } catch (error) {
-      // Nobody has the link of a session whose answer was lost: nothing can be charged for this attempt.
-      await store.attempts.record(invoice, { status: 'void' });
-      throw error;
-    }
-    return jsonResponse(200, { status: 'hosted', hostedPageLink: link } satisfies PayAnswer);
-  };
-
-  /** The payment request of a begun attempt, and its outcome written to the attempt before the page hears it. */
-  const charge = async (begun: Omit<Attempt, 'updatedAt'>, input: PaymentCommon, nonce: string): Promise<Response> => {
-    const invoice = begun.invoiceNumber;
-    let made;
-    try {
-      made = await gateway.payments.create({ ...input, card: { nonce }, invoiceNumber: invoice } as never);
-    } catch (error) {
-      // Sent and its answer lost: the service may have charged. The attempt stays open: `checking`.
-      if (error instanceof PayframeError && error.code === 'outcome_unknown') {
-        report(504, error);
-        return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
-      }
-      // Refused, or never sent: no payment was made. Closed, so that asking again answers `none`.
-      if (error instanceof PayframeError && NOT_CHARGED.has(error.code)) await store.attempts.record(invoice, { status: 'void' });
-      throw error;
-    }
-    const after = await store.attempts.record(invoice, outcomeOf(made));
-    return jsonResponse(200, answerOf(after ?? { ...begun, ...outcomeOf(made), updatedAt: Date.now() }) satisfies PayAnswer);
   };
 
   const post = guarded(
@@ -141,8 +149,8 @@ export function payHandler(
       const begun = { attempt, invoiceNumber: invoiceNumber(attempt), owner: who, order, status: 'open' as const, createdAt: Date.now() };
       const taken = await store.attempts.begin(begun);
       if (!taken.taken) return answer(taken.attempt, who); // the same attempt at the same moment, or closed by a GET
-      if (hosted) return toHostedPage(begun.invoiceNumber, input as PaymentCommon);
-      return charge(begun, input as PaymentCommon, nonce as string);
+      if (hosted) return toHostedPage(ctx, begun.invoiceNumber, input as PaymentCommon);
+      return charge(ctx, begun, input as PaymentCommon, nonce as string);
     },
     report,
   );
