@@ -219,6 +219,44 @@ test('a forged notification changes nothing: without or with a wrong Authorizati
   );
 });
 
+test('the books follow the record the service answers, never the posted kind: a "refund" naming a capture refunds nothing', async ({
+  playwright,
+  request,
+}) => {
+  const payer = await playwright.request.newContext();
+  const { referenceId } = await pay(payer, demo, { intent: 'auth' });
+  await payer.dispose();
+  await asStaff(request, demo);
+  const captured = await request.post(`${demo.shop}/api/payments/${referenceId}/capture`, { data: { amount: '5.000' } });
+  expect(captured.status(), await captured.text()).toBe(200);
+  const shown = async () => (await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json()).payment;
+  const capture = (await shown()).history.find((h: { kind: string }) => h.kind === 'capture');
+  expect(capture).toMatchObject({ id: expect.any(String), total: '5.000' });
+  await sent(request); // the capture's own notification is in
+  // One who learnt the Authorization value posts a refund of the payment, naming its capture's record.
+  const payload = Buffer.from(
+    JSON.stringify({
+      id: 'WH-FORGED-REFUND',
+      create_time: new Date().toISOString(),
+      resource_type: 'payment',
+      kind: 'PAYMENT.REFUND.COMPLETED',
+      resource: {
+        id: capture.id,
+        reference_id: referenceId,
+        state: 'refunded',
+        transaction: { amount: { currency: 'OMR', total: '5.000' } },
+      },
+    }),
+  ).toString('base64');
+  const forged = await request.post(`${demo.shop}/api/notifications`, {
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: relay.posts.at(-1)!.authorization },
+    data: `pg_signature=forged&pg_payload=${encodeURIComponent(payload)}`,
+  });
+  expect(forged.status()).toBe(204);
+  expect(await shown()).toMatchObject({ state: 'captured', captured: '5.000', refunded: '0.000' });
+  expect((await shown()).history.filter((h: { kind: string }) => h.kind === 'refund')).toEqual([]);
+});
+
 test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({
   page,
   context,

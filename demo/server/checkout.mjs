@@ -22,8 +22,8 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 /** The page's id of one press of Pay: a random UUID, which the page alone knows with this server. */
 const ATTEMPT = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** The notifications of a payment's own actions, and where the ledger keeps each. @type {Record<string, 'captures' | 'voids' | 'refunds'>} */
-const ACTIONS = { 'PAYMENT.CAPTURE.COMPLETED': 'captures', 'PAYMENT.AUTHORIZATION.VOIDED': 'voids', 'PAYMENT.REFUND.COMPLETED': 'refunds' };
+/** A capture, void or refund record by its state as the service answers it, and where the ledger keeps each. @type {Record<string, 'captures' | 'voids' | 'refunds'>} */
+const ACTIONS = { captured: 'captures', voided: 'voids', refunded: 'refunds' };
 
 /**
  * The email a payment is made under: a signed-in shopper's account's (the page may send it, or none),
@@ -124,11 +124,12 @@ export function checkoutRoutes(shop, accounts) {
       if (entry && !entry.referenceId) ledger.attach(entry, payment.reference_id);
       if (entry) learn(entry, payment);
       // A capture, void or refund (whose answer may have been lost): its own record, read from the service.
-      const list = ACTIONS[notice.kind];
+      // The posted body only points at it: its kind and figures are the record's, never the body's `kind`.
       const recordId = notice.resource['id'];
-      if (entry && list && typeof recordId === 'string' && recordId !== payment.reference_id) {
+      if (entry && typeof recordId === 'string' && recordId !== payment.reference_id) {
         const record = await gateway.payments.get(recordId);
-        if (record.reference_id === payment.reference_id) {
+        const list = ACTIONS[record.state];
+        if (list && record.id !== payment.reference_id && record.reference_id === payment.reference_id) {
           const total = list === 'voids' ? entry.amount.total : (record.transaction?.amount?.total ?? '0');
           noteAction(entry, list, { id: record.id, total, at: record.create_time });
         }
