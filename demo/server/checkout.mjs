@@ -239,9 +239,13 @@ export function checkoutRoutes(shop, accounts) {
           ? (await accounts.cardsOf(account)).find((c) => c.id === id)?.id
           : await savedCardIdOf(shop, input.email, id, ctx.owner);
         if (!savedCardId) throw refuse('not_found', 'No saved card with this id for this email.');
+        // A signed-in shopper in a browser that never paid here has no checkout cookie yet: it gets one now,
+        // or the routes that answer what became of this payment would know no browser of it.
+        const owner = ctx.owner ?? newOwner();
+        const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
         const orderId = ledger.nextOrderId();
         const ticket = tickets.issue({
-          owner: /** @type {string} */ (ctx.owner),
+          owner,
           savedCardId,
           email: /** @type {string} */ (input.email),
           intent: input.intent,
@@ -250,7 +254,7 @@ export function checkoutRoutes(shop, accounts) {
           orderId,
         });
         // The order's number: should the payment's answer be lost, the page asks for this order.
-        return json(200, { ticket, orderId });
+        return json(200, { ticket, orderId }, cookie);
       },
     ],
 
