@@ -2,7 +2,6 @@
 // the payer's saved cards, a saved card paid again with the CVV its frame posts, an order whose answer
 // was lost, and the service's notifications.
 import { isPayframeError, readPayment, toPending } from 'payframe/server';
-import { learn, noteAction } from './ledger.mjs';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
 import { createTickets } from './tickets.mjs';
@@ -11,7 +10,7 @@ import { isAccountEmail } from './account.mjs';
 /**
  * @typedef {import('./ledger.mjs').Entry} Entry
  * @typedef {{
- *   gateway: import('payframe/server').Gateway, ledger: ReturnType<typeof import('./ledger.mjs').createLedger>,
+ *   gateway: import('payframe/server').Gateway, ledger: Awaited<ReturnType<typeof import('./ledger.mjs').createLedger>>,
  *   order: import('./order.mjs').Order, publicOrigin: string, merchantId: string, gatewayUrl: string, frameOrigin: string,
  *   notifyAuthorization: string,
  * }} Shop
@@ -82,7 +81,7 @@ export function checkoutRoutes(shop, accounts) {
     const bill = paymentOrder(order, orderId);
     const returnUrl = new URL('/return', shop.publicOrigin);
     if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
-    const entry = ledger.open({
+    const entry = await ledger.open({
       orderId,
       kind: 'checkout',
       intent: input.intent,
@@ -103,13 +102,13 @@ export function checkoutRoutes(shop, accounts) {
         returnUrl: returnUrl.href,
       });
     } catch (error) {
-      if (!isPayframeError(error) || error.code !== 'outcome_unknown') ledger.drop(entry);
+      if (!isPayframeError(error) || error.code !== 'outcome_unknown') await ledger.drop(entry);
       throw error;
     }
     const outcome = readPayment(payment);
     if (outcome.status === 'pending' && outcome.sessionId) entry.sessionId = outcome.sessionId;
-    ledger.attach(entry, payment.reference_id);
-    learn(entry, payment);
+    await ledger.attach(entry, payment.reference_id);
+    await ledger.learn(entry, payment);
     return { payment, answer: answerOf(payment, entry) };
   };
 
@@ -121,8 +120,8 @@ export function checkoutRoutes(shop, accounts) {
     // The service's record, read by the handler: the order is found by the invoice number it carries.
     onPayment: async (payment, notice) => {
       const entry = ledger.byOrder(payment.transaction?.invoice_number);
-      if (entry && !entry.referenceId) ledger.attach(entry, payment.reference_id);
-      if (entry) learn(entry, payment);
+      if (entry && !entry.referenceId) await ledger.attach(entry, payment.reference_id);
+      if (entry) await ledger.learn(entry, payment);
       // A capture, void or refund (whose answer may have been lost): its own record, read from the service.
       // The posted body only points at it: its kind and figures are the record's, never the body's `kind`.
       const recordId = notice.resource['id'];
@@ -131,7 +130,7 @@ export function checkoutRoutes(shop, accounts) {
         const list = ACTIONS[record.state];
         if (list && record.id !== payment.reference_id && record.reference_id === payment.reference_id) {
           const total = list === 'voids' ? entry.amount.total : (record.transaction?.amount?.total ?? '0');
-          noteAction(entry, list, { id: record.id, total, at: record.create_time });
+          await ledger.noteAction(entry, list, { id: record.id, total, at: record.create_time });
         }
       }
       ledger.noticed({
@@ -200,7 +199,7 @@ export function checkoutRoutes(shop, accounts) {
         if (!entry) return json(200, { status: 'none' }); // never reached this server: nothing was paid
         if (!entry.referenceId) return json(200, checking(entry));
         const payment = await gateway.payments.get(entry.referenceId);
-        learn(entry, payment);
+        await ledger.learn(entry, payment);
         return json(200, answerOf(payment, entry));
       },
     ],
@@ -214,7 +213,7 @@ export function checkoutRoutes(shop, accounts) {
         if (!entry || !ctx.owner || entry.owner !== ctx.owner) throw refuse('not_found', 'No order of this checkout has this number.');
         if (!entry.referenceId) return json(200, checking(entry));
         const payment = await gateway.payments.get(entry.referenceId);
-        learn(entry, payment);
+        await ledger.learn(entry, payment);
         return json(200, answerOf(payment, entry));
       },
     ],
@@ -286,7 +285,7 @@ export function checkoutRoutes(shop, accounts) {
       async (_request, [referenceId], ctx) => {
         const entry = ownPayment(referenceId, ctx.owner);
         const payment = await gateway.payments.get(/** @type {string} */ (referenceId));
-        learn(entry, payment);
+        await ledger.learn(entry, payment);
         return json(200, answerOf(payment, entry));
       },
     ],
@@ -298,7 +297,7 @@ export function checkoutRoutes(shop, accounts) {
         const entry = ledger.bySession(/** @type {string} */ (sessionId));
         ownPayment(entry?.referenceId, ctx.owner);
         const payment = await gateway.payments.session(/** @type {string} */ (sessionId));
-        learn(/** @type {Entry} */ (entry), payment);
+        await ledger.learn(/** @type {Entry} */ (entry), payment);
         const { status, state, code, text, referenceId } = readPayment(payment);
         return json(200, { status, state, code, text, referenceId, orderId: entry?.orderId, amount: entry?.amount });
       },
@@ -338,7 +337,8 @@ export function checkoutRoutes(shop, accounts) {
  */
 export async function savedCards(shop, email, owner) {
   const firsts = shop.ledger.savedFor(email, owner);
-  for (const entry of firsts.filter((e) => !e.savedCardId)) learn(entry, await shop.gateway.payments.get(entry.referenceId));
+  for (const entry of firsts.filter((e) => !e.savedCardId))
+    await shop.ledger.learn(entry, await shop.gateway.payments.get(entry.referenceId));
   const ids = new Set(firsts.map((e) => e.savedCardId).filter(Boolean));
   if (ids.size === 0) return [];
   const payer = await shop.gateway.payers.byEmail(email);

@@ -2,6 +2,9 @@
 // through the shop's own pay route with nonces from payframe's client in Node, and the checks every
 // page passes (no CSP violation, no axe violation).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test, type TestInfo } from '@playwright/test';
 import { createClient } from '../../src';
@@ -24,7 +27,12 @@ export interface Launched {
 
 /** Runs `npm start`'s launcher (random ports unless `args` name them) until it prints its block. */
 export function run(args: string[]): Omit<Launched, 'shop' | 'sandbox' | 'backOffice'> {
-  const child = spawn(process.execPath, [START, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A database folder of its own (PGlite opens one in one process), gone when the launcher ends.
+  const data = args.includes('--data') ? undefined : mkdtempSync(join(tmpdir(), 'payframe-demo-'));
+  const child = spawn(process.execPath, [START, ...args, ...(data ? ['--data', join(data, 'db')] : [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (data) child.on('exit', () => rmSync(data, { recursive: true, force: true }));
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
