@@ -58,6 +58,34 @@ export interface CvvAnswer {
   pending?: PendingPayment;
 }
 
+/**
+ * What the checkout page posts to `handlers.pay()`: its card's nonce and its own id for this press of
+ * Pay (a new one per press; the same one when it asks again). One payment at most per attempt.
+ */
+export interface PayRequest {
+  nonce: string;
+  attempt: string;
+}
+
+/**
+ * `handlers.pay()`'s answer, to the POST and to `GET ?attempt=`: `checking` while nobody knows yet
+ * (the service's answer was lost: never "not paid", never pay again), `none` when the server proved no
+ * payment was made for the attempt (it is closed: a late request of it charges nothing), else the
+ * payment's outcome, with what `handlePending` takes when it is pending.
+ */
+export type PayAnswer =
+  | { status: 'checking' | 'none' }
+  | {
+      status: 'approved' | 'declined' | 'pending';
+      referenceId?: string;
+      state?: PaymentState;
+      /** The service's four-digit result code. */
+      code?: string;
+      /** The service's text of the result (a decline's reason). */
+      text?: string;
+      pending?: PendingPayment;
+    };
+
 /** Every handler's refusal, and a CVV route's in payframe's shape. */
 export interface ErrorAnswer {
   error: { code: ErrorCode; message: string; reason?: string; resultCode?: string };

@@ -51,7 +51,7 @@ export interface CallEvent {
   message: string;
 }
 
-export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'savedCards';
+export type HandlerName = 'clientToken' | 'authenticate' | 'cvv' | 'notification' | 'savedCards' | 'pay';
 
 /**
  * A handler answered a 5xx, whose message is generic on purpose (the page must not learn the cause):
@@ -76,11 +76,13 @@ export interface HandlerEvent {
  * A notification reached `handlers.notification()`: `handled` (its payment read and `onPayment`
  * done), `duplicate` (handled before: nothing called), `busy` (being handled elsewhere: answered 503,
  * the service sends it again), `ignored` (not about a payment), `refused` (a
- * wrong `Authorization`: nothing read), `failed` (answered 5xx: the service sends it again; `error` says why).
+ * wrong `Authorization`, 401: nothing read; or a body the route does not take, 4xx: `error` says why),
+ * `timeout` (`onPayment` did not finish within its deadline: its claim is given back and 503 answered,
+ * so the service sends it again), `failed` (answered 5xx: the service sends it again; `error` says why).
  */
 export interface NotificationEvent {
   type: 'notification';
-  outcome: 'handled' | 'duplicate' | 'busy' | 'ignored' | 'refused' | 'failed';
+  outcome: 'handled' | 'duplicate' | 'busy' | 'ignored' | 'refused' | 'timeout' | 'failed';
   /** The notification's id and kind, and the payment it named, as posted (in their shapes). */
   id?: string;
   kind?: string;

@@ -27,10 +27,23 @@ export type {
 export { isApproved, isDeclined, isPending, readSavedCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
 export type { AuthenticateOptions, CvvOptions, Handlers } from './routes/handlers';
-export { memoryNotificationStore, type NotificationClaim, type NotificationStore } from './store/memory';
+export { memoryNotificationStore, memoryStore, type MemoryStoreOptions } from './store/memory';
+export { postgresStore, type PostgresStoreOptions, type SqlClient } from './store/postgres';
+export { redisStore, type RedisClient, type RedisStoreOptions } from './store/redis';
+export type {
+  Attempt,
+  AttemptStatus,
+  AttemptStore,
+  NotificationClaim,
+  NotificationStore,
+  PayframeStore,
+  StoreOptions,
+} from './store/store';
 export type { NotificationOptions } from './routes/notifications';
 export type { SettleOptions, SettleRef, Settlement } from './calls/settle';
 export type { SavedCardsOptions } from './routes/saved-cards';
+export type { PayOptions, PayPayment } from './routes/pay';
+export type { OpenSettlement, SettleOpenOptions } from './calls/attempts';
 export type { PayerUpdate, PayerCalls, VerifyInput } from './calls/payer-calls';
 export type { Handler } from './routes/respond';
 export type { CallEvent, EventError, EventListener, GatewayEvent, HandlerEvent, HandlerName, NotificationEvent } from './events';
@@ -46,6 +59,8 @@ export type {
   SavedCardView,
   OtpOutcome,
   OtpSubmission,
+  PayAnswer,
+  PayRequest,
   PendingPayment,
   TokenGrant,
 } from '../protocol/wire';

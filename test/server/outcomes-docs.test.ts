@@ -7,19 +7,21 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, testCards } from '../setup/sandbox';
-import { createGateway, memoryNotificationStore, type Gateway } from '../../src/server';
+import { createGateway, memoryStore, type Gateway } from '../../src/server';
 import { readmeBlock } from '../readme';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const AUTH = 'notify-edge-5b1e';
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let gateway: Gateway;
+let options: Parameters<typeof createGateway>[0];
 let mf: Miniflare;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ plainHttp: true });
   const { id, clientId, clientSecret } = sandbox.merchant;
-  gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.httpUrl! });
+  options = { merchantId: id, clientId, clientSecret, baseUrl: sandbox.httpUrl! };
+  gateway = createGateway(options);
   const { outputFiles } = await build({
     stdin: { contents: readmeBlock('outcomes/worker.mjs'), resolveDir: ROOT, sourcefile: 'worker.mjs', loader: 'js' },
     bundle: true,
@@ -84,36 +86,71 @@ describe('docs/outcomes.md', () => {
     expect(reads()).toBe(before);
     expect((await mf.dispatchFetch('https://shop.example/elsewhere')).status).toBe(404);
   });
+});
 
-  it('settle.mjs: settles open orders by reference id and by invoice number, and leaves the unknown open', async () => {
+describe('docs/outcomes.md: the settle job', () => {
+  it('settle.mjs: settles the attempts still pending, saves their orders, and leaves the unknown open', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'settle-'));
     await writeFile(join(dir, 'settle.mjs'), readmeBlock('outcomes/settle.mjs'));
     const { settleOpenOrders } = (await import(join(dir, 'settle.mjs'))) as {
-      settleOpenOrders: (g: Gateway, orders: Record<string, unknown>[], store: unknown) => Promise<void>;
+      settleOpenOrders: (
+        g: Gateway,
+        save: (order: string, status: string, referenceId?: string) => void,
+        options: { olderThan: number; log: unknown },
+      ) => Promise<void>;
     };
-    const card = { number: testCards.otp.number, expireMonth: 12, expireYear: 2034, cvv: '400' };
-    const pending = await gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '9.00' }, card });
-    const lost = await gateway.payments.create({
-      intent: 'sale',
-      amount: { currency: 'EUR', total: '2.00' },
-      invoiceNumber: 'INV-LOST-1',
-      card: { ...card, number: testCards.approved.number },
+    const shop = createGateway({ ...options, store: memoryStore() });
+    const pay = shop.handlers.pay({
+      payment: (_r, body) => ({ intent: 'sale', amount: { currency: 'EUR', total: '9.00' }, order: String(body.order) }),
     });
-    const store = memoryNotificationStore();
-    // As the notification route records it once it has handled the payment's notification:
-    await store.claim('WH-1');
-    await store.finish('WH-1', { referenceId: lost.reference_id, invoiceNumber: 'INV-LOST-1' });
-    const orders = [
-      { status: 'pending', referenceId: pending.reference_id },
-      { status: 'checking', invoiceNumber: 'INV-LOST-1' },
-      { status: 'checking', invoiceNumber: 'INV-NEVER' },
-      { status: 'approved', referenceId: 'PAY-LEFT-ALONE' },
-    ];
-    await settleOpenOrders(gateway, orders, store);
-    expect(orders.map((o) => o.status)).toEqual(['pending', 'approved', 'checking', 'approved']);
-    sandbox.advanceClock(15 * 60_000); // the payer never finished on the bank's page
-    await settleOpenOrders(gateway, orders, store);
-    expect(orders[0]).toMatchObject({ status: 'declined', state: 'declined' });
-    expect(orders[1]).toMatchObject({ status: 'approved', state: 'captured', referenceId: lost.reference_id });
+    const nonce = async (number: string) => {
+      const token = await shop.clientToken();
+      const r = await fetch(`${sandbox.httpUrl}/v1/merchants/${sandbox.merchant.id}/credit-card-nonce`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ number, expire_month: 12, expire_year: 2034, cvv2: '400' }),
+      });
+      return ((await r.json()) as { data: { credit_card_nonce: string } }).data.credit_card_nonce;
+    };
+    const post = async (body: unknown) =>
+      (
+        await pay(
+          new Request('https://shop.example/pay', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          }),
+        )
+      ).json();
+    // A pending payment whose payer never finishes on the bank's page; an attempt whose request never reached the service.
+    const pending = await post({ nonce: await nonce(testCards.otp.number), attempt: 'attempt-pending-1', order: 'ORDER-P' });
+    expect(pending).toMatchObject({ status: 'pending' });
+    await shop.store.attempts.begin({
+      attempt: 'attempt-silent-1',
+      invoiceNumber: 'PF-silent-1',
+      order: 'ORDER-S',
+      status: 'open',
+      createdAt: Date.now() - 2 * 86_400_000,
+    });
+    const saved: unknown[][] = [];
+    const warned: string[] = [];
+    const log = { warn: (line: string) => warned.push(line) };
+    sandbox.advanceClock(15 * 60_000); // the payer never finished: the service declined it (1203)
+    await settleOpenOrders(shop, (...args) => void saved.push(args), { olderThan: 0, log });
+    expect(saved).toEqual([['ORDER-P', 'declined', (pending as { referenceId: string }).referenceId]]);
+    expect((await shop.store.attempts.get('attempt-silent-1'))!.status).toBe('open');
+    expect(warned.join('\n')).toMatch(/attempt-silent-1 of order ORDER-S still unknown after a day: look up PF-silent-1/);
+  });
+});
+
+describe('docs/outcomes.md: a refund whose answer was lost', () => {
+  it('a refund record is read by the id its notification names: its own amount, the payment it acted on', async () => {
+    const card = { number: testCards.approved.number, expireMonth: 12, expireYear: 2034, cvv: '123' };
+    const payment = await gateway.payments.create({ intent: 'sale', amount: { currency: 'EUR', total: '10.00' }, card });
+    const refund = await gateway.payments.refund(payment.reference_id, { amount: { currency: 'EUR', total: '3.00' } });
+    const read = await gateway.payments.get(refund.id);
+    expect(read).toMatchObject({ id: refund.id, reference_id: payment.reference_id, state: 'refunded' });
+    expect(read.transaction?.amount?.total).toBe('3.00');
+    expect((await gateway.payments.get(payment.reference_id)).state).toBe('captured');
   });
 });

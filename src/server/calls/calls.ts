@@ -21,6 +21,7 @@ import {
   type SavedCard,
 } from '../../schemas';
 import type { EventListener } from '../events';
+import type { PayframeStore } from '../store/store';
 import { buildPaymentRequest, type Money, type PaymentInput } from './payment-input';
 import { settle, type SettleOptions, type SettleRef, type Settlement } from './settle';
 import { checked, createTransport, segment, type RequestOptions } from './transport';
@@ -41,6 +42,14 @@ export interface GatewayOptions extends CallOptions {
    * In one line: `onEvent: (event) => console.log('payframe:', event.message)`.
    */
   onEvent?: EventListener;
+  /**
+   * What the gateway keeps so that no outcome is lost: the attempts of `handlers.pay`, the
+   * notifications handled, the invoice numbers they named. `handlers.notification`, `payments.settle`,
+   * `handlers.pay`, `handlers.authenticate` and `settleOpen` all use it. Default `memoryStore()`: this
+   * process's memory, for tests and one process only (a restart forgets it; a second process does not
+   * see it). With more than one process, or to survive a restart, a store on your database (docs/stores.md).
+   */
+  store?: PayframeStore;
 }
 
 /**
@@ -85,7 +94,8 @@ export interface ServiceCalls {
     /**
      * What became of a payment you could not tell yet (docs/outcomes.md): read by its `referenceId`, a
      * pending one's `sessionId`, or the `invoiceNumber` of one whose answer was lost (found once its
-     * notification was handled: pass the notification route's `store`). Reads only; never pays.
+     * notification was handled, or an attempt of `handlers.pay` named it: the gateway's store says).
+     * Reads only; never pays.
      */
     settle(ref: SettleRef, options?: SettleOptions): Promise<Settlement>;
     /**
@@ -112,7 +122,7 @@ function basic(clientId: string, clientSecret: string): string {
 }
 
 /** The checked options' calls, and the gateway's origin (the handlers' default frame origin). */
-export function createCalls(options: GatewayOptions): { core: ServiceCalls; base: URL } {
+export function createCalls(options: GatewayOptions, store: PayframeStore): { core: ServiceCalls; base: URL } {
   for (const key of ['merchantId', 'clientId', 'clientSecret'] as const) {
     if (typeof options?.[key] !== 'string' || options[key] === '') throw configError(`${key} is required`);
   }
@@ -181,7 +191,7 @@ export function createCalls(options: GatewayOptions): { core: ServiceCalls; base
           signal: options?.signal,
         });
       },
-      settle: async (ref, options) => settle(core.payments, ref, options),
+      settle: async (ref, options) => settle(core.payments, ref, store, options),
       verify: vault.verify,
     },
     payers: {

@@ -1,11 +1,12 @@
 /**
  * `payments.settle`: what became of a payment the merchant could not tell yet, from what it saved. The
  * service has no lookup by invoice number: a payment whose answer was lost is found through the
- * notification that carries its invoice number (the notification store remembers it).
+ * attempt of `handlers.pay` that begun it, or the notification that carries its invoice number: the
+ * gateway's store remembers both.
  */
 import type { Payment } from '../../schemas';
 import { configError, PayframeError } from '../../shared/errors';
-import type { NotificationStore } from '../store/memory';
+import type { NotificationStore, PayframeStore } from '../store/store';
 import { type PaymentOutcome, readPayment } from '../readers';
 import type { RequestOptions } from './transport';
 
@@ -13,7 +14,10 @@ import type { RequestOptions } from './transport';
 export type SettleRef = { referenceId: string } | { sessionId: string } | { invoiceNumber: string };
 
 export interface SettleOptions extends RequestOptions {
-  /** The store `handlers.notification({ store })` writes: how an invoice number leads to its payment. */
+  /**
+   * @deprecated The gateway's own store (`createGateway({ store })`) is read without it. Still taken:
+   * a notification store handed to `handlers.notification({ store })` by hand.
+   */
   store?: NotificationStore;
 }
 
@@ -25,8 +29,8 @@ export type Settlement = (PaymentOutcome & { payment: Payment }) | { status: 'un
 
 type Read = { get(id: string, o?: RequestOptions): Promise<Payment>; session(id: string, o?: RequestOptions): Promise<Payment> };
 
-export async function settle(read: Read, ref: SettleRef, options: SettleOptions = {}): Promise<Settlement> {
-  const { store, signal } = options;
+export async function settle(read: Read, ref: SettleRef, own: PayframeStore, options: SettleOptions = {}): Promise<Settlement> {
+  const { store, signal } = options ?? {};
   const r = (ref ?? {}) as Partial<Record<'referenceId' | 'sessionId' | 'invoiceNumber', unknown>>;
   const given = (['referenceId', 'sessionId', 'invoiceNumber'] as const).filter((k) => r[k] !== undefined);
   if (given.length !== 1 || typeof r[given[0]!] !== 'string') {
@@ -39,7 +43,9 @@ export async function settle(read: Read, ref: SettleRef, options: SettleOptions 
     const invoiceNumber = r.invoiceNumber as string;
     if (store !== undefined && typeof store.referenceOf !== 'function')
       throw configError('store must have referenceOf(invoiceNumber)', 'settle');
-    const referenceId = await store?.referenceOf?.(invoiceNumber);
+    const referenceId = store
+      ? await store.referenceOf?.(invoiceNumber)
+      : ((await own.attempts.byInvoice(invoiceNumber))?.referenceId ?? (await own.notifications.referenceOf?.(invoiceNumber)));
     if (referenceId === undefined) return { status: 'unknown', invoiceNumber };
     payment = await read.get(referenceId, { signal });
   }

@@ -18,6 +18,9 @@ import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from '
 import { checked } from '../calls/transport';
 import { OtpSubmissionSchema } from '../wire';
 import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
+import { payHandler, type PayOptions } from './pay';
+import { outcomeOf } from '../calls/attempts';
+import type { PayframeStore } from '../store/store';
 
 export interface Handlers {
   /** `POST` only: answers `{ clientToken, expiresAt }`, never cached. */
@@ -50,6 +53,15 @@ export interface Handlers {
    * and answers the cards after it. The payer comes from `payerOf(request)` (your session), never the page.
    */
   savedCards(options: SavedCardsOptions): Handler;
+  /**
+   * The checkout's Pay (docs/outcomes.md): `POST` JSON `{ nonce, attempt }` begins the attempt in the
+   * gateway's store under a new invoice number, then makes the payment `payment(request, body)` sets
+   * with that nonce, and answers a `PayAnswer`; the same attempt posted again charges nothing and
+   * answers what the first became; a lost answer is `checking`. `GET ?attempt=` answers what became of
+   * it, to its `owner` only: `checking` while nobody knows, `none` once the server proved no payment was
+   * made (an attempt it never saw is closed first, so that a late POST of it charges nothing).
+   */
+  pay(options: PayOptions): Handler;
 }
 
 export interface CvvOptions {
@@ -112,7 +124,113 @@ function isOrigin(text: unknown): text is string {
   return typeof text === 'string' && urlOf(text)?.origin === text && /^https?:/.test(text);
 }
 
-export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onEvent?: EventListener): Handlers {
+/** `handlers.authenticate()`: the OTP of a pending payment, for the shopper `authorize` lets finish it. */
+function authenticateHandler(
+  gateway: ServiceCalls,
+  store: PayframeStore,
+  { authorize }: AuthenticateOptions = {},
+  report: (status: number, error: unknown) => void,
+): Handler {
+  if (authorize !== undefined && typeof authorize !== 'function') {
+    throw configError('authorize must be a function (request, referenceId) => boolean', 'authenticate');
+  }
+  return guarded(
+    'POST',
+    async (request) => {
+      const { referenceId, sessionId, otp } = checked(OtpSubmissionSchema, await readJson(request));
+      if (authorize && (await authorize(request, referenceId)) !== true) {
+        return refusalResponse(403, { code: 'forbidden', message: 'this checkout may not finish this payment' });
+      }
+      // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
+      // by an earlier try whose answer was lost: the session then says how the payment ended, so the
+      // payer is told that rather than "try again" or "expired" (and never pays twice).
+      const payment = await gateway.payments
+        .authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp })
+        .catch((error: unknown) => settledAfter(error, gateway, sessionId, referenceId));
+      const outcome = readPayment(payment);
+      // An attempt of handlers.pay that was pending is settled here, on whichever process took the OTP.
+      const invoice = payment.transaction?.invoice_number;
+      if (invoice !== undefined) await store.attempts.record(invoice, outcomeOf(payment));
+      if (outcome.status === 'pending') throw new PayframeError('invalid_response', 'the payment is still pending after its OTP');
+      const { status, state, code, text } = outcome;
+      return jsonResponse(200, { status, referenceId: payment.reference_id, state, code, text } as OtpOutcome);
+    },
+    report,
+  );
+}
+
+/** `handlers.cvv()`: a saved card's CVV, posted by its frame, used by the merchant's `handle`. */
+function cvvHandler(gatewayOrigin: string, options: CvvOptions, report: (status: number, error: unknown) => void): Handler {
+  let { frameOrigin } = options ?? ({} as CvvOptions);
+  const { handle } = options ?? ({} as CvvOptions);
+  if (typeof handle !== 'function') throw configError('handle must be a function ({ cvv, body, request }) => answer', 'cvv');
+  // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.
+  if (frameOrigin === undefined && !isLoopbackOrigin(gatewayOrigin)) {
+    throw configError('frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)', 'cvv');
+  }
+  frameOrigin ??= gatewayOrigin;
+  if (!isOrigin(frameOrigin)) throw configError('frameOrigin must be an origin such as https://frames.example', 'cvv');
+  const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
+  const forbidden = (message: string) => refusalResponse(403, { code: 'forbidden', message }, { vary: 'origin' });
+  const post = guarded(
+    'POST',
+    async (request) => {
+      const body = await readJson(request);
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new PayframeError('invalid_request', 'the body must be a JSON object');
+      const { cvv, ...rest } = body as Record<string, unknown>;
+      if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
+      let payment: Payment;
+      try {
+        payment = await handle({ cvv, body: rest, request });
+      } catch (error) {
+        // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
+        if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
+          throw new PayframeError(error.code, 'the payment was refused', {
+            status: error.status,
+            reason: asName(error.reason),
+            resultCode: asResultCode(error.resultCode),
+          });
+        }
+        throw error;
+      }
+      let answer: CvvAnswer;
+      try {
+        answer = cvvAnswer(payment);
+      } catch (error) {
+        if (error instanceof PayframeError) throw error;
+        throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
+      }
+      return jsonResponse(200, answer, cors);
+    },
+    report,
+    cors,
+  );
+  return async (request) => {
+    // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).
+    if (request.headers.get('origin') !== frameOrigin) return forbidden('only the card frames may post a security code here');
+    if (request.method !== 'OPTIONS') return post(request);
+    const headers = (request.headers.get('access-control-request-headers') ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
+    const ok =
+      request.headers.get('access-control-request-method') === 'POST' && headers.every((h) => h === 'content-type' || h === 'accept');
+    if (!ok) return forbidden('only a JSON POST is allowed here');
+    return new Response(null, {
+      status: 204,
+      headers: {
+        ...cors,
+        'access-control-allow-methods': 'POST',
+        'access-control-allow-headers': 'content-type',
+        'access-control-max-age': '600',
+      },
+    });
+  };
+}
+
+export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, store: PayframeStore, onEvent?: EventListener): Handlers {
   /** The cause of a handler's 5xx, for the merchant's log. */
   const reportAs = (handler: HandlerName) => (status: number, error: unknown) => emit(onEvent, () => handlerEvent(handler, status, error));
   return {
@@ -125,102 +243,10 @@ export function createHandlers(gateway: ServiceCalls, gatewayOrigin: string, onE
         },
         reportAs('clientToken'),
       ),
-    authenticate: ({ authorize } = {}) => {
-      if (authorize !== undefined && typeof authorize !== 'function') {
-        throw configError('authorize must be a function (request, referenceId) => boolean', 'authenticate');
-      }
-      return guarded(
-        'POST',
-        async (request) => {
-          const { referenceId, sessionId, otp } = checked(OtpSubmissionSchema, await readJson(request));
-          if (authorize && (await authorize(request, referenceId)) !== true) {
-            return refusalResponse(403, { code: 'forbidden', message: 'this checkout may not finish this payment' });
-          }
-          // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
-          // by an earlier try whose answer was lost: the session then says how the payment ended, so the
-          // payer is told that rather than "try again" or "expired" (and never pays twice).
-          const payment = await gateway.payments
-            .authenticate({ authenticateUrl: gateway.authenticateUrl(sessionId), referenceId, otp })
-            .catch((error: unknown) => settledAfter(error, gateway, sessionId, referenceId));
-          const outcome = readPayment(payment);
-          if (outcome.status === 'pending') throw new PayframeError('invalid_response', 'the payment is still pending after its OTP');
-          const { status, state, code, text } = outcome;
-          return jsonResponse(200, { status, referenceId: payment.reference_id, state, code, text } as OtpOutcome);
-        },
-        reportAs('authenticate'),
-      );
-    },
-    notification: (options) => notificationHandler(gateway, options, onEvent),
-    cvv: ({ frameOrigin, handle } = {} as CvvOptions) => {
-      if (typeof handle !== 'function') throw configError('handle must be a function ({ cvv, body, request }) => answer', 'cvv');
-      // The sandbox serves the frames beside its API; the live service does not: its origin would refuse every post.
-      if (frameOrigin === undefined && !isLoopbackOrigin(gatewayOrigin)) {
-        throw configError(
-          'frameOrigin is required with a live gateway: the origin of your frame host (the frameUrl the page mounts)',
-          'cvv',
-        );
-      }
-      frameOrigin ??= gatewayOrigin;
-      if (!isOrigin(frameOrigin)) throw configError('frameOrigin must be an origin such as https://frames.example', 'cvv');
-      const cors = { 'access-control-allow-origin': frameOrigin, vary: 'origin' };
-      const forbidden = (message: string) => refusalResponse(403, { code: 'forbidden', message }, { vary: 'origin' });
-      const post = guarded(
-        'POST',
-        async (request) => {
-          const body = await readJson(request);
-          if (typeof body !== 'object' || body === null || Array.isArray(body))
-            throw new PayframeError('invalid_request', 'the body must be a JSON object');
-          const { cvv, ...rest } = body as Record<string, unknown>;
-          if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
-          let payment: Payment;
-          try {
-            payment = await handle({ cvv, body: rest, request });
-          } catch (error) {
-            // The merchant's words, or the service's, may quote what they were sent: said only without the CVV.
-            if (error instanceof PayframeError && rendersCvv(error.message, cvv)) {
-              throw new PayframeError(error.code, 'the payment was refused', {
-                status: error.status,
-                reason: asName(error.reason),
-                resultCode: asResultCode(error.resultCode),
-              });
-            }
-            throw error;
-          }
-          let answer: CvvAnswer;
-          try {
-            answer = cvvAnswer(payment);
-          } catch (error) {
-            if (error instanceof PayframeError) throw error;
-            throw new PayframeError('server_error', 'cvv: handle must answer the payment it made (payments.create)');
-          }
-          return jsonResponse(200, answer, cors);
-        },
-        reportAs('cvv'),
-        cors,
-      );
-      return async (request) => {
-        // A browser names the page's origin; only the card frames may post a CVV here (and read the answer).
-        if (request.headers.get('origin') !== frameOrigin) return forbidden('only the card frames may post a security code here');
-        if (request.method !== 'OPTIONS') return post(request);
-        const headers = (request.headers.get('access-control-request-headers') ?? '')
-          .toLowerCase()
-          .split(',')
-          .map((h) => h.trim())
-          .filter(Boolean);
-        const ok =
-          request.headers.get('access-control-request-method') === 'POST' && headers.every((h) => h === 'content-type' || h === 'accept');
-        if (!ok) return forbidden('only a JSON POST is allowed here');
-        return new Response(null, {
-          status: 204,
-          headers: {
-            ...cors,
-            'access-control-allow-methods': 'POST',
-            'access-control-allow-headers': 'content-type',
-            'access-control-max-age': '600',
-          },
-        });
-      };
-    },
+    authenticate: (options) => authenticateHandler(gateway, store, options, reportAs('authenticate')),
+    notification: (options) => notificationHandler(gateway, store, options, onEvent),
+    pay: (options) => payHandler(gateway, store, options, reportAs('pay')),
+    cvv: (options) => cvvHandler(gatewayOrigin, options, reportAs('cvv')),
     savedCards: (options) => savedCardsHandler(gateway, options ?? ({} as SavedCardsOptions), reportAs('savedCards')),
   };
 }

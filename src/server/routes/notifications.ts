@@ -9,7 +9,8 @@ import { MAX_SERVICE_ANSWER } from '../../shared/body';
 import { configError, PayframeError } from '../../shared/errors';
 import { emit, type EventListener, notificationEvent } from '../events';
 import { guarded, readBody, refusalResponse } from './respond';
-import { memoryNotificationStore, type NotificationStore } from '../store/memory';
+import type { Attempt, NotificationStore, PayframeStore } from '../store/store';
+import { outcomeOf } from '../calls/attempts';
 
 export interface NotificationOptions {
   /**
@@ -19,13 +20,25 @@ export interface NotificationOptions {
   authorization: string;
   /**
    * Settles your order: `payment` is the service's record as it is now (read by its id, never taken from
-   * the notification), `notification` what was posted (its `resource` is a claim: do not act on it).
+   * the notification), `notification` what was posted (its `resource` is a claim: do not act on it),
+   * `attempt` the attempt of `handlers.pay` that made the payment (its `order` is yours), undefined
+   * for a payment no attempt of the gateway's store made (log it: an order your shop does not know).
    * Answer (or resolve) once the order is saved; a throw answers 500, and the service sends it again.
    */
-  onPayment: (payment: Payment, notification: Notification) => void | Promise<void>;
-  /** Which notifications were handled already; default `memoryNotificationStore()`, for one process only. */
+  onPayment: (payment: Payment, notification: Notification, attempt: Attempt | undefined) => void | Promise<void>;
+  /**
+   * How long `onPayment` may take, in ms; default 8,000 (under the service's wait for an answer). Past
+   * it the claim is given back and 503 answered, so the service sends the notification again, and the
+   * payment's later notifications no longer wait for it (`onEvent` is told `timeout`). An `onPayment`
+   * still running then may finish later: set the order from the payment, and a second call is harmless.
+   */
+  deadlineMs?: number;
+  /** @deprecated The gateway's store (`createGateway({ store })`) is the default; a store given here is used instead. */
   store?: NotificationStore;
 }
+
+/** `onPayment`'s deadline passed: the claim is given back and the service sends the notification again. */
+class Overdue extends Error {}
 
 /** Whether two texts are equal, in a time that depends on neither (both are hashed to one length first). */
 async function sameText(a: string, b: string): Promise<boolean> {
@@ -58,21 +71,25 @@ async function readNotification(request: Request): Promise<Notification> {
   return parsed.output;
 }
 
-/** What the route needs of the gateway: reading a payment. */
-type Reader = { payments: { get(referenceId: string): Promise<Payment> } };
-
-export function notificationHandler(gateway: Reader, options: NotificationOptions, onEvent: EventListener | undefined) {
-  const { authorization, onPayment, store = memoryNotificationStore() } = options ?? ({} as NotificationOptions);
+/** The options' checks: `invalid_config` when the route is made, not when the first notification comes. */
+function checkOptions(authorization: unknown, onPayment: unknown, store: NotificationStore, deadlineMs: number): void {
+  if (!Number.isSafeInteger(deadlineMs) || deadlineMs < 1)
+    throw configError('deadlineMs must be a whole number of milliseconds, at least 1', 'notification');
   if (typeof authorization !== 'string' || authorization.trim() === '')
     throw configError('authorization is required: the Authorization value the service adds to every notification', 'notification');
   if (typeof onPayment !== 'function') throw configError('onPayment must be a function (payment, notification) => void', 'notification');
   if (!['claim', 'finish', 'release'].every((m) => typeof (store as unknown as Record<string, unknown>)?.[m] === 'function')) {
     throw configError('store must have claim(id), finish(id, payment) and release(id)', 'notification');
   }
-  // One payment at a time in this process: each of its notifications reads the payment when its turn
-  // comes, so a slow write of an older state cannot land after a newer one.
+}
+
+/**
+ * One payment at a time in this process: each of its notifications reads the payment when its turn
+ * comes, so a slow write of an older state cannot land after a newer one.
+ */
+function oneAtATime() {
   const turns = new Map<string, Promise<unknown>>();
-  const inTurn = async <T>(referenceId: string, run: () => Promise<T>): Promise<T> => {
+  return async <T>(referenceId: string, run: () => Promise<T>): Promise<T> => {
     const before = turns.get(referenceId);
     const mine = (async () => {
       await before?.catch(() => undefined);
@@ -85,13 +102,58 @@ export function notificationHandler(gateway: Reader, options: NotificationOption
       if (turns.get(referenceId) === mine) turns.delete(referenceId);
     }
   };
-  const tell = (outcome: Parameters<typeof notificationEvent>[0], n?: Notification) => emit(onEvent, () => notificationEvent(outcome, n));
+}
+
+/**
+ * Runs `work` until it ends or `ms` pass (then `Overdue`), whatever it does: the payment's next
+ * notification never waits on a hung `onPayment`. `late()` tells the work, once it ends, that it was.
+ */
+async function withinDeadline(work: (late: () => boolean) => Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let late = false;
+  const overdue = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      late = true;
+      reject(new Overdue('onPayment did not finish within deadlineMs'));
+    }, ms);
+  });
+  try {
+    await Promise.race([work(() => late), overdue]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What the route needs of the gateway: reading a payment. */
+type Reader = { payments: { get(referenceId: string): Promise<Payment> } };
+
+export function notificationHandler(gateway: Reader, own: PayframeStore, options: NotificationOptions, onEvent: EventListener | undefined) {
+  const { authorization, onPayment, store = own.notifications, deadlineMs = 8_000 } = options ?? ({} as NotificationOptions);
+  checkOptions(authorization, onPayment, store, deadlineMs);
+  const inTurn = oneAtATime();
+  const tell = (outcome: Parameters<typeof notificationEvent>[0], n?: Notification, status?: number, error?: unknown) =>
+    emit(onEvent, () => notificationEvent(outcome, n, status, error));
+  /** Reads the payment, hands it to `onPayment` with its attempt, writes its outcome to the attempt, and marks the id handled. */
+  const handle = (id: string, referenceId: string, notification: Notification) => async (late: () => boolean) => {
+    const payment = await gateway.payments.get(referenceId);
+    const invoiceNumber = payment.transaction?.invoice_number;
+    const attempt = invoiceNumber === undefined ? undefined : await own.attempts.byInvoice(invoiceNumber);
+    await onPayment(payment, notification, attempt);
+    if (late()) return; // its claim was given back: the next delivery writes and finishes it
+    if (attempt) await own.attempts.record(attempt.invoiceNumber, outcomeOf(payment));
+    await store.finish(id, { referenceId: payment.reference_id, invoiceNumber });
+  };
   const noContent = () => new Response(null, { status: 204 });
 
   const post = guarded(
     'POST',
     async (request) => {
-      const notification = await readNotification(request);
+      const notification = await readNotification(request).catch((error: unknown) => {
+        // A body the route does not take is told too (4xx): a misconfigured service, or someone probing.
+        const status = error instanceof PayframeError ? (error.status ?? 400) : 400;
+        if (status < 500) tell('refused', undefined, status, error);
+        throw error;
+      });
       const { id, resource_type: type, resource } = notification;
       if (type !== 'payment') {
         tell('ignored', notification);
@@ -105,14 +167,12 @@ export function notificationHandler(gateway: Reader, options: NotificationOption
           : refusalResponse(503, { code: 'server_error', message: 'this notification is being handled: send it again later' });
       }
       try {
-        await inTurn(resource.reference_id!, async () => {
-          const payment = await gateway.payments.get(resource.reference_id!);
-          await onPayment(payment, notification);
-          await store.finish(id, { referenceId: payment.reference_id, invoiceNumber: payment.transaction?.invoice_number });
-        });
+        await inTurn(resource.reference_id!, () => withinDeadline(handle(id, resource.reference_id!, notification), deadlineMs));
       } catch (error) {
         await Promise.resolve(store.release(id)).catch(() => undefined);
-        throw error;
+        if (!(error instanceof Overdue)) throw error;
+        tell('timeout', notification, 503);
+        return refusalResponse(503, { code: 'server_error', message: 'the order was not saved in time: send it again later' });
       }
       tell('handled', notification);
       return noContent();

@@ -33,6 +33,9 @@ export function savedCardView(card: SavedCard): SavedCardView {
   };
 }
 
+/** Errors after which a change of the payer's cards may have been made: read again before answering. */
+const LOST = new Set(['network', 'timeout', 'server_error', 'invalid_response', 'outcome_unknown']);
+
 export function savedCardsHandler(
   gateway: ServiceCalls,
   { payerOf }: SavedCardsOptions,
@@ -59,8 +62,15 @@ export function savedCardsHandler(
       // Another payer's card, a removed one, an unknown one: one answer, and nothing is sent to change it.
       const own = payerId !== undefined && (await gateway.payers.cards(payerId)).credit_cards.some((card) => card.id === cardId);
       if (!own) throw new PayframeError('not_found', 'no such card among yours');
-      if (action === 'remove') await gateway.payers.removeCard(payerId!, cardId);
-      else await gateway.payers.setDefaultCard(payerId!, cardId);
+      const change = action === 'remove' ? gateway.payers.removeCard(payerId!, cardId) : gateway.payers.setDefaultCard(payerId!, cardId);
+      await change.catch(async (error: unknown) => {
+        // Its answer lost: the service may have made the change. The payer's cards say whether it did.
+        if (!(error instanceof PayframeError && LOST.has(error.code))) throw error;
+        const cards = await gateway.payers.cards(payerId!).catch(() => undefined);
+        const card = cards?.credit_cards.find((c) => c.id === cardId);
+        const done = cards !== undefined && (action === 'remove' ? card === undefined : card?.is_default === true);
+        if (!done) throw error;
+      });
       return list(payerId);
     },
     report,

@@ -1,49 +1,65 @@
 /**
- * The notification store's contract, and the default store: which notifications were handled, so that
- * one delivered twice settles once, and which payment an invoice number led to (`payments.settle` asks).
+ * The memory store: what payframe keeps, in this process's memory. Right for tests and for one process
+ * that never restarts; a restart forgets it all, and a second process has its own. Anything else:
+ * `postgresStore` or `redisStore` (docs/stores.md).
  */
-/** What a store says of a notification's id when a delivery of it arrives. */
-export type NotificationClaim = 'new' | 'handled' | 'busy';
+import {
+  checkAttempt,
+  checkChange,
+  isUnsettled,
+  lapseOf,
+  RECORDABLE_FROM,
+  type Attempt,
+  type AttemptStore,
+  type NotificationStore,
+  type PayframeStore,
+  type StoreOptions,
+} from './store';
+import { configError } from '../../shared/errors';
 
-/**
- * Which notifications were handled, so that one delivered twice settles once. With more than one
- * process, one store for all of them, whose `claim` is atomic (an insert that fails on a duplicate key).
- */
-export interface NotificationStore {
-  /**
-   * Takes `id` for this delivery, at once and for one caller only: `new` (it is yours to handle),
-   * `handled` (done before: answered 204), `busy` (being handled elsewhere now: answered 503, and the
-   * service sends it again). A claim left by a process that died should lapse after a few minutes.
-   */
-  claim(id: string): NotificationClaim | Promise<NotificationClaim>;
-  /** `onPayment` succeeded: `id` is handled. `invoiceNumber` is the payment's own, as the service has it. */
-  finish(id: string, payment: { referenceId: string; invoiceNumber: string | undefined }): void | Promise<void>;
-  /** `onPayment` failed: the claim is given back, so that the service's next delivery handles it. */
-  release(id: string): void | Promise<void>;
-  /** The reference id of the payment a handled notification carried for this invoice number (`payments.settle` asks). */
-  referenceOf?(invoiceNumber: string): string | undefined | Promise<string | undefined>;
+export type { NotificationClaim, NotificationStore } from './store';
+
+export interface MemoryStoreOptions extends StoreOptions {
+  /** How many handled notifications, and settled attempts, it keeps (the newest). Default 10,000. */
+  limit?: number;
 }
 
-/**
- * The default store: in this process's memory, the newest `limit` notifications handled. A delivery of
- * an id being handled waits for it; a restart forgets them all.
- */
-export function memoryNotificationStore(limit = 10_000): NotificationStore {
+/** A claim held now: its waiters wake when it ends or lapses. */
+interface Hold {
+  done: Promise<void>;
+  end: () => void;
+  until: number;
+}
+
+/** Waits until `hold` ends or lapses, whichever comes first, and leaves no timer behind. */
+const outlast = (hold: Hold) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, hold.until - Date.now()));
+    void hold.done.then(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+function notificationsInMemory(limit: number, lapseMs: number): NotificationStore {
   const handled = new Map<string, true>();
   const invoices = new Map<string, string>();
-  const busy = new Map<string, { done: Promise<void>; end: () => void }>();
+  const busy = new Map<string, Hold>();
   const bound = (map: Map<string, unknown>) => map.size > limit && map.delete(map.keys().next().value!);
   const free = (id: string) => {
     busy.get(id)?.end();
     busy.delete(id);
   };
   return {
+    // A delivery of an id being handled in this process waits for it (one process: no one else would
+    // answer it sooner), but no longer than the claim's lapse: a holder that hangs holds nothing for ever.
     claim: async (id) => {
+      for (let hold = busy.get(id); hold && Date.now() < hold.until; hold = busy.get(id)) await outlast(hold);
       // Nothing between the last wait and taking the claim yields: one waiter takes it, the others wait again.
-      while (busy.has(id)) await busy.get(id)!.done;
       if (handled.has(id)) return 'handled';
+      busy.get(id)?.end();
       let end!: () => void;
-      busy.set(id, { done: new Promise<void>((resolve) => (end = resolve)), end });
+      busy.set(id, { done: new Promise<void>((resolve) => (end = resolve)), end, until: Date.now() + lapseMs });
       return 'new';
     },
     finish: (id, { referenceId, invoiceNumber }) => {
@@ -59,4 +75,68 @@ export function memoryNotificationStore(limit = 10_000): NotificationStore {
     release: free,
     referenceOf: (invoiceNumber) => invoices.get(invoiceNumber),
   };
+}
+
+function attemptsInMemory(limit: number): AttemptStore {
+  const byId = new Map<string, Attempt>();
+  const ids = new Map<string, string>();
+  const copy = (attempt: Attempt | undefined) => (attempt === undefined ? undefined : structuredClone(attempt));
+  const find = (invoiceNumber: string) => byId.get(ids.get(invoiceNumber) ?? '');
+  // Past the limit, the oldest settled attempt goes; an unsettled one stays until it settles.
+  const bound = () => {
+    if (byId.size <= limit) return;
+    const oldest = [...byId.values()].find((a) => !isUnsettled(a.status));
+    if (!oldest) return;
+    byId.delete(oldest.attempt);
+    ids.delete(oldest.invoiceNumber);
+  };
+  return {
+    begin: async (attempt) => {
+      checkAttempt(attempt);
+      const kept = byId.get(attempt.attempt) ?? find(attempt.invoiceNumber);
+      if (kept) return { taken: false, attempt: copy(kept)! };
+      byId.set(attempt.attempt, { ...structuredClone(attempt), updatedAt: attempt.createdAt });
+      ids.set(attempt.invoiceNumber, attempt.attempt);
+      bound();
+      return { taken: true };
+    },
+    record: async (invoiceNumber, change) => {
+      checkChange(change);
+      const kept = find(invoiceNumber);
+      if (kept && RECORDABLE_FROM[change.status].includes(kept.status)) {
+        kept.status = change.status;
+        if (change.referenceId !== undefined) kept.referenceId = change.referenceId;
+        if (change.outcome !== undefined) kept.outcome = structuredClone(change.outcome);
+        kept.updatedAt = Date.now();
+      }
+      return copy(kept);
+    },
+    get: async (attempt) => copy(byId.get(attempt)),
+    byInvoice: async (invoiceNumber) => copy(find(invoiceNumber)),
+    unsettled: async (before, max) =>
+      [...byId.values()]
+        .filter((a) => isUnsettled(a.status) && a.createdAt < before)
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .slice(0, max)
+        .map((a) => copy(a)!),
+  };
+}
+
+/**
+ * The memory store (the gateway's default): notifications and attempts in this process's memory, the
+ * newest `limit` of each kept. For tests and one process only: a restart forgets everything.
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): PayframeStore {
+  const lapseMs = lapseOf(options, 'memoryStore');
+  const limit = options.limit ?? 10_000;
+  if (!Number.isSafeInteger(limit) || limit < 1) throw configError('limit must be a whole number, at least 1', 'memoryStore');
+  return { notifications: notificationsInMemory(limit, lapseMs), attempts: attemptsInMemory(limit) };
+}
+
+/**
+ * The memory store's notifications alone, the newest `limit` handled kept (kept for the merchants who
+ * pass it to `handlers.notification`; `memoryStore()` holds it too). A claim lapses after 5 minutes.
+ */
+export function memoryNotificationStore(limit = 10_000): NotificationStore {
+  return notificationsInMemory(limit, lapseOf(undefined, 'memoryNotificationStore'));
 }

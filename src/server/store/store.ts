@@ -4,7 +4,50 @@
  * `createGateway({ store })` hands it to the notification route, `payments.settle`, the pay and OTP
  * routes and `settleOpen`, so nothing is handed to two calls by hand.
  */
-import type { NotificationStore } from './memory';
+import { configError, requestError } from '../../shared/errors';
+
+/** What a store says of a notification's id when a delivery of it arrives. */
+export type NotificationClaim = 'new' | 'handled' | 'busy';
+
+/**
+ * Which notifications were handled, so that one delivered twice settles once. With more than one
+ * process, one store for all of them, whose `claim` is atomic (an insert that fails on a duplicate key).
+ */
+export interface NotificationStore {
+  /**
+   * Takes `id` for this delivery, at once and for one caller only: `new` (it is yours to handle),
+   * `handled` (done before: answered 204), `busy` (being handled elsewhere now: answered 503, and the
+   * service sends it again). A claim whose holder neither finishes nor releases it lapses after the
+   * store's `lapseMs`: the next delivery takes it over.
+   */
+  claim(id: string): NotificationClaim | Promise<NotificationClaim>;
+  /** `onPayment` succeeded: `id` is handled. `invoiceNumber` is the payment's own, as the service has it. */
+  finish(id: string, payment: { referenceId: string; invoiceNumber: string | undefined }): void | Promise<void>;
+  /** `onPayment` failed: the claim is given back, so that the service's next delivery handles it. */
+  release(id: string): void | Promise<void>;
+  /** The reference id of the payment a handled notification carried for this invoice number (`payments.settle` asks). */
+  referenceOf?(invoiceNumber: string): string | undefined | Promise<string | undefined>;
+}
+
+export const DEFAULT_LAPSE_MS = 5 * 60_000;
+
+/** Options every store factory takes. */
+export interface StoreOptions {
+  /** How long a claim holds when its holder neither finishes nor releases it (a process that died). Default 5 minutes. */
+  lapseMs?: number;
+  /**
+   * How long a handled notification id and a settled attempt are kept after their last change, in the
+   * stores on an engine. Default 30 days: longer than the service retries a notification.
+   */
+  keepMs?: number;
+}
+
+/** The factory's `lapseMs`, checked: a whole number of milliseconds, at least 1. */
+export function lapseOf(options: StoreOptions | undefined, store: string): number {
+  const lapseMs = options?.lapseMs ?? DEFAULT_LAPSE_MS;
+  if (!Number.isSafeInteger(lapseMs) || lapseMs < 1) throw configError('lapseMs must be a whole number of milliseconds, at least 1', store);
+  return lapseMs;
+}
 
 /** An attempt's outcome as the page reads it (payframe's wire: `status`, and what goes with it). */
 export type AttemptStatus = 'open' | 'approved' | 'declined' | 'pending' | 'void';
@@ -34,6 +77,50 @@ export interface Attempt {
   /** Milliseconds since the epoch. */
   createdAt: number;
   updatedAt: number;
+}
+
+/**
+ * The statuses an attempt may hold when a change to `to` arrives and is written: the one precedence
+ * every store applies (a change from any other status is refused and the attempt stays as it was).
+ * Nothing moves back to `open`; `pending` only follows `open`; a final status never moves back to
+ * `open` or `pending`; `approved` never moves to anything else; `void` (no request left) only follows
+ * `open`, since a `pending` or `declined` attempt's request did leave.
+ */
+export const RECORDABLE_FROM: Readonly<Record<AttemptStatus, readonly AttemptStatus[]>> = {
+  open: ['open'],
+  pending: ['open', 'pending'],
+  approved: ['open', 'pending', 'approved', 'declined', 'void'],
+  declined: ['open', 'pending', 'declined', 'void'],
+  void: ['open', 'void'],
+};
+
+/** `open` and `pending`: what `unsettled` lists. */
+export const isUnsettled = (status: AttemptStatus): boolean => status === 'open' || status === 'pending';
+
+const STATUSES: readonly AttemptStatus[] = ['open', 'approved', 'declined', 'pending', 'void'];
+
+export const DEFAULT_KEEP_MS = 30 * 24 * 3_600_000;
+
+/** The factory's `keepMs`, checked alike. */
+export function keepOf(options: StoreOptions | undefined, store: string): number {
+  const keepMs = options?.keepMs ?? DEFAULT_KEEP_MS;
+  if (!Number.isSafeInteger(keepMs) || keepMs < 1) throw configError('keepMs must be a whole number of milliseconds, at least 1', store);
+  return keepMs;
+}
+
+/** `begin`'s attempt, checked before anything is kept: every store keeps the same shape. */
+export function checkAttempt(attempt: Omit<Attempt, 'updatedAt'>): void {
+  const text = (value: unknown) => typeof value === 'string' && value !== '';
+  const who = 'attempts.begin';
+  if (!text(attempt?.attempt) || !text(attempt.invoiceNumber))
+    throw requestError('attempt and invoiceNumber must be non-empty strings', who);
+  if (!STATUSES.includes(attempt.status)) throw requestError(`status must be one of ${STATUSES.join(', ')}`, who);
+  if (!Number.isSafeInteger(attempt.createdAt)) throw requestError('createdAt must be milliseconds since the epoch', who);
+}
+
+/** `record`'s change, checked alike. */
+export function checkChange(change: { status: AttemptStatus }): void {
+  if (!STATUSES.includes(change?.status)) throw requestError(`status must be one of ${STATUSES.join(', ')}`, 'attempts.record');
 }
 
 export interface AttemptStore {

@@ -1,0 +1,145 @@
+/**
+ * `handlers.pay()`: the checkout page's Pay, and what became of it, on any instance of the merchant's
+ * server. Each attempt (one press of Pay, named by the page) is begun in the gateway's store before its
+ * payment request leaves, under an invoice number of its own; so a lost answer, a restart or another
+ * process can always tell what became of it, and no attempt is ever charged twice.
+ */
+import type { PayAnswer } from '../../protocol/wire';
+import type { PaymentCommon } from '../calls/payment-input';
+import { configError, PayframeError } from '../../shared/errors';
+import type { ServiceCalls } from '../calls/calls';
+import { answerOf, outcomeOf, settleAttempt } from '../calls/attempts';
+import type { Attempt, PayframeStore } from '../store/store';
+import { guarded, type Handler, jsonResponse, methodNotAllowed, readJson, refusalResponse } from './respond';
+
+/** The payment of one attempt, as the merchant's server sets it: everything but the card and the invoice number. */
+export type PayPayment = Omit<PaymentCommon, 'invoiceNumber'> & {
+  /** Your order this attempt pays: kept with the attempt, handed to `onPayment` with it. */
+  order?: string;
+};
+
+export interface PayOptions {
+  /**
+   * The payment this checkout makes (amount, intent, payer, return address, ...), from your session and
+   * your order, never from the page's amounts: `body` is what the page posted besides its nonce and
+   * attempt. A `PayframeError` it throws is the page's refusal, and nothing is begun.
+   */
+  payment: (request: Request, body: Record<string, unknown>) => PayPayment | Promise<PayPayment>;
+  /**
+   * Whose attempt this is (your session of the payer): an attempt is answered to its owner only.
+   * Without it, knowing an attempt's id is enough to read its outcome.
+   */
+  owner?: (request: Request) => string | undefined | Promise<string | undefined>;
+  /** The invoice number of a new attempt; default `PF-` and a random UUID. Must be new each time: the store refuses one it has. */
+  invoiceNumber?: (attempt: string) => string;
+}
+
+/** The page's id for a press of Pay: a UUID, or any id of 8 to 128 word characters. */
+const ATTEMPT = /^[\w-]{8,128}$/;
+
+function readAttempt(value: unknown): string {
+  if (typeof value !== 'string' || !ATTEMPT.test(value))
+    throw new PayframeError('invalid_request', 'attempt must be an id of 8 to 128 letters, digits, - or _');
+  return value;
+}
+
+/** Errors after which the payment request surely made no payment: the attempt is closed `void`. */
+const NOT_CHARGED = new Set([
+  'invalid_request',
+  'invalid_card',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'network',
+  'timeout',
+  'rate_limited',
+]);
+
+export function payHandler(
+  gateway: ServiceCalls,
+  store: PayframeStore,
+  options: PayOptions,
+  report: (status: number, error: unknown) => void,
+): Handler {
+  const { payment, owner, invoiceNumber = () => `PF-${crypto.randomUUID()}` } = options ?? ({} as PayOptions);
+  if (typeof payment !== 'function') throw configError('payment must be a function (request, body) => the payment without its card', 'pay');
+  if (owner !== undefined && typeof owner !== 'function') throw configError('owner must be a function (request) => your session id', 'pay');
+  if (typeof invoiceNumber !== 'function') throw configError('invoiceNumber must be a function (attempt) => a new invoice number', 'pay');
+  const ownerOf = async (request: Request) => {
+    const who = await owner?.(request);
+    if (who !== undefined && (typeof who !== 'string' || who === '')) throw configError('owner must answer a string or undefined', 'pay');
+    return who;
+  };
+  /** The attempt as its owner may read it, settled from the service while it is open. */
+  const answer = async (attempt: Attempt, who: string | undefined): Promise<Response> => {
+    if (attempt.owner !== undefined && attempt.owner !== who) {
+      return refusalResponse(403, { code: 'forbidden', message: 'this checkout did not make this attempt' });
+    }
+    return jsonResponse(200, answerOf(await settleAttempt(gateway.payments, store, attempt)) satisfies PayAnswer);
+  };
+
+  const post = guarded(
+    'POST',
+    async (request) => {
+      const body = await readJson(request);
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        throw new PayframeError('invalid_request', 'the body must be a JSON object');
+      const { nonce, attempt: id, ...rest } = body as Record<string, unknown>;
+      const attempt = readAttempt(id);
+      if (typeof nonce !== 'string' || nonce === '')
+        throw new PayframeError('invalid_request', 'nonce must be the card nonce the page got');
+      const who = await ownerOf(request);
+      const kept = await store.attempts.get(attempt);
+      if (kept) return answer(kept, who); // asked again: what the first became, and nothing charged
+      const { order, ...input } = await payment(request, rest);
+      const begun = { attempt, invoiceNumber: invoiceNumber(attempt), owner: who, order, status: 'open' as const, createdAt: Date.now() };
+      const taken = await store.attempts.begin(begun);
+      if (!taken.taken) return answer(taken.attempt, who); // the same attempt at the same moment, or closed by a GET
+      let made;
+      try {
+        made = await gateway.payments.create({ ...(input as PaymentCommon), card: { nonce }, invoiceNumber: begun.invoiceNumber } as never);
+      } catch (error) {
+        // Sent and its answer lost: the service may have charged. The attempt stays open: `checking`.
+        if (error instanceof PayframeError && error.code === 'outcome_unknown') {
+          report(504, error);
+          return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
+        }
+        // Refused, or never sent: no payment was made. Closed, so that asking again answers `none`.
+        if (error instanceof PayframeError && NOT_CHARGED.has(error.code))
+          await store.attempts.record(begun.invoiceNumber, { status: 'void' });
+        throw error;
+      }
+      const after = await store.attempts.record(begun.invoiceNumber, outcomeOf(made));
+      return jsonResponse(200, answerOf(after ?? { ...begun, ...outcomeOf(made), updatedAt: Date.now() }) satisfies PayAnswer);
+    },
+    report,
+  );
+
+  const get = guarded(
+    'GET',
+    async (request) => {
+      const attempt = readAttempt(new URL(request.url).searchParams.get('attempt') ?? undefined);
+      const who = await ownerOf(request);
+      const kept = await store.attempts.get(attempt);
+      if (kept) return answer(kept, who);
+      // Not begun: closed now, atomically, so that a POST of it still on its way charges nothing. Only then is `none` true.
+      const closed = await store.attempts.begin({
+        attempt,
+        invoiceNumber: invoiceNumber(attempt),
+        owner: who,
+        status: 'void',
+        createdAt: Date.now(),
+      });
+      if (!closed.taken) return answer(closed.attempt, who);
+      return jsonResponse(200, { status: 'none' } satisfies PayAnswer);
+    },
+    report,
+  );
+
+  return async (request) => {
+    if (request.method === 'POST') return post(request);
+    if (request.method === 'GET') return get(request);
+    return methodNotAllowed('GET, POST');
+  };
+}
