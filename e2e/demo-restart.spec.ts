@@ -1,13 +1,12 @@
 // The demo shop killed (SIGKILL) and started again, as a merchant's crash: its orders are kept in its
 // database folder (PGlite), the sandbox (the service) lives on in the launcher, and a payment whose
 // answer died with the shop is read by the page as checking, then paid: never "not paid", one charge.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, test } from '@playwright/test';
-import { asStaff, type Launched, launch, nonceFor, pay } from './support/demo';
+import { asStaff, crashShop, type Launched, launch, nonceFor, pay } from './support/demo';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
@@ -24,33 +23,13 @@ test.afterAll(async () => {
   rmSync(data, { recursive: true, force: true });
 });
 
-/** The shop's process: the launcher's child. */
-const shopPid = () => Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(demo.child.pid)], { encoding: 'utf8' }).trim());
-/** Kills the shop as a crash does, and waits until the launcher has it answering again. */
-async function crash(): Promise<number> {
-  const before = shopPid();
-  const started = performance.now();
-  process.kill(before, 'SIGKILL');
-  await expect
-    .poll(
-      async () =>
-        fetch(`${demo.shop}/api/checkout`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      { timeout: 120_000, intervals: [200] },
-    )
-    .toBe(200);
-  expect(shopPid()).not.toBe(before);
-  return performance.now() - started;
-}
 const control = (request: APIRequestContext, path: string, data: unknown) => request.post(`${demo.sandbox}/__sandbox/${path}`, { data });
 
 test('a paid order is still the shop’s after a crash: the page and the back office read it', async ({ playwright, request }) => {
   const payer = await playwright.request.newContext();
   const paid = await pay(payer, demo, { intent: 'sale' });
   expect(paid).toMatchObject({ status: 'approved', orderId: expect.stringMatching(/^ORD-/) });
-  const back = await crash();
+  const back = await crashShop(demo);
   console.log(`the shop answered again ${Math.round(back)} ms after SIGKILL`);
   expect(await (await payer.get(`${demo.shop}/api/payment/${paid.referenceId}`)).json()).toMatchObject({
     status: 'approved',
@@ -76,7 +55,7 @@ test('the shop dies between the payment request and its answer: checking, then p
   // The order is kept before its payment request leaves: the page's ask already says "checking".
   await expect.poll(async () => (await ask()).status, { timeout: 30_000 }).toBe('checking');
   await new Promise((resolve) => setTimeout(resolve, 500));
-  await crash();
+  await crashShop(demo);
   expect((await pressed) instanceof Error).toBe(true); // the page's request died with the shop
   // The shop knows the order again; the service's notification (retried once the shop is back) settles it.
   expect((await ask()).status).not.toBe('none');

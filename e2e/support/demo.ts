@@ -1,7 +1,7 @@
 // Shared by the demo's Playwright specs: `npm start`'s launcher run as a child process, payments made
 // through the shop's own pay route with nonces from payframe's client in Node, and the checks every
 // page passes (no CSP violation, no axe violation).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -184,3 +184,26 @@ export const row = (page: Page, referenceId: string) =>
     .getByRole('table', { name: /Choose a payment/ })
     .getByRole('row')
     .filter({ hasText: referenceId });
+
+/** The demo shop's own process (demo/shop.mjs, the launcher's child): its id. */
+export const shopPid = (launched: Launched) =>
+  Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(launched.child.pid)], { encoding: 'utf8' }).trim());
+
+/** Kills the shop as a crash does (SIGKILL) and waits until the launcher has it answering again; answers how long that took, in ms. */
+export async function crashShop(launched: Launched): Promise<number> {
+  const before = shopPid(launched);
+  const started = performance.now();
+  process.kill(before, 'SIGKILL');
+  await expect
+    .poll(
+      async () =>
+        fetch(`${launched.shop}/api/checkout`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 120_000, intervals: [200] },
+    )
+    .toBe(200);
+  expect(shopPid(launched)).not.toBe(before);
+  return performance.now() - started;
+}
