@@ -3,9 +3,9 @@
 // mode) and the demo shop's server in a process of its own (demo/shop.mjs: started again should it
 // die, its orders kept in a database folder), prints where to go, and stops both on Ctrl-C.
 import { fork, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -161,6 +161,8 @@ try {
   writeFileSync(dataLock, String(process.pid));
 }
 process.on('exit', () => rmSync(dataLock, { force: true }));
+// PGlite makes a new database in seconds (more on a busy machine): said, so that the wait is not a hang.
+if (!process.env['DATABASE_URL'] && !existsSync(join(dataDir, 'PG_VERSION'))) console.log("Making the shop's database...");
 
 const { startSandbox, testCards } = await import('payframe/sandbox');
 const { newStaffKey } = await import('./server/staff.mjs');
