@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import Redis from 'ioredis';
 import pg from 'pg';
-import { startPostgres, startRedis, type Engine } from '../test/server/store/engines';
+import { startPostgres, startRedis, type Engine } from '../test/setup/engines.mjs';
 import { asStaff, crashShop, type Launched, launch, pay } from './support/demo';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });

@@ -355,7 +355,7 @@ test("the guide's page keeps checking when one of its asks fails, and when /pay'
     // The service's answer is lost; the page's first ask fails (a blip of the payer's connection).
     sandbox.injectFault({ kind: 'lose', method: 'POST', path: '/v1/merchants/sandbox-merchant/payment' });
     let asks = 0;
-    await page.route('**/order?*', (route) => (++asks === 1 ? route.abort('internetdisconnected') : route.continue()));
+    await page.route('**/pay?*', (route) => (++asks === 1 ? route.abort('internetdisconnected') : route.continue()));
     await page.goto(url);
     await typeGuideCard(page, '4111111111111111');
     await page.getByRole('button', { name: 'Pay' }).click();
@@ -375,6 +375,42 @@ test("the guide's page keeps checking when one of its asks fails, and when /pay'
     await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
     await context.close();
     expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/v1/merchants/sandbox-merchant/payment')).toHaveLength(2);
+  } finally {
+    await sandbox.close();
+  }
+});
+
+test("the guide's page is told `none` only once the server closed the attempt: the /pay that comes late charges nothing", async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const sandbox = await startSandbox({ plainHttp: true });
+  try {
+    await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
+    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' }));
+    const url = await server.printed(/checkout on (http:\/\/\S+)/);
+    const context = await browser.newContext({ ignoreHTTPSErrors: false });
+    const page = await context.newPage();
+    // The page's /pay is held on its way (a slow proxy): the page's ask gets there first.
+    let held: { body: string; cookie: string } | undefined;
+    await page.route('**/pay', async (route) => {
+      held = { body: route.request().postData()!, cookie: (await route.request().allHeaders())['cookie'] ?? '' };
+      await route.abort('connectionreset');
+    });
+    await page.goto(url);
+    await typeGuideCard(page, '4111111111111111');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    const status = page.locator('#checkout').getByRole('status');
+    await expect(status).toHaveText('Not paid: the shop never received the payment', { timeout: 15_000 });
+    // Now the held request arrives: the attempt is closed, nothing is charged, and it says so.
+    const late = await fetch(new URL('/pay', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: held!.cookie },
+      body: held!.body,
+    });
+    expect(await late.json()).toEqual({ status: 'none' });
+    await context.close();
+    expect(sandbox.requests().filter((r) => r.method === 'POST' && r.path === '/v1/merchants/sandbox-merchant/payment')).toHaveLength(0);
   } finally {
     await sandbox.close();
   }

@@ -20,6 +20,7 @@ type Post = (request: Request, context: { params: Promise<{ action: string }> })
 
 let sandbox: SandboxHandle;
 let POST: Post;
+let GET: Post;
 let shop: Server;
 let shopUrl: string;
 const dir = new URL(`../test-results/docs-react/${process.pid}/`, import.meta.url);
@@ -48,7 +49,7 @@ test.beforeAll(async () => {
     platform: 'node',
   });
   await writeFile(route, outputFiles[0]!.text);
-  ({ POST } = await import(route.href));
+  ({ POST, GET } = await import(route.href));
 
   // The page, as Next.js would serve it: the server's render of the root layout around the page, then the
   // browser's hydration of the whole document.
@@ -71,11 +72,13 @@ test.beforeAll(async () => {
   // What Next.js adds to the layout's <head>: metadata's title, the <link> of the CSS import, the page's script.
   const document = `<!doctype html>${html.replace('<head>', '<head><meta charset="utf-8"><title>Checkout</title><link rel="stylesheet" href="/globals.css"><script type="module" src="/app.js"></script>')}`;
   const routes = toNodeListener((request) =>
-    POST(request, { params: Promise.resolve({ action: new URL(request.url).pathname.split('/').pop()! }) }),
+    (request.method === 'GET' ? GET : POST)(request, {
+      params: Promise.resolve({ action: new URL(request.url).pathname.split('/').pop()! }),
+    }),
   );
   shop = createServer(trustedTls(), (req, res) => {
     const path = new URL(req.url ?? '/', 'https://localhost').pathname;
-    if (path.startsWith('/api/payframe/') && req.method === 'POST') return void routes(req, res);
+    if (path.startsWith('/api/payframe/') && (req.method === 'POST' || req.method === 'GET')) return void routes(req, res);
     if (path === '/app.js') return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(script);
     if (path === '/globals.css') return void res.writeHead(200, { 'content-type': 'text/css' }).end(readmeBlock('react/globals.css'));
     if (path === '/favicon.ico') return void res.writeHead(204).end();
@@ -124,17 +127,32 @@ test('react/next/route.ts: a client token with the shopper’s cookie, a payment
   const nonce = async (card: { number: string; expireMonth: number; expireYear: number; cvv: string }) =>
     (await client.tokenize({ number: card.number, expireMonth: card.expireMonth, expireYear: card.expireYear, cvv: card.cvv })).nonce;
 
-  expect(await (await call('pay', { nonce: await nonce(testCards.approved) }, cookie)).json()).toEqual({
+  const attempt = () => crypto.randomUUID();
+  const paid = { nonce: await nonce(testCards.approved), attempt: attempt() };
+  expect(await (await call('pay', paid, cookie)).json()).toMatchObject({ status: 'approved', code: '0000', text: 'Approved' });
+  const charges = () => sandbox.requests().filter((r) => r.method === 'POST' && /\/payment$/.test(r.path)).length;
+  const before = charges();
+  // The same attempt again (its answer lost on the way back): nothing charged, the same outcome.
+  expect(await (await call('pay', { ...paid, nonce: await nonce(testCards.approved) }, cookie)).json()).toMatchObject({
     status: 'approved',
-    code: '0000',
-    text: 'Approved',
   });
-  expect(await (await call('pay', { nonce: await nonce(testCards.declined) }, cookie)).json()).toMatchObject({
+  expect(charges()).toBe(before);
+  expect(await (await call('pay', { nonce: await nonce(testCards.declined), attempt: attempt() }, cookie)).json()).toMatchObject({
     status: 'declined',
     code: '1005',
   });
+  // Asked for before its POST came: none, and that attempt can no longer charge.
+  const ask = (id: string, who?: string) =>
+    GET(new Request(`https://shop.example/api/payframe/pay?attempt=${id}`, { headers: who ? { cookie: who } : {} }), {
+      params: Promise.resolve({ action: 'pay' }),
+    });
+  const early = attempt();
+  expect(await (await ask(early, cookie)).json()).toEqual({ status: 'none' });
+  expect(await (await call('pay', { nonce: await nonce(testCards.approved), attempt: early }, cookie)).json()).toEqual({ status: 'none' });
+  expect(charges()).toBe(before + 1);
+  expect((await ask(paid.attempt, 'shopper=someone-else')).status).toBe(403);
 
-  const { pending } = await (await call('pay', { nonce: await nonce(testCards.otp) }, cookie)).json();
+  const { pending } = await (await call('pay', { nonce: await nonce(testCards.otp), attempt: attempt() }, cookie)).json();
   expect(pending).toEqual({
     referenceId: expect.stringMatching(/^PAY-/),
     sessionId: expect.stringMatching(/^[0-9a-f]{32}$/),
@@ -176,6 +194,22 @@ test('react/next/checkout.tsx and page.tsx: rendered on the server, hydrated, pa
   await page.keyboard.press('Enter');
   await expect(page.getByRole('status').first()).toHaveText('Paid', { timeout: 15_000 });
   expect(problems).toEqual([]);
+});
+
+test('react/next/checkout.tsx: a lost answer says it is checking and never offers to pay again; one charge', async ({ page }) => {
+  test.setTimeout(60_000);
+  const charges = () => sandbox.requests().filter((r) => r.method === 'POST' && /\/payment$/.test(r.path)).length;
+  await page.goto(`${shopUrl}/`);
+  const before = charges();
+  sandbox.injectFault({ kind: 'lose', method: 'POST', path: `/v1/merchants/${sandbox.merchant.id}/payment` });
+  await payWith(page, testCards.approved.number, testCards.approved.cvv);
+  await expect(page.getByRole('status')).toHaveText('We are checking your payment. Do not pay again.', { timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+  await page.waitForTimeout(2_500); // one ask at least: still checking (no notification reaches this shop), still disabled
+  await expect(page.getByRole('status')).toHaveText('We are checking your payment. Do not pay again.');
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+  await page.screenshot({ path: test.info().outputPath('next-checking.png') });
+  expect(charges() - before).toBe(1);
 });
 
 test('react/vite/main.tsx and server.mjs: a Vite build of the same checkout, served with its routes by the docs’ Node server, paid', async ({

@@ -5,7 +5,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, testCards, type SandboxHandle } from '../setup/sandbox';
-import { createGateway, toNodeListener, type Attempt, type Gateway, type Handler, type PendingPayment } from '../../src/server';
+import {
+  createGateway,
+  memoryStore,
+  toNodeListener,
+  type Attempt,
+  type Gateway,
+  type Handler,
+  type PendingPayment,
+} from '../../src/server';
 import { EUR, nonceFor } from './helpers';
 
 const AUTH = 'Bearer pay-notify-51c2';
@@ -167,6 +175,29 @@ describe('handlers.pay: GET ?attempt=', () => {
   });
 });
 
+describe('handlers.authenticate({ owner })', () => {
+  it("finishes only the session's own attempt's payment, and settles the attempt on this instance", async () => {
+    const authenticate = gateway.handlers.authenticate({ owner: (request) => request.headers.get('x-shopper') ?? undefined });
+    const attempt = newAttempt();
+    const { body } = await json(post({ nonce: await nonce(testCards.otp), attempt }));
+    const otp = (shopper: string) =>
+      authenticate(
+        new Request('https://shop.example/authenticate', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-shopper': shopper },
+          body: JSON.stringify({ referenceId: body.referenceId, sessionId: body.pending!.sessionId, otp: testCards.otp.otp }),
+        }),
+      );
+    const sent = () => sandbox.requests().filter((r) => r.path.startsWith('/v1/authenticate/')).length;
+    const before = sent();
+    expect((await otp('shopper-b')).status).toBe(403);
+    expect(sent()).toBe(before);
+    const done = await otp('shopper-a');
+    expect(await done.json()).toMatchObject({ status: 'approved', state: 'captured' });
+    expect(await gateway.store.attempts.get(attempt)).toMatchObject({ status: 'approved' });
+  });
+});
+
 describe('gateway.settleOpen', () => {
   it('settles the attempts still open or pending, and leaves open what nobody can tell yet', async () => {
     down = true; // no notification settles them meanwhile
@@ -189,5 +220,79 @@ describe('gateway.settleOpen', () => {
     // Younger than olderThan: left for the next run.
     expect((await gateway.settleOpen({ olderThan: 3_600_000 })).found).toBe(0);
     down = false;
+  });
+});
+
+describe('two instances sharing one store (two servers behind one address)', () => {
+  it('an attempt begun on one is answered, settled and finished with its OTP on the other; never charged twice', async () => {
+    const { id, clientId, clientSecret } = sandbox.merchant;
+    const store = memoryStore(); // what a shared database is to two processes: one store both read and write
+    const [a, b] = [0, 1].map(() =>
+      createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url, timeoutMs: 5000, store }),
+    );
+    const options = {
+      payment: () => ({ intent: 'sale' as const, amount: EUR('4.00') }),
+      owner: (r: Request) => r.headers.get('x-shopper') ?? undefined,
+    };
+    const [payA, payB] = [a!.handlers.pay(options), b!.handlers.pay(options)];
+    const postTo = (handler: Handler, body: unknown) =>
+      json(
+        handler(
+          new Request('https://shop.example/pay', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-shopper': 'shopper-a' },
+            body: JSON.stringify(body),
+          }),
+        ),
+      );
+    const askAt = (handler: Handler, attempt: string) =>
+      json(handler(new Request(`https://shop.example/pay?attempt=${attempt}`, { headers: { 'x-shopper': 'shopper-a' } })));
+    const before = charges();
+
+    // Paid on A, its answer lost; the page's ask and its second POST reach B.
+    const lost = newAttempt();
+    sandbox.injectFault({ kind: 'lose', method: 'POST', path: `/v1/merchants/${id}/payment` });
+    expect((await postTo(payA, { nonce: await nonce(), attempt: lost })).body).toEqual({ status: 'checking' });
+    expect((await postTo(payB, { nonce: await nonce(), attempt: lost })).body.status).toBe('checking');
+    // The service's notification of that payment reaches B's route (as the sandbox posted it: its id, kind and payment).
+    await sandbox.notificationsIdle();
+    const { invoiceNumber } = (await store.attempts.get(lost))!;
+    const invoices = await Promise.all(
+      sandbox.notifications().map(async (n) => (await a!.payments.get(n.referenceId)).transaction?.invoice_number),
+    );
+    const sent = sandbox.notifications()[invoices.indexOf(invoiceNumber)]!;
+    const notifyB = b!.handlers.notification({ authorization: AUTH, onPayment: () => {} });
+    const payload = {
+      id: sent.id,
+      create_time: sent.createdAt,
+      resource_type: 'payment',
+      kind: sent.kind,
+      resource: { reference_id: sent.referenceId },
+    };
+    const form = new URLSearchParams({ pg_signature: 'x', pg_payload: Buffer.from(JSON.stringify(payload)).toString('base64') });
+    const delivered = await notifyB(
+      new Request('https://shop.example/notify', {
+        method: 'POST',
+        headers: { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      }),
+    );
+    expect(delivered.status).toBe(204);
+    expect((await askAt(payA, lost)).body).toMatchObject({ status: 'approved', state: 'captured' });
+    expect((await postTo(payA, { nonce: await nonce(), attempt: lost })).body.status).toBe('approved');
+
+    // A pending payment begun on A, finished with its OTP on B.
+    const pendingAttempt = newAttempt();
+    const first = (await postTo(payA, { nonce: await nonce(testCards.otp), attempt: pendingAttempt })).body;
+    const otpOnB = await b!.handlers.authenticate({ owner: (r) => r.headers.get('x-shopper') ?? undefined })(
+      new Request('https://shop.example/authenticate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-shopper': 'shopper-a' },
+        body: JSON.stringify({ referenceId: first.referenceId, sessionId: first.pending!.sessionId, otp: testCards.otp.otp }),
+      }),
+    );
+    expect(await otpOnB.json()).toMatchObject({ status: 'approved' });
+    expect((await askAt(payA, pendingAttempt)).body).toMatchObject({ status: 'approved', state: 'captured' });
+    expect(charges() - before).toBe(2);
   });
 });

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startSandbox, testCards, type SandboxHandle } from '../setup/sandbox';
-import { freePort, startPostgres, type Engine } from '../server/store/engines';
+import { freePort, startPostgres, type Engine } from '../setup/engines.mjs';
 
 const PURCHASES = 80;
 const SHOPPERS = 8;

@@ -14,7 +14,7 @@ import { emit, type EventListener, handlerEvent, type HandlerName } from '../eve
 import { notificationHandler, type NotificationOptions } from './notifications';
 import { readPayment, toPending } from '../readers';
 import { foldAnyDigits } from '../scrub';
-import { guarded, type Handler, jsonResponse, readJson, refusalResponse } from './respond';
+import { guarded, type Handler, jsonResponse, readJson, readJsonObject, refusalResponse } from './respond';
 import { checked } from '../calls/transport';
 import { OtpSubmissionSchema } from '../wire';
 import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
@@ -82,6 +82,12 @@ export interface AuthenticateOptions {
    * Without it, knowing a payment's ids is enough to send an OTP for it.
    */
   authorize?: (request: Request, referenceId: string) => boolean | Promise<boolean>;
+  /**
+   * The payer's session, as `handlers.pay({ owner })` has it: the payment must be one an attempt of
+   * that owner made (read from the service, then from the gateway's store), else 403 before the OTP is
+   * sent. Instead of `authorize`, for payments made by `handlers.pay`.
+   */
+  owner?: (request: Request) => string | undefined | Promise<string | undefined>;
 }
 
 /** Errors after which the payment's outcome is worth reading from its session. */
@@ -128,17 +134,27 @@ function isOrigin(text: unknown): text is string {
 function authenticateHandler(
   gateway: ServiceCalls,
   store: PayframeStore,
-  { authorize }: AuthenticateOptions = {},
+  { authorize, owner }: AuthenticateOptions = {},
   report: (status: number, error: unknown) => void,
 ): Handler {
   if (authorize !== undefined && typeof authorize !== 'function') {
     throw configError('authorize must be a function (request, referenceId) => boolean', 'authenticate');
   }
+  if (owner !== undefined && typeof owner !== 'function')
+    throw configError('owner must be a function (request) => your session id', 'authenticate');
+  /** Whether the payment is one the session's own attempt made: its invoice number leads to the attempt. */
+  const owns = async (request: Request, referenceId: string) => {
+    const who = await owner!(request);
+    if (who === undefined) return false;
+    const invoice = (await gateway.payments.get(referenceId).catch(() => undefined))?.transaction?.invoice_number;
+    return invoice !== undefined && (await store.attempts.byInvoice(invoice))?.owner === who;
+  };
   return guarded(
     'POST',
     async (request) => {
       const { referenceId, sessionId, otp } = checked(OtpSubmissionSchema, await readJson(request));
-      if (authorize && (await authorize(request, referenceId)) !== true) {
+      const allowed = (!authorize || (await authorize(request, referenceId)) === true) && (!owner || (await owns(request, referenceId)));
+      if (!allowed) {
         return refusalResponse(403, { code: 'forbidden', message: 'this checkout may not finish this payment' });
       }
       // The OTP may have been taken though its answer never came (a timeout, a dropped connection), or
@@ -175,10 +191,7 @@ function cvvHandler(gatewayOrigin: string, options: CvvOptions, report: (status:
   const post = guarded(
     'POST',
     async (request) => {
-      const body = await readJson(request);
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw new PayframeError('invalid_request', 'the body must be a JSON object');
-      const { cvv, ...rest } = body as Record<string, unknown>;
+      const { cvv, ...rest } = await readJsonObject(request);
       if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
       let payment: Payment;
       try {

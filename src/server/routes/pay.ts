@@ -10,7 +10,7 @@ import { configError, PayframeError } from '../../shared/errors';
 import type { ServiceCalls } from '../calls/calls';
 import { answerOf, outcomeOf, settleAttempt } from '../calls/attempts';
 import type { Attempt, PayframeStore } from '../store/store';
-import { guarded, type Handler, jsonResponse, methodNotAllowed, readJson, refusalResponse } from './respond';
+import { guarded, type Handler, jsonResponse, methodNotAllowed, readJsonObject, refusalResponse } from './respond';
 
 /** The payment of one attempt, as the merchant's server sets it: everything but the card and the invoice number. */
 export type PayPayment = Omit<PaymentCommon, 'invoiceNumber'> & {
@@ -82,10 +82,7 @@ export function payHandler(
   const post = guarded(
     'POST',
     async (request) => {
-      const body = await readJson(request);
-      if (typeof body !== 'object' || body === null || Array.isArray(body))
-        throw new PayframeError('invalid_request', 'the body must be a JSON object');
-      const { nonce, attempt: id, ...rest } = body as Record<string, unknown>;
+      const { nonce, attempt: id, ...rest } = await readJsonObject(request);
       const attempt = readAttempt(id);
       if (typeof nonce !== 'string' || nonce === '')
         throw new PayframeError('invalid_request', 'nonce must be the card nonce the page got');

@@ -156,3 +156,11 @@ export async function readJson(request: Request): Promise<unknown> {
     throw new PayframeError('invalid_request', 'the body is not valid JSON');
   }
 }
+
+/** The request's JSON body, which must be an object: `readJson`'s refusals, and 400 for any other JSON. */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const body = await readJson(request);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new PayframeError('invalid_request', 'the body must be a JSON object');
+  return body as Record<string, unknown>;
+}

@@ -1,7 +1,8 @@
 /**
  * `redisStore`: what payframe keeps, in Redis (one node, or a primary behind Sentinel; not Redis
- * Cluster: a script reaches keys it names itself). The merchant passes the client: an ioredis client,
- * or anything with its `call(command, ...args)`. Each change is one command or one Lua script: atomic.
+ * Cluster: a script reaches keys it names itself). The merchant passes the client: ioredis's (its
+ * `call(command, ...args)`) or node-redis's (its `sendCommand(args)`). Each change is one command or
+ * one Lua script: atomic.
  */
 import { configError } from '../../shared/errors';
 import {
@@ -18,9 +19,23 @@ import {
   type StoreOptions,
 } from './store';
 
-/** What payframe needs of a Redis client: ioredis's `call`. */
-export interface RedisClient {
-  call(command: string, ...args: (string | number)[]): Promise<unknown>;
+/** What payframe needs of a Redis client: ioredis's `call`, or node-redis's `sendCommand`. */
+export type RedisClient =
+  { call(command: string, ...args: (string | number)[]): Promise<unknown> } | { sendCommand(args: string[]): Promise<unknown> };
+
+type Run = (command: string, ...args: (string | number)[]) => Promise<unknown>;
+
+/** One way to send a command, whichever client it is (ioredis has a `sendCommand` too, of its own shape: `call` first). */
+function runnerOf(client: RedisClient): Run | undefined {
+  if (typeof (client as { call?: unknown })?.call === 'function') {
+    const c = client as { call: Run };
+    return (command, ...args) => c.call(command, ...args);
+  }
+  if (typeof (client as { sendCommand?: unknown })?.sendCommand === 'function') {
+    const c = client as { sendCommand(args: string[]): Promise<unknown> };
+    return (command, ...args) => c.sendCommand([command, ...args.map(String)]);
+  }
+  return undefined;
 }
 
 export interface RedisStoreOptions extends StoreOptions {
@@ -29,18 +44,18 @@ export interface RedisStoreOptions extends StoreOptions {
 }
 
 /** A Lua script, sent by its digest and by its text only when Redis does not hold it yet. */
-function script(client: RedisClient, source: string) {
+function script(run: Run, source: string) {
   let sha: string | undefined;
   return async (keys: string[], args: (string | number)[]) => {
     if (sha) {
       try {
-        return await client.call('evalsha', sha, keys.length, ...keys, ...args);
+        return await run('evalsha', sha, keys.length, ...keys, ...args);
       } catch (error) {
         if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
       }
     }
-    sha = String(await client.call('script', 'load', source));
-    return client.call('evalsha', sha, keys.length, ...keys, ...args);
+    sha = String(await run('script', 'load', source));
+    return run('evalsha', sha, keys.length, ...keys, ...args);
   };
 }
 
@@ -52,7 +67,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == 'busy' then return redis.call(
 return 0`;
 
 // KEYS: the attempt's hash, its invoice number's key, the unsettled set. ARGV: the attempts' key
-// prefix, the attempt's id, its createdAt, whether unsettled, then its fields as name, value pairs.
+// prefix, the attempt's id, its createdAt, whether unsettled, keepMs, then its fields as name, value pairs.
 const BEGIN = `local kept = redis.call('hgetall', KEYS[1])
 if #kept > 0 then return kept end
 local other = redis.call('get', KEYS[2])
@@ -60,9 +75,13 @@ if other then
   kept = redis.call('hgetall', ARGV[1] .. other)
   if #kept > 0 then return kept end
 end
-redis.call('hset', KEYS[1], unpack(ARGV, 5))
+redis.call('hset', KEYS[1], unpack(ARGV, 6))
 redis.call('set', KEYS[2], ARGV[2])
-if ARGV[4] == '1' then redis.call('zadd', KEYS[3], ARGV[3], ARGV[2]) end
+if ARGV[4] == '1' then redis.call('zadd', KEYS[3], ARGV[3], ARGV[2])
+else
+  redis.call('pexpire', KEYS[1], ARGV[5])
+  redis.call('pexpire', KEYS[2], ARGV[5])
+end
 return {}`;
 
 // KEYS: the invoice number's key, the unsettled set. ARGV: the attempts' key prefix, the new status,
@@ -106,28 +125,28 @@ function toAttempt(reply: unknown): Attempt | undefined {
   return attempt;
 }
 
-function notificationsIn(client: RedisClient, p: string, lapseMs: number, keepMs: number): NotificationStore {
-  const claim = script(client, CLAIM);
-  const release = script(client, RELEASE);
+function notificationsIn(run: Run, p: string, lapseMs: number, keepMs: number): NotificationStore {
+  const claim = script(run, CLAIM);
+  const release = script(run, RELEASE);
   return {
     claim: async (id) => String(await claim([`${p}n:${id}`], [lapseMs])) as 'new' | 'handled' | 'busy',
     finish: async (id, { referenceId, invoiceNumber }) => {
-      if (invoiceNumber !== undefined) await client.call('set', `${p}inv:${invoiceNumber}`, referenceId, 'PX', keepMs);
-      await client.call('set', `${p}n:${id}`, 'handled', 'PX', keepMs);
+      if (invoiceNumber !== undefined) await run('set', `${p}inv:${invoiceNumber}`, referenceId, 'PX', keepMs);
+      await run('set', `${p}n:${id}`, 'handled', 'PX', keepMs);
     },
     release: async (id) => void (await release([`${p}n:${id}`], [])),
     referenceOf: async (invoiceNumber) => {
-      const reference = await client.call('get', `${p}inv:${invoiceNumber}`);
+      const reference = await run('get', `${p}inv:${invoiceNumber}`);
       return reference === null || reference === undefined ? undefined : String(reference);
     },
   };
 }
 
-function attemptsIn(client: RedisClient, p: string, keepMs: number): AttemptStore {
-  const begin = script(client, BEGIN);
-  const record = script(client, RECORD);
+function attemptsIn(run: Run, p: string, keepMs: number): AttemptStore {
+  const begin = script(run, BEGIN);
+  const record = script(run, RECORD);
   const unsettledKey = `${p}unsettled`;
-  const get = async (attempt: string) => toAttempt(await client.call('hgetall', `${p}a:${attempt}`));
+  const get = async (attempt: string) => toAttempt(await run('hgetall', `${p}a:${attempt}`));
   const optional = (value: string | undefined) => (value === undefined ? '' : `v${value}`);
   return {
     begin: async (a) => {
@@ -138,7 +157,7 @@ function attemptsIn(client: RedisClient, p: string, keepMs: number): AttemptStor
       if (a.outcome !== undefined) fields.push('outcome', JSON.stringify(a.outcome));
       const unsettled = a.status === 'open' || a.status === 'pending' ? '1' : '0';
       const keys = [`${p}a:${a.attempt}`, `${p}ai:${a.invoiceNumber}`, unsettledKey];
-      const kept = toAttempt(await begin(keys, [`${p}a:`, a.attempt, a.createdAt, unsettled, ...fields]));
+      const kept = toAttempt(await begin(keys, [`${p}a:`, a.attempt, a.createdAt, unsettled, keepMs, ...fields]));
       return kept ? { taken: false, attempt: kept } : { taken: true };
     },
     record: async (invoiceNumber, change) => {
@@ -150,11 +169,11 @@ function attemptsIn(client: RedisClient, p: string, keepMs: number): AttemptStor
     },
     get,
     byInvoice: async (invoiceNumber) => {
-      const id = await client.call('get', `${p}ai:${invoiceNumber}`);
+      const id = await run('get', `${p}ai:${invoiceNumber}`);
       return id === null || id === undefined ? undefined : get(String(id));
     },
     unsettled: async (before, limit) => {
-      const ids = (await client.call('zrange', unsettledKey, '-inf', `(${before}`, 'BYSCORE', 'LIMIT', 0, limit)) as string[];
+      const ids = (await run('zrange', unsettledKey, '-inf', `(${before}`, 'BYSCORE', 'LIMIT', 0, limit)) as string[];
       const found = await Promise.all(ids.map((id) => get(String(id))));
       return found.filter((a): a is Attempt => a !== undefined);
     },
@@ -168,11 +187,12 @@ function attemptsIn(client: RedisClient, p: string, keepMs: number): AttemptStor
  * (default 30 days); open and pending attempts stay.
  */
 export function redisStore(client: RedisClient, options: RedisStoreOptions = {}): PayframeStore {
-  if (typeof client?.call !== 'function') throw configError('client must have call(command, ...args) (an ioredis client)', 'redisStore');
+  const run = runnerOf(client);
+  if (!run) throw configError('client must be an ioredis client (call) or a node-redis client (sendCommand)', 'redisStore');
   const prefix = options.prefix ?? 'payframe:';
   if (typeof prefix !== 'string' || prefix.length > 100)
     throw configError('prefix must be a string of at most 100 characters', 'redisStore');
   const lapseMs = lapseOf(options, 'redisStore');
   const keepMs = keepOf(options, 'redisStore');
-  return { notifications: notificationsIn(client, prefix, lapseMs, keepMs), attempts: attemptsIn(client, prefix, keepMs) };
+  return { notifications: notificationsIn(run, prefix, lapseMs, keepMs), attempts: attemptsIn(run, prefix, keepMs) };
 }

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import type { Attempt, NotificationClaim, PayframeStore } from '../../../src/server';
 
 /** Opens the store under test, with this lapse; each case gets fresh ids, so one store may serve them all. */
-export type OpenStore = (options: { lapseMs: number }) => Promise<PayframeStore>;
+export type OpenStore = (options: { lapseMs: number; keepMs?: number }) => Promise<PayframeStore>;
 
 export const uid = (what: string) => `${what}-${randomUUID()}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -25,7 +25,9 @@ export function notificationCases(open: OpenStore) {
     const id = uid('WH');
     const answers: NotificationClaim[] = [];
     const claims = Array.from({ length: 8 }, () => Promise.resolve(store.claim(id)).then((a) => (answers.push(a), a)));
-    await sleep(150);
+    // Before any finish: one of them has it (the others are busy, or wait for it in the memory store).
+    for (const started = Date.now(); !answers.includes('new') && Date.now() - started < 10_000;) await sleep(20);
+    await sleep(50);
     expect(answers.filter((a) => a === 'new')).toHaveLength(1);
     const invoiceNumber = uid('INV');
     await store.finish(id, { referenceId: 'PAY-1', invoiceNumber });
@@ -152,5 +154,28 @@ export function attemptCases(open: OpenStore) {
     await expect(attempts.begin(attemptOf({ invoiceNumber: '' }))).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(attempts.begin(attemptOf({ status: 'paid' as never }))).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(attempts.record(uid('INV'), { status: 'refunded' as never })).rejects.toMatchObject({ code: 'invalid_request' });
+  });
+}
+
+/** The stores on an engine: what they keep goes `keepMs` after its last change, but an unsettled attempt stays. */
+export function retentionCases(open: OpenStore) {
+  it('forgets a handled id and a settled attempt keepMs after their last change, and keeps an open attempt', async () => {
+    const store = await open({ lapseMs: 60_000, keepMs: 300 });
+    const id = uid('WH');
+    const [settled, unsettled, later] = [attemptOf(), attemptOf(), attemptOf()];
+    expect(await store.notifications.claim(id)).toBe('new');
+    await store.notifications.finish(id, { referenceId: 'PAY-k', invoiceNumber: undefined });
+    for (const a of [settled, unsettled, later]) await store.attempts.begin(a);
+    await store.attempts.record(settled.invoiceNumber, { status: 'declined' });
+    expect(await store.notifications.claim(id)).toBe('handled');
+    await sleep(450);
+    // Later writes: the PostgreSQL store deletes what is past keepMs when it writes (Redis's keys expire).
+    const other = uid('WH');
+    await store.notifications.claim(other);
+    await store.notifications.finish(other, { referenceId: 'PAY-k2', invoiceNumber: undefined });
+    await store.attempts.record(later.invoiceNumber, { status: 'approved' });
+    expect(await store.notifications.claim(id)).toBe('new');
+    expect(await store.attempts.get(settled.attempt)).toBeUndefined();
+    expect(await store.attempts.get(unsettled.attempt)).toMatchObject({ status: 'open' });
   });
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PayframeStore } from '../../../src/server';
 import { readmeBlock } from '../../readme';
 import { attemptOf, uid } from './cases';
-import { startPostgres, startRedis, type Engine } from './engines';
+import { startPostgres, startRedis, type Engine } from '../../setup/engines.mjs';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 let postgres: Engine;
@@ -64,6 +64,17 @@ describe('docs/stores.md', () => {
       await shared(a.store, b.store);
     } finally {
       a.redis.disconnect();
+      b.redis.disconnect();
+    }
+  }, 30_000);
+
+  it('stores/node-redis.mjs: node-redis shares what ioredis keeps', async () => {
+    process.env.REDIS_URL = redis.url;
+    const [a, b] = [await load(readmeBlock('stores/node-redis.mjs')), await load(readmeBlock('stores/redis.mjs'))];
+    try {
+      await shared(a.store, b.store);
+    } finally {
+      await a.redis.close();
       b.redis.disconnect();
     }
   }, 30_000);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../../src/server';
-import { attemptCases, attemptOf, notificationCases, uid } from './cases';
+import { attemptCases, attemptOf, notificationCases, retentionCases, uid } from './cases';
 
 let folder: string;
 let db: PGlite;
@@ -22,11 +22,12 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-const open = async ({ lapseMs }: { lapseMs: number }) => postgresStore(db, { lapseMs });
+const open = async ({ lapseMs, keepMs }: { lapseMs: number; keepMs?: number }) => postgresStore(db, { lapseMs, keepMs });
 
 describe('postgresStore on PGlite (one process per folder: no cross-process cases)', () => {
   notificationCases(open);
   attemptCases(open);
+  retentionCases(open);
 
   it('keeps handled ids and attempts when the folder is closed and opened again', async () => {
     const id = uid('WH');

@@ -2,8 +2,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { postgresStore } from '../../../src/server';
-import { attemptCases, notificationCases } from './cases';
-import { startPostgres, type Engine } from './engines';
+import { attemptCases, notificationCases, retentionCases } from './cases';
+import { startPostgres, type Engine } from '../../setup/engines.mjs';
 import { crossProcessCases, restartCases, useWorker } from './processes';
 
 let engine: Engine;
@@ -20,16 +20,17 @@ afterAll(async () => {
 async function closeClients() {
   await Promise.all(pools.splice(0).map((pool) => pool.end().catch(() => undefined)));
 }
-const open = async ({ lapseMs }: { lapseMs: number }) => {
+const open = async ({ lapseMs, keepMs }: { lapseMs: number; keepMs?: number }) => {
   const pool = new pg.Pool({ connectionString: engine.url, max: 4 });
   pool.on('error', () => undefined); // a connection the engine's crash broke: the next query opens another
   pools.push(pool);
-  return postgresStore(pool, { lapseMs });
+  return postgresStore(pool, { lapseMs, keepMs });
 };
 
 describe('postgresStore on PostgreSQL 15 (node-postgres)', () => {
   notificationCases(open);
   attemptCases(open);
+  retentionCases(open);
   const setup = { kind: 'postgres', engine: () => engine, worker: useWorker(), open, closeClients } as const;
   crossProcessCases(setup);
   restartCases(setup);

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PayframeStore } from '../../../src/server';
 import { attemptOf, uid } from './cases';
-import type { Engine } from './engines';
+import type { Engine } from '../../setup/engines.mjs';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

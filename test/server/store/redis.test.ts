@@ -2,8 +2,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { redisStore } from '../../../src/server';
-import { attemptCases, notificationCases } from './cases';
-import { startRedis, type Engine } from './engines';
+import { attemptCases, notificationCases, retentionCases } from './cases';
+import { startRedis, type Engine } from '../../setup/engines.mjs';
 import { crossProcessCases, restartCases, useWorker } from './processes';
 
 let engine: Engine;
@@ -20,16 +20,17 @@ afterAll(async () => {
 async function closeClients() {
   for (const client of clients.splice(0)) client.disconnect();
 }
-const open = async ({ lapseMs }: { lapseMs: number }) => {
+const open = async ({ lapseMs, keepMs }: { lapseMs: number; keepMs?: number }) => {
   const client = new Redis(engine.url);
   client.on('error', () => undefined); // the engine's crash: ioredis connects again by itself
   clients.push(client);
-  return redisStore(client, { lapseMs });
+  return redisStore(client, { lapseMs, keepMs });
 };
 
 describe('redisStore on Redis 7 (ioredis)', () => {
   notificationCases(open);
   attemptCases(open);
+  retentionCases(open);
   const setup = { kind: 'redis', engine: () => engine, worker: useWorker(), open, closeClients } as const;
   crossProcessCases(setup);
   restartCases(setup);

@@ -1,7 +1,8 @@
 // Real engines for the store tests: PostgreSQL 15 (Debian's binaries; its server refuses root, so as
 // root it runs as the `postgres` user) and Redis 7, each in a temporary folder on a free port, started
-// once per test file and stopped after it (docs/architecture.md, the test suites).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+// once per test file and stopped after it (docs/architecture.md, the test suites), and by the bench's
+// part 9. Plain JavaScript, so that the bench runs it as it is; its types are in engines.d.mts.
+import { execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -12,9 +13,9 @@ const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
 /** A port nobody listens on now. */
 export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+  new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
+      const { port } = server.address();
       server.close(() => resolve(port));
     });
     server.on('error', reject);
@@ -22,24 +23,13 @@ export const freePort = () =>
 
 const asRoot = process.getuid?.() === 0;
 /** Runs a PostgreSQL program, as `postgres` when this process is root. */
-const pg = (program: string, args: string[]) =>
+const pg = (program, args) =>
   asRoot
     ? execFileSync('runuser', ['-u', 'postgres', '--', join(PG_BIN, program), ...args], { stdio: 'pipe' })
     : execFileSync(join(PG_BIN, program), args, { stdio: 'pipe' });
 
-export interface Engine {
-  url: string;
-  /** Stops it as a crash would (PostgreSQL `-m immediate`, Redis SIGKILL), its data left on disk. */
-  kill(): Promise<void>;
-  /** Starts it again on the same folder and port. */
-  start(): Promise<void>;
-  /** Stops it for good and removes its folder. */
-  close(): Promise<void>;
-  /** Milliseconds the first start took. */
-  startedInMs: number;
-}
-
-export async function startPostgres(): Promise<Engine> {
+/** PostgreSQL 15, initdb'd into a temporary folder. */
+export async function startPostgres() {
   if (!existsSync(join(PG_BIN, 'initdb')))
     throw new Error(`no PostgreSQL in ${PG_BIN}: install Debian's postgresql (.ci/run does), or set PG_BIN`);
   const started = performance.now();
@@ -68,11 +58,11 @@ export async function startPostgres(): Promise<Engine> {
 }
 
 /** Redis with its append-only file written at every change: what survives a crash (docs/stores.md). */
-export async function startRedis(): Promise<Engine> {
+export async function startRedis() {
   const started = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'payframe-redis-'));
   const port = await freePort();
-  let server: ChildProcess | undefined;
+  let server;
   const args = [
     '--port',
     String(port),
@@ -88,11 +78,11 @@ export async function startRedis(): Promise<Engine> {
     'always',
   ];
   const start = () =>
-    new Promise<void>((resolve, reject) => {
+    new Promise((resolve, reject) => {
       const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
       server = child;
       let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout.on('data', (chunk) => {
         out += chunk.toString();
         if (out.includes('Ready to accept connections')) resolve();
       });
@@ -102,7 +92,7 @@ export async function startRedis(): Promise<Engine> {
       child.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out.slice(-500)}`)));
     });
   const kill = () =>
-    new Promise<void>((resolve) => {
+    new Promise((resolve) => {
       if (!server || server.exitCode !== null || server.signalCode !== null) return resolve();
       server.once('exit', () => resolve());
       server.kill('SIGKILL');
