@@ -1,12 +1,13 @@
 // No payment lost (docs/outcomes.md), played in Chromium on the demo as a payer and the shop's staff
 // live it: the sandbox posts its notifications to the shop through a relay this test controls (to play
 // a route that is down, and to learn the Authorization value a forger would need).
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { APPROVED, CheckoutPage, DECLINED, REDIRECT } from './support/demo-checkout';
 import { watchOtpForm } from './support/otp-watch';
-import { asStaff, expectAccessible, type Launched, launch, pay, screenshot } from './support/demo';
+import { asStaff, expectAccessible, type Launched, launch, nonceFor, pay, screenshot } from './support/demo';
 
 test.use({ ignoreHTTPSErrors: false });
 test.describe.configure({ mode: 'serial' });
@@ -255,6 +256,25 @@ test('the books follow the record the service answers, never the posted kind: a 
   expect(forged.status()).toBe(204);
   expect(await shown()).toMatchObject({ state: 'captured', captured: '5.000', refunded: '0.000' });
   expect((await shown()).history.filter((h: { kind: string }) => h.kind === 'refund')).toEqual([]);
+});
+
+test('a press of Pay the page asked about before its POST arrived is closed: told "none", the late POST charges nothing', async ({
+  playwright,
+  request,
+}) => {
+  const payer = await playwright.request.newContext();
+  const before = (await sent(request)).length;
+  const attempt = randomUUID();
+  const nonce = await nonceFor(demo);
+  // The page's first ask comes before its POST (a slow network): nothing is known, and nothing may be paid later.
+  expect(await (await payer.get(`${demo.shop}/api/attempt/${attempt}`)).json()).toEqual({ status: 'none' });
+  const late = await payer.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', card: { nonce }, attempt } });
+  expect(await late.json()).toEqual({ status: 'none' });
+  expect((await sent(request)).length).toBe(before); // no payment at the service
+  // The nonce was never spent: a new press of Pay with it pays.
+  const again = await payer.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', card: { nonce }, attempt: randomUUID() } });
+  expect(await again.json()).toMatchObject({ status: 'approved' });
+  await payer.dispose();
 });
 
 test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({

@@ -170,6 +170,8 @@ export function checkoutRoutes(shop, accounts) {
         const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
         const owner = ctx.owner ?? newOwner();
         const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
+        // A press of Pay the page was told "none" for (it asked before this POST came) charges nothing.
+        if (input.attempt && ledger.isClosed(input.attempt)) return json(200, { status: 'none' }, cookie);
         const orderId = ledger.nextOrderId();
         try {
           const { answer } = await startPayment(
@@ -196,7 +198,11 @@ export function checkoutRoutes(shop, accounts) {
       /^\/api\/attempt\/([0-9a-f-]{36})$/,
       async (_request, [attempt]) => {
         const entry = ledger.byAttempt(attempt);
-        if (!entry) return json(200, { status: 'none' }); // never reached this server: nothing was paid
+        if (!entry) {
+          // An absence proves nothing (its POST may be on its way): closed first, "none" is then true.
+          await ledger.closeAttempt(/** @type {string} */ (attempt));
+          return json(200, { status: 'none' });
+        }
         if (!entry.referenceId) return json(200, checking(entry));
         const payment = await gateway.payments.get(entry.referenceId);
         await ledger.learn(entry, payment);

@@ -25,6 +25,9 @@ import { toMinor } from './money.mjs';
  */
 export async function createLedger(db) {
   await db.query('create table if not exists demo_orders (order_id text primary key, body jsonb not null)');
+  // Presses of Pay the page asked about before this server had them: closed, so that they never charge.
+  await db.query('create table if not exists demo_closed_attempts (attempt text primary key)');
+  const closed = new Set((await db.query('select attempt from demo_closed_attempts')).rows.map((r) => String(r.attempt)));
   /** Every order, by its id (the invoice number its payment carries); and those whose payment is known, by reference. */
   /** @type {Map<string, Entry>} */
   const orders = new Map();
@@ -55,8 +58,14 @@ export async function createLedger(db) {
   const open = async (entry) => {
     /** @type {Entry} */
     const full = { ...entry, referenceId: '', createdAt: new Date().toISOString(), captures: [], refunds: [], voids: [] };
-    await save(full);
+    // Known before the write's first await: an ask for its attempt meanwhile finds it (see closeAttempt).
     orders.set(full.orderId, full);
+    try {
+      await save(full);
+    } catch (error) {
+      orders.delete(full.orderId);
+      throw error;
+    }
     return full;
   };
   /** The order's payment is known. @param {Entry} entry @param {string} referenceId */
@@ -85,6 +94,18 @@ export async function createLedger(db) {
     byOrder: (orderId) => (typeof orderId === 'string' ? orders.get(orderId) : undefined),
     /** The order the page's press of Pay made (its random attempt id). @param {unknown} attempt */
     byAttempt: (attempt) => (typeof attempt === 'string' ? [...orders.values()].find((e) => e.attempt === attempt) : undefined),
+    /**
+     * Closes a press of Pay this server does not have, so that it never charges: only then is "nothing was
+     * paid" true (its POST may still be on its way). Marked before the write's first await, as `open` is:
+     * one process, so the check and the mark of either cannot interleave.
+     * @param {string} attempt
+     */
+    closeAttempt: async (attempt) => {
+      closed.add(attempt);
+      await db.query('insert into demo_closed_attempts (attempt) values ($1) on conflict do nothing', [attempt]);
+    },
+    /** @param {string} attempt */
+    isClosed: (attempt) => closed.has(attempt),
     /** @param {string} sessionId */
     bySession: (sessionId) => [...orders.values()].find((e) => e.sessionId === sessionId),
     /** Newest first. */
