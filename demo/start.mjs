@@ -1,26 +1,29 @@
 #!/usr/bin/env node
 // `npm start`: builds what is missing, starts the sandbox (plain HTTP on loopback: its development
-// mode) and the demo shop's server, prints where to go, and stops both on Ctrl-C.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// mode) and the demo shop's server in a process of its own (demo/shop.mjs: started again should it
+// die, its orders kept in a database folder), prints where to go, and stops both on Ctrl-C.
+import { fork, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const usage = `Usage: npm start -- [--port 3000] [--sandbox-port 8443] [--test-mode] [--notify-url URL]
+const usage = `Usage: npm start -- [--port 3000] [--sandbox-port 8443] [--test-mode] [--notify-url URL] [--data DIR]
 
   --port N           the shop's pages and API, on http://localhost:N        default 3000
   --sandbox-port N   the sandbox and the card frames, on http://127.0.0.1:N   default 8443
                      (0 picks a free port)
   --test-mode        turn on the sandbox's /__sandbox/ controls (clock, faults)
-  --notify-url URL   where the sandbox posts its notifications     default the shop's /api/notifications`;
+  --notify-url URL   where the sandbox posts its notifications     default the shop's /api/notifications
+  --data DIR         the shop's database folder (PGlite)             default .payframe-demo`;
 
 const fail = (/** @type {string} */ line, code = 1) => {
   console.error(line);
   process.exit(code);
 };
 
-/** @type {{ port: string, 'sandbox-port': string, 'test-mode': boolean, 'notify-url'?: string, help: boolean }} */
+/** @type {{ port: string, 'sandbox-port': string, 'test-mode': boolean, 'notify-url'?: string, data?: string, help: boolean }} */
 let options;
 try {
   ({ values: options } = parseArgs({
@@ -29,6 +32,7 @@ try {
       'sandbox-port': { type: 'string', default: '8443' },
       'test-mode': { type: 'boolean', default: false },
       'notify-url': { type: 'string' },
+      data: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -145,36 +149,47 @@ await withBuildLock(() => {
 
 // ---- start the sandbox and the shop ----
 
+// One demo at a time per database folder (PGlite opens a folder in one process): a lock beside it.
+const dataDir = resolve(root, options.data ?? '.payframe-demo');
+mkdirSync(dataDir, { recursive: true });
+const dataLock = `${dataDir}.lock`;
+try {
+  writeFileSync(dataLock, String(process.pid), { flag: 'wx' });
+} catch (error) {
+  if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+  if (alive(Number(readFileSync(dataLock, 'utf8')))) fail(`Another demo uses ${dataDir}: stop it, or give another folder with --data DIR.`);
+  writeFileSync(dataLock, String(process.pid));
+}
+process.on('exit', () => rmSync(dataLock, { force: true }));
+// PGlite makes a new database in seconds (more on a busy machine): said, so that the wait is not a hang.
+if (!process.env['DATABASE_URL'] && !existsSync(join(dataDir, 'PG_VERSION'))) console.log("Making the shop's database...");
+
 const { startSandbox, testCards } = await import('payframe/sandbox');
-const { createGateway } = await import('payframe/server');
-const { createMerchantServer } = await import('./server/merchant.mjs');
 const { newStaffKey } = await import('./server/staff.mjs');
 
 /** A busy or forbidden port is one line, never a stack trace. @param {unknown} error @param {number} port @param {string} flag */
 function portProblem(error, port, flag) {
-  const code = /** @type {NodeJS.ErrnoException} */ (error)?.code;
+  const code = /** @type {NodeJS.ErrnoException} */ (error)?.code ?? error;
   if (code === 'EADDRINUSE') return `Port ${port} is already in use: stop what uses it, or choose another port with ${flag} N.`;
   if (code === 'EACCES') return `Port ${port} needs privileges this user lacks: choose a port above 1023 with ${flag} N.`;
   return undefined;
 }
 
-// The shop first, so that the sandbox knows where to post its notifications (the shop's port may be 0: a
-// free one); the sandbox is started either way, so that every busy port is named in one go.
-const server = createServer();
+// The shop's port first (0: a free one, found by listening there a moment), so that the sandbox knows
+// where to post its notifications; the sandbox is started either way, so that every busy port is named in one go.
+const probe = createServer();
 const shopStart = await new Promise((resolve, reject) => {
-  server.once('error', reject);
-  server.listen(shopPort, '127.0.0.1', () => resolve(undefined));
+  probe.once('error', reject);
+  probe.listen(shopPort, '127.0.0.1', () => resolve(/** @type {import('node:net').AddressInfo} */ (probe.address()).port));
 }).then(
-  (value) => ({ status: 'fulfilled', value }),
+  (value) => ({ status: /** @type {const} */ ('fulfilled'), value: /** @type {number} */ (value) }),
   (reason) => ({ status: /** @type {const} */ ('rejected'), reason }),
 );
+await new Promise((resolve) => probe.close(resolve));
 // The Authorization value the shop asks the service to add to its notifications: new at each start.
 const notifyAuthorization = `Bearer ${newStaffKey()}`;
 const notifyUrl =
-  options['notify-url'] ??
-  (shopStart.status === 'fulfilled'
-    ? `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/api/notifications`
-    : undefined);
+  options['notify-url'] ?? (shopStart.status === 'fulfilled' ? `http://127.0.0.1:${shopStart.value}/api/notifications` : undefined);
 const [sandboxStart] = await Promise.allSettled([
   startSandbox({
     port: sandboxPort,
@@ -184,11 +199,11 @@ const [sandboxStart] = await Promise.allSettled([
     ...(notifyUrl ? { notifyUrl, notifyAuthorization } : {}),
   }),
 ]);
-if (sandboxStart.status === 'rejected' || shopStart.status === 'rejected') {
+/** @param {{ status: 'fulfilled' } | { status: 'rejected', reason: unknown }} shop */
+const startFailed = async (shop) => {
   if (sandboxStart.status === 'fulfilled') await sandboxStart.value.close();
-  if (shopStart.status === 'fulfilled') server.close();
   const failures = /** @type {const} */ ([
-    [shopStart, shopPort, '--port'],
+    [shop, shopPort, '--port'],
     [sandboxStart, sandboxPort, '--sandbox-port'],
   ]);
   const lines = [];
@@ -199,44 +214,54 @@ if (sandboxStart.status === 'rejected' || shopStart.status === 'rejected') {
     lines.push(line);
   }
   fail(lines.join('\n'));
-}
-const sandbox = sandboxStart.value;
+};
+if (sandboxStart.status === 'rejected' || shopStart.status === 'rejected') await startFailed(shopStart);
+const sandbox = /** @type {PromiseFulfilledResult<import('payframe/sandbox').SandboxHandle>} */ (sandboxStart).value;
 const gatewayUrl = /** @type {string} */ (sandbox.httpUrl);
 const { id: merchantId, clientId, clientSecret } = sandbox.merchant;
-const gateway = createGateway({
-  merchantId,
-  clientId,
-  clientSecret,
-  baseUrl: gatewayUrl,
-  onEvent: (event) => console.log(`payframe: ${event.message}`), // each call to the service, and the cause of a handler's 5xx
-});
-
-const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+const port = /** @type {{ value: number }} */ (shopStart).value;
 const shop = `http://localhost:${port}`;
 // The back office's key, printed in its address's fragment (never sent to the server, so never in a
 // log or a Referer); the page trades it for a staff cookie. New at each start: a restart ends old cookies.
 const staffKey = newStaffKey();
-server.on(
-  'request',
-  createMerchantServer({
-    gateway,
-    merchantId,
-    gatewayUrl,
-    frameOrigin: new URL(gatewayUrl).origin,
-    publicOrigin: shop,
-    staffKey,
-    notifyAuthorization,
-  }),
-);
+const shopSettings = { port, dataDir, gatewayUrl, merchantId, clientId, clientSecret, publicOrigin: shop, staffKey, notifyAuthorization };
+
+let stopping = false;
+/** @type {import('node:child_process').ChildProcess | undefined} */
+let shopProcess;
+/** Starts the shop's process; resolves once it listens, or with the reason it could not. @returns {Promise<string | undefined>} */
+const startShop = () =>
+  new Promise((done) => {
+    const child = fork(fileURLToPath(new URL('./shop.mjs', import.meta.url)), [], {
+      env: { ...process.env, PAYFRAME_DEMO_SHOP: JSON.stringify(shopSettings) },
+    });
+    shopProcess = child;
+    child.once('message', (/** @type {{ listening?: true, error?: string }} */ message) => done(message.error));
+    child.once('exit', (code, signal) => {
+      done(`exit ${signal ?? code}`);
+      if (stopping || shopProcess !== child) return;
+      // A merchant's process manager starts a crashed shop again: so does the demo, on the same port and database.
+      console.error(`The shop stopped (${signal ?? `exit code ${code}`}): starting it again.`);
+      void startShop().then((problem) => problem && console.error(`The shop did not start again: ${problem}`));
+    });
+  });
+const shopProblem = await startShop();
+if (shopProblem) {
+  stopping = true;
+  shopProcess?.kill('SIGTERM');
+  await startFailed({ status: 'rejected', reason: shopProblem });
+}
 
 // Before the block below says Ctrl-C stops everything: a Ctrl-C (or a test's SIGINT) that follows it at
 // once must find the handler, or the default action kills the process mid-way.
-let stopping = false;
 const stop = async () => {
   if (stopping) process.exit(1); // a second Ctrl-C does not wait
   stopping = true;
-  server.close();
-  server.closeAllConnections();
+  if (shopProcess && shopProcess.exitCode === null && shopProcess.signalCode === null) {
+    const exited = new Promise((resolve) => shopProcess?.once('exit', resolve));
+    shopProcess.kill('SIGTERM');
+    await exited;
+  }
   await sandbox.close();
   console.log('payframe demo stopped.');
   process.exit(0);

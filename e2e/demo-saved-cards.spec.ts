@@ -118,6 +118,37 @@ test('a signed-in shopper adds cards without paying, makes one the default, remo
   await staff.dispose();
 });
 
+test('a signed-in shopper pays with a saved card in a browser that never paid here, and reads its outcome', async ({ playwright }) => {
+  const first = await playwright.request.newContext();
+  await signIn(first, 'ada');
+  const added = await first.post(`${demo.shop}/api/account/cards/new`, { data: { card: { nonce: await nonceFor(demo) } } });
+  expect(await added.json()).toEqual({ saved: true });
+  await first.dispose();
+
+  // Another browser: signed in, no checkout cookie (it never paid here).
+  const fresh = await playwright.request.newContext();
+  await signIn(fresh, 'ada');
+  const [card] = await cardsOf(fresh);
+  const issued = await fresh.post(`${demo.shop}/api/saved-card/ticket`, { data: { intent: 'sale', savedCardId: card!.id } });
+  expect(issued.status(), await issued.text()).toBe(200);
+  const { ticket, orderId } = await issued.json();
+  // As the CVV frame posts it: from the frames' origin, without the page's cookies.
+  const paid = await fetch(`${demo.shop}/api/saved-card/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: new URL(demo.sandbox).origin },
+    body: JSON.stringify({ ticket, savedCardId: card!.id, cvv: '739' }),
+  });
+  const answer = await paid.json();
+  expect(answer).toMatchObject({ status: 'approved', state: 'captured', referenceId: expect.stringMatching(/^PAY-/) });
+  // The page asks its shop for the rest, as after any payment: the payment, and the order should its answer be lost.
+  const shown = await fresh.get(`${demo.shop}/api/payment/${answer.referenceId}`);
+  expect(shown.status(), await shown.text()).toBe(200);
+  expect(await shown.json()).toMatchObject({ status: 'approved', referenceId: answer.referenceId, orderId });
+  const order = await fresh.get(`${demo.shop}/api/order/${orderId}`);
+  expect(await order.json()).toMatchObject({ status: 'approved', referenceId: answer.referenceId, orderId });
+  await fresh.dispose();
+});
+
 test('another shopper, or nobody, reaches none of a shopper’s cards; account emails pay signed in only', async ({ playwright }) => {
   const ada = await playwright.request.newContext();
   const grace = await playwright.request.newContext();

@@ -1,12 +1,13 @@
 // No payment lost (docs/outcomes.md), played in Chromium on the demo as a payer and the shop's staff
 // live it: the sandbox posts its notifications to the shop through a relay this test controls (to play
 // a route that is down, and to learn the Authorization value a forger would need).
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { APPROVED, CheckoutPage, DECLINED, REDIRECT } from './support/demo-checkout';
 import { watchOtpForm } from './support/otp-watch';
-import { asStaff, expectAccessible, type Launched, launch, pay, screenshot } from './support/demo';
+import { asStaff, expectAccessible, type Launched, launch, nonceFor, pay, screenshot } from './support/demo';
 
 test.use({ ignoreHTTPSErrors: false });
 test.describe.configure({ mode: 'serial' });
@@ -217,6 +218,63 @@ test('a forged notification changes nothing: without or with a wrong Authorizati
   await expect(notices.getByRole('row').filter({ hasText: 'PAYMENT.CAPTURE.COMPLETED' }).filter({ hasText: referenceId })).toContainText(
     'declined',
   );
+});
+
+test('the books follow the record the service answers, never the posted kind: a "refund" naming a capture refunds nothing', async ({
+  playwright,
+  request,
+}) => {
+  const payer = await playwright.request.newContext();
+  const { referenceId } = await pay(payer, demo, { intent: 'auth' });
+  await payer.dispose();
+  await asStaff(request, demo);
+  const captured = await request.post(`${demo.shop}/api/payments/${referenceId}/capture`, { data: { amount: '5.000' } });
+  expect(captured.status(), await captured.text()).toBe(200);
+  const shown = async () => (await (await request.get(`${demo.shop}/api/payments/${referenceId}`)).json()).payment;
+  const capture = (await shown()).history.find((h: { kind: string }) => h.kind === 'capture');
+  expect(capture).toMatchObject({ id: expect.any(String), total: '5.000' });
+  await sent(request); // the capture's own notification is in
+  // One who learnt the Authorization value posts a refund of the payment, naming its capture's record.
+  const payload = Buffer.from(
+    JSON.stringify({
+      id: 'WH-FORGED-REFUND',
+      create_time: new Date().toISOString(),
+      resource_type: 'payment',
+      kind: 'PAYMENT.REFUND.COMPLETED',
+      resource: {
+        id: capture.id,
+        reference_id: referenceId,
+        state: 'refunded',
+        transaction: { amount: { currency: 'OMR', total: '5.000' } },
+      },
+    }),
+  ).toString('base64');
+  const forged = await request.post(`${demo.shop}/api/notifications`, {
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: relay.posts.at(-1)!.authorization },
+    data: `pg_signature=forged&pg_payload=${encodeURIComponent(payload)}`,
+  });
+  expect(forged.status()).toBe(204);
+  expect(await shown()).toMatchObject({ state: 'captured', captured: '5.000', refunded: '0.000' });
+  expect((await shown()).history.filter((h: { kind: string }) => h.kind === 'refund')).toEqual([]);
+});
+
+test('a press of Pay the page asked about before its POST arrived is closed: told "none", the late POST charges nothing', async ({
+  playwright,
+  request,
+}) => {
+  const payer = await playwright.request.newContext();
+  const before = (await sent(request)).length;
+  const attempt = randomUUID();
+  const nonce = await nonceFor(demo);
+  // The page's first ask comes before its POST (a slow network): nothing is known, and nothing may be paid later.
+  expect(await (await payer.get(`${demo.shop}/api/attempt/${attempt}`)).json()).toEqual({ status: 'none' });
+  const late = await payer.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', card: { nonce }, attempt } });
+  expect(await late.json()).toEqual({ status: 'none' });
+  expect((await sent(request)).length).toBe(before); // no payment at the service
+  // The nonce was never spent: a new press of Pay with it pays.
+  const again = await payer.post(`${demo.shop}/api/pay`, { data: { intent: 'sale', card: { nonce }, attempt: randomUUID() } });
+  expect(await again.json()).toMatchObject({ status: 'approved' });
+  await payer.dispose();
 });
 
 test('an authorisation left seven days is cancelled, notified, and shown in the back office', async ({

@@ -301,9 +301,9 @@ describe('architecture', () => {
         if (!local && !allowed.test(spec)) broken.push(`${relative(root, file)} -> ${spec}`);
       }
     };
-    // The shop server: node:http and payframe/server, as a merchant's server would be written.
-    for (const file of [join(demo, 'start.mjs'), ...files(join(demo, 'server'), /\.mjs$/)]) {
-      check(file, /^(?:node:|payframe\/server$|payframe\/sandbox$)/, demo);
+    // The shop server: node:http, payframe/server and its database's drivers (PGlite, node-postgres, ioredis), as a merchant's server would be written.
+    for (const file of [join(demo, 'start.mjs'), join(demo, 'shop.mjs'), ...files(join(demo, 'server'), /\.mjs$/)]) {
+      check(file, /^(?:node:|payframe\/server$|payframe\/sandbox$|@electric-sql\/pglite$|pg$|ioredis$)/, demo);
     }
     // The pages: payframe (the global's types, or the ES module, and its React binding) and React.
     for (const file of files(join(demo, 'web'), /\.tsx?$/))

@@ -1,7 +1,7 @@
 // The back office's routes: the payments of this run, retrieve, capture, void, refund, a
 // merchant-initiated charge of a saved card, and payer and card lookups.
 import { isPayframeError, readPayment } from 'payframe/server';
-import { learn, noteAction, totals } from './ledger.mjs';
+import { totals } from './ledger.mjs';
 import { errorAnswer, json, onlyKeys, readJson, refuse } from './http.mjs';
 import { decimalsOf, fromMinor, money, toMinor } from './money.mjs';
 
@@ -19,7 +19,7 @@ export function backOfficeRoutes(shop) {
   const fresh = async (entry) => {
     if (!entry.referenceId) return { payment: row(entry, undefined), record: undefined };
     const record = await gateway.payments.get(entry.referenceId);
-    learn(entry, record);
+    await ledger.learn(entry, record);
     return { payment: row(entry, record), record };
   };
 
@@ -117,7 +117,7 @@ export function backOfficeRoutes(shop) {
               entry.referenceId,
               amount ? { amount: { currency: entry.amount.currency, total: amount } } : {},
             );
-            noteAction(entry, 'captures', {
+            await ledger.noteAction(entry, 'captures', {
               id: record.id,
               total: record.transaction?.amount?.total ?? amount ?? entry.amount.total,
               at: record.create_time,
@@ -143,7 +143,7 @@ export function backOfficeRoutes(shop) {
           /** @type {string} */ (id),
           async (entry) => {
             const record = await gateway.payments.void(entry.referenceId);
-            noteAction(entry, 'voids', { id: record.id, total: entry.amount.total, at: record.create_time });
+            await ledger.noteAction(entry, 'voids', { id: record.id, total: entry.amount.total, at: record.create_time });
           },
           (entry) => `Voided: the hold of ${entry.amount.currency} ${entry.amount.total} is released.`,
         );
@@ -162,7 +162,7 @@ export function backOfficeRoutes(shop) {
               entry.referenceId,
               amount ? { amount: { currency: entry.amount.currency, total: amount } } : {},
             );
-            noteAction(entry, 'refunds', {
+            await ledger.noteAction(entry, 'refunds', {
               id: record.id,
               total: record.transaction?.amount?.total ?? amount ?? '0',
               at: record.create_time,
@@ -187,12 +187,12 @@ export function backOfficeRoutes(shop) {
         const first = entryOf(/** @type {string} */ (id));
         const total = /** @type {string} */ (await amountOf(request, first.amount.currency, true));
         if (!first.saveCard) throw refuse('conflict', 'The payer did not ask to keep this card: it cannot be charged again.');
-        if (!first.savedCardId) learn(first, await gateway.payments.get(first.referenceId));
+        if (!first.savedCardId) await ledger.learn(first, await gateway.payments.get(first.referenceId));
         if (!first.savedCardId) throw refuse('conflict', 'This payment was not approved, so no card was kept.');
         const orderId = ledger.nextOrderId();
         const amount = { currency: first.amount.currency, total };
         // Kept before it is sent: if the answer is lost, the notification settles this order.
-        const entry = ledger.open({
+        const entry = await ledger.open({
           orderId,
           kind: 'merchant-initiated',
           intent: 'sale',
@@ -211,11 +211,11 @@ export function backOfficeRoutes(shop) {
             description: `Merchant-initiated charge ${orderId} on the card kept by ${first.referenceId}`,
             invoiceNumber: orderId,
           })
-          .catch((/** @type {unknown} */ error) => {
-            if (!isPayframeError(error) || error.code !== 'outcome_unknown') ledger.drop(entry);
+          .catch(async (/** @type {unknown} */ error) => {
+            if (!isPayframeError(error) || error.code !== 'outcome_unknown') await ledger.drop(entry);
             throw error;
           });
-        ledger.attach(entry, payment.reference_id);
+        await ledger.attach(entry, payment.reference_id);
         const outcome = readPayment(payment);
         const message =
           outcome.status === 'approved'

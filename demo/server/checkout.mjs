@@ -2,7 +2,6 @@
 // the payer's saved cards, a saved card paid again with the CVV its frame posts, an order whose answer
 // was lost, and the service's notifications.
 import { isPayframeError, readPayment, toPending } from 'payframe/server';
-import { learn, noteAction } from './ledger.mjs';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
 import { createTickets } from './tickets.mjs';
@@ -11,7 +10,7 @@ import { isAccountEmail } from './account.mjs';
 /**
  * @typedef {import('./ledger.mjs').Entry} Entry
  * @typedef {{
- *   gateway: import('payframe/server').Gateway, ledger: ReturnType<typeof import('./ledger.mjs').createLedger>,
+ *   gateway: import('payframe/server').Gateway, ledger: Awaited<ReturnType<typeof import('./ledger.mjs').createLedger>>,
  *   order: import('./order.mjs').Order, publicOrigin: string, merchantId: string, gatewayUrl: string, frameOrigin: string,
  *   notifyAuthorization: string,
  * }} Shop
@@ -22,21 +21,10 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,190}$/;
 /** The page's id of one press of Pay: a random UUID, which the page alone knows with this server. */
 const ATTEMPT = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/**
- * The notifications of a payment's own actions: where the ledger keeps each, and the action's status
- * (deferred: pending; denied after it was accepted; completed: none).
- * @type {Record<string, ['captures' | 'voids' | 'refunds', 'pending' | 'denied' | undefined]>}
- */
-const ACTIONS = {
-  'PAYMENT.CAPTURE.COMPLETED': ['captures', undefined],
-  'PAYMENT.CAPTURE.DEFERRED': ['captures', 'pending'],
-  'PAYMENT.CAPTURE.DENIED': ['captures', 'denied'],
-  'PAYMENT.AUTHORIZATION.VOIDED': ['voids', undefined],
-  'PAYMENT.AUTHORIZATION.VOID.DENIED': ['voids', 'denied'],
-  'PAYMENT.REFUND.COMPLETED': ['refunds', undefined],
-  'PAYMENT.REFUND.DEFERRED': ['refunds', 'pending'],
-  'PAYMENT.REFUND.DENIED': ['refunds', 'denied'],
-};
+/** A capture, void or refund record by its state as the service answers it, and where the ledger keeps each. @type {Record<string, 'captures' | 'voids' | 'refunds'>} */
+const ACTIONS = { captured: 'captures', voided: 'voids', refunded: 'refunds' };
+/** Where a denied action is kept: its record reads `declined`, so only its notification's kind says which it was. */
+const DENIED = { 'PAYMENT.CAPTURE.DENIED': 'captures', 'PAYMENT.AUTHORIZATION.VOID.DENIED': 'voids', 'PAYMENT.REFUND.DENIED': 'refunds' };
 
 /**
  * The email a payment is made under: a signed-in shopper's account's (the page may send it, or none),
@@ -95,7 +83,7 @@ export function checkoutRoutes(shop, accounts) {
     const bill = paymentOrder(order, orderId);
     const returnUrl = new URL('/return', shop.publicOrigin);
     if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
-    const entry = ledger.open({
+    const entry = await ledger.open({
       orderId,
       kind: 'checkout',
       intent: input.intent,
@@ -116,13 +104,13 @@ export function checkoutRoutes(shop, accounts) {
         returnUrl: returnUrl.href,
       });
     } catch (error) {
-      if (!isPayframeError(error) || error.code !== 'outcome_unknown') ledger.drop(entry);
+      if (!isPayframeError(error) || error.code !== 'outcome_unknown') await ledger.drop(entry);
       throw error;
     }
     const outcome = readPayment(payment);
     if (outcome.status === 'pending' && outcome.sessionId) entry.sessionId = outcome.sessionId;
-    ledger.attach(entry, payment.reference_id);
-    learn(entry, payment);
+    await ledger.attach(entry, payment.reference_id);
+    await ledger.learn(entry, payment);
     return { payment, answer: answerOf(payment, entry) };
   };
 
@@ -134,16 +122,20 @@ export function checkoutRoutes(shop, accounts) {
     // The service's record, read by the handler: the order is found by the invoice number it carries.
     onPayment: async (payment, notice) => {
       const entry = ledger.byOrder(payment.transaction?.invoice_number);
-      if (entry && !entry.referenceId) ledger.attach(entry, payment.reference_id);
-      if (entry) learn(entry, payment);
+      if (entry && !entry.referenceId) await ledger.attach(entry, payment.reference_id);
+      if (entry) await ledger.learn(entry, payment);
       // A capture, void or refund (whose answer may have been lost): its own record, read from the service.
-      const [list, status] = ACTIONS[notice.kind] ?? [];
+      // The posted body only points at it: what happened is the record's; the kind only says whether an
+      // accepted action still waits at the bank (deferred) or which action a denied record was.
       const recordId = notice.resource['id'];
-      if (entry && list && typeof recordId === 'string' && recordId !== payment.reference_id) {
+      if (entry && typeof recordId === 'string' && recordId !== payment.reference_id) {
         const record = await gateway.payments.get(recordId);
-        if (record.reference_id === payment.reference_id) {
+        const denied = record.state === 'declined';
+        const list = denied ? DENIED[notice.kind] : ACTIONS[record.state];
+        const status = denied ? 'denied' : notice.kind.endsWith('.DEFERRED') ? 'pending' : undefined;
+        if (list && record.id !== payment.reference_id && record.reference_id === payment.reference_id) {
           const total = list === 'voids' ? entry.amount.total : (record.transaction?.amount?.total ?? '0');
-          noteAction(entry, list, { id: record.id, total, at: record.create_time, status });
+          await ledger.noteAction(entry, list, { id: record.id, total, at: record.create_time, status });
         }
       }
       ledger.noticed({
@@ -157,8 +149,6 @@ export function checkoutRoutes(shop, accounts) {
     },
   });
 
-  /** The session ids of the hosted page this checkout made: their return is read from the page's session. @type {Set<string>} */
-  const hostedSessions = new Set();
   /**
    * The return from the service's page: its session names the payment once the payer paid; a page
    * left unpaid (expired) charged nothing. @param {Entry} entry @param {string} sessionId
@@ -169,8 +159,8 @@ export function checkoutRoutes(shop, accounts) {
       const text = settled.status === 'expired' ? 'The payment page expired: nothing was charged.' : 'Not paid yet: nothing was charged.';
       return json(200, { status: 'declined', code: '', text, referenceId: '', orderId: entry.orderId, amount: entry.amount });
     }
-    if (!entry.referenceId) ledger.attach(entry, settled.payment.reference_id);
-    learn(entry, settled.payment);
+    if (!entry.referenceId) await ledger.attach(entry, settled.payment.reference_id);
+    await ledger.learn(entry, settled.payment);
     const { status, state, code, text, referenceId } = settled;
     return json(200, { status, state, code, text, referenceId, orderId: entry.orderId, amount: entry.amount });
   };
@@ -201,6 +191,8 @@ export function checkoutRoutes(shop, accounts) {
         const card = { nonce: input.nonce, ...(input.name ? { name: input.name } : {}) };
         const owner = ctx.owner ?? newOwner();
         const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
+        // A press of Pay the page was told "none" for (it asked before this POST came) charges nothing.
+        if (input.attempt && ledger.isClosed(input.attempt)) return json(200, { status: 'none' }, cookie);
         const orderId = ledger.nextOrderId();
         try {
           const { answer } = await startPayment(
@@ -233,7 +225,7 @@ export function checkoutRoutes(shop, accounts) {
         const returnUrl = new URL('/return', shop.publicOrigin);
         if (input.locale === 'ar') returnUrl.searchParams.set('lang', 'ar');
         const amount = { currency: bill.amount.currency, total: bill.amount.total };
-        const entry = ledger.open({ orderId, kind: 'checkout', intent: input.intent, amount, owner, saveCard: false });
+        const entry = await ledger.open({ orderId, kind: 'checkout', intent: input.intent, amount, owner, saveCard: false });
         try {
           const made = await gateway.hostedPayments.create({
             ...bill,
@@ -243,10 +235,11 @@ export function checkoutRoutes(shop, accounts) {
           });
           // The payer returns with the page's session id: the return page reads the order by it.
           entry.sessionId = /** @type {string} */ (new URL(made.hosted_page_link).pathname.split('/').pop());
-          hostedSessions.add(entry.sessionId);
+          entry.hostedPage = true; // kept with the order: a shop restarted before the payer returns still knows it
+          await ledger.save(entry);
           return json(200, { hostedPageLink: made.hosted_page_link }, ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) });
         } catch (error) {
-          ledger.drop(entry); // no session, or one whose link nobody has: nothing can be charged
+          await ledger.drop(entry); // no session, or one whose link nobody has: nothing can be charged
           throw error;
         }
       },
@@ -259,10 +252,14 @@ export function checkoutRoutes(shop, accounts) {
       /^\/api\/attempt\/([0-9a-f-]{36})$/,
       async (_request, [attempt]) => {
         const entry = ledger.byAttempt(attempt);
-        if (!entry) return json(200, { status: 'none' }); // never reached this server: nothing was paid
+        if (!entry) {
+          // An absence proves nothing (its POST may be on its way): closed first, "none" is then true.
+          await ledger.closeAttempt(/** @type {string} */ (attempt));
+          return json(200, { status: 'none' });
+        }
         if (!entry.referenceId) return json(200, checking(entry));
         const payment = await gateway.payments.get(entry.referenceId);
-        learn(entry, payment);
+        await ledger.learn(entry, payment);
         return json(200, answerOf(payment, entry));
       },
     ],
@@ -276,7 +273,7 @@ export function checkoutRoutes(shop, accounts) {
         if (!entry || !ctx.owner || entry.owner !== ctx.owner) throw refuse('not_found', 'No order of this checkout has this number.');
         if (!entry.referenceId) return json(200, checking(entry));
         const payment = await gateway.payments.get(entry.referenceId);
-        learn(entry, payment);
+        await ledger.learn(entry, payment);
         return json(200, answerOf(payment, entry));
       },
     ],
@@ -301,9 +298,13 @@ export function checkoutRoutes(shop, accounts) {
           ? (await accounts.cardsOf(account)).find((c) => c.id === id)?.id
           : await savedCardIdOf(shop, input.email, id, ctx.owner);
         if (!savedCardId) throw refuse('not_found', 'No saved card with this id for this email.');
+        // A signed-in shopper in a browser that never paid here has no checkout cookie yet: it gets one now,
+        // or the routes that answer what became of this payment would know no browser of it.
+        const owner = ctx.owner ?? newOwner();
+        const cookie = ctx.owner ? {} : { 'set-cookie': ownerCookie(owner) };
         const orderId = ledger.nextOrderId();
         const ticket = tickets.issue({
-          owner: /** @type {string} */ (ctx.owner),
+          owner,
           savedCardId,
           email: /** @type {string} */ (input.email),
           intent: input.intent,
@@ -312,7 +313,7 @@ export function checkoutRoutes(shop, accounts) {
           orderId,
         });
         // The order's number: should the payment's answer be lost, the page asks for this order.
-        return json(200, { ticket, orderId });
+        return json(200, { ticket, orderId }, cookie);
       },
     ],
 
@@ -344,7 +345,7 @@ export function checkoutRoutes(shop, accounts) {
       async (_request, [referenceId], ctx) => {
         const entry = ownPayment(referenceId, ctx.owner);
         const payment = await gateway.payments.get(/** @type {string} */ (referenceId));
-        learn(entry, payment);
+        await ledger.learn(entry, payment);
         return json(200, answerOf(payment, entry));
       },
     ],
@@ -355,13 +356,13 @@ export function checkoutRoutes(shop, accounts) {
       async (_request, [sessionId], ctx) => {
         const entry = ledger.bySession(/** @type {string} */ (sessionId));
         // A session of the hosted page (its notification may have named the payment already).
-        if (entry && hostedSessions.has(entry.sessionId ?? '')) {
+        if (entry?.hostedPage) {
           if (entry.owner !== ctx.owner) throw refuse('not_found', 'No payment of this checkout has this reference.');
           return hostedReturn(entry, /** @type {string} */ (sessionId));
         }
         ownPayment(entry?.referenceId, ctx.owner);
         const payment = await gateway.payments.session(/** @type {string} */ (sessionId));
-        learn(/** @type {Entry} */ (entry), payment);
+        await ledger.learn(/** @type {Entry} */ (entry), payment);
         const { status, state, code, text, referenceId } = readPayment(payment);
         return json(200, { status, state, code, text, referenceId, orderId: entry?.orderId, amount: entry?.amount });
       },
@@ -401,7 +402,8 @@ export function checkoutRoutes(shop, accounts) {
  */
 export async function savedCards(shop, email, owner) {
   const firsts = shop.ledger.savedFor(email, owner);
-  for (const entry of firsts.filter((e) => !e.savedCardId)) learn(entry, await shop.gateway.payments.get(entry.referenceId));
+  for (const entry of firsts.filter((e) => !e.savedCardId))
+    await shop.ledger.learn(entry, await shop.gateway.payments.get(entry.referenceId));
   const ids = new Set(firsts.map((e) => e.savedCardId).filter(Boolean));
   if (ids.size === 0) return [];
   const payer = await shop.gateway.payers.byEmail(email);

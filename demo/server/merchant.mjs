@@ -55,15 +55,16 @@ export const contentSecurityPolicy = (frameOrigin) =>
  * @param {{
  *   gateway: import('payframe/server').Gateway, merchantId: string,
  *   gatewayUrl: string, frameOrigin: string, publicOrigin: string, staffKey: string, order?: import('./order.mjs').Order,
- *   notifyAuthorization: string,
+ *   notifyAuthorization: string, db: import('./db.mjs').Database,
  * }} options `gatewayUrl`: what the page's client talks to; `frameOrigin`: where the card frames come from;
  * `publicOrigin`: this server as the browser reaches it (the redirect flow's return URL is built on it);
  * `staffKey`: the key of the printed back office address (32 hex digits), without which no back-office route answers;
- * `notifyAuthorization`: the Authorization value the service adds to its notifications (`POST /api/notifications`).
+ * `notifyAuthorization`: the Authorization value the service adds to its notifications (`POST /api/notifications`);
+ * `db`: the shop's database, where its ledger is kept.
  */
-export function createMerchantServer(options) {
-  const { staffKey, ...rest } = options;
-  const shop = { ...rest, order: options.order ?? DEFAULT_ORDER, ledger: createLedger() };
+export async function createMerchantServer(options) {
+  const { staffKey, db, ...rest } = options;
+  const shop = { ...rest, order: options.order ?? DEFAULT_ORDER, ledger: await createLedger(db) };
   const staff = createStaff(staffKey);
   const accounts = createAccounts(shop);
   const api = router([...checkoutRoutes(shop, accounts), ...accounts.routes, staff.sessionRoute, ...staff.only(backOfficeRoutes(shop))]);

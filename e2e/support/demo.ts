@@ -1,7 +1,10 @@
 // Shared by the demo's Playwright specs: `npm start`'s launcher run as a child process, payments made
 // through the shop's own pay route with nonces from payframe's client in Node, and the checks every
 // page passes (no CSP violation, no axe violation).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test, type TestInfo } from '@playwright/test';
 import { createClient } from '../../src';
@@ -22,9 +25,35 @@ export interface Launched {
   exited: Promise<number | null>;
 }
 
+/**
+ * An empty demo database, made once per PGlite version on this machine and copied for each launch: PGlite
+ * makes a new database in 5 to 25 s on two busy cores, a copy of one opens in about 2 s.
+ */
+function databaseTemplate(): string {
+  const pglite = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url);
+  const template = join(tmpdir(), `payframe-demo-db-${JSON.parse(readFileSync(pglite, 'utf8')).version}`);
+  if (existsSync(template)) return template;
+  const making = `${template}-${process.pid}`;
+  const script = `import { PGlite } from '@electric-sql/pglite'; await (await PGlite.create(${JSON.stringify(making)})).close();`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url) });
+  // Another worker may have made it meanwhile: the first one renamed stays.
+  try {
+    renameSync(making, template);
+  } catch {
+    rmSync(making, { recursive: true, force: true });
+  }
+  return template;
+}
+
 /** Runs `npm start`'s launcher (random ports unless `args` name them) until it prints its block. */
 export function run(args: string[]): Omit<Launched, 'shop' | 'sandbox' | 'backOffice'> {
-  const child = spawn(process.execPath, [START, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A database folder of its own (PGlite opens one in one process), gone when the launcher ends.
+  const data = args.includes('--data') ? undefined : mkdtempSync(join(tmpdir(), 'payframe-demo-'));
+  if (data) cpSync(databaseTemplate(), join(data, 'db'), { recursive: true });
+  const child = spawn(process.execPath, [START, ...args, ...(data ? ['--data', join(data, 'db')] : [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  if (data) child.on('exit', () => rmSync(data, { recursive: true, force: true }));
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
@@ -176,3 +205,26 @@ export const row = (page: Page, referenceId: string) =>
     .getByRole('table', { name: /Choose a payment/ })
     .getByRole('row')
     .filter({ hasText: referenceId });
+
+/** The demo shop's own process (demo/shop.mjs, the launcher's child): its id. */
+export const shopPid = (launched: Launched) =>
+  Number(execFileSync('ps', ['-o', 'pid=', '--ppid', String(launched.child.pid)], { encoding: 'utf8' }).trim());
+
+/** Kills the shop as a crash does (SIGKILL) and waits until the launcher has it answering again; answers how long that took, in ms. */
+export async function crashShop(launched: Launched): Promise<number> {
+  const before = shopPid(launched);
+  const started = performance.now();
+  process.kill(before, 'SIGKILL');
+  await expect
+    .poll(
+      async () =>
+        fetch(`${launched.shop}/api/checkout`).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      { timeout: 120_000, intervals: [200] },
+    )
+    .toBe(200);
+  expect(shopPid(launched)).not.toBe(before);
+  return performance.now() - started;
+}

@@ -78,7 +78,7 @@ export interface SandboxHandle {
   requests(): Recorded[];
   /** Make the next `times` (default 1) matching requests fail: dropped, handled and then dropped (`lose`), answered 500, delayed by `ms`, or answered with a given `reply`. */
   injectFault(fault: Fault): void;
-  /** Every notification kept (the last 1,000 finished, and all still waiting), oldest first: where it went, each try, its state. */
+  /** Every notification kept (the last 1,000 delivered, the last 1,000 failed, and all still waiting), oldest first: where it went, each try, its state. */
   notifications(): NotificationDelivery[];
   /** Resolves when no notification is being sent, none is due now, and none is held back by reorder mode. */
   notificationsIdle(): Promise<void>;

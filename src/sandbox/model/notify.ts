@@ -7,7 +7,8 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import * as v from 'valibot';
-import { MAX_TIMER_MS } from './due';
+import { DueIndex, MAX_TIMER_MS } from './due';
+import { Fifo } from './fifo';
 import type { Notification, NotificationKind } from '../../schemas';
 import { hex, type Clock, type MerchantConfig, type PaymentEvent } from './state';
 
@@ -21,9 +22,9 @@ export const NOTIFY_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 4096;
 /** In reorder mode, how long a notification waits for a later one of the same payment to overtake it. */
 export const REORDER_HOLD_MS = 2000;
-/** Tries under way at once, at most, to all receivers: a burst of changes never opens thousands of connections. */
+/** Tries under way at once to one receiver (the origin of a `notifyUrl`), at most: a burst never opens thousands of connections, and a receiver that never answers holds only its own. */
 export const MAX_IN_FLIGHT = 8;
-/** Finished notifications kept for `notifications()`; waiting ones are always kept. */
+/** Finished notifications kept for `notifications()`, of each ending (delivered, failed); waiting ones are always kept. */
 const MAX_KEPT = 1000;
 
 export interface Attempt {
@@ -60,6 +61,21 @@ interface Note {
   firstAt?: number;
   /** Waiting, in reorder mode, for a later notification of its payment. */
   held: boolean;
+  /** Its place in the order of creation, which `notifications()` lists. */
+  seq: number;
+  /** The origin it is posted to: tries in flight are counted per receiver. */
+  receiver: string;
+  /** In its receiver's line of tries due (so never put there twice). */
+  lined: boolean;
+}
+
+/** One receiver's tries: how many are under way, and the notifications due, first tries apart from retries. */
+interface Line {
+  inFlight: number;
+  fresh: Fifo<Note>;
+  retries: Fifo<Note>;
+  /** Whether the last try started was a retry: when both wait, they take turns. */
+  lastRetry: boolean;
 }
 
 /** The wire body: `pg_signature` (the sandbox's own: HMAC-SHA256 hex of `pg_payload`, keyed with the client secret) and `pg_payload`. */
@@ -113,17 +129,28 @@ function post(url: URL, body: string, authorization: string | undefined, timeout
 export class Notifier {
   /** Per payment id, its notifications not yet delivered or failed, the next to send first. */
   private readonly queues = new Map<string, Note[]>();
-  private readonly kept: Note[] = [];
+  /** Every notification not yet delivered or failed, by id, oldest first. */
+  private readonly waiting = new Map<string, Note>();
+  /** The last MAX_KEPT delivered and the last MAX_KEPT failed: a flood of deliveries never hides a failure. */
+  private readonly delivered = new Fifo<Note>();
+  private readonly failed = new Fifo<Note>();
+  /** When each payment's next notification is due: [instant, notification id], checked when taken out. */
+  private readonly due = new DueIndex();
+  private readonly lines = new Map<string, Line>();
   private readonly inFlight = new Map<Note, AbortController>();
+  private readonly held = new Set<Note>();
   private readonly idleWaiters: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private seq = 0;
   private chaos: Required<NotificationChaos> = { duplicate: false, reorder: false };
 
   constructor(
     private readonly clock: Clock,
     private readonly timeoutMs = NOTIFY_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.due.onSooner = () => this.arm();
+  }
 
   /** Queues the notification of an event for a merchant with a `notifyUrl` (none without one). */
   add(event: PaymentEvent, merchant: MerchantConfig): void {
@@ -147,24 +174,29 @@ export class Notifier {
       authorization: merchant.notifyAuthorization,
       nextAt: now,
       held: false,
+      seq: this.seq++,
+      receiver: new URL(merchant.notifyUrl).origin,
+      lined: false,
     };
     const queue = this.queues.get(event.paymentId) ?? [];
     this.queues.set(event.paymentId, queue);
+    this.waiting.set(id, note);
     if (this.chaos.reorder) {
       const waiting = queue.filter((n) => n.held);
       // The newest goes first; those it overtakes follow it at once.
       for (const n of waiting) {
+        this.held.delete(n);
         n.held = false;
         n.nextAt = now;
       }
       if (waiting.length === 0) {
         note.held = true;
+        this.held.add(note);
         note.nextAt = now + REORDER_HOLD_MS;
       }
       queue.unshift(note);
     } else queue.push(note);
-    this.kept.push(note);
-    this.trim();
+    this.schedule(queue[0]!);
     this.kick();
   }
 
@@ -175,7 +207,8 @@ export class Notifier {
 
   /** Each notification kept, oldest first; `nextAttemptAt` only on one waiting for its own time (not for an earlier one of its payment, nor under way). */
   list(): NotificationDelivery[] {
-    return this.kept.map((n) => {
+    const kept = [...this.waiting.values(), ...this.delivered.values(), ...this.failed.values()].sort((a, b) => a.seq - b.seq);
+    return kept.map((n) => {
       const waiting = n.view.state === 'pending' && this.queues.get(n.view.referenceId)?.[0] === n && !this.inFlight.has(n);
       return structuredClone({ ...n.view, ...(waiting ? { nextAttemptAt: this.clock.iso(n.nextAt) } : {}) });
     });
@@ -195,30 +228,66 @@ export class Notifier {
     this.settle();
   }
 
-  /**
-   * Sends each payment's next notification that is due, MAX_IN_FLIGHT at a time, and sets a timer to the
-   * soonest one not yet due. At the limit it stops looking: the end of a try kicks again.
-   */
+  /** Lines up what has fallen due (the clock moved, or its timer fired), starts what each receiver has room for, and sets the timer to the next. */
   kick(): void {
     if (this.closed) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
     const now = this.clock.nowMs();
-    let soonest = Infinity;
-    for (const queue of this.queues.values()) {
-      if (this.inFlight.size >= MAX_IN_FLIGHT) return;
-      const head = queue[0]!;
-      if (this.inFlight.has(head)) continue;
-      if (head.nextAt <= now) void this.attempt(head);
-      else soonest = Math.min(soonest, head.nextAt);
+    for (const id of this.due.take(now)) {
+      const note = this.waiting.get(id);
+      // An entry is only a hint: the notification may be finished, overtaken, under way, or due later now.
+      if (!note || note.lined || note.nextAt > now || this.inFlight.has(note) || this.queues.get(note.view.referenceId)![0] !== note)
+        continue;
+      const line = this.lineOf(note.receiver);
+      note.lined = true;
+      (note.view.attempts.length === 0 ? line.fresh : line.retries).push(note);
     }
-    if (soonest !== Infinity) this.timer = setTimeout(() => this.kick(), Math.min(soonest - now, MAX_TIMER_MS)).unref();
+    for (const [receiver, line] of this.lines) this.start(receiver, line);
+    this.arm();
     this.settle();
   }
 
-  private async attempt(note: Note): Promise<void> {
+  /**
+   * Starts tries to one receiver while it has fewer than MAX_IN_FLIGHT under way. First tries and retries
+   * take turns when both wait, each line in the order it fell due: a new payment's notification never
+   * waits behind a backlog of retries, and a backlog of new ones never stops the retries.
+   */
+  private start(receiver: string, line: Line): void {
+    while (line.inFlight < MAX_IN_FLIGHT) {
+      const retry = line.retries.size > 0 && (line.fresh.size === 0 || !line.lastRetry);
+      const note = (retry ? line.retries : line.fresh).shift();
+      if (!note) break;
+      line.lastRetry = retry;
+      note.lined = false;
+      void this.attempt(note, line);
+    }
+    if (line.inFlight === 0 && line.fresh.size === 0 && line.retries.size === 0) this.lines.delete(receiver);
+  }
+
+  private lineOf(receiver: string): Line {
+    let line = this.lines.get(receiver);
+    if (!line) this.lines.set(receiver, (line = { inFlight: 0, fresh: new Fifo(), retries: new Fifo(), lastRetry: false }));
+    return line;
+  }
+
+  /** Puts a payment's next notification on the due index, for its time. */
+  private schedule(note: Note): void {
+    this.due.add(note.nextAt, note.view.id);
+  }
+
+  private arm(): void {
+    clearTimeout(this.timer);
+    const next = this.due.next();
+    this.timer =
+      this.closed || next === undefined
+        ? undefined
+        : setTimeout(() => this.kick(), Math.min(Math.max(next - this.clock.nowMs(), 0), MAX_TIMER_MS)).unref();
+  }
+
+  private async attempt(note: Note, line: Line): Promise<void> {
     const controller = new AbortController();
     this.inFlight.set(note, controller);
+    line.inFlight++;
+    this.held.delete(note);
     note.held = false;
     // One reading of the clock: the schedule counts from the first try's recorded time exactly.
     const now = this.clock.nowMs();
@@ -226,12 +295,14 @@ export class Notifier {
     const ok = await this.send(note, controller.signal, now);
     if (ok && this.chaos.duplicate && !controller.signal.aborted) await this.send(note, controller.signal);
     this.inFlight.delete(note);
+    line.inFlight--;
     if (this.closed) return this.settle();
     const tries = note.view.attempts.length;
     if (ok) note.view.state = 'delivered';
     else if (tries > RETRY_AFTER_MS.length) note.view.state = 'failed';
     else note.nextAt = note.firstAt + RETRY_AFTER_MS[tries - 1]!;
     if (note.view.state !== 'pending') this.finish(note);
+    else this.schedule(note);
     this.kick();
   }
 
@@ -250,31 +321,23 @@ export class Notifier {
     return 'status' in outcome && outcome.status >= 200 && outcome.status < 300;
   }
 
+  /** Moves a finished notification to its ending's list (dropping that list's oldest past MAX_KEPT), and schedules its payment's next. */
   private finish(note: Note): void {
     const queue = this.queues.get(note.view.referenceId)!;
     queue.splice(queue.indexOf(note), 1);
     if (queue.length === 0) this.queues.delete(note.view.referenceId);
-    this.trim();
-  }
-
-  /** Drops the oldest finished notifications past MAX_KEPT. */
-  private trim(): void {
-    let excess = this.kept.length - MAX_KEPT;
-    for (let i = 0; excess > 0 && i < this.kept.length;) {
-      if (this.kept[i]!.view.state === 'pending') i++;
-      else {
-        this.kept.splice(i, 1);
-        excess--;
-      }
-    }
+    else this.schedule(queue[0]!);
+    this.waiting.delete(note.view.id);
+    const kept = note.view.state === 'failed' ? this.failed : this.delivered;
+    kept.push(note);
+    if (kept.size > MAX_KEPT) kept.shift();
   }
 
   private isIdle(): boolean {
     if (this.closed) return true;
-    if (this.inFlight.size > 0) return false;
-    const now = this.clock.nowMs();
-    for (const queue of this.queues.values()) if (queue[0]!.held || queue[0]!.nextAt <= now) return false;
-    return true;
+    if (this.inFlight.size > 0 || this.held.size > 0) return false;
+    for (const line of this.lines.values()) if (line.fresh.size > 0 || line.retries.size > 0) return false;
+    return (this.due.next() ?? Infinity) > this.clock.nowMs();
   }
 
   private settle(): void {
