@@ -95,7 +95,7 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
 async function answer(base: string, path: string, init: RequestInit = { method: 'POST' }) {
   const response = await fetch(`${base}${path}`, init);
   const text = await response.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a route's JSON, whose shape each check states
+
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, any>) : undefined };
 }
 
