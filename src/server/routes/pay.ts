@@ -51,7 +51,10 @@ function readAttempt(value: unknown): string {
   return value;
 }
 
-/** Errors after which the payment request surely made no payment: the attempt is closed `void`. */
+/**
+ * Errors after which the payment request surely made no payment: the attempt is closed `void`. Not
+ * `timeout` (a 408 may come after the service acted) nor `server_error`: those leave the attempt open.
+ */
 const NOT_CHARGED = new Set([
   'invalid_request',
   'invalid_card',
@@ -60,7 +63,6 @@ const NOT_CHARGED = new Set([
   'not_found',
   'conflict',
   'network',
-  'timeout',
   'rate_limited',
 ]);
 
@@ -94,17 +96,21 @@ async function charge(ctx: PayContext, begun: Omit<Attempt, 'updatedAt'>, input:
   try {
     made = await ctx.gateway.payments.create({ ...input, card: { nonce }, invoiceNumber: invoice } as never);
   } catch (error) {
-    // Sent and its answer lost: the service may have charged. The attempt stays open: `checking`.
-    if (error instanceof PayframeError && error.code === 'outcome_unknown') {
-      ctx.report(504, error);
-      return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
-    }
     // Refused, or never sent: no payment was made. Closed, so that asking again answers `none`.
-    if (error instanceof PayframeError && NOT_CHARGED.has(error.code)) await ctx.store.attempts.record(invoice, { status: 'void' });
-    throw error;
+    if (error instanceof PayframeError && NOT_CHARGED.has(error.code)) {
+      await ctx.store.attempts.record(invoice, { status: 'void' });
+      throw error;
+    }
+    // Anything else (its answer lost, a 5xx after the service may have acted): the service may have
+    // charged. The attempt stays open, and the page is told `checking`, never a refusal.
+    ctx.report(504, error);
+    return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
   }
-  const after = await ctx.store.attempts.record(invoice, outcomeOf(made));
-  return jsonResponse(200, answerOf(after ?? { ...begun, ...outcomeOf(made), updatedAt: Date.now() }) satisfies PayAnswer);
+  const known = { ...begun, ...outcomeOf(made), updatedAt: Date.now() };
+  // The payment is made: a store that fails to write it now still answers the page what it became
+  // (the notification and settleOpen write it later).
+  const after = await ctx.store.attempts.record(invoice, outcomeOf(made)).catch((error: unknown) => (ctx.report(503, error), known));
+  return jsonResponse(200, answerOf(after ?? known) satisfies PayAnswer);
 }
 
 export function payHandler(
@@ -129,7 +135,10 @@ export function payHandler(
       return refusalResponse(403, { code: 'forbidden', message: 'this checkout did not make this attempt' });
     }
     const read = { get: gateway.payments.get, hostedSettle: gateway.hostedPayments.settle };
-    return jsonResponse(200, answerOf(await settleAttempt(read, store, attempt)) satisfies PayAnswer);
+    // A read that fails (the service down a moment) leaves the attempt as kept: `checking` while it is
+    // open, never a refusal the page would show as "not paid".
+    const kept = await settleAttempt(read, store, attempt).catch((error: unknown) => (report(503, error), attempt));
+    return jsonResponse(200, answerOf(kept) satisfies PayAnswer);
   };
 
   const post = guarded(
