@@ -1,11 +1,23 @@
 // The checkout page's routes: client token, the order, pay, the OTP, the return page's session read,
 // the payer's saved cards, a saved card paid again with the CVV its frame posts, an order whose answer
 // was lost, and the service's notifications.
-import { isPayframeError, readPayment, toPending } from 'payframe/server';
+import { isPayframeError, PayframeError, readPayment, toPending } from 'payframe/server';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
 import { createTickets } from './tickets.mjs';
 import { isAccountEmail } from './account.mjs';
+
+/** The refusals after which a payment request surely charged nothing: its order is dropped. */
+const NOT_CHARGED = new Set([
+  'invalid_request',
+  'invalid_card',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'network',
+  'rate_limited',
+]);
 
 /**
  * @typedef {import('./ledger.mjs').Entry} Entry
@@ -104,8 +116,14 @@ export function checkoutRoutes(shop, accounts) {
         returnUrl: returnUrl.href,
       });
     } catch (error) {
-      if (!isPayframeError(error) || error.code !== 'outcome_unknown') await ledger.drop(entry);
-      throw error;
+      // Refused, or never sent: nothing was charged, nothing to keep. Anything else (a lost answer, a 5xx
+      // after the service may have acted) keeps the order, and the page checks it: never "not paid".
+      if (!isPayframeError(error) || NOT_CHARGED.has(error.code)) {
+        await ledger.drop(entry);
+        throw error;
+      }
+      if (error.code === 'outcome_unknown') throw error;
+      throw new PayframeError('outcome_unknown', "the payment's outcome is being checked: do not pay again", { cause: error });
     }
     const outcome = readPayment(payment);
     if (outcome.status === 'pending' && outcome.sessionId) entry.sessionId = outcome.sessionId;
