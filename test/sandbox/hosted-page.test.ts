@@ -156,6 +156,20 @@ describe('hosted payment page: paying', () => {
     expect((await session(s.id)).body.session_state).toBe('pending');
   });
 
+  it('refuses a card number in the name or expiry, never writes it back, and charges nothing', async () => {
+    const s = await createSession();
+    const pasted = '4111 1111 1111 1111';
+    const res = await post(s.link, { ...typed(testCards.approved), name: pasted, expiry: '4111111111111111', cvv: '12' });
+    expect(res.status).toBe(400);
+    expect(res.html).toMatch(/id="name" [^>]*aria-invalid="true"/);
+    expect(res.html.replace(/\D/g, '')).not.toContain('4111111111111111');
+    // The other fields right: a digit in the name alone is refused too, so no number becomes a card's name.
+    const only = await post(s.link, { ...typed(testCards.approved), name: pasted });
+    expect(only.status).toBe(400);
+    expect(only.html).toMatch(/id="name" [^>]*aria-invalid="true"/);
+    expect((await session(s.id)).body.session_state).toBe('pending');
+  });
+
   it('takes the OTP on the page for the domestic card: processing until then, used after', async () => {
     const s = await createSession({ intent: 'auth' });
     const res = await post(s.link, typed(testCards.otp));

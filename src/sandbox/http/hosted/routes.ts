@@ -17,6 +17,7 @@ import {
 } from '../../model/hosted';
 import type { HostedSessionRecord } from '../../model/state';
 import { fail, SandboxError } from '../../errors';
+import { PAN } from '../../../shared/errors';
 import { body, MERCHANT, mediaType, merchantContext, param, type Reply, type Req, type Route, type Sandbox } from '../context';
 import { returnUrlOf } from '../redirect-page';
 import { cardForm, hostedHeaders, notice, otpForm, shell, STYLE, STYLE_PATH, type CardForm, type FieldName } from './page';
@@ -59,11 +60,14 @@ function readCard(form: URLSearchParams, t: (typeof HOSTED_TEXTS)['en'], now: Da
   if (!/^\d{12,19}$/.test(number) || !validateNumber(number).isValid) errors.number = t.badNumber;
   if (!expiry.isValid) errors.expiry = t.badExpiry;
   if (cvv.length !== size || !/^\d+$/.test(cvv)) errors.cvv = t.badCvv;
-  if (name === '' || name.length > 100) errors.name = t.badName;
+  // No digit in a name, as in the hosted fields: a card number typed or autofilled there never becomes a name.
+  if (name === '' || name.length > 100 || /\p{Nd}/u.test(name)) errors.name = t.badName;
   if (Object.keys(errors).length > 0) return { errors };
   return { card: { number, expireMonth: expiry.month!, expireYear: expiry.year!, cvv, name } };
 }
 
+/** What the form gives back to the payer of a field: never a card number (pasted in the wrong field), at most `max` characters. */
+const kept = (text: string | null, max: number) => (text === null || new RegExp(PAN, 'u').test(text) ? '' : text.slice(0, max));
 const formOf = (req: Req) => {
   if (mediaType(req) !== 'application/x-www-form-urlencoded') fail('UNSUPPORTED_MEDIA_TYPE', 'The form must be form-encoded');
   return new URLSearchParams(req.body.toString('utf8'));
@@ -95,7 +99,7 @@ function page(sb: Sandbox, req: Req, lang: HostedLang): Reply {
   const sent = formOf(req);
   const typed = readCard(sent, t, new Date(sb.clock.nowMs()));
   if ('errors' in typed) {
-    const values = { expiry: sent.get('expiry') ?? '', name: sent.get('name') ?? '' };
+    const values = { expiry: kept(sent.get('expiry'), 9), name: kept(sent.get('name'), 100) };
     return { status: 400, html: shell(lang, title, cardForm(lang, { ...form, values, errors: typed.errors }), switchTo), headers };
   }
   const p = payHosted(ctx, session, typed.card);
