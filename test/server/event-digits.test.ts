@@ -8,11 +8,16 @@ const ctx = useSandbox();
 const AUTH = 'Bearer digits-notify';
 const PANS = ['4111111111111111', '4111 1111 1111 1111', '5105-1051-0510-5100'];
 
-/** Every text of the events, with separators between digits taken out: no 12 digits may stand together. */
+/** A UUID, which the rule keeps whole (its groups may hold digits that meet once the dashes go). */
+const UUID = /\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b/gi;
+
+/** Every text of the events but their UUIDs, with separators between digits taken out: no 12 digits may stand together. */
 function expectNoDigitRun(events: GatewayEvent[]) {
   expect(events.length).toBeGreaterThan(0);
   for (const event of events) {
-    const text = JSON.stringify(event).replace(/(?<=\d)[\s./_-]{1,3}(?=\d)/g, '');
+    const text = JSON.stringify(event)
+      .replace(UUID, 'uuid')
+      .replace(/(?<=\d)[\s./_-]{1,3}(?=\d)/g, '');
     expect(text, text).not.toMatch(/\d{12}/);
   }
 }

@@ -14,11 +14,11 @@ let block: Record<string, any>;
 beforeAll(async () => {
   sandbox = await startSandbox();
   const code = readmeBlock('hosted-page-server');
-  expect(code).toContain('https://127.0.0.1:8443');
+  expect(code).toContain('http://127.0.0.1:8443');
   const dir = join(root, 'reports/readme');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `hosted-page-${process.pid}-${Date.now()}.mjs`);
-  writeFileSync(file, code.replaceAll('https://127.0.0.1:8443', sandbox.url));
+  writeFileSync(file, code.replaceAll('http://127.0.0.1:8443', sandbox.url));
   block = await import(pathToFileURL(file).href);
 });
 afterAll(() => sandbox?.close());
