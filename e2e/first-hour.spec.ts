@@ -4,7 +4,8 @@
 // paid by a person in Chromium; the HTTPS way with the sandbox's certificate trusted; CommonJS; and the
 // five-minute integration of docs/integration.md (the hosted card form), bundled as an ES module and by script tag.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,6 +36,7 @@ function start(command: string, args: string[], env: NodeJS.ProcessEnv) {
   child.stdout!.on('data', (chunk) => (out += chunk));
   child.stderr!.on('data', (chunk) => (out += chunk));
   return {
+    child,
     output: () => out,
     printed: async (pattern: RegExp): Promise<string> => {
       for (let i = 0; i < 300; i++) {
@@ -84,6 +86,23 @@ async function pay(browser: Browser, url: string, screenshot?: string) {
 }
 
 let app: string;
+const pgliteVersion = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> })
+  .devDependencies['@electric-sql/pglite']!;
+
+/** The guide's server (docs/integration.md), as written, with its database in a folder of its own unless `data` names one. */
+async function guideServer(extra: Record<string, string>, data?: string) {
+  return start(process.execPath, ['guide/server.mjs'], merchantEnv({ SHOP_DATA: data ?? (await guideData()), ...extra }));
+}
+let folders = 0;
+/**
+ * A new data folder for one start of the guide's server, so that two starts never share one (PGlite is one
+ * process per folder): a copy of one PGlite made once, since making a database takes seconds.
+ */
+async function guideData(): Promise<string> {
+  const folder = join(app, `shop-data-${++folders}`);
+  await cp(join(app, 'shop-data-made'), folder, { recursive: true });
+  return folder;
+}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -95,10 +114,16 @@ test.beforeAll(async () => {
   const { filename } = (JSON.parse(stdout) as { filename: string }[])[0]!;
   await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'shop', version: '1.0.0', private: true }));
   await exec('npm', ['install', join(app, filename), '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app });
+  // The guide's database, the merchant's own dependency (docs/integration.md: `npm install @electric-sql/pglite`), not payframe's.
+  await exec('npm', ['install', `@electric-sql/pglite@${pgliteVersion}`, '--omit=dev', '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: app,
+  });
   await writeFile(join(app, 'server.mjs'), readmeBlock('quick-start/server.mjs'));
   await writeFile(join(app, 'checkout.html'), readmeBlock('quick-start/checkout.html'));
   await writeFile(join(app, 'checkout.js'), readmeBlock('quick-start/checkout.js'));
   await writeFile(join(app, 'require.cjs'), readmeBlock('package/require.cjs'));
+  const script = "import { PGlite } from '@electric-sql/pglite'; await (await PGlite.create(process.argv[1])).close();";
+  await exec(process.execPath, ['--input-type=module', '-e', script, join(app, 'shop-data-made')], { cwd: app });
   await mkdir(join(app, 'guide'));
   await writeFile(join(app, 'guide/server.mjs'), readmeBlock('guide/server.mjs'));
   await writeFile(join(app, 'guide/checkout.html'), readmeBlock('guide/checkout.html'));
@@ -108,7 +133,7 @@ test.beforeAll(async () => {
 
 test.afterEach(() => {
   for (const child of running.splice(0)) {
-    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+    if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
   }
 });
 
@@ -123,7 +148,10 @@ test('a production install brings payframe and valibot, and nothing else', async
     .split('\n')
     .slice(1)
     .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
-  expect(packages.sort()).toEqual(['payframe', 'valibot']);
+  // The app's own database for the guide, installed by the merchant beside payframe: not counted as payframe's.
+  const shop = JSON.parse(await readFile(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  expect(Object.keys(shop.dependencies).sort()).toEqual(['@electric-sql/pglite', 'payframe']);
+  expect(packages.filter((name) => name !== '@electric-sql/pglite').sort()).toEqual(['payframe', 'valibot']);
   const manifest = JSON.parse(await readFile(join(app, 'node_modules/payframe/package.json'), 'utf8'));
   expect(Object.keys(manifest.dependencies)).toEqual(['valibot']);
 });
@@ -283,7 +311,7 @@ test('the five-minute integration (docs/integration.md) runs as written: bundled
   try {
     for (const kind of ['script-tag', 'bundle'] as const) {
       await writeFile(join(app, 'guide/checkout.js'), await guideScript(kind));
-      const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' }));
+      const server = await guideServer({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' });
       const url = await server.printed(/checkout on (http:\/\/\S+)/);
       const page = await fetch(url);
       expect(page.headers.get('content-security-policy'), kind).toContain(`frame-src ${new URL(sandbox.httpUrl!).origin}`);
@@ -311,7 +339,7 @@ test("the guide's notification route settles a payment whose answer was lost: th
   });
   try {
     await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
-    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) }));
+    const server = await guideServer({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) });
     const url = await server.printed(/checkout on (http:\/\/\S+)/);
     const path = '/v1/merchants/sandbox-merchant/payment';
     sandbox.injectFault({ kind: 'lose', method: 'POST', path }); // the service charges; its answer never comes back
@@ -335,6 +363,59 @@ test("the guide's notification route settles a payment whose answer was lost: th
   }
 });
 
+test("the guide's server killed between the payment request and its answer, restarted on its folder: the page ends Paid, one charge", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const port = await closedPort(); // the same address after the restart: the page keeps asking it
+  const sandbox = await startSandbox({
+    plainHttp: true,
+    notifyUrl: `http://127.0.0.1:${port}/payframe/notify`,
+    notifyAuthorization: 'sandbox-notify-secret',
+  });
+  try {
+    await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
+    const env = { PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) };
+    const data = await guideData();
+    const listening = async (server: Awaited<ReturnType<typeof guideServer>>) => {
+      const started = Date.now();
+      const url = await server.printed(/checkout on (http:\/\/\S+)/);
+      return { url, ms: Date.now() - started };
+    };
+    const first = await guideServer(env, data);
+    const { url, ms: made } = await listening(first); // its folder made, then listening
+    const path = '/v1/merchants/sandbox-merchant/payment';
+    // The service answers the payment request 5 s after it came: the shop is killed (SIGKILL) meanwhile.
+    sandbox.injectFault({ kind: 'delay', method: 'POST', path, ms: 5000 });
+    const charges = () => sandbox.requests().filter((r) => r.method === 'POST' && r.path === path).length;
+
+    const context = await browser.newContext({ ignoreHTTPSErrors: false });
+    const page = await context.newPage();
+    const status = page.locator('#checkout').getByRole('status');
+    await page.goto(url);
+    await typeGuideCard(page, '4111111111111111');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect.poll(charges, { timeout: 15_000 }).toBe(1);
+    const exited = new Promise((resolve) => first.child.once('exit', resolve));
+    process.kill(-first.child.pid!, 'SIGKILL');
+    await exited;
+    await expect(status).toHaveText('We are checking your payment. Do not pay again.', { timeout: 15_000 });
+
+    // Started again on the same folder: it still has the attempt, and the service's notification names its payment.
+    const { ms: opened } = await listening(await guideServer(env, data));
+    test.info().annotations.push({ type: 'PGlite', description: `listening ${made} ms after start, ${opened} ms after the restart` });
+    await expect(status).toHaveText('Paid', { timeout: 20_000 });
+    await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled();
+    await context.close();
+    expect(charges()).toBe(1);
+    expect(sandbox.notifications().map((n) => [n.kind, n.state, n.attempts.at(-1)?.status])).toEqual([
+      ['PAYMENT.SALE.COMPLETED', 'delivered', 204],
+    ]);
+  } finally {
+    await sandbox.close();
+  }
+});
+
 test("the guide's page keeps checking when one of its asks fails, and when /pay's own answer is lost on its way back", async ({
   browser,
 }) => {
@@ -347,7 +428,7 @@ test("the guide's page keeps checking when one of its asks fails, and when /pay'
   });
   try {
     await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
-    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) }));
+    const server = await guideServer({ PAYFRAME_URL: sandbox.httpUrl!, PORT: String(port) });
     const url = await server.printed(/checkout on (http:\/\/\S+)/);
     const context = await browser.newContext({ ignoreHTTPSErrors: false });
     const page = await context.newPage();
@@ -387,7 +468,7 @@ test("the guide's page is told `none` only once the server closed the attempt: t
   const sandbox = await startSandbox({ plainHttp: true });
   try {
     await writeFile(join(app, 'guide/checkout.js'), await guideScript('script-tag'));
-    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' }));
+    const server = await guideServer({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' });
     const url = await server.printed(/checkout on (http:\/\/\S+)/);
     const context = await browser.newContext({ ignoreHTTPSErrors: false });
     const page = await context.newPage();
@@ -428,7 +509,7 @@ async function closedPort(): Promise<number> {
 test("the guide's server: HEAD as GET, and a 403 that names the missing shopper cookie", async () => {
   const sandbox = await startSandbox({ plainHttp: true });
   try {
-    const server = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' }));
+    const server = await guideServer({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0' });
     const url = await server.printed(/checkout on (http:\/\/\S+)/);
     for (const path of ['/', '/payframe.js', '/config']) {
       const [get, head] = [await fetch(new URL(path, url)), await fetch(new URL(path, url), { method: 'HEAD' })];
@@ -461,7 +542,7 @@ test("the guide's server: HEAD as GET, and a 403 that names the missing shopper 
 
 test("the guide's server says why a client token failed, where the page reads a generic 502: an unreachable service, a wrong secret", async () => {
   const port = await closedPort();
-  const unreachable = start(process.execPath, ['guide/server.mjs'], merchantEnv({ PAYFRAME_URL: `http://127.0.0.1:${port}`, PORT: '0' }));
+  const unreachable = await guideServer({ PAYFRAME_URL: `http://127.0.0.1:${port}`, PORT: '0' });
   const first = await unreachable.printed(/checkout on (http:\/\/\S+)/);
   const answer = await fetch(new URL('/client-token', first), { method: 'POST' });
   expect(answer.status).toBe(502);
@@ -476,11 +557,7 @@ test("the guide's server says why a client token failed, where the page reads a 
 
   const sandbox = await startSandbox({ plainHttp: true });
   try {
-    const wrong = start(
-      process.execPath,
-      ['guide/server.mjs'],
-      merchantEnv({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0', PAYFRAME_CLIENT_SECRET: 'not-the-secret' }),
-    );
+    const wrong = await guideServer({ PAYFRAME_URL: sandbox.httpUrl!, PORT: '0', PAYFRAME_CLIENT_SECRET: 'not-the-secret' });
     const second = await wrong.printed(/checkout on (http:\/\/\S+)/);
     const refused = await fetch(new URL('/client-token', second), { method: 'POST' });
     expect(refused.status).toBe(502);
