@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
+import { PGlite } from '@electric-sql/pglite';
 import { build } from 'esbuild';
 import { createClient } from '../src';
 import { type SandboxHandle, testCards } from '../src/sandbox';
@@ -26,6 +27,7 @@ let shopUrl: string;
 const dir = new URL(`../test-results/docs-react/${process.pid}/`, import.meta.url);
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000); // PGlite makes its folder: seconds on a loaded machine
   sandbox = await startSandbox();
   const { id, clientId, clientSecret } = sandbox.merchant;
   Object.assign(process.env, {
@@ -33,7 +35,10 @@ test.beforeAll(async () => {
     PAYFRAME_CLIENT_ID: clientId,
     PAYFRAME_CLIENT_SECRET: clientSecret,
     PAYFRAME_URL: sandbox.url,
+    SHOP_DATA: new URL('shop-data/', dir).pathname, // the route's database, this run's own
   });
+  await mkdir(dir, { recursive: true });
+  await (await PGlite.create(process.env['SHOP_DATA']!)).close(); // made here, so that the first request only opens it
   // The blocks as the docs lay them out; the route's TypeScript made JavaScript, inside the package
   // (so that `payframe/server` resolves to this build).
   await mkdir(new URL('app/checkout/', dir), { recursive: true });
@@ -298,3 +303,41 @@ async function payWith(page: Page, number: string, cvv: string): Promise<void> {
   }
   await page.getByRole('button', { name: 'Pay' }).click();
 }
+
+test('react/next/route.ts: a server started again on its database still has an attempt whose answer was lost: checking, never none, one charge', async () => {
+  test.setTimeout(60_000);
+  const token = await call('client-token');
+  const cookie = /^shopper=[\w-]+/.exec(token.headers.get('set-cookie') ?? '')![0];
+  const client = createClient({
+    merchantId: sandbox.merchant.id,
+    baseUrl: sandbox.url,
+    authorization: async () => (await call('client-token', {}, cookie)).json(),
+  });
+  const { number, expireMonth, expireYear, cvv } = testCards.approved;
+  const nonce = async () => (await client.tokenize({ number, expireMonth, expireYear, cvv })).nonce;
+  const path = `/v1/merchants/${sandbox.merchant.id}/payment`;
+  const charges = () => sandbox.requests().filter((r) => r.method === 'POST' && r.path === path).length;
+  const before = charges();
+  sandbox.injectFault({ kind: 'lose', method: 'POST', path }); // charged; the answer never comes
+  const attempt = crypto.randomUUID();
+  expect(await (await call('pay', { nonce: await nonce(), attempt }, cookie)).json()).toEqual({ status: 'checking' });
+
+  // The process's memory gone, its folder kept: the database closed, and the route loaded again as a new process would.
+  const shared = globalThis as { shopDb?: Promise<PGlite> };
+  await (await shared.shopDb!).close();
+  delete shared.shopDb;
+  const restarted = (await import(`${new URL('route.mjs', dir).href}?restarted`)) as { GET: Post; POST: Post };
+  const params = { params: Promise.resolve({ action: 'pay' }) };
+  const ask = await restarted.GET(new Request(`https://shop.example/api/payframe/pay?attempt=${attempt}`, { headers: { cookie } }), params);
+  expect(await ask.json()).toEqual({ status: 'checking' }); // with the memory store: `none`, "Not paid", while charged
+  const again = await restarted.POST(
+    new Request('https://shop.example/api/payframe/pay', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ nonce: await nonce(), attempt }),
+    }),
+    params,
+  );
+  expect(await again.json()).toEqual({ status: 'checking' });
+  expect(charges() - before).toBe(1);
+});
