@@ -31,6 +31,11 @@ export interface Merchant {
   useSavedCardRoutes(code: string): Promise<void>;
   /** What the saved-card route received from the CVV frame. */
   received: { cvv: string; body: Record<string, unknown> }[];
+  /**
+   * With `payAttempts`: how many of the next `POST /pay` answers are lost after the payment was made (the
+   * connection is dropped on the answer's way back), as a broken connection loses them.
+   */
+  losePayAnswers: number;
   /** Extra files by path (fonts, pages of a test). */
   files: Map<string, { type: string; body: string | Buffer; headers?: Record<string, string> }>;
   /** With `frameHost`: the URL the page passes as `frameUrl` (https://127.0.0.2:P3/), and every request the frame host received. */
@@ -62,9 +67,20 @@ export interface MerchantOptions extends SandboxOptions {
   ownOriginOnly?: boolean;
   /** The frames from a frame host of the merchant's (createFrameHost) on a third origin, as in production. */
   frameHost?: boolean;
+  /**
+   * `/pay` is payframe's own pay route (`gateway.handlers.pay`): `POST { nonce, attempt }` and `GET ?attempt=`,
+   * a sale of 25.00 USD, as docs/outcomes.md's pages post it. Without it, `/pay` is the older route that
+   * pays `{ nonce, name }` and answers what the payment became.
+   */
+  payAttempts?: boolean;
 }
 
-export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, ...options }: MerchantOptions = {}): Promise<Merchant> {
+export async function startMerchant({
+  ownOriginOnly,
+  frameHost: withFrameHost,
+  payAttempts,
+  ...options
+}: MerchantOptions = {}): Promise<Merchant> {
   // The page's origin, and the frame host's, are known first, so that the merchant can be configured with them.
   const server: Server = createServer(trustedTls(), (req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
@@ -110,6 +126,19 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
   );
   let savedCardRoutes: Record<string, ReturnType<typeof toNodeListener>> = {};
   const authenticate = toNodeListener(gateway.handlers.authenticate());
+  const payRoute = gateway.handlers.pay({ payment: () => ({ intent: 'sale', amount: { currency: 'USD', total: '25.00' } }) });
+  const pay = (req: IncomingMessage, res: ServerResponse) =>
+    toNodeListener(async (request) => {
+      const answer = await payRoute(request);
+      // The payment is made and its answer is lost on the way back: the connection breaks mid-answer (after
+      // its headers, so that the browser cannot take the request for one an idle connection dropped, and send it again).
+      if (request.method === 'POST' && merchant.losePayAnswers > 0) {
+        merchant.losePayAnswers--;
+        res.writeHead(200, { 'content-type': 'application/json' }).write('{"status":', () => res.destroy());
+        throw new Error('the answer was lost'); // toNodeListener ends what was sent
+      }
+      return answer;
+    })(req, res);
   const files: Merchant['files'] = new Map([
     ['/payframe.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.umd.min.js') }],
     ['/payframe.full.umd.min.js', { type: 'text/javascript', body: await read('dist/payframe.full.umd.min.js') }],
@@ -130,6 +159,7 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
     requests,
     tokenRequests: 0,
     refuseTokens: false,
+    losePayAnswers: 0,
     received,
     async useSavedCardRoutes(code) {
       savedCardRoutes = await savedCardModule(gateway, code, frameOrigin);
@@ -163,6 +193,7 @@ export async function startMerchant({ ownOriginOnly, frameHost: withFrameHost, .
         reports.push(JSON.parse((await body(req)) || 'null'));
         return res.writeHead(204).end();
       }
+      if (path === '/pay' && payAttempts) return pay(req, res);
       if (path === '/pay') {
         const { nonce, name } = JSON.parse(await body(req));
         const payment = await gateway.payments.create({
