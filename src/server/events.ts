@@ -199,9 +199,10 @@ export function notificationEvent(
 /**
  * Any run of digits a card number could be (errors.ts's `PAN`: 12 or more, separators between), wherever
  * it stands, inside an id too (`ORDER4111…`, a posted `kind`), keeping its last four; a whole UUID (the
- * service's event id) stays as it is, as `redact` keeps it.
+ * service's event id) stays as it is, as `redact` keeps it, and so does a whole payment session id (32 hex
+ * digits, a letter among them): random hex holds a run of twelve digits now and then, which is no card number.
  */
-const UUID_OR_RUN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|${PAN}`, 'giu');
+const UUID_OR_RUN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12}|(?=[\\da-f]{0,31}[a-f])[\\da-f]{32})\\b|${PAN}`, 'giu');
 const mask = (text: string) => text.replace(UUID_OR_RUN, (run, uuid?: string) => uuid ?? `****${run.replace(/\P{Nd}/gu, '').slice(-4)}`);
 
 /** The event with every text of it masked (`mask`), its error's included: one rule for every field of every event. */
