@@ -1,23 +1,11 @@
 // The checkout page's routes: client token, the order, pay, the OTP, the return page's session read,
 // the payer's saved cards, a saved card paid again with the CVV its frame posts, an order whose answer
 // was lost, and the service's notifications.
-import { isPayframeError, PayframeError, readPayment, toPending } from 'payframe/server';
+import { isPayframeError, isSurelyNotCharged, PayframeError, readPayment, toPending } from 'payframe/server';
 import { json, newOwner, onlyKeys, ownerCookie, readJson, refuse } from './http.mjs';
 import { paymentOrder, priced } from './order.mjs';
 import { createTickets } from './tickets.mjs';
 import { isAccountEmail } from './account.mjs';
-
-/** The refusals after which a payment request surely charged nothing: its order is dropped. */
-const NOT_CHARGED = new Set([
-  'invalid_request',
-  'invalid_card',
-  'unauthorized',
-  'forbidden',
-  'not_found',
-  'conflict',
-  'network',
-  'rate_limited',
-]);
 
 /**
  * @typedef {import('./ledger.mjs').Entry} Entry
@@ -118,7 +106,7 @@ export function checkoutRoutes(shop, accounts) {
     } catch (error) {
       // Refused, or never sent: nothing was charged, nothing to keep. Anything else (a lost answer, a 5xx
       // after the service may have acted) keeps the order, and the page checks it: never "not paid".
-      if (!isPayframeError(error) || NOT_CHARGED.has(error.code)) {
+      if (!isPayframeError(error) || isSurelyNotCharged(error)) {
         await ledger.drop(entry);
         throw error;
       }

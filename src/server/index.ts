@@ -44,7 +44,7 @@ export type { SettleOptions, SettleRef, Settlement } from './calls/settle';
 export type { SavedCardsOptions } from './routes/saved-cards';
 export type { HostedPaymentCalls, HostedPaymentInput, HostedSettlement } from './calls/hosted-calls';
 export type { HostedPageOptions, HostedReturnOptions } from './routes/hosted';
-export type { PayOptions, PayPayment } from './routes/pay';
+export { isSurelyNotCharged, type PayOptions, type PayPayment } from './routes/pay';
 export type { OpenSettlement, SettleOpenOptions } from './calls/attempts';
 export type { PayerUpdate, PayerCalls, VerifyInput } from './calls/payer-calls';
 export type { Handler } from './routes/respond';

@@ -55,7 +55,7 @@ function readAttempt(value: unknown): string {
  * Errors after which the payment request surely made no payment: the attempt is closed `void`. Not
  * `timeout` (a 408 may come after the service acted) nor `server_error`: those leave the attempt open.
  */
-const NOT_CHARGED = new Set([
+const NOT_CHARGED = new Set<string>([
   'invalid_request',
   'invalid_card',
   'unauthorized',
@@ -65,6 +65,14 @@ const NOT_CHARGED = new Set([
   'network',
   'rate_limited',
 ]);
+
+/**
+ * Whether a payment request that threw surely made no payment (refused, or never sent): only then may
+ * an order be dropped or its payer told "not paid". Anything else may have charged: check it.
+ */
+export function isSurelyNotCharged(error: unknown): boolean {
+  return error instanceof PayframeError && NOT_CHARGED.has(error.code);
+}
 
 /** What the pay route's parts share. */
 interface PayContext {
@@ -97,7 +105,7 @@ async function charge(ctx: PayContext, begun: Omit<Attempt, 'updatedAt'>, input:
     made = await ctx.gateway.payments.create({ ...input, card: { nonce }, invoiceNumber: invoice } as never);
   } catch (error) {
     // Refused, or never sent: no payment was made. Closed, so that asking again answers `none`.
-    if (error instanceof PayframeError && NOT_CHARGED.has(error.code)) {
+    if (isSurelyNotCharged(error)) {
       await ctx.store.attempts.record(invoice, { status: 'void' });
       throw error;
     }
