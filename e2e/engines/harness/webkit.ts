@@ -179,13 +179,16 @@ async function sizeViewport(driver: WebDriver, width: number, height: number): P
   let rect = { width, height };
   for (let attempt = 0; attempt < 2; attempt++) {
     await driver.manage().window().setRect(rect);
+    // The window's outer width can follow the new size before its inner width does (seen in CI: outer 390,
+    // inner still 1280), so both are read until the inside fits within the window.
+    const settled = (got: { width: number; window: number }) => got.window === rect.width && got.width <= got.window;
     let got = await inside();
-    for (const until = Date.now() + 5000; got.window !== rect.width && Date.now() < until; got = await inside()) {
+    for (const until = Date.now() + 5000; !settled(got) && Date.now() < until; got = await inside()) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     if (got.width === width) return;
     // The window's frame takes its share only once the window took the size asked for; until then, ask again.
-    if (got.window === rect.width) rect = { width: rect.width + width - got.width, height: rect.height + height - got.height };
+    if (settled(got)) rect = { width: rect.width + width - got.width, height: Math.max(height, rect.height + height - got.height) };
   }
   const got = await inside();
   if (got.width !== width) throw new Error(`webkit: a viewport ${got.width} px wide, not ${width}`);
