@@ -136,7 +136,14 @@ test('a saved card pays again with its security code: a one-time ticket of this 
   expect(await (await post({ ticket, savedCardId, cvv: '123' })).json()).toEqual(
     refusal('not_found', 'This payment has expired or was already sent: press pay again.'),
   );
-  const fresh = (await (await ticketFor({ intent: 'auth', email, savedCardId })).json()).ticket;
+  // The page lost its CVV post's answer and asks for the order: nothing came yet, so the ticket is spent and
+  // "the shop never received it" is true; the post, arriving late, charges nothing. Only this checkout may.
+  const spent = refusal('not_found', 'This payment has expired or was already sent: press pay again.');
+  const late = await (await ticketFor({ intent: 'auth', email, savedCardId })).json();
+  expect((await payer.get(`${demo.shop}/api/order/${late.orderId}`)).status()).toBe(404);
+  expect(await (await post({ ticket: late.ticket, savedCardId, cvv: '123' })).json()).toEqual(spent);
+  const { ticket: fresh, orderId } = await (await ticketFor({ intent: 'auth', email, savedCardId })).json();
+  expect((await fetch(`${demo.shop}/api/order/${orderId}`)).status).toBe(404); // another browser's ask spends nothing: it pays below
   const paid = await post({ ticket: fresh, savedCardId, cvv: '123' });
   // The CVV route answers the payment's outcome alone (what the frame passes to the page)...
   const answer = await paid.json();

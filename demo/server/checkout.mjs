@@ -276,6 +276,9 @@ export function checkoutRoutes(shop, accounts) {
       /^\/api\/order\/(ORD-\d{1,12})$/,
       async (_request, [orderId], ctx) => {
         const entry = ledger.byOrder(orderId);
+        // A saved card's order whose CVV post has not come: its ticket is spent first, so "none" stays true
+        // (the ticket is taken and the order opened in one turn of the event loop: there is no gap between).
+        if (!entry && ctx.owner) tickets.close(/** @type {string} */ (orderId), ctx.owner);
         if (!entry || !ctx.owner || entry.owner !== ctx.owner) throw refuse('not_found', 'No order of this checkout has this number.');
         if (!entry.referenceId) return json(200, checking(entry));
         const payment = await gateway.payments.get(entry.referenceId);

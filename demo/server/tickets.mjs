@@ -40,6 +40,14 @@ export function createTickets(now = () => Date.now()) {
       tickets.set(id, { ...ticket, expiresAt: now() + LIFETIME_MS });
       return id;
     },
+    /**
+     * Spends the ticket of `owner`'s order unused: a CVV post still on its way then pays nothing, so that
+     * "the shop never received it" is true when the page is told so.
+     * @param {string} orderId @param {string} owner
+     */
+    close(orderId, owner) {
+      for (const [id, t] of tickets) if (t.orderId === orderId && t.owner === owner) tickets.delete(id);
+    },
     /** The ticket, once: a second take, an unknown id or an expired ticket is undefined. @param {unknown} id */
     take(id) {
       const ticket = typeof id === 'string' ? tickets.get(id) : undefined;

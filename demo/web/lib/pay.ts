@@ -65,6 +65,11 @@ async function settled(path: string): Promise<PayAnswer | { status: 'none' }> {
     if (answer && answer.status !== 'checking') return answer;
   }
 }
+/**
+ * The CVV post's failures after which the payment may exist: its answer lost on the way (the service's
+ * or the shop's), or the shop failing after it may have sent the payment. The order is then checked.
+ */
+const UNKNOWN = new Set(['outcome_unknown', 'network', 'timeout', 'server_error', 'invalid_response']);
 const orderPath = (orderId: string) => `/api/order/${encodeURIComponent(orderId)}`;
 /** The shop's answer to /api/pay was lost on its way back (the shop may have paid): asked again by the page's own id for this press of Pay. */
 const lost = (error: unknown) => error instanceof ApiError && (error.code === 'network' || error.code === 'invalid_response');
@@ -83,11 +88,13 @@ export async function pay(request: PayRequest): Promise<Outcome> {
       const posted = await form
         .postCvv({ url: '/api/saved-card/pay', body: { ticket, savedCardId: savedCard.id } })
         .catch((error: { code?: string }) => {
-          if (error.code === 'outcome_unknown' || error.code === 'network' || error.code === 'timeout') return undefined;
+          if (UNKNOWN.has(error.code ?? '')) return undefined;
           throw error;
         });
       path = orderPath(orderId);
-      answer = posted ? await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`) : { status: 'checking', orderId };
+      // Paid, whatever the read of it says: a lost read is checked by the order's number, never "not paid".
+      const read = posted && (await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`).catch(() => undefined));
+      answer = read || { status: 'checking', orderId };
     } else {
       const card = await form.tokenize();
       const attempt = crypto.randomUUID();
