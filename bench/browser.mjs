@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
+import { quantile } from './lib.mjs';
 
 // PAYFRAME_BENCH_DIST: another build (an older checkout's dist/, with its node_modules), run whole: its
 // page bundle, frames, sandbox and frame host, for a before/after. Its frame page and the policy its
@@ -213,4 +214,43 @@ export async function typeCard(page) {
     await page.frameLocator(`#card-${name} iframe`).getByLabel(LABELS[name]).click();
     await page.keyboard.type(text);
   }
+}
+
+/**
+ * Milestones of the frames whose URL contains `part`, in ms after `start` (the page's clock), the
+ * median over the frames: navigation start, its request sent (the connection made), HTML received, script received (when there is one),
+ * scripts run (DOMContentLoaded).
+ */
+export async function milestones(page, part, start) {
+  const frames = page.frames().filter((f) => f.url().includes(part));
+  const each = await Promise.all(
+    frames.map((f) =>
+      f.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const script = performance.getEntriesByType('resource').find((r) => r.initiatorType === 'script');
+        const at = (t) => performance.timeOrigin + t;
+        return {
+          navigation: at(0),
+          request: at(nav.requestStart),
+          html: at(nav.responseEnd),
+          script: script ? at(script.responseEnd) : undefined,
+          ran: at(nav.domContentLoadedEventEnd),
+        };
+      }),
+    ),
+  );
+  const median = (key) =>
+    each[0]?.[key] === undefined
+      ? undefined
+      : quantile(
+          each.map((e) => e[key] - start),
+          0.5,
+        );
+  return {
+    navigation: median('navigation'),
+    request: median('request'),
+    html: median('html'),
+    script: median('script'),
+    ran: median('ran'),
+  };
 }

@@ -6,45 +6,13 @@
 // script, the second finds it cached (it is served `immutable`), as on a returning shopper's visit.
 // Goal: mount / blank ≤ 1.5 ×. Then where the time goes: each frame's own navigation timings, on the
 // page's clock.
-import { cell, quantile, summary } from '../lib.mjs';
-import { launch, openCheckout, startShop } from '../browser.mjs';
+import { cell, summary } from '../lib.mjs';
+import { launch, milestones, openCheckout, startShop } from '../browser.mjs';
 
 export const title = 'Part 3: mount to ready (Chromium, sandbox)';
 
 const RUNS = 15;
 const VISITS = ['first mount (frame script downloaded)', 'second mount (frame script cached)'];
-
-/**
- * Milestones of the frames whose URL contains `part`, in ms after `start` (the page's clock), the
- * median over the frames: navigation start, HTML received, script received (when there is one),
- * scripts run (DOMContentLoaded).
- */
-async function milestones(page, part, start) {
-  const frames = page.frames().filter((f) => f.url().includes(part));
-  const each = await Promise.all(
-    frames.map((f) =>
-      f.evaluate(() => {
-        const nav = performance.getEntriesByType('navigation')[0];
-        const script = performance.getEntriesByType('resource').find((r) => r.initiatorType === 'script');
-        const at = (t) => performance.timeOrigin + t;
-        return {
-          navigation: at(0),
-          html: at(nav.responseEnd),
-          script: script ? at(script.responseEnd) : undefined,
-          ran: at(nav.domContentLoadedEventEnd),
-        };
-      }),
-    ),
-  );
-  const median = (key) =>
-    each[0]?.[key] === undefined
-      ? undefined
-      : quantile(
-          each.map((e) => e[key] - start),
-          0.5,
-        );
-  return { navigation: median('navigation'), html: median('html'), script: median('script'), ran: median('ran') };
-}
 
 export async function run() {
   const shop = await startShop();
