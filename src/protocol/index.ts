@@ -27,7 +27,7 @@ export {
   isLocale,
   type Locale,
   LOCALES,
-} from './names';
+} from '../shared/names';
 export { MAX_POST_BODY, postTarget } from './post-target';
 export { fromErrorInfo, toErrorInfo } from './transfer';
 export { readErrorAnswer, readOtpOutcome } from './merchant-answers';

@@ -4,7 +4,34 @@
  * locale tag maps to some texts of a shipped locale, or to every text of a new one, its `dir` included;
  * the keys are those of the shipped English table, so a text added there is one the merchant may give.
  */
-import { isLocale, isLocaleTag, type Locale } from './names';
+import { isLocale, isLocaleTag, type Locale } from '../shared/names';
+
+/**
+ * A frame's texts in one locale: the keys a merchant may give (the shipped tables, frame/text.ts, hold
+ * every one). A label names its field; `<field><Reason>` is what a screen reader hears when the field
+ * shows as invalid for that reason.
+ */
+export type FieldTexts = {
+  dir: string;
+  numberLabel: string;
+  expiryLabel: string;
+  cvvLabel: string;
+  nameLabel: string;
+  expiryPlaceholder: string;
+  numberEmpty: string;
+  numberIncomplete: string;
+  numberInvalid: string;
+  numberUnsupportedBrand: string;
+  expiryEmpty: string;
+  expiryIncomplete: string;
+  expiryInvalid: string;
+  expiryExpired: string;
+  cvvEmpty: string;
+  cvvIncomplete: string;
+  cvvInvalid: string;
+  nameEmpty: string;
+  nameInvalid: string;
+};
 
 const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
