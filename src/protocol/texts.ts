@@ -8,8 +8,10 @@ import { isLocale, isLocaleTag, type Locale } from '../shared/names';
 
 /**
  * A frame's texts in one locale: the keys a merchant may give (the shipped tables, frame/text.ts, hold
- * every one). A label names its field; `<field><Reason>` is what a screen reader hears when the field
- * shows as invalid for that reason.
+ * every one). `dir` lays the field out; a label is the field's accessible name (and its frame's title)
+ * when the page has no `<label>` for it; the expiry's placeholder is its format, shown until the person
+ * types; the others are what a screen reader hears when a field shows as invalid, by field and by why
+ * (`FieldState.reason`): `<field><Reason>`, for the reasons that can happen in that field.
  */
 export type FieldTexts = {
   dir: string;
