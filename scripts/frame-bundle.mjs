@@ -50,10 +50,10 @@ export function checkInlineable(code) {
   if (found) throw new Error(`the frame script cannot be inlined: it holds ${JSON.stringify(found[0])} at ${found.index}`);
 }
 
-/** src/frame/page.ts, run here as the build runs it nowhere else. */
+/** src/protocol/frame-page.ts, run here as the build runs it nowhere else. */
 async function pageModule() {
   const { outputFiles } = await build({
-    entryPoints: [new URL('src/frame/page.ts', ROOT).pathname],
+    entryPoints: [new URL('src/protocol/frame-page.ts', ROOT).pathname],
     bundle: true,
     format: 'esm',
     write: false,

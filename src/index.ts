@@ -30,11 +30,11 @@ export type {
   TokenizeOptions,
 } from './client';
 export type { BrandInfo, FieldState, FieldStyles, FontSource, StyleState } from './protocol/messages';
-export type { CardField, FieldName, FieldReason, Locale, LocaleTag } from './protocol/names';
-export type { FieldTexts } from './frame/text';
+export type { CardField, FieldName, FieldReason, Locale, LocaleTag } from './shared/names';
+export type { FieldTexts } from './protocol/texts';
 export type { CvvAnswer, OtpSubmission, PendingPayment } from './protocol/wire';
 export type { CardInput } from './nonce/card';
-export type { TokenizeResult } from './nonce/read';
+export type { TokenizeResult } from './protocol/messages';
 export type { BrowserInfo } from './schemas';
 
 // The card core: brand detection, validation and formatting, for a merchant's own fields or server.

@@ -1,6 +1,6 @@
 // Every text of the frames in French: a locale payframe does not ship, given whole by a merchant
 // (test/protocol/texts.test.ts, e2e/merchant-texts.spec.ts).
-import type { FieldTexts } from '../../src/frame/text';
+import type { FieldTexts } from '../../src/protocol/texts';
 
 export const FR: FieldTexts = {
   dir: 'ltr',

@@ -1,6 +1,6 @@
 import { type Brand, detectBrand } from '../card';
 import type { BrandId } from '../card/brands';
-import type { FieldEvent, FieldName } from '../protocol/names';
+import type { FieldEvent, FieldName } from '../shared/names';
 import { ANY_CVV, applyEdit, checkField, DEFAULT_BRANDS } from './rules';
 import type { FieldState } from '../protocol/messages';
 

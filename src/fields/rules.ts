@@ -6,7 +6,7 @@
 import { type Brand, brandsFor, formatEdit, validateCvv, validateExpiryText, validateNumber } from '../card';
 import { type BrandId, table } from '../card/brands';
 import { foldDigits } from '../card/digits';
-import type { FieldName, FieldReason } from '../protocol/names';
+import type { FieldName, FieldReason } from '../shared/names';
 import type { BrandInfo, FieldState } from '../protocol/messages';
 
 export interface Edit {

@@ -5,10 +5,11 @@
 import type { Brand, BrandId } from '../card';
 import { type BoundField, bindField, DEFAULT_BRANDS, MAX_NAME, showsInvalid } from '../fields';
 import type { Config, FieldState } from '../protocol/messages';
-import type { FieldEvent, FieldName } from '../protocol/names';
+import type { FieldEvent, FieldName } from '../shared/names';
 import { createMark } from './mark';
 import { baseSheet, loadFonts, merchantSheet } from './styles';
-import { errorText, type FieldTexts, TEXTS } from './text';
+import type { FieldTexts } from '../protocol/texts';
+import { errorText, TEXTS } from './text';
 
 /** autocomplete token, name (browsers' autofill also reads it), inputmode. */
 const INPUTS: Record<FieldName, [string, string, string]> = {

@@ -4,7 +4,7 @@
  * heard, at least as new as the version the page last heard of (`seen`), so that a click on Pay right after
  * a key never pays the value before that key, nor a value of another frame.
  */
-import type { FieldName } from '../protocol/names';
+import type { FieldName } from '../shared/names';
 import { PayframeError } from '../shared/errors';
 
 export type Values = Partial<Record<FieldName, string>>;

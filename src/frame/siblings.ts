@@ -1,4 +1,4 @@
-import type { FieldName } from '../protocol/names';
+import type { FieldName } from '../shared/names';
 import { siblingPort } from '../protocol/port';
 import { jobValues, type Seen, type Values } from './job-values';
 

@@ -21,7 +21,7 @@ import {
 } from '../protocol';
 import { answerer } from '../protocol/ask';
 import type { Out } from '../protocol/messages';
-import type { FieldEvent, FieldName } from '../protocol/names';
+import type { FieldEvent, FieldName } from '../shared/names';
 import { textsFor } from '../protocol/texts';
 import { windowPort } from '../protocol/port';
 import { PayframeError } from '../shared/errors';

@@ -1,4 +1,5 @@
-import type { FieldName, FieldReason, Locale } from '../protocol/names';
+import type { FieldName, FieldReason, Locale } from '../shared/names';
+import type { FieldTexts } from '../protocol/texts';
 
 /**
  * Every text a field frame shows, by locale. The merchant may replace any of them per locale, or give
@@ -8,7 +9,7 @@ import type { FieldName, FieldReason, Locale } from '../protocol/names';
  * until the person types; the others are what a screen reader hears when a field shows as invalid, by
  * field and by why (`FieldState.reason`): `<field><Reason>`, for the reasons that can happen in that field.
  */
-const EN = {
+const EN: FieldTexts = {
   dir: 'ltr',
   numberLabel: 'Card number',
   expiryLabel: 'Expiry date',
@@ -29,8 +30,6 @@ const EN = {
   nameEmpty: 'Enter the name shown on the card.',
   nameInvalid: 'The name on the card has no digits.',
 };
-/** A frame's texts in one locale. */
-export type FieldTexts = Record<keyof typeof EN, string>;
 
 export const TEXTS: Record<Locale, FieldTexts> = {
   en: EN,

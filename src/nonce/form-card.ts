@@ -6,7 +6,7 @@
 import { detectBrand, validateExpiryText } from '../card';
 import type { BrandId } from '../card/brands';
 import { checkField } from '../fields/rules';
-import type { FieldName, FieldReason } from '../protocol/names';
+import type { FieldName, FieldReason } from '../shared/names';
 import { PayframeError } from '../shared/errors';
 import type { CheckedCard } from './card';
 

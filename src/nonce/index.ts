@@ -6,5 +6,5 @@
  */
 export { type CardInput, type CheckedCard, checkCard } from './card';
 export { formCard } from './form-card';
-export { readNonce, type TokenizeResult } from './read';
+export { readNonce } from './read';
 export { type NonceCall, requestNonce } from './nonce-call';

@@ -3,7 +3,8 @@ import { MAX_NONCE_ANSWER } from '../shared/body';
 import { withRetries } from '../shared/retry';
 import { PayframeError } from '../shared/errors';
 import type { CheckedCard } from './card';
-import { readNonce, type TokenizeResult } from './read';
+import type { TokenizeResult } from '../protocol/messages';
+import { readNonce } from './read';
 
 export interface NonceCall {
   /** The gateway's base URL, ending in a slash. */

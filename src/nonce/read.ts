@@ -1,17 +1,5 @@
 import { type BrandId, brandsFor } from '../card';
-
-export interface TokenizeResult {
-  /** Single-use; pays one payment as `funding_instrument.credit_card_nonce.nonce`. */
-  nonce: string;
-  /** Our brand id; undefined only when neither we nor the service know the brand. */
-  brand: BrandId | undefined;
-  last4: string;
-  expireMonth: number;
-  expireYear: number;
-  /** When the nonce stops being accepted (ISO 8601). */
-  expiresAt: string;
-  name?: string;
-}
+import type { TokenizeResult } from '../protocol/messages';
 
 type Data = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
-import type { FieldName } from './names';
+import type { FieldName } from '../shared/names';
 import { isWebUrl } from '../shared/url';
 import { urlOf } from '../shared/url-of';
 import { readToFrame } from './guards';
 import type { Config } from './messages';
-import { isFieldName } from './names';
+import { isFieldName } from '../shared/names';
 
 /**
  * What a field frame's URL tells it: `<frame base>[cvv/]?merchant=…&gateway=…&field=…#channel=…&origin=…&config=…`.

@@ -6,7 +6,7 @@
 import { isTimeout } from '../shared/call';
 import type { FieldState, Sibling, ToFrame, ToPage } from './messages';
 import { type Data, isNum, isObj, isOpt, isStr } from './is';
-import { isFieldEvent, isFieldName, isLocale, isLocaleTag } from './names';
+import { isFieldEvent, isFieldName, isLocale, isLocaleTag } from '../shared/names';
 
 const isBool = (x: unknown) => typeof x === 'boolean';
 const isFieldState = (s: unknown): s is FieldState =>

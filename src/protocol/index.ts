@@ -1,4 +1,7 @@
-/** Every contract the browser reads: the frame messages and their guards, the frame's address, payframe's own wire, the shared names. */
+/**
+ * Every contract the browser reads: the frame messages and their guards, the frame's address, payframe's
+ * own wire; and the shared names (shared/names.ts).
+ */
 export { type FrameAddress, frameSrc, newChannel, readFrameAddress } from './address';
 export { readSibling, readToFrame, readToPage } from './guards';
 export type {
@@ -27,7 +30,7 @@ export {
   isLocale,
   type Locale,
   LOCALES,
-} from './names';
+} from '../shared/names';
 export { MAX_POST_BODY, postTarget } from './post-target';
 export { fromErrorInfo, toErrorInfo } from './transfer';
 export { readErrorAnswer, readOtpOutcome } from './merchant-answers';

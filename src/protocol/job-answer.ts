@@ -4,7 +4,7 @@
  * id alone (guards.ts), so that these checks load with the job's code, not with the page.
  */
 import { type Data, isNum, isObj, isOpt, isStr } from './is';
-import { isFieldName } from './names';
+import { isFieldName } from '../shared/names';
 import type { ToPage } from './messages';
 
 /** A PayframeError as data (`ErrorInfo`), as a frame posts it. */

@@ -6,9 +6,22 @@
  */
 import type { BrandId } from '../card/brands';
 import type { ErrorCode, PayframeErrorInit } from '../shared/errors';
-import type { TokenizeResult } from '../nonce/read';
-import type { FieldEvent, FieldName, FieldReason } from './names';
+import type { FieldEvent, FieldName, FieldReason } from '../shared/names';
 import type { CvvAnswer } from './wire';
+
+/** A nonce and what the page may know of its card: `client.tokenize`'s answer, and the `result` message's. */
+export interface TokenizeResult {
+  /** Single-use; pays one payment as `funding_instrument.credit_card_nonce.nonce`. */
+  nonce: string;
+  /** Our brand id; undefined only when neither we nor the service know the brand. */
+  brand: BrandId | undefined;
+  last4: string;
+  expireMonth: number;
+  expireYear: number;
+  /** When the nonce stops being accepted (ISO 8601). */
+  expiresAt: string;
+  name?: string;
+}
 
 /** A field's state, as its frame reports it and the form's events carry it. */
 export interface FieldState {

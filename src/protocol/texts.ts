@@ -4,7 +4,36 @@
  * locale tag maps to some texts of a shipped locale, or to every text of a new one, its `dir` included;
  * the keys are those of the shipped English table, so a text added there is one the merchant may give.
  */
-import { isLocale, isLocaleTag, type Locale } from './names';
+import { isLocale, isLocaleTag, type Locale } from '../shared/names';
+
+/**
+ * A frame's texts in one locale: the keys a merchant may give (the shipped tables, frame/text.ts, hold
+ * every one). `dir` lays the field out; a label is the field's accessible name (and its frame's title)
+ * when the page has no `<label>` for it; the expiry's placeholder is its format, shown until the person
+ * types; the others are what a screen reader hears when a field shows as invalid, by field and by why
+ * (`FieldState.reason`): `<field><Reason>`, for the reasons that can happen in that field.
+ */
+export type FieldTexts = {
+  dir: string;
+  numberLabel: string;
+  expiryLabel: string;
+  cvvLabel: string;
+  nameLabel: string;
+  expiryPlaceholder: string;
+  numberEmpty: string;
+  numberIncomplete: string;
+  numberInvalid: string;
+  numberUnsupportedBrand: string;
+  expiryEmpty: string;
+  expiryIncomplete: string;
+  expiryInvalid: string;
+  expiryExpired: string;
+  cvvEmpty: string;
+  cvvIncomplete: string;
+  cvvInvalid: string;
+  nameEmpty: string;
+  nameInvalid: string;
+};
 
 const isPlain = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { PayframeError } from '../shared/errors';
+import type { ErrorCode } from '../shared/error-codes';
+import { redact } from '../shared/errors';
 import { codeForStatus } from '../shared/http-answer';
 
 /** The sandbox's refusals: HTTP status, service code and name, as docs/service-decisions.md ("Error statuses and codes") lists them. */
@@ -36,16 +37,33 @@ export const CATALOGUE = {
 
 export type SandboxErrorName = keyof typeof CATALOGUE;
 
-/** A refusal the sandbox answers with `{ code, name, message, eventId }`. */
-export class SandboxError extends PayframeError {
+/**
+ * A refusal the sandbox answers with `{ code, name, message, eventId }`: the simulated service's own,
+ * not payframe's client error (PayframeError), which a client makes of it when it reads the answer.
+ */
+export class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+  /** payframe's code for the refusal's status, as a client reads it (`codeForStatus`). */
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** The service's code: the wire body's `code`. */
+  readonly resultCode: string;
+  /** The service's name: the wire body's `name`. */
+  readonly reason: SandboxErrorName;
+
   constructor(name: SandboxErrorName, message: string) {
+    // Masked as payframe's messages are: a refusal may quote what the request held.
+    super(redact(message));
     const [status, code] = CATALOGUE[name];
-    super(codeForStatus(status), message, { status, resultCode: code, reason: name });
+    this.code = codeForStatus(status);
+    this.status = status;
+    this.resultCode = code;
+    this.reason = name;
   }
 
   /** The wire body; `eventId` is fresh for every answer. */
   wireBody() {
-    return { code: this.resultCode ?? '5000', name: this.reason ?? 'INTERNAL_ERROR', message: this.message, eventId: randomUUID() };
+    return { code: this.resultCode, name: this.reason, message: this.message, eventId: randomUUID() };
   }
 }
 

@@ -26,7 +26,8 @@ export type {
 } from './calls/payment-input';
 export { isApproved, isDeclined, isPending, readSavedCard, readPayment, toPending } from './readers';
 export type { PaymentOutcome } from './readers';
-export type { AuthenticateOptions, CvvOptions, Handlers } from './routes/handlers';
+export type { AuthenticateOptions, Handlers } from './routes/handlers';
+export type { CvvOptions } from './routes/cvv';
 export { memoryNotificationStore, memoryStore, type MemoryStoreOptions } from './store/memory';
 export { postgresStore, type PostgresStoreOptions, type SqlClient } from './store/postgres';
 export { redisStore, type RedisClient, type RedisStoreOptions } from './store/redis';

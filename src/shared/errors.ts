@@ -1,4 +1,4 @@
-import type { CardField, FieldReason } from '../protocol/names';
+import type { CardField, FieldReason } from './names';
 import { type ErrorCode, isErrorCode } from './error-codes';
 
 export { ERROR_CODES, type ErrorCode, isErrorCode } from './error-codes';

@@ -9,7 +9,7 @@ import { expect, test } from 'vitest';
 import { formatNumber } from '../../src/card';
 import { foldDigits } from '../../src/card/digits';
 import { ANY_CVV, applyEdit, checkField, type Edit } from '../../src/fields';
-import type { FieldName } from '../../src/protocol/names';
+import type { FieldName } from '../../src/shared/names';
 import { asciiDigits, fuzzer } from '../fuzz/generator';
 
 const SEED = 20261212;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checkField, DEFAULT_BRANDS, readBrands } from '../../src/fields';
 import { luhn } from '../../src/card/luhn';
 import { formCard } from '../../src/nonce/form-card';
-import type { FieldName } from '../../src/protocol/names';
+import type { FieldName } from '../../src/shared/names';
 import { PayframeError } from '../../src/shared/errors';
 
 const lastYear = String((new Date().getFullYear() - 1) % 100).padStart(2, '0');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { foldDigits } from '../../src/card/digits';
 import { applyEdit, checkField, showsInvalid } from '../../src/fields';
-import type { FieldName } from '../../src/protocol/names';
+import type { FieldName } from '../../src/shared/names';
 
 /** Types `text` key by key at the end of the field, as a person would. */
 function type(name: FieldName, text: string, start = '', sizes?: number[]): string {

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANSWER_MS, BLOCK, jobValues } from '../../src/frame/job-values';
 import { siblings } from '../../src/frame/siblings';
-import type { FieldName } from '../../src/protocol/names';
+import type { FieldName } from '../../src/shared/names';
 
 const never = () => new AbortController().signal;
 

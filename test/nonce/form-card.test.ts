@@ -1,7 +1,7 @@
 // A form's values (the frames', attachForm's) as the checked card the nonce request sends.
 import { describe, expect, it } from 'vitest';
 import { formCard } from '../../src/nonce';
-import type { FieldName } from '../../src/protocol/names';
+import type { FieldName } from '../../src/shared/names';
 
 describe("formCard: a form's values as the nonce request, checked once", () => {
   const fields: FieldName[] = ['number', 'expiry', 'cvv'];

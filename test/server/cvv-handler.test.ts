@@ -3,7 +3,7 @@
 // that is the payment's outcome alone: no rendering of the CVV can reach the page.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, type Payment, readSavedCard } from '../../src/server';
-import { rendersCvv } from '../../src/server/routes/handlers';
+import { rendersCvv } from '../../src/server/routes/cvv';
 import { PayframeError } from '../../src/shared/errors';
 import { CVV, EUR, fullCard, testCards, useSandbox } from './helpers';
 

@@ -8,8 +8,8 @@ import { createFrameHost, type Handler, toNodeListener } from '../../src/server'
 
 /** How many pages the frame host made (the page module's `framePage`, counted as it is called). */
 const made = vi.hoisted(() => ({ pages: 0 }));
-vi.mock('../../src/frame/page', async (original) => {
-  const page = await original<typeof import('../../src/frame/page')>();
+vi.mock('../../src/protocol/frame-page', async (original) => {
+  const page = await original<typeof import('../../src/protocol/frame-page')>();
   return { ...page, framePage: (...args: Parameters<typeof page.framePage>) => (made.pages++, page.framePage(...args)) };
 });
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox';
 import { createGateway, type GatewayEvent } from '../../src/server';
-import { rendersCvv } from '../../src/server/routes/handlers';
+import { rendersCvv } from '../../src/server/routes/cvv';
 import { scrubAnswerText, scrubText, secretsOf } from '../../src/server/scrub';
 import { PayframeError } from '../../src/shared/errors';
 

@@ -3,7 +3,8 @@
  * `client.tokenize()` (or `attachForm`'s `tokenize()`), so that a page that only mounts the hosted
  * fields never downloads the card rules and the nonce call, which run in the frames there.
  */
-import { type CardInput, type CheckedCard, checkCard, requestNonce, type TokenizeResult } from '../../nonce';
+import { type CardInput, type CheckedCard, checkCard, requestNonce } from '../../nonce';
+import type { TokenizeResult } from '../../protocol/messages';
 import { deadline } from '../../shared/deadline';
 import type { ClientCore, TokenizeOptions } from './types';
 import { withToken } from './with-token';

@@ -1,6 +1,6 @@
 /** The client a merchant holds, and what its features share behind it. */
 import type { CardInput } from '../../nonce/card';
-import type { TokenizeResult } from '../../nonce/read';
+import type { TokenizeResult } from '../../protocol/messages';
 import type { ClientConfig } from './config';
 import type { TokenProvider } from './token';
 

@@ -6,7 +6,7 @@
 import type { BrandId } from '../../card/brands';
 import { type BoundField, bindField, brandInfo, cvvSizes, readBrands } from '../../fields';
 import { formCard } from '../../nonce/form-card';
-import { FIELD_NAMES, type FieldName } from '../../protocol/names';
+import { FIELD_NAMES, type FieldName } from '../../shared/names';
 import { configError } from '../../shared/errors';
 import { coreOf } from '../core/core';
 import type { Client } from '../core/types';

@@ -3,12 +3,11 @@
  * (state.ts), validation before any request, one tokenisation at a time, and a `destroy` that is safe
  * to call twice. The two differ only in their `FormOps`.
  */
-import type { BrandInfo, Command, Config, FieldState, Out } from '../../protocol/messages';
-import type { FieldEvent, FieldName, LocaleTag } from '../../protocol/names';
+import type { BrandInfo, Command, Config, FieldState, Out, TokenizeResult } from '../../protocol/messages';
+import type { FieldEvent, FieldName, LocaleTag } from '../../shared/names';
 import { PayframeError } from '../../shared/errors';
 import { plainCopy } from '../../shared/plain';
 import type { CvvAnswer } from '../../protocol/wire';
-import type { TokenizeResult } from '../../nonce/read';
 import { formState } from './state';
 import type { CardForm, PostCvvOptions } from './types';
 

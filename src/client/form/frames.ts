@@ -4,7 +4,7 @@
  */
 import { frameSrc } from '../../protocol/address';
 import type { Config, Out, Tokenize } from '../../protocol/messages';
-import type { FieldName } from '../../protocol/names';
+import type { FieldName } from '../../shared/names';
 import type { ClientCore } from '../core/types';
 import type { FormControl } from './form';
 import { emptyState } from './state';

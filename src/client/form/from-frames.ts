@@ -4,7 +4,7 @@
  * worker frame's answers to its jobs.
  */
 import type { Config, Out, ToPage, Tokenize } from '../../protocol/messages';
-import type { FieldName } from '../../protocol/names';
+import type { FieldName } from '../../shared/names';
 import { PayframeError } from '../../shared/errors';
 import type { FormControl } from './form';
 import type { Jobs } from './jobs';

@@ -13,7 +13,7 @@
 import { newChannel } from '../../protocol/address';
 import { readToPage } from '../../protocol/guards';
 import type { Config, Out, ToFrame, ToPage } from '../../protocol/messages';
-import type { FieldName } from '../../protocol/names';
+import type { FieldName } from '../../shared/names';
 import { windowPort, type WindowPort } from '../../protocol/port';
 import { configError, requestError } from '../../shared/errors';
 import { createForm, destroyedError } from './form';

@@ -3,9 +3,8 @@
  * use, and owns the asker, the page's half of their round trips (protocol/ask.ts), made with the first job.
  */
 import type { Answer, Ask, Asker, asker } from '../../protocol/ask';
-import type { Out, ToFrame, Tokenize } from '../../protocol/messages';
+import type { Out, ToFrame, Tokenize, TokenizeResult } from '../../protocol/messages';
 import type { CvvAnswer } from '../../protocol/wire';
-import type { TokenizeResult } from '../../nonce/read';
 import { deadline } from '../../shared/deadline';
 import type { ClientCore } from '../core/types';
 import { loadChunk } from '../load';

@@ -6,7 +6,7 @@
  * it (an unreachable host's error page, a host that refuses this page's origin, some other page) the
  * error names them all, and how to tell them apart. Its messages are terse: every byte here is the page's.
  */
-import type { FieldName } from '../../protocol/names';
+import type { FieldName } from '../../shared/names';
 import { type ErrorCode, PayframeError } from '../../shared/errors';
 
 /** From a frame's `load` to its `ready`: one message each way within the browser, never the network. */

@@ -5,8 +5,8 @@
 import type { BrandId } from '../../card/brands';
 import { CVV_PAGE } from '../../protocol/address';
 import type { Config, FieldStyles, FontSource } from '../../protocol/messages';
-import type { FieldTexts } from '../../frame/text';
-import { FIELD_NAMES, type FieldName, isFieldName, isLocale, isLocaleTag, type LocaleTag } from '../../protocol/names';
+import type { FieldTexts } from '../../protocol/texts';
+import { FIELD_NAMES, type FieldName, isFieldName, isLocale, isLocaleTag, type LocaleTag } from '../../shared/names';
 import { isTimeout } from '../../shared/call';
 import { configError } from '../../shared/errors';
 import { plainCopy } from '../../shared/plain';

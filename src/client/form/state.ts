@@ -5,7 +5,7 @@
 // Straight to the file: the fields/ index would bring the card core to a page that only mounts fields.
 import { showsInvalid } from '../../fields/state';
 import type { BrandInfo, FieldState } from '../../protocol/messages';
-import { FORM_EVENTS, type FieldEvent, type FieldName } from '../../protocol/names';
+import { FORM_EVENTS, type FieldEvent, type FieldName } from '../../shared/names';
 import { PayframeError } from '../../shared/errors';
 import type { FormEvents, FormState } from './types';
 

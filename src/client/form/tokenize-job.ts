@@ -4,8 +4,7 @@
  * script-tag bundles), so that neither the mount nor the payer's first Pay waits for it.
  */
 import type { Ask } from '../../protocol/ask';
-import type { Tokenize } from '../../protocol/messages';
-import type { TokenizeResult } from '../../nonce/read';
+import type { Tokenize, TokenizeResult } from '../../protocol/messages';
 import type { Deadline } from '../../shared/deadline';
 import type { ClientCore } from '../core/types';
 import { withToken } from '../core/with-token';

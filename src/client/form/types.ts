@@ -1,10 +1,9 @@
 /** The card form as the merchant holds it: `mountFields` and `attachForm` answer one. */
-import type { BrandInfo, FieldState, FieldStyles } from '../../protocol/messages';
+import type { BrandInfo, FieldState, FieldStyles, TokenizeResult } from '../../protocol/messages';
 import type { PayframeError } from '../../shared/errors';
-import type { FieldName, LocaleTag } from '../../protocol/names';
+import type { FieldName, LocaleTag } from '../../shared/names';
 import type { FieldTextsByLocale } from './mount-options';
 import type { CvvAnswer } from '../../protocol/wire';
-import type { TokenizeResult } from '../../nonce/read';
 import type { TokenizeOptions } from '../core/types';
 
 export interface FormState {

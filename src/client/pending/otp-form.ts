@@ -4,7 +4,7 @@
  * form's `data-state` (docs/pending.md).
  */
 
-import type { Locale } from '../../protocol/names';
+import type { Locale } from '../../shared/names';
 
 /** Every state the form shows; its text is the status line, announced to screen readers. */
 export type OtpFormState =

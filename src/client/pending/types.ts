@@ -1,5 +1,5 @@
 /** The options and the outcome of `handlePending`. */
-import type { LocaleTag } from '../../protocol/names';
+import type { LocaleTag } from '../../shared/names';
 import type { OtpOutcome, OtpSubmission } from '../../protocol/wire';
 import type { OtpTexts } from './otp-form';
 

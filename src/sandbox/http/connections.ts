@@ -49,7 +49,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
         ? new SandboxError('PAYLOAD_TOO_LARGE', 'A chunk extension is too large')
         : new SandboxError('INVALID_REQUEST', 'The request is not valid HTTP');
   const body = JSON.stringify(refusal.wireBody());
-  const reason = STATUS_CODES[refusal.status!]; // a SandboxError always has its status
+  const reason = STATUS_CODES[refusal.status];
   socket.end(
     `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,

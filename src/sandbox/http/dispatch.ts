@@ -73,7 +73,7 @@ function send(res: ServerResponse, reply: Reply, extra: Record<string, string>):
 }
 
 export function sendError(res: ServerResponse, error: SandboxError, extra: Record<string, string> = {}): void {
-  send(res, { status: error.status ?? 500, json: error.wireBody() }, extra);
+  send(res, { status: error.status, json: error.wireBody() }, extra);
 }
 
 /** The request body, at most `max` bytes; past that 413 and the rest is not kept. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { frameScript } from 'payframe/frame-bundle';
-import { frameHeaders, type FramePolicy, framePage, isFresh, pageTag } from '../../frame/page';
+import { frameHeaders, type FramePolicy, framePage, isFresh, pageTag } from '../../protocol/frame-page';
 import { CVV_PAGE } from '../../protocol/address';
 import { LOOPBACK_HOSTS } from '../../shared/url';
 import { fail } from '../errors';
@@ -42,9 +42,9 @@ const LOOPBACK_ANCESTORS = ['https', 'http'].flatMap((scheme) =>
 const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
 
 /**
- * The frame page's policy in the sandbox (src/frame/page.ts makes its headers and page): framed only by
- * the merchant's origins (named by `?merchant=` in the frame's URL; an unknown merchant's frame may be
- * framed by nobody, and may post nowhere), and the sandbox, which is the gateway, is the one place a card goes.
+ * The frame page's policy in the sandbox (src/protocol/frame-page.ts makes its headers and page): framed
+ * only by the merchant's origins (named by `?merchant=` in the frame's URL; an unknown merchant's frame may
+ * be framed by nobody, and may post nowhere), and the sandbox, which is the gateway, is the one place a card goes.
  */
 export function framePolicyFor(merchant: MerchantConfig | undefined, cvvOnly = false): FramePolicy {
   const ancestors = merchant ? (merchant.origins ?? LOOPBACK_ANCESTORS).filter((o) => ORIGIN.test(o)) : [];

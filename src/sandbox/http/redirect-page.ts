@@ -103,6 +103,6 @@ export function redirectPage(sb: Sandbox, req: Req): Reply {
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     const title = error.reason === 'SESSION_EXPIRED' ? 'Session expired' : 'Not found';
-    return { status: error.status ?? 400, html: page(title, `<p>${escape(error.message)}</p>`), headers: headers(undefined) };
+    return { status: error.status, html: page(title, `<p>${escape(error.message)}</p>`), headers: headers(undefined) };
   }
 }

@@ -4,7 +4,7 @@
  * edge, or anywhere else with `Request` and `Response`; the files come from this package, built in.
  */
 import { frameScript } from 'payframe/frame-bundle';
-import { frameHeaders, framePage, isFresh, pageTag } from '../../frame/page';
+import { frameHeaders, framePage, isFresh, pageTag } from '../../protocol/frame-page';
 import { CVV_PAGE } from '../../protocol/address';
 import { configError } from '../../shared/errors';
 import { isLoopback, isSafeScheme } from '../../shared/url';

@@ -136,7 +136,7 @@ function payerPage(handle: (sb: Sandbox, req: Req, lang: HostedLang) => Reply) {
       if (!(error instanceof SandboxError)) throw error;
       const t = HOSTED_TEXTS[lang];
       const text = error.reason === 'NOT_FOUND' ? t.notFound : error.reason === 'SESSION_EXPIRED' ? t.used : error.message;
-      return { status: error.status ?? 400, html: shell(lang, text, notice(lang, text)), headers: hostedHeaders(undefined) };
+      return { status: error.status, html: shell(lang, text, notice(lang, text)), headers: hostedHeaders(undefined) };
     }
   };
 }
