@@ -89,7 +89,7 @@ describe('docs/outcomes.md', () => {
 });
 
 describe('docs/outcomes.md: the settle job', () => {
-  it('settle.mjs: settles the attempts still pending, saves their orders, and leaves the unknown open', async () => {
+  it('settle.mjs: settles the attempts still pending, closes those past the notification window, and leaves the young unknown open', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'settle-'));
     await writeFile(join(dir, 'settle.mjs'), readmeBlock('outcomes/settle.mjs'));
     const { settleOpenOrders } = (await import(join(dir, 'settle.mjs'))) as {
@@ -132,14 +132,29 @@ describe('docs/outcomes.md: the settle job', () => {
       status: 'open',
       createdAt: Date.now() - 2 * 86_400_000,
     });
+    // One begun two hours ago: the service may still notify its payment.
+    await shop.store.attempts.begin({
+      attempt: 'attempt-young-1',
+      invoiceNumber: 'PF-young-1',
+      order: 'ORDER-Y',
+      status: 'open',
+      createdAt: Date.now() - 2 * 3600_000,
+    });
     const saved: unknown[][] = [];
     const warned: string[] = [];
-    const log = { warn: (line: string) => warned.push(line) };
+    const told: string[] = [];
+    const log = { warn: (line: string) => warned.push(line), info: (line: string) => told.push(line) };
     sandbox.advanceClock(15 * 60_000); // the payer never finished: the service declined it (1203)
     await settleOpenOrders(shop, (...args) => void saved.push(args), { olderThan: 0, log });
-    expect(saved).toEqual([['ORDER-P', 'declined', (pending as { referenceId: string }).referenceId]]);
-    expect((await shop.store.attempts.get('attempt-silent-1'))!.status).toBe('open');
-    expect(warned.join('\n')).toMatch(/attempt-silent-1 of order ORDER-S still unknown after a day: look up PF-silent-1/);
+    expect(saved).toEqual([
+      ['ORDER-S', 'void', undefined],
+      ['ORDER-P', 'declined', (pending as { referenceId: string }).referenceId],
+    ]);
+    expect((await shop.store.attempts.get('attempt-silent-1'))!.status).toBe('void');
+    expect(warned.join('\n')).toMatch(/attempt-silent-1 of order ORDER-S closed unpaid: no notification named PF-silent-1/);
+    expect(warned.join('\n')).not.toMatch(/young/);
+    expect((await shop.store.attempts.get('attempt-young-1'))!.status).toBe('open');
+    expect(told.join('\n')).toMatch(/attempt-young-1: its outcome is still unknown/);
   });
 });
 
