@@ -154,7 +154,9 @@ export function notificationHandler(gateway: Reader, own: PayframeStore, options
         tell('ignored', notification);
         return noContent();
       }
-      const claim = await store.claim(id);
+      // This delivery's own name for its claim: a release after the claim lapsed frees nobody else's.
+      const holder = crypto.randomUUID();
+      const claim = await store.claim(id, holder);
       if (claim !== 'new') {
         tell(claim === 'handled' ? 'duplicate' : 'busy', notification);
         return claim === 'handled'
@@ -164,7 +166,7 @@ export function notificationHandler(gateway: Reader, own: PayframeStore, options
       try {
         await inTurn(resource.reference_id!, () => withinDeadline(handle(id, resource.reference_id!, notification), deadlineMs));
       } catch (error) {
-        await Promise.resolve(store.release(id)).catch(() => undefined);
+        await Promise.resolve(store.release(id, holder)).catch(() => undefined);
         if (!(error instanceof Overdue)) throw error;
         tell('timeout', notification, 503);
         return refusalResponse(503, { code: 'server_error', message: 'the order was not saved in time: send it again later' });
