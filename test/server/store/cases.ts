@@ -90,7 +90,8 @@ export function notificationCases(open: OpenStore) {
     const early = await Promise.race([meanwhile, sleep(100).then(() => 'waiting')]);
     expect(['busy', 'waiting']).toContain(early);
     await store.release(id, 'holder-a');
-    if (early === 'waiting') expect(await meanwhile).toBe('new'); // the memory store's waiter takes it
+    if (early === 'waiting')
+      expect(await meanwhile).toBe('new'); // the memory store's waiter takes it
     else expect(await store.claim(id, 'holder-b')).toBe('new');
   });
 
