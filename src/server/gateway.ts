@@ -13,7 +13,8 @@ export interface Gateway extends ServiceCalls {
   /**
    * Settles every attempt of `handlers.pay` still open (its answer lost) or pending, made at least
    * `olderThan` ms ago, oldest first, at most `limit`: for a scheduled job (docs/outcomes.md). Reads the
-   * service; never pays. Answers what it found.
+   * service; never pays. An open attempt nothing named by the end of the service's notification window
+   * is closed `void`. Answers what it found.
    */
   settleOpen(options?: SettleOpenOptions): Promise<OpenSettlement>;
 }

@@ -14,6 +14,8 @@ let sandbox: SandboxHandle;
 let receiver: Receiver;
 let gateway: Gateway;
 const seen: { kind: string; state: string; recordId: unknown }[] = [];
+/** The refund record onPayment was handed with each notification (undefined for other kinds). */
+const refunds: (Payment | undefined)[] = [];
 let handler: (request: Request) => Promise<Response>;
 
 beforeAll(async () => {
@@ -23,7 +25,10 @@ beforeAll(async () => {
   gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url });
   handler = gateway.handlers.notification({
     authorization: AUTH,
-    onPayment: (payment: Payment, n: Notification) => void seen.push({ kind: n.kind, state: payment.state, recordId: n.resource['id'] }),
+    onPayment: (payment: Payment, n: Notification, _attempt, refund) => {
+      seen.push({ kind: n.kind, state: payment.state, recordId: n.resource['id'] });
+      refunds.push(refund);
+    },
   });
 });
 afterAll(async () => {
@@ -79,5 +84,46 @@ describe('late outcomes reach onPayment', () => {
     expect((await handled(() => gateway.payments.void(auth.reference_id))).map((s) => [s.kind, s.state])).toEqual([
       ['PAYMENT.AUTHORIZATION.VOID.DENIED', 'authorised'],
     ]);
+  });
+
+  it("a partial refund whose answer was lost: onPayment gets the refund's own record, read from the service", async () => {
+    const p = await sale('10.00');
+    await sandbox.notificationsIdle();
+    sandbox.injectFault({ kind: 'lose', method: 'POST', path: `/v1/merchants/${sandbox.merchant.id}/payment/${p.reference_id}/refund` });
+    refunds.length = 0;
+    let answer = '';
+    const outcome = await handled(() =>
+      gateway.payments.refund(p.reference_id, { amount: EUR('3.00') }).then(
+        () => (answer = 'answered'),
+        (error: { code: string }) => (answer = error.code),
+      ),
+    );
+    expect(answer).toBe('outcome_unknown');
+    expect(outcome).toEqual([{ kind: 'PAYMENT.REFUND.COMPLETED', state: 'captured', recordId: expect.any(String) }]);
+    const refund = refunds.at(-1)!;
+    expect(refund).toMatchObject({ id: outcome[0]!.recordId, reference_id: p.reference_id, state: 'refunded' });
+    expect(refund.transaction?.amount?.total).toBe('3.00');
+    // A body that lies about the amount changes nothing: the record is the service's.
+    const forged = new URLSearchParams({
+      pg_signature: 'x',
+      pg_payload: Buffer.from(
+        JSON.stringify({
+          id: 'WH-FORGED-REFUND',
+          create_time: new Date().toISOString(),
+          resource_type: 'payment',
+          kind: 'PAYMENT.REFUND.COMPLETED',
+          resource: { id: outcome[0]!.recordId, reference_id: p.reference_id, transaction: { amount: { total: '9.99' } } },
+        }),
+      ).toString('base64'),
+    }).toString();
+    const headers = { authorization: AUTH, 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await handler(new Request('https://shop.example/notify', { method: 'POST', headers, body: forged }))).status).toBe(204);
+    expect(refunds.at(-1)?.transaction?.amount?.total).toBe('3.00');
+  });
+
+  it('hands no refund record with a notification of another kind', async () => {
+    refunds.length = 0;
+    await handled(() => sale('4.00'));
+    expect(refunds).toEqual([undefined]);
   });
 });

@@ -1,14 +1,19 @@
 // docs/outcomes.md's blocks, as written: the notification route at the edge (bundled as a merchant's
-// worker is and run in workerd through miniflare, reading payments from a real sandbox), and the settle job.
+// worker is and run in workerd through miniflare, reading payments from a real sandbox, its store a real
+// Redis 7 reached over HTTP and shared with a pay route on Node), and the settle job.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { Redis } from 'ioredis';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, testCards } from '../setup/sandbox';
-import { createGateway, memoryStore, type Gateway } from '../../src/server';
+import { createGateway, memoryStore, redisStore, type Gateway } from '../../src/server';
 import { readmeBlock } from '../readme';
+import { startRedis, type Engine } from '../setup/engines.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const AUTH = 'notify-edge-5b1e';
@@ -16,8 +21,35 @@ let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let gateway: Gateway;
 let options: Parameters<typeof createGateway>[0];
 let mf: Miniflare;
+let engine: Engine;
+let redis: Redis;
+let bridge: Server;
+const REDIS_TOKEN = 'redis-rest-token-7f2a';
+
+/** A Redis REST endpoint as the worker's block expects: one command as a JSON array, `{ result }` or `{ error }`. */
+async function startBridge(): Promise<string> {
+  bridge = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const answer = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.headers.authorization !== `Bearer ${REDIS_TOKEN}`) return answer(401, { error: 'unauthorized' });
+      const [command, ...args] = JSON.parse(Buffer.concat(chunks).toString('utf8')) as [string, ...string[]];
+      redis.call(command, ...args).then(
+        (result) => answer(200, { result }),
+        (error: Error) => answer(400, { error: error.message }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => bridge.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(bridge.address() as AddressInfo).port}/`;
+}
 
 beforeAll(async () => {
+  engine = await startRedis();
+  redis = new Redis(engine.url);
+  const redisUrl = await startBridge();
   sandbox = await startSandbox({ plainHttp: true });
   const { id, clientId, clientSecret } = sandbox.merchant;
   options = { merchantId: id, clientId, clientSecret, baseUrl: sandbox.httpUrl! };
@@ -34,27 +66,35 @@ beforeAll(async () => {
     modules: true,
     script: outputFiles[0]!.text,
     compatibilityDate: '2026-01-01',
-    kvNamespaces: ['NOTIFIED', 'ORDERS'],
+    kvNamespaces: ['ORDERS'],
     bindings: {
       MERCHANT_ID: id,
       CLIENT_ID: clientId,
       CLIENT_SECRET: clientSecret,
       GATEWAY_URL: sandbox.httpUrl!,
       NOTIFY_AUTHORIZATION: AUTH,
+      REDIS_URL: redisUrl,
+      REDIS_TOKEN,
     },
   });
 }, 60_000);
 afterAll(async () => {
   await mf?.dispose();
   await sandbox?.close();
+  await new Promise((resolve) => bridge?.close(resolve));
+  redis?.disconnect();
+  await engine?.close();
 });
 
 const form = (payload: unknown) =>
   new URLSearchParams({ pg_signature: 'x', pg_payload: Buffer.from(JSON.stringify(payload)).toString('base64') }).toString();
 
 describe('docs/outcomes.md', () => {
-  it('worker.mjs: settles the order from the service, once per notification, and refuses a wrong Authorization', async () => {
+  it("worker.mjs: settles the order from the service, once per notification, in the pay route's store, and refuses a wrong Authorization", async () => {
     const invoiceNumber = `INV-EDGE-${Date.now()}`;
+    // The pay route's store, on Node: an attempt of this invoice number whose answer was lost.
+    const shop = createGateway({ ...options, store: redisStore(redis) });
+    await shop.store.attempts.begin({ attempt: 'attempt-edge-1', invoiceNumber, order: 'ORDER-E', status: 'open', createdAt: Date.now() });
     const declined = await gateway.payments.create({
       intent: 'sale',
       amount: { currency: 'EUR', total: '4.00' },
@@ -80,6 +120,9 @@ describe('docs/outcomes.md', () => {
     expect(await orders.get(invoiceNumber)).toBeNull();
     expect((await post(AUTH)).status).toBe(204);
     expect(JSON.parse((await orders.get(invoiceNumber))!)).toEqual({ referenceId: declined.reference_id, state: 'declined' });
+    // The worker wrote the outcome where the pay route reads it.
+    expect(await shop.store.attempts.get('attempt-edge-1')).toMatchObject({ status: 'declined', referenceId: declined.reference_id });
+    expect(await shop.store.notifications.referenceOf?.(invoiceNumber)).toBe(declined.reference_id);
     const reads = () => sandbox.requests().filter((r) => r.method === 'GET' && r.path.endsWith(declined.reference_id)).length;
     const before = reads();
     expect((await post(AUTH)).status).toBe(204); // a duplicate: answered, not handled again
@@ -89,7 +132,7 @@ describe('docs/outcomes.md', () => {
 });
 
 describe('docs/outcomes.md: the settle job', () => {
-  it('settle.mjs: settles the attempts still pending, saves their orders, and leaves the unknown open', async () => {
+  it('settle.mjs: settles the attempts still pending, closes those past the notification window, and leaves the young unknown open', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'settle-'));
     await writeFile(join(dir, 'settle.mjs'), readmeBlock('outcomes/settle.mjs'));
     const { settleOpenOrders } = (await import(join(dir, 'settle.mjs'))) as {
@@ -132,14 +175,29 @@ describe('docs/outcomes.md: the settle job', () => {
       status: 'open',
       createdAt: Date.now() - 2 * 86_400_000,
     });
+    // One begun two hours ago: the service may still notify its payment.
+    await shop.store.attempts.begin({
+      attempt: 'attempt-young-1',
+      invoiceNumber: 'PF-young-1',
+      order: 'ORDER-Y',
+      status: 'open',
+      createdAt: Date.now() - 2 * 3600_000,
+    });
     const saved: unknown[][] = [];
     const warned: string[] = [];
-    const log = { warn: (line: string) => warned.push(line) };
+    const told: string[] = [];
+    const log = { warn: (line: string) => warned.push(line), info: (line: string) => told.push(line) };
     sandbox.advanceClock(15 * 60_000); // the payer never finished: the service declined it (1203)
     await settleOpenOrders(shop, (...args) => void saved.push(args), { olderThan: 0, log });
-    expect(saved).toEqual([['ORDER-P', 'declined', (pending as { referenceId: string }).referenceId]]);
-    expect((await shop.store.attempts.get('attempt-silent-1'))!.status).toBe('open');
-    expect(warned.join('\n')).toMatch(/attempt-silent-1 of order ORDER-S still unknown after a day: look up PF-silent-1/);
+    expect(saved).toEqual([
+      ['ORDER-S', 'void', undefined],
+      ['ORDER-P', 'declined', (pending as { referenceId: string }).referenceId],
+    ]);
+    expect((await shop.store.attempts.get('attempt-silent-1'))!.status).toBe('void');
+    expect(warned.join('\n')).toMatch(/attempt-silent-1 of order ORDER-S closed unpaid: no notification named PF-silent-1/);
+    expect(warned.join('\n')).not.toMatch(/young/);
+    expect((await shop.store.attempts.get('attempt-young-1'))!.status).toBe('open');
+    expect(told.join('\n')).toMatch(/attempt-young-1: its outcome is still unknown/);
   });
 });
 

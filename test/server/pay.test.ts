@@ -154,6 +154,23 @@ describe('handlers.pay: GET ?attempt=', () => {
     expect(await gateway.store.attempts.get(attempt)).toMatchObject({ status: 'void' });
   });
 
+  it('writes nothing for an attempt it never saw, asked without a session: checking, and its POST then pays', async () => {
+    const attempt = newAttempt();
+    const anonymous = () => pay(new Request(`https://shop.example/pay?attempt=${attempt}`));
+    for (let i = 0; i < 3; i++) expect(await json(anonymous())).toEqual({ status: 200, body: { status: 'checking' } });
+    expect(await gateway.store.attempts.get(attempt)).toBeUndefined();
+    expect((await json(post({ nonce: await nonce(), attempt }))).body.status).toBe('approved');
+    expect(await json(anonymous())).toMatchObject({ status: 403, body: { error: { code: 'forbidden' } } });
+  });
+
+  it('writes nothing for ids asked at random on a route without owner', async () => {
+    const open = gateway.handlers.pay({ payment: () => ({ intent: 'sale', amount: EUR('1.00') }) });
+    const ids = Array.from({ length: 20 }, newAttempt);
+    for (const id of ids)
+      expect(await (await open(new Request(`https://shop.example/pay?attempt=${id}`))).json()).toEqual({ status: 'checking' });
+    for (const id of ids) expect(await gateway.store.attempts.get(id)).toBeUndefined();
+  });
+
   it('answers an attempt to its owner only', async () => {
     const attempt = newAttempt();
     await post({ nonce: await nonce(), attempt });

@@ -43,6 +43,18 @@ export function answerOf(attempt: Attempt): PayAnswer {
   };
 }
 
+/**
+ * How long after an attempt began the service may still name its payment: a payment created `pending`
+ * is notified when it ends (15 minutes), and a notification is tried again for 24 hours after its first
+ * try (docs/service-decisions.md); an hour more for a request the service took late, a backlog of tries
+ * to the route, and clocks apart. The service has no lookup by invoice number, so past this window an
+ * open attempt that no notification named made no payment.
+ */
+export const NOTIFICATION_WINDOW_MS = (15 * 60 + 25 * 3600) * 1000;
+
+/** What an attempt closed at the end of the window keeps in its `outcome`: why it was closed. */
+export const WINDOW_CLOSED = { reason: 'notification_window' } as const;
+
 /** How an attempt's payment is read: by reference id, and (an attempt sent to the hosted page) by the page's session. */
 type Read = { get(referenceId: string): Promise<Payment>; hostedSettle?(sessionId: string): Promise<HostedSettlement> };
 
@@ -50,7 +62,8 @@ type Read = { get(referenceId: string): Promise<Payment>; hostedSettle?(sessionI
  * Reads an open (or pending) attempt's payment from the service, by its reference id, or by the
  * reference id a handled notification named for its invoice number, and writes what it became. An
  * attempt whose payment nobody has named yet stays as it is (its answer was lost and its
- * notification has not come).
+ * notification has not come) until the service's notification window is over: then it is closed
+ * `void`, its outcome `WINDOW_CLOSED`.
  */
 export async function settleAttempt(read: Read, store: PayframeStore, attempt: Attempt): Promise<Attempt> {
   if (attempt.status !== 'open' && attempt.status !== 'pending') return attempt;
@@ -63,7 +76,11 @@ export async function settleAttempt(read: Read, store: PayframeStore, attempt: A
     if (!('payment' in settled)) return attempt;
     return (await store.attempts.record(attempt.invoiceNumber, outcomeOf(settled.payment))) ?? attempt;
   }
-  if (referenceId === undefined) return attempt;
+  if (referenceId === undefined) {
+    if (attempt.status !== 'open' || Date.now() - attempt.createdAt < NOTIFICATION_WINDOW_MS) return attempt;
+    // A notification that still comes (a resend by hand) moves it on: `void` may turn `approved` or `declined`.
+    return (await store.attempts.record(attempt.invoiceNumber, { status: 'void', outcome: { ...WINDOW_CLOSED } })) ?? attempt;
+  }
   const payment = await read.get(referenceId);
   // The service's record of another invoice number is not this attempt's payment.
   const invoice = payment.transaction?.invoice_number;

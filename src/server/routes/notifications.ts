@@ -23,9 +23,12 @@ export interface NotificationOptions {
    * the notification), `notification` what was posted (its `resource` is a claim: do not act on it),
    * `attempt` the attempt of `handlers.pay` that made the payment (its `order` is yours), undefined
    * for a payment no attempt of the gateway's store made (log it: an order your shop does not know).
-   * Answer (or resolve) once the order is saved; a throw answers 500, and the service sends it again.
+   * `refund`, for a refund's notification (`PAYMENT.REFUND.*`), is the refund's own record, read from the
+   * service by the id the notification names: its amount and state (a payment partly refunded still
+   * reads `captured`). Answer (or resolve) once the order is saved; a throw answers 500, and the service
+   * sends it again.
    */
-  onPayment: (payment: Payment, notification: Notification, attempt: Attempt | undefined) => void | Promise<void>;
+  onPayment: (payment: Payment, notification: Notification, attempt: Attempt | undefined, refund?: Payment) => void | Promise<void>;
   /**
    * How long `onPayment` may take, in ms; default 8,000 (under the service's wait for an answer). Past
    * it the claim is given back and 503 answered, so the service sends the notification again, and the
@@ -127,6 +130,18 @@ async function withinDeadline(work: (late: () => boolean) => Promise<void>, ms: 
 /** What the route needs of the gateway: reading a payment. */
 type Reader = { payments: { get(referenceId: string): Promise<Payment> } };
 
+/**
+ * A refund's own record, read from the service by the id its notification names (never taken from the
+ * body): a lost answer to a partial refund is known only from it. Undefined for any other kind, and for
+ * a record the service says is another payment's.
+ */
+async function refundOf(gateway: Reader, notification: Notification, payment: Payment): Promise<Payment | undefined> {
+  const id = notification.resource['id'];
+  if (!notification.kind.startsWith('PAYMENT.REFUND.') || typeof id !== 'string' || id === payment.reference_id) return undefined;
+  const record = await gateway.payments.get(id);
+  return record.reference_id === payment.reference_id ? record : undefined;
+}
+
 export function notificationHandler(gateway: Reader, own: PayframeStore, options: NotificationOptions, onEvent: EventListener | undefined) {
   const { authorization, onPayment, store = own.notifications, deadlineMs = 8_000 } = options ?? ({} as NotificationOptions);
   checkOptions(authorization, onPayment, store, deadlineMs);
@@ -138,7 +153,7 @@ export function notificationHandler(gateway: Reader, own: PayframeStore, options
     const payment = await gateway.payments.get(referenceId);
     const invoiceNumber = payment.transaction?.invoice_number;
     const attempt = invoiceNumber === undefined ? undefined : await own.attempts.byInvoice(invoiceNumber);
-    await onPayment(payment, notification, attempt);
+    await onPayment(payment, notification, attempt, await refundOf(gateway, notification, payment));
     if (late()) return; // its claim was given back: the next delivery writes and finishes it
     if (attempt) await own.attempts.record(attempt.invoiceNumber, outcomeOf(payment));
     await store.finish(id, { referenceId: payment.reference_id, invoiceNumber });
@@ -154,7 +169,9 @@ export function notificationHandler(gateway: Reader, own: PayframeStore, options
         tell('ignored', notification);
         return noContent();
       }
-      const claim = await store.claim(id);
+      // This delivery's own name for its claim: a release after the claim lapsed frees nobody else's.
+      const holder = crypto.randomUUID();
+      const claim = await store.claim(id, holder);
       if (claim !== 'new') {
         tell(claim === 'handled' ? 'duplicate' : 'busy', notification);
         return claim === 'handled'
@@ -164,7 +181,7 @@ export function notificationHandler(gateway: Reader, own: PayframeStore, options
       try {
         await inTurn(resource.reference_id!, () => withinDeadline(handle(id, resource.reference_id!, notification), deadlineMs));
       } catch (error) {
-        await Promise.resolve(store.release(id)).catch(() => undefined);
+        await Promise.resolve(store.release(id, holder)).catch(() => undefined);
         if (!(error instanceof Overdue)) throw error;
         tell('timeout', notification, 503);
         return refusalResponse(503, { code: 'server_error', message: 'the order was not saved in time: send it again later' });

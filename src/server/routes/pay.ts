@@ -27,8 +27,9 @@ export interface PayOptions {
    */
   payment: (request: Request, body: Record<string, unknown>) => PayPayment | Promise<PayPayment>;
   /**
-   * Whose attempt this is (your session of the payer): an attempt is answered to its owner only.
-   * Without it, knowing an attempt's id is enough to read its outcome.
+   * Whose attempt this is (your session of the payer): an attempt is answered to its owner only, and
+   * only a caller with a session may close an attempt the store does not have (`none`). Without it,
+   * knowing an attempt's id is enough to read its outcome, and an unknown one is answered `checking`.
    */
   owner?: (request: Request) => string | undefined | Promise<string | undefined>;
   /** The invoice number of a new attempt; default `PF-` and a random UUID. Must be new each time: the store refuses one it has. */
@@ -179,6 +180,9 @@ export function payHandler(
       const who = await ownerOf(request);
       const kept = await store.attempts.get(attempt);
       if (kept) return answer(kept, who);
+      // Closing an attempt is a write kept for weeks: only for a payer the shop knows (`owner`), so
+      // that ids asked for at random fill nothing. Anyone else hears `checking`: an absence proves nothing.
+      if (who === undefined) return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
       // Not begun: closed now, atomically, so that a POST of it still on its way charges nothing. Only then is `none` true.
       const closed = await store.attempts.begin({
         attempt,

@@ -26,6 +26,7 @@ export interface MemoryStoreOptions extends StoreOptions {
 
 /** A claim held now: its waiters wake when it ends or lapses. */
 interface Hold {
+  holder: string;
   done: Promise<void>;
   end: () => void;
   until: number;
@@ -50,16 +51,17 @@ function notificationsInMemory(limit: number, lapseMs: number): NotificationStor
     busy.get(id)?.end();
     busy.delete(id);
   };
+  const heldBy = (id: string, holder: string | undefined) => busy.get(id)?.holder === (holder ?? '');
   return {
     // A delivery of an id being handled in this process waits for it (one process: no one else would
     // answer it sooner), but no longer than the claim's lapse: a holder that hangs holds nothing for ever.
-    claim: async (id) => {
+    claim: async (id, holder) => {
       for (let hold = busy.get(id); hold && Date.now() < hold.until; hold = busy.get(id)) await outlast(hold);
       // Nothing between the last wait and taking the claim yields: one waiter takes it, the others wait again.
       if (handled.has(id)) return 'handled';
       busy.get(id)?.end();
       let end!: () => void;
-      busy.set(id, { done: new Promise<void>((resolve) => (end = resolve)), end, until: Date.now() + lapseMs });
+      busy.set(id, { holder: holder ?? '', done: new Promise<void>((resolve) => (end = resolve)), end, until: Date.now() + lapseMs });
       return 'new';
     },
     finish: (id, { referenceId, invoiceNumber }) => {
@@ -72,7 +74,9 @@ function notificationsInMemory(limit: number, lapseMs: number): NotificationStor
       }
       free(id);
     },
-    release: free,
+    release: (id, holder) => {
+      if (heldBy(id, holder)) free(id);
+    },
     referenceOf: (invoiceNumber) => invoices.get(invoiceNumber),
   };
 }

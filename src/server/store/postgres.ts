@@ -34,6 +34,7 @@ const NOW_US = `(extract(epoch from clock_timestamp()) * 1000000)::bigint`;
 const tablesOf = (p: string) => [
   `create table if not exists ${p}notifications (id text primary key, handled boolean not null default false,
     claimed_until bigint, reference_id text, invoice_number text, finished_at bigint)`,
+  `alter table ${p}notifications add column if not exists holder text`,
   `create index if not exists ${p}notifications_invoice on ${p}notifications (invoice_number, finished_at)`,
   `create table if not exists ${p}attempts (attempt text primary key, invoice_number text not null unique,
     owner text, order_id text, reference_id text, status text not null, outcome jsonb,
@@ -84,13 +85,13 @@ function notificationsIn(db: SqlClient, p: string, lapseMs: number, keepMs: numb
   };
   return {
     // One statement: a new id is inserted, a lapsed claim taken over; the row's lock makes it one caller's.
-    claim: async (id) => {
+    claim: async (id, holder) => {
       await ready();
       const taken = await db.query(
-        `insert into ${p}notifications (id, claimed_until) values ($1, ${NOW_US} + $2)
-         on conflict (id) do update set claimed_until = excluded.claimed_until
+        `insert into ${p}notifications (id, claimed_until, holder) values ($1, ${NOW_US} + $2, $3)
+         on conflict (id) do update set claimed_until = excluded.claimed_until, holder = excluded.holder
          where not ${p}notifications.handled and ${p}notifications.claimed_until <= ${NOW_US} returning id`,
-        [id, lapseMs * 1000],
+        [id, lapseMs * 1000, holder ?? ''],
       );
       if (taken.rows.length > 0) return 'new';
       const { rows } = await db.query(`select handled from ${p}notifications where id = $1`, [id]);
@@ -107,9 +108,9 @@ function notificationsIn(db: SqlClient, p: string, lapseMs: number, keepMs: numb
       );
       await prune();
     },
-    release: async (id) => {
+    release: async (id, holder) => {
       await ready();
-      await db.query(`delete from ${p}notifications where id = $1 and not handled`, [id]);
+      await db.query(`delete from ${p}notifications where id = $1 and not handled and coalesce(holder, '') = $2`, [id, holder ?? '']);
     },
     referenceOf: async (invoiceNumber) => {
       await ready();

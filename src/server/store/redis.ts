@@ -59,11 +59,12 @@ function script(run: Run, source: string) {
   };
 }
 
-const CLAIM = `if redis.call('set', KEYS[1], 'busy', 'NX', 'PX', ARGV[1]) then return 'new' end
+// A claim's value is 'busy:' and its holder; a handled id's is 'handled'.
+const CLAIM = `if redis.call('set', KEYS[1], 'busy:' .. ARGV[2], 'NX', 'PX', ARGV[1]) then return 'new' end
 if redis.call('get', KEYS[1]) == 'handled' then return 'handled' end
 return 'busy'`;
 
-const RELEASE = `if redis.call('get', KEYS[1]) == 'busy' then return redis.call('del', KEYS[1]) end
+const RELEASE = `if redis.call('get', KEYS[1]) == 'busy:' .. ARGV[1] then return redis.call('del', KEYS[1]) end
 return 0`;
 
 // KEYS: the attempt's hash, its invoice number's key, the unsettled set. ARGV: the attempts' key
@@ -129,12 +130,12 @@ function notificationsIn(run: Run, p: string, lapseMs: number, keepMs: number): 
   const claim = script(run, CLAIM);
   const release = script(run, RELEASE);
   return {
-    claim: async (id) => String(await claim([`${p}n:${id}`], [lapseMs])) as 'new' | 'handled' | 'busy',
+    claim: async (id, holder) => String(await claim([`${p}n:${id}`], [lapseMs, holder ?? ''])) as 'new' | 'handled' | 'busy',
     finish: async (id, { referenceId, invoiceNumber }) => {
       if (invoiceNumber !== undefined) await run('set', `${p}inv:${invoiceNumber}`, referenceId, 'PX', keepMs);
       await run('set', `${p}n:${id}`, 'handled', 'PX', keepMs);
     },
-    release: async (id) => void (await release([`${p}n:${id}`], [])),
+    release: async (id, holder) => void (await release([`${p}n:${id}`], [holder ?? ''])),
     referenceOf: async (invoiceNumber) => {
       const reference = await run('get', `${p}inv:${invoiceNumber}`);
       return reference === null || reference === undefined ? undefined : String(reference);

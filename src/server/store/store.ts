@@ -18,13 +18,18 @@ export interface NotificationStore {
    * Takes `id` for this delivery, at once and for one caller only: `new` (it is yours to handle),
    * `handled` (done before: answered 204), `busy` (being handled elsewhere now: answered 503, and the
    * service sends it again). A claim whose holder neither finishes nor releases it lapses after the
-   * store's `lapseMs`: the next delivery takes it over.
+   * store's `lapseMs`: the next delivery takes it over. `holder` names this delivery (the route gives
+   * each a random one) and is kept with the claim, for `release`.
    */
-  claim(id: string): NotificationClaim | Promise<NotificationClaim>;
+  claim(id: string, holder?: string): NotificationClaim | Promise<NotificationClaim>;
   /** `onPayment` succeeded: `id` is handled. `invoiceNumber` is the payment's own, as the service has it. */
   finish(id: string, payment: { referenceId: string; invoiceNumber: string | undefined }): void | Promise<void>;
-  /** `onPayment` failed: the claim is given back, so that the service's next delivery handles it. */
-  release(id: string): void | Promise<void>;
+  /**
+   * `onPayment` failed: the claim is given back, so that the service's next delivery handles it, but
+   * only while `holder` holds it (compare and release, atomically): a holder whose claim lapsed and
+   * was taken over never frees its successor's. Without `holder`, only a claim taken without one.
+   */
+  release(id: string, holder?: string): void | Promise<void>;
   /** The reference id of the payment a handled notification carried for this invoice number (`payments.settle` asks). */
   referenceOf?(invoiceNumber: string): string | undefined | Promise<string | undefined>;
 }

@@ -66,6 +66,35 @@ export function notificationCases(open: OpenStore) {
     expect(Date.now() - asked).toBeGreaterThanOrEqual(300);
   });
 
+  it("keeps a successor's claim when a holder whose claim lapsed releases it (compare and release)", async () => {
+    const { notifications: store } = await open({ lapseMs: 300 });
+    const id = uid('WH');
+    expect(await store.claim(id, 'holder-a')).toBe('new');
+    await sleep(400); // a's claim lapsed: a's onPayment is still running somewhere
+    expect(await store.claim(id, 'holder-b')).toBe('new');
+    await store.release(id, 'holder-a'); // a fails at last: b's claim must stay held
+    const third = Promise.resolve(store.claim(id, 'holder-c'));
+    await store.finish(id, { referenceId: 'PAY-b', invoiceNumber: undefined });
+    // Busy on the engines; the memory store waits for b, which finished: never `new` while b held it.
+    expect(['busy', 'handled']).toContain(await third);
+    expect(await store.claim(id, 'holder-d')).toBe('handled');
+  });
+
+  it('gives a claim back when its own holder releases it', async () => {
+    const { notifications: store } = await open({ lapseMs: 60_000 });
+    const id = uid('WH');
+    expect(await store.claim(id, 'holder-a')).toBe('new');
+    await store.release(id, 'holder-other');
+    await store.release(id); // no holder named: not this claim either
+    const meanwhile = Promise.resolve(store.claim(id, 'holder-b'));
+    const early = await Promise.race([meanwhile, sleep(100).then(() => 'waiting')]);
+    expect(['busy', 'waiting']).toContain(early);
+    await store.release(id, 'holder-a');
+    if (early === 'waiting')
+      expect(await meanwhile).toBe('new'); // the memory store's waiter takes it
+    else expect(await store.claim(id, 'holder-b')).toBe('new');
+  });
+
   it('points an invoice number at the newest payment a handled notification carried for it', async () => {
     const { notifications: store } = await open({ lapseMs: 60_000 });
     const invoiceNumber = uid('INV');
