@@ -79,9 +79,9 @@ describe('tries in flight, per receiver', () => {
     const started = performance.now();
     n.add(change(b, 'PAY-B'), b);
     // Well before the silent receiver's tries are cut off (10 s).
-    const [got] = await other.waitFor(1, 3000);
+    const [got] = await other.waitFor(1, 8000);
     expect(got!.payload.resource.id).toBe('PAY-B');
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(8000);
     await expect.poll(() => n.list().find((x) => x.referenceId === 'PAY-B')?.state, { timeout: 3000 }).toBe('delivered');
     // The silent receiver still has only its limit open: the other merchant's try took none of its room.
     expect(silent.open()).toBe(MAX_IN_FLIGHT);

@@ -153,7 +153,7 @@ describe('the scrub', () => {
       const error = await gateway.payments
         .create({ intent: 'sale', amount: { currency: 'EUR', total: '1.00' }, card: { savedCardId: 'CARD-1', cvv: '0739' } })
         .catch((e: unknown) => e);
-      expect(performance.now() - started).toBeLessThan(2000);
+      expect(performance.now() - started).toBeLessThan(5000); // a scrub quadratic in the body takes minutes
       expect(error).toMatchObject({ code: 'invalid_request', status: 400 });
       expect(JSON.stringify((error as PayframeError).body)).not.toMatch(/0739|7 3 9/);
     }

@@ -89,6 +89,6 @@ describe('docs/servers.md: Hono in workerd', () => {
   });
 
   it('refuses a notification dripped without Authorization at once', async () => {
-    await expectDripRefusedAtOnce(stack.base, undefined, 3000);
+    await expectDripRefusedAtOnce(stack.base, undefined, 8000);
   });
 });

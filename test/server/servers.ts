@@ -163,7 +163,7 @@ export async function expectRoutesAnswerAsOnNode(stack: Stack, label: string, { 
  * A notification whose body drips without its Authorization header: the 401 arrives at once (within
  * `withinMs`), before the body is done, on a raw socket as an attacker would send it.
  */
-export async function expectDripRefusedAtOnce(base: string, path = PATHS.notification, withinMs = 1500): Promise<string> {
+export async function expectDripRefusedAtOnce(base: string, path = PATHS.notification, withinMs = 5000): Promise<string> {
   const { hostname, port } = new URL(base);
   const socket = connect(Number(port), hostname);
   const started = Date.now();
