@@ -228,9 +228,17 @@ test(`a card whose bank takes the password on its own page: straight there, then
 
 test(`a saved card paid again with its security code alone, which the page never sees`, async ({ page, context }, testInfo) => {
   const email = `kept-${kind}-${Date.now()}@example.com`;
+  const shopCalls: string[] = [];
+  page.on('request', (r) => r.url().includes('/api/') && shopCalls.push(`${r.method()} ${new URL(r.url()).pathname}`));
   const first = await open(page);
+  // The form fetched its client token once ready, before Pay: Pay waits for none.
+  await expect.poll(() => shopCalls.filter((c) => c === 'POST /api/client-token')).toHaveLength(1);
   await saveCard(first, email);
   await first.expectClean(APPROVED);
+  expect(shopCalls.filter((c) => c === 'POST /api/client-token' || c === 'POST /api/pay')).toEqual([
+    'POST /api/client-token',
+    'POST /api/pay', // paid once, with the token fetched before
+  ]);
 
   const again = await open(await context.newPage());
   const posts: string[] = [];
