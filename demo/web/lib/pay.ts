@@ -77,17 +77,22 @@ export async function pay(request: PayRequest): Promise<Outcome> {
     if (savedCard) {
       // The CVV frame posts to the shop without cookies: a one-time ticket tells the shop whose checkout it is.
       const body = { intent, email, savedCardId: savedCard.id, browserInfo, locale };
-      const { ticket, orderId } = await api<{ ticket: string; orderId: string }>('/api/saved-card/ticket', { method: 'POST', body });
+      const ticket = await api<{ ticket: string; orderId: string; amount: Money }>('/api/saved-card/ticket', { method: 'POST', body });
       // The CVV frame passes on the payment's outcome alone; the shop says the rest to this checkout.
       // Its answer lost (the service's, or the shop's on its way back): the order is asked for by its number.
       const posted = await form
-        .postCvv({ url: '/api/saved-card/pay', body: { ticket, savedCardId: savedCard.id } })
+        .postCvv({ url: '/api/saved-card/pay', body: { ticket: ticket.ticket, savedCardId: savedCard.id } })
         .catch((error: { code?: string }) => {
           if (error.code === 'outcome_unknown' || error.code === 'network' || error.code === 'timeout') return undefined;
           throw error;
         });
-      path = orderPath(orderId);
-      answer = posted ? await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`) : { status: 'checking', orderId };
+      path = orderPath(ticket.orderId);
+      // An approval or a pending payment is shown from the post's answer at once; a refusal's words are the shop's to read.
+      answer = !posted
+        ? { status: 'checking', orderId: ticket.orderId }
+        : posted.status === 'declined'
+          ? await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`)
+          : { ...posted, orderId: ticket.orderId, amount: ticket.amount };
     } else {
       const card = await form.tokenize();
       const attempt = crypto.randomUUID();
