@@ -228,15 +228,25 @@ test(`a card whose bank takes the password on its own page: straight there, then
 
 test(`a saved card paid again with its security code alone, which the page never sees`, async ({ page, context }, testInfo) => {
   const email = `kept-${kind}-${Date.now()}@example.com`;
+  const shopCalls: string[] = [];
+  page.on('request', (r) => r.url().includes('/api/') && shopCalls.push(`${r.method()} ${new URL(r.url()).pathname}`));
   const first = await open(page);
+  // The form fetched its client token once ready, before Pay: Pay waits for none.
+  await expect.poll(() => shopCalls.filter((c) => c === 'POST /api/client-token')).toHaveLength(1);
   await saveCard(first, email);
   await first.expectClean(APPROVED);
+  expect(shopCalls.filter((c) => c === 'POST /api/client-token' || c === 'POST /api/pay')).toEqual([
+    'POST /api/client-token',
+    'POST /api/pay', // paid once, with the token fetched before
+  ]);
 
   const again = await open(await context.newPage());
   const posts: string[] = [];
+  const paying: string[] = [];
   again.page.on('request', (r) => {
     if (r.url().endsWith('/api/saved-card/pay') && r.method() === 'POST')
       posts.push(`${r.frame() === again.page.mainFrame() ? 'page' : 'frame'} ${r.postData()}`);
+    if (/\/api\/(?:saved-card|payment|order)\//.test(r.url())) paying.push(`${r.method()} ${new URL(r.url()).pathname}`);
   });
   await again.page.getByRole('textbox', { name: 'Email' }).fill(email);
   await again.page.getByRole('button', { name: 'Find my saved cards' }).click();
@@ -252,6 +262,8 @@ test(`a saved card paid again with its security code alone, which the page never
   await again.approved();
   // The CVV went from its frame to the shop's server, with the page's one-time ticket; never from the page.
   expect(posts).toEqual([expect.stringMatching(/^frame \{"ticket":"[0-9a-f]{32}","savedCardId":"CARD-\w+","cvv":"415"\}$/)]);
+  // The approval, its order and amount, shown from the CVV post's answer: no read of the payment after it.
+  expect(paying.filter((c) => c !== 'OPTIONS /api/saved-card/pay')).toEqual(['POST /api/saved-card/ticket', 'POST /api/saved-card/pay']);
   await again.expectClean({ cvv: '415' });
 });
 

@@ -122,6 +122,8 @@ test('tokenize() on an incomplete form names the fields, sends nothing and chang
   await input(page, 'expiry').click();
   await page.keyboard.type('12');
   const before = nonceRequests();
+  // The form fetched its client token when it was ready; the refused call fetches none more.
+  await expect.poll(() => merchant.tokenRequests).toBeGreaterThan(0);
   const tokensBefore = merchant.tokenRequests;
   expect(await outcome(page, '() => window.form.tokenize()')).toMatchObject({ code: 'invalid_card', fields: ['expiry', 'cvv', 'name'] });
   expect(nonceRequests()).toBe(before);

@@ -321,8 +321,10 @@ export function checkoutRoutes(shop, accounts) {
           browserInfo: { ...input.browserInfo, ...(ctx.ip ? { ip: ctx.ip } : {}) },
           orderId,
         });
-        // The order's number: should the payment's answer be lost, the page asks for this order.
-        return json(200, { ticket, orderId }, cookie);
+        // The order's number: should the payment's answer be lost, the page asks for this order. Its amount:
+        // the page shows an approval from the CVV post's answer alone, with no read of the order after it.
+        const { currency, total } = paymentOrder(order, orderId).amount;
+        return json(200, { ticket, orderId, amount: { currency, total } }, cookie);
       },
     ],
 
@@ -410,13 +412,22 @@ export function checkoutRoutes(shop, accounts) {
  * @param {Shop} shop @param {string} email @param {string | undefined} owner the checkout cookie
  */
 export async function savedCards(shop, email, owner) {
-  const firsts = shop.ledger.savedFor(email, owner);
-  for (const entry of firsts.filter((e) => !e.savedCardId))
-    await shop.ledger.learn(entry, await shop.gateway.payments.get(entry.referenceId));
-  const ids = new Set(firsts.map((e) => e.savedCardId).filter(Boolean));
+  const ids = await savedCardIds(shop, email, owner);
   if (ids.size === 0) return [];
   const payer = await shop.gateway.payers.byEmail(email);
   return payer.funding_instrument.credit_cards.filter((card) => ids.has(card.id));
+}
+
+/**
+ * The ids of the cards this browser saved under `email`, from the ledger (a first payment approved while
+ * its answer was lost learns its card from the service here).
+ * @param {Shop} shop @param {string} email @param {string | undefined} owner the checkout cookie
+ */
+async function savedCardIds(shop, email, owner) {
+  const firsts = shop.ledger.savedFor(email, owner);
+  for (const entry of firsts.filter((e) => !e.savedCardId))
+    await shop.ledger.learn(entry, await shop.gateway.payments.get(entry.referenceId));
+  return new Set(firsts.map((e) => e.savedCardId).filter(Boolean));
 }
 
 /**
@@ -451,9 +462,10 @@ function savedCardPay(shop, tickets, startPayment) {
 /** @param {Shop} shop @param {string | undefined} email @param {string} cardId @param {string | undefined} owner */
 async function savedCardIdOf(shop, email, cardId, owner) {
   if (!email) throw refuse('invalid_request', 'A saved card is paid with the email it was saved under.');
-  const card = (await savedCards(shop, email, owner)).find((c) => c.id === cardId);
-  if (!card) throw refuse('not_found', 'No saved card with this id for this email.');
-  return card.id;
+  // The ledger knows which cards this browser saved: no call to the service between Pay and the payment.
+  // A card the service no longer keeps is refused by the payment itself.
+  if (!(await savedCardIds(shop, email, owner)).has(cardId)) throw refuse('not_found', 'No saved card with this id for this email.');
+  return cardId;
 }
 
 /**

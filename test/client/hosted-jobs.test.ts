@@ -24,12 +24,16 @@ hostedPage();
 
 describe("mountFields: its frames' jobs", () => {
   it('refuses to tokenise an incomplete form: invalid_card naming the fields, no token, nothing posted', async () => {
+    // The token fetch of the form's ready fails, so that a fetch of the refused call would show as a second one.
+    authorization.mockRejectedValueOnce(new Error('the shop is down'));
     const form = mount();
     await boot(form);
+    await vi.waitFor(() => expect(authorization).toHaveBeenCalledTimes(1));
     say('number', { t: 'state', event: 'input', state: VALID, brand: null });
     const error = await rejection(form.tokenize());
     expect(error).toMatchObject({ code: 'invalid_card', fields: ['expiry', 'cvv', 'name'] });
-    expect(authorization).not.toHaveBeenCalled();
+    await settle();
+    expect(authorization).toHaveBeenCalledTimes(1);
     expect(posted('number').filter(([m]) => m.t === 'tokenize')).toEqual([]);
     // Its config at load, and again at ready (the same: the frame applies nothing twice).
     expect(posted('cvv').map(([m]) => m.t)).toEqual(['config', 'config', 'touch']);
@@ -62,6 +66,46 @@ describe("mountFields: its frames' jobs", () => {
     say('number', { t: 'result', id: 1, result });
     await expect(first).resolves.toEqual(result);
     await expect(again).resolves.toEqual(result);
+  });
+
+  it('fetches the client token when the form is ready, so that Pay waits for none: the job carries it', async () => {
+    const form = mount();
+    await settle();
+    expect(authorization).not.toHaveBeenCalled(); // nothing before the frames are ready
+    await boot(form);
+    await vi.waitFor(() => expect(authorization).toHaveBeenCalledTimes(1));
+    makeValid();
+    form.tokenize().catch(() => undefined);
+    const asks = await jobs('number', 'tokenize');
+    expect(asks.map(([m]) => m.token)).toEqual(['token-1']);
+    expect(authorization).toHaveBeenCalledTimes(1);
+  });
+
+  it('a token fetched at ready that expires before Pay is fetched again at Pay; the expired one is never sent', async () => {
+    const soon = () => new Date(Date.now() + 90_000).toISOString(); // used up to a minute before its expiry
+    authorization.mockImplementationOnce(async () => ({ clientToken: 'token-old', expiresAt: soon() }) as any);
+    const form = mount();
+    await boot(form);
+    await vi.waitFor(() => expect(authorization).toHaveBeenCalledTimes(1));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 31_000); // the payer took their time: the token is now too near its expiry
+    makeValid();
+    form.tokenize().catch(() => undefined);
+    const asks = await jobs('number', 'tokenize');
+    expect(asks.map(([m]) => m.token)).toEqual(['token-1']);
+    expect(authorization).toHaveBeenCalledTimes(2);
+  });
+
+  it('a token fetch that fails at ready is asked again at Pay', async () => {
+    authorization.mockRejectedValueOnce(new Error('the shop is down'));
+    const form = mount();
+    await boot(form);
+    await vi.waitFor(() => expect(authorization).toHaveBeenCalledTimes(1));
+    makeValid();
+    form.tokenize().catch(() => undefined);
+    const asks = await jobs('number', 'tokenize');
+    expect(asks.map(([m]) => m.token)).toEqual(['token-1']);
+    expect(authorization).toHaveBeenCalledTimes(2);
   });
 
   it('after a 401 fetches one fresh token and asks once more; a second 401 is the error, not a loop', async () => {

@@ -82,19 +82,24 @@ export async function pay(request: PayRequest): Promise<Outcome> {
     if (savedCard) {
       // The CVV frame posts to the shop without cookies: a one-time ticket tells the shop whose checkout it is.
       const body = { intent, email, savedCardId: savedCard.id, browserInfo, locale };
-      const { ticket, orderId } = await api<{ ticket: string; orderId: string }>('/api/saved-card/ticket', { method: 'POST', body });
+      const ticket = await api<{ ticket: string; orderId: string; amount: Money }>('/api/saved-card/ticket', { method: 'POST', body });
       // The CVV frame passes on the payment's outcome alone; the shop says the rest to this checkout.
       // Its answer lost (the service's, or the shop's on its way back): the order is asked for by its number.
       const posted = await form
-        .postCvv({ url: '/api/saved-card/pay', body: { ticket, savedCardId: savedCard.id } })
+        .postCvv({ url: '/api/saved-card/pay', body: { ticket: ticket.ticket, savedCardId: savedCard.id } })
         .catch((error: { code?: string }) => {
           if (UNKNOWN.has(error.code ?? '')) return undefined;
           throw error;
         });
-      path = orderPath(orderId);
-      // Paid, whatever the read of it says: a lost read is checked by the order's number, never "not paid".
-      const read = posted && (await api<PayAnswer>(`/api/payment/${encodeURIComponent(posted.referenceId)}`).catch(() => undefined));
-      answer = read || { status: 'checking', orderId };
+      path = orderPath(ticket.orderId);
+      // An approval or a pending payment is shown from the post's answer at once; a refusal's words are the
+      // shop's to read (a lost read of them still shows the refusal the post answered).
+      const shown = posted && { ...posted, orderId: ticket.orderId, amount: ticket.amount };
+      answer = !shown
+        ? { status: 'checking', orderId: ticket.orderId }
+        : shown.status === 'declined'
+          ? await api<PayAnswer>(`/api/payment/${encodeURIComponent(shown.referenceId)}`).catch(() => shown)
+          : shown;
     } else {
       const card = await form.tokenize();
       const attempt = crypto.randomUUID();

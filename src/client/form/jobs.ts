@@ -12,7 +12,10 @@ import { destroyedError } from './form';
 import type { PostCvvOptions } from './types';
 
 export interface Jobs {
-  /** Fetches the tokenize job's code off the mount's path, before the payer's first Pay. */
+  /**
+   * Fetches the tokenize job's code and the client token off the mount's path, before the payer's first
+   * Pay, so that Pay waits for neither. The token provider fetches it again at Pay if it expires meanwhile.
+   */
   prefetch(): void;
   /** The form's tokenize, past its check; `check` is the form's own check, run again once the token is there. */
   tokenize(stop: AbortSignal | undefined, seen: Tokenize['seen'], check: () => void): Promise<TokenizeResult>;
@@ -46,7 +49,11 @@ export function pageJobs(core: ClientCore, send: (m: Out<ToFrame>) => void): Job
         ? Promise.reject(destroyedError())
         : (jobs ??= make((id) => send({ t: 'cancel', id }), destroyedError)).ask((id) => send({ ...job, id }), stop);
   return {
-    prefetch: () => void tokenizeCode().catch(() => undefined),
+    prefetch() {
+      void tokenizeCode().catch(() => undefined);
+      // A failed fetch keeps no token: Pay asks again, and says why if it fails again.
+      void core.tokens.get().catch(() => undefined);
+    },
     tokenize(stop, seen, check) {
       // The call's one deadline, from the call on: a job's code slow to arrive is inside it, and `stop` ends the wait.
       const d = deadline(core.config.timeoutMs, 'tokenize', stop);
