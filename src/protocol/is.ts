@@ -6,3 +6,8 @@ export const isObj = (x: unknown): x is Data => typeof x === 'object' && x !== n
 export const isStr = (x: unknown, max = 4096): x is string => typeof x === 'string' && x.length <= max;
 export const isNum = (x: unknown): x is number => Number.isFinite(x) && (x as number) >= 0;
 export const isOpt = (x: unknown, is: (y: unknown) => boolean) => x === undefined || is(x);
+
+/** The one cap on a text the merchant or the page gives a form: a label, a placeholder, one of `texts`. */
+export const MAX_TEXT = 200;
+/** A label, a placeholder or one of the merchant's texts: a string of at most `MAX_TEXT` characters. */
+export const isText = (x: unknown): x is string => isStr(x, MAX_TEXT);
