@@ -5,7 +5,7 @@
  */
 import { isTimeout } from '../shared/call';
 import type { Config, FieldState, Sibling, ToFrame, ToPage } from './messages';
-import { type Data, isNum, isObj, isOpt, isStr, isText, MAX_TEXT } from './is';
+import { type Data, isNum, isObj, isOpt, isStr, isText, isTokenText, MAX_TEXT } from './is';
 import { type FieldName, isFieldEvent, isFieldName, isLocale, isLocaleTag } from './names';
 
 const isBool = (x: unknown) => typeof x === 'boolean';
@@ -15,8 +15,6 @@ const isBrand = (b: unknown) =>
   b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
 /** A JSON object, as a CVV post's body. */
 const isRecord = (x: unknown): x is Data => isObj(x) && !Array.isArray(x);
-/** A client token goes into an Authorization header: visible ASCII only. */
-const isToken = (x: unknown) => isStr(x) && /^[\x21-\x7e]+$/.test(x);
 
 /**
  * Frame → page. A job's answer (`result`, `posted`, the `failure` of a job) is read here by its type and
@@ -72,7 +70,7 @@ export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
     (m.t === 'placeholder' && isText(m.text)) ||
     (m.t === 'tokenize' &&
       isNum(m.id) &&
-      isToken(m.token) &&
+      isTokenText(m.token) &&
       isTimeout(m.timeoutMs) &&
       Number.isInteger(m.retries) &&
       m.retries >= 0 &&

@@ -95,6 +95,7 @@ describe('readToFrame (page → frame)', () => {
     { t: 'placeholder', text: '1234' },
     { t: 'tokenize', id: 1, token: 'tok.en-_~+/=', timeoutMs: 15_000, retries: 2, seen: { expiry: 3, cvv: 0, name: 12 } },
     { t: 'tokenize', id: 1, token: 't', timeoutMs: 15_000, retries: 0, seen: {} },
+    { t: 'tokenize', id: 1, token: 't'.repeat(4096), timeoutMs: 15_000, retries: 0, seen: {} },
     { t: 'cancel', id: 1 },
     { ...config, fields: ['cvv'], brand: 'american-express' },
     { ...config, locale: 'pt-BR', texts: { 'pt-BR': { numberLabel: '<b>Número</b>' } } },
@@ -115,6 +116,10 @@ describe('readToFrame (page → frame)', () => {
     ['a token with a line break', { t: 'tokenize', id: 1, token: 'a\r\nb', timeoutMs: 1, retries: 0, seen: {} }],
     ['a token with a space', { t: 'tokenize', id: 1, token: 'a b', timeoutMs: 1, retries: 0, seen: {} }],
     ['an empty token', { t: 'tokenize', id: 1, token: '', timeoutMs: 1, retries: 0, seen: {} }],
+    [
+      'a token longer than a client takes (client/core)',
+      { t: 'tokenize', id: 1, token: 't'.repeat(4097), timeoutMs: 1, retries: 0, seen: {} },
+    ],
     ['no time to answer', { t: 'tokenize', id: 1, token: 't', timeoutMs: 0, retries: 0, seen: {} }],
     ['more time than a timer holds', { t: 'tokenize', id: 1, token: 't', timeoutMs: 2 ** 31, retries: 0, seen: {} }],
     ['a time that is not a number', { t: 'tokenize', id: 1, token: 't', timeoutMs: '9', retries: 0, seen: {} }],
