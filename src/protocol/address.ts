@@ -1,5 +1,5 @@
 import type { FieldName } from './names';
-import { isWebUrl } from '../shared/url';
+import { isBaseUrl, isExactOrigin, isWebUrl } from '../shared/url';
 import { urlOf } from '../shared/url-of';
 import type { Config } from './messages';
 import { isFieldName } from './names';
@@ -67,18 +67,18 @@ export function readFrameAddress(href: string): FrameAddress<unknown> | undefine
   const gateway = parse(url.searchParams.get('gateway'));
   const field = url.searchParams.get('field');
   const channel = hash.get('channel') ?? '';
-  const origin = parse(hash.get('origin'));
+  const page = hash.get('origin');
+  const origin = isExactOrigin(page) ? parse(page) : undefined;
   const config = jsonOf(hash.get('config'));
   const form = url.pathname.endsWith(`/${CVV_PAGE}`) ? 'cvv' : null;
   const ok =
     merchant !== '' &&
     gateway &&
-    !gateway.search &&
-    !gateway.hash &&
+    isBaseUrl(gateway) &&
     gateway.pathname.endsWith('/') &&
     isFieldName(field) &&
     /^[\da-f]{32}$/.test(channel) &&
-    origin?.href === `${origin?.origin}/` &&
+    origin &&
     (form === null || (form === 'cvv' && field === 'cvv')) &&
     // The card goes to the gateway, never to the page's own origin: a CVV-only form's frame page admits the
     // merchant's origins in connect-src, and a full form's does not; this holds even on a host that admits both.

@@ -212,6 +212,9 @@ describe('the frame address', () => {
     ['a page origin over plain http', { origin: 'http://shop.example' }],
     ['a page origin with a path', { origin: 'https://shop.example/checkout' }],
     ['a page origin with userinfo', { origin: 'https://u:p@shop.example' }],
+    // Exactly an origin, as location.origin writes it (shared/url.ts, isExactOrigin): the URL's parse no longer mends it.
+    ['a page origin with a slash', { origin: 'https://shop.example:8443/' }],
+    ['a page origin in capitals', { origin: 'HTTPS://SHOP.EXAMPLE:8443' }],
     ['a javascript: origin', { origin: 'javascript:alert(1)' }],
     ['a gateway over plain http', { gateway: 'http://gw.example/' }],
     ['a gateway with a query', { gateway: 'https://gw.example/?a=1' }],

@@ -7,8 +7,7 @@ import type { CvvAnswer, OtpOutcome, TokenGrant } from '../../protocol/wire';
 import type { Payment } from '../../schemas';
 import { asName, asResultCode } from '../../shared/http-answer';
 import { configError, PayframeError } from '../../shared/errors';
-import { isLoopbackOrigin } from '../../shared/url';
-import { urlOf } from '../../shared/url-of';
+import { isExactOrigin, isLoopbackOrigin } from '../../shared/url';
 import type { ServiceCalls } from '../calls/calls';
 import { emit, type EventListener, handlerEvent, type HandlerName } from '../events';
 import { notificationHandler, type NotificationOptions } from './notifications';
@@ -140,9 +139,7 @@ function cvvAnswer(payment: Payment): CvvAnswer {
 }
 
 /** `https://host[:port]` (or http), and nothing more: what an Origin header holds. */
-function isOrigin(text: unknown): text is string {
-  return typeof text === 'string' && urlOf(text)?.origin === text && /^https?:/.test(text);
-}
+const isOrigin = (text: unknown): text is string => isExactOrigin(text) && /^https?:/.test(text);
 
 /** `handlers.authenticate()`: the OTP of a pending payment, for the shopper `authorize` lets finish it. */
 function authenticateHandler(
