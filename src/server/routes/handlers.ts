@@ -15,6 +15,7 @@ import { readPayment, toPending } from '../readers';
 import { foldAnyDigits } from '../scrub';
 import { guarded, type Handler, jsonResponse, readJson, readJsonObject, refusalResponse } from './respond';
 import { checked } from '../calls/transport';
+import { isCvv } from '../calls/payment-input';
 import { OtpSubmissionSchema } from '../wire';
 import { savedCardsHandler, type SavedCardsOptions } from './saved-cards';
 import { payHandler, type PayOptions } from './pay';
@@ -203,7 +204,7 @@ function cvvHandler(gatewayOrigin: string, options: CvvOptions, report: (status:
     'POST',
     async (request) => {
       const { cvv, ...rest } = await readJsonObject(request);
-      if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
+      if (!isCvv(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
       let payment: Payment;
       try {
         payment = await handle({ cvv, body: rest, request });
