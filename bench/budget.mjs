@@ -14,8 +14,9 @@ export const CEILINGS = {
   // 8,885 B + 331 B, issue 31's goal (9 KB); raised by 160 B for the page's half in named parts
   // (issue 40 item 1: 9,354 B; the parts' context objects keep their property names).
   'dist/payframe.umd.min.js': 9376,
-  // 14,336 B + 0 B.
-  'dist/frame/index.html': 14336,
+  // 14,336 B + 0 B; raised by 16 B for the words of the frame's one config reader (issue 40 item 3:
+  // a config the frame cannot read is refused in words, where the frame stayed blank; 14,349 B).
+  'dist/frame/index.html': 14352,
   // 6,080 B + 320 B (the goal, 5 KB, is missed: bench/README.md); raised by 192 B for the page's
   // half in named parts (issue 40 item 1: 6,552 B).
   'ESM app: mountFields + handlePending (at once)': 6592,

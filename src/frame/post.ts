@@ -8,7 +8,7 @@
 import { readCvvAnswer, readErrorAnswer } from '../protocol/merchant-answers';
 import { MAX_POST_BODY, postTarget } from '../protocol/post-target';
 import type { CvvAnswer } from '../protocol/wire';
-import { codeForStatus, readAnswer } from '../shared/http-answer';
+import { asName, codeForStatus, readAnswer } from '../shared/http-answer';
 import { MAX_MERCHANT_ANSWER } from '../shared/body';
 import { PayframeError } from '../shared/errors';
 
@@ -23,8 +23,8 @@ export interface CvvPost {
   signal: AbortSignal;
 }
 
-/** The reason a refusal may carry to the page: an identifier of capitals (`SESSION_EXPIRED`), with no room for a digit. */
-const REASON = /^[A-Z][A-Z_]{0,63}$/;
+/** The reason a refusal may carry to the page: a name (`SESSION_EXPIRED`, shared/http-answer.ts), with no room for a digit of the CVV. */
+const reasonOf = (reason: string | undefined) => (reason && !/\d/.test(reason) ? asName(reason) : undefined);
 
 /**
  * Whether the answer's free-form fields (its reference id, a pending payment's redirect path and query)
@@ -104,6 +104,6 @@ export async function postCvv({ url, origin, gateway, body, cvv, signal }: CvvPo
   // A refusal in payframe's shape keeps its code and reason; its text, and anything with a digit, stays in the frame.
   const error = readErrorAnswer(json, codeForStatus(status));
   const code = error?.code ?? codeForStatus(status);
-  const reason = error?.reason !== undefined && REASON.test(error.reason) ? error.reason : undefined;
+  const reason = reasonOf(error?.reason);
   throw new PayframeError(code, `postCvv: ${where} refused the payment (HTTP ${status}, ${reason ?? code})`, { status, reason });
 }

@@ -9,16 +9,8 @@
 import { table } from '../card/brands';
 import { brandInfo, cvvSizes, readBrands } from '../fields';
 import { formCard } from '../nonce/form-card';
-import {
-  type Config,
-  type FrameAddress,
-  type Post,
-  readFrameAddress,
-  readToFrame,
-  type ToFrame,
-  type ToPage,
-  type Tokenize,
-} from '../protocol';
+import { type FrameAddress, type Post, readFrameAddress, readToFrame, type ToFrame, type ToPage, type Tokenize } from '../protocol';
+import { readConfig } from '../protocol/guards';
 import { answerer } from '../protocol/ask';
 import type { Out } from '../protocol/messages';
 import type { FieldEvent, FieldName } from '../shared/names';
@@ -32,6 +24,8 @@ import { siblings } from './siblings';
 import { TEXTS } from './text';
 
 type ToParent = (m: Out<ToPage>) => void;
+/** The frame's address, its config as the URL gave it: `readConfig` reads it as it reads a posted one. */
+type Address = FrameAddress<unknown>;
 
 /** Whether this frame can read its parent's document: the parent is on the frame's own origin. */
 function readsParent(): boolean {
@@ -46,7 +40,7 @@ function readsParent(): boolean {
  * Why this frame must not start where it is, or undefined: on the page's own origin, in a page no frame
  * host made, framed by a page its host does not serve, for another gateway or another form.
  */
-function refusalOf({ gateway, origin, form }: FrameAddress, ancestors: DOMStringList | undefined): string | undefined {
+function refusalOf({ gateway, origin, form }: Address, ancestors: DOMStringList | undefined): string | undefined {
   // Never on the page's own origin: a script of the page could read the card out of the frame. No input is shown.
   if (origin === location.origin || readsParent())
     return "the card frames refuse to run on the page's own origin: serve them from another origin (frameUrl)";
@@ -117,7 +111,7 @@ function openField(name: FieldName, ch: string, cvvOnly: boolean, toPage: ToPare
 type Frame = ReturnType<typeof openField>;
 
 /** The page's configs, applied: the URL's at start, then each the page posts. */
-function configurer({ field: name, form }: FrameAddress, { field, report, setSizes, sibs }: Frame, proven: boolean, toPage: ToParent) {
+function configurer({ field: name, form, channel }: Address, { field, report, setSizes, sibs }: Frame, proven: boolean, toPage: ToParent) {
   /** The mounted fields, from the page's config: the number frame gathers the others' values. */
   let fields: FieldName[] = [name];
   /** The config applied (as JSON) and its label; whether the page was told the frame takes input with it. */
@@ -131,15 +125,13 @@ function configurer({ field: name, form }: FrameAddress, { field, report, setSiz
      * page posted it (its origin and window checked), which proves the parent's origin where the browser
      * lists no ancestors (Firefox): until then nothing can be typed, nor seen, in this frame.
      */
-    apply(m: Config, proves: boolean) {
+    apply(given: unknown, proves: boolean) {
       proven ||= proves;
-      const text = JSON.stringify(m);
+      const text = JSON.stringify(given);
       if (text !== applied) {
         // The merchant's options the page passed on as given: a bad one refuses the whole config.
-        if (![m.label, m.placeholder].every((t) => t === undefined || (typeof t === 'string' && t.length <= 200)))
-          return refuse(toPage, `mountFields: fields.${name}: placeholder and label must be text of at most 200 characters`);
-        if (m.brandMark !== undefined && typeof m.brandMark !== 'boolean')
-          return refuse(toPage, 'mountFields: brandMark must be true or false');
+        const m = readConfig(given, channel, name);
+        if (typeof m === 'string') return refuse(toPage, `mountFields: ${m}`);
         // The saved card's brand sets a CVV-only form's size; a full form's CVV follows the number.
         const brand = form === 'cvv' && m.brand !== undefined ? table().find((e) => e.brand.id === m.brand)?.brand : undefined;
         if (m.brand !== undefined && !brand) {
@@ -172,7 +164,7 @@ function configurer({ field: name, form }: FrameAddress, { field, report, setSiz
 }
 
 /** The page's jobs in this frame: the number frame's nonce, a CVV-only form's post. */
-function pageJobs({ merchant, gateway, origin }: FrameAddress, { field, sibs }: Frame, fields: () => FieldName[], toPage: ToParent) {
+function pageJobs({ merchant, gateway, origin }: Address, { field, sibs }: Frame, fields: () => FieldName[], toPage: ToParent) {
   const work = answerer(toPage);
   return {
     tokenize: (m: Tokenize) =>
@@ -197,7 +189,7 @@ function pageJobs({ merchant, gateway, origin }: FrameAddress, { field, sibs }: 
 }
 
 /** Runs the field under the page's config, and answers the handler of the page's messages. */
-function run(address: FrameAddress, proven: boolean, toPage: ToParent): (m: ToFrame) => void {
+function run(address: Address, proven: boolean, toPage: ToParent): (m: ToFrame) => void {
   const { field: name, form } = address;
   document.body.hidden = document.body.inert = !proven;
   const frame = openField(name, address.channel, form === 'cvv', toPage);

@@ -1,7 +1,6 @@
 import type { FieldName } from '../shared/names';
-import { isWebUrl } from '../shared/url';
+import { isBaseUrl, isExactOrigin, isWebUrl } from '../shared/url';
 import { urlOf } from '../shared/url-of';
-import { readToFrame } from './guards';
 import type { Config } from './messages';
 import { isFieldName } from '../shared/names';
 
@@ -15,7 +14,7 @@ import { isFieldName } from '../shared/names';
  * channel id is in no server log and no Referer, and the mount's config is there, so that the frame
  * starts at once, without asking the page for it.
  */
-export interface FrameAddress {
+export interface FrameAddress<C = Config> {
   merchant: string;
   /** The gateway's base URL: the frame sends the card there and nowhere else (its CSP agrees). */
   gateway: string;
@@ -23,8 +22,8 @@ export interface FrameAddress {
   channel: string;
   /** The merchant page's origin: the only window the frame talks to. */
   origin: string;
-  /** The mount's config, checked as a posted one is (`readToFrame`). */
-  config: Config;
+  /** The mount's config: read from the URL as given, for the frame to read as it reads a posted one (`readConfig`). */
+  config: C;
   /**
    * `cvv`: a form of the CVV field alone (a saved card paid again), which may post the CVV to the page's
    * own origin and nowhere else. Fixed in the URL's path, so that no message can turn a full form's CVV
@@ -50,23 +49,17 @@ export function frameSrc(base: string, { merchant, gateway, field, channel, orig
   return `${base}${form === 'cvv' ? CVV_PAGE : ''}?${new URLSearchParams({ merchant, gateway, field })}#${hash}`;
 }
 
-/**
- * The config in a frame's URL. The merchant's label, placeholder, brand and brandMark ride along as
- * given, unread by the guard: the frame refuses a bad one with `invalid_config` (start.ts), which a
- * frame left blank could not say. A posted config has them read by the guard (`readToFrame`).
- */
-function configOf(text: string | null, ch: string): Config | undefined {
+/** The JSON in a frame's URL, or undefined: what it says the frame reads (`readConfig`), nothing here. */
+function jsonOf(text: string | null): unknown {
   try {
-    const m = JSON.parse(text ?? '');
-    const { label: _l, placeholder: _p, brand: _b, brandMark: _m, ...rest } = m;
-    return readToFrame(rest, ch)?.t === 'config' ? (m as Config) : undefined;
+    return JSON.parse(text ?? '');
   } catch {
     return undefined;
   }
 }
 
 /** The address in a frame's URL, or undefined when any part is missing or unsafe. */
-export function readFrameAddress(href: string): FrameAddress | undefined {
+export function readFrameAddress(href: string): FrameAddress<unknown> | undefined {
   const url = parse(href);
   if (!url) return undefined;
   const hash = new URLSearchParams(url.hash.slice(1));
@@ -74,20 +67,19 @@ export function readFrameAddress(href: string): FrameAddress | undefined {
   const gateway = parse(url.searchParams.get('gateway'));
   const field = url.searchParams.get('field');
   const channel = hash.get('channel') ?? '';
-  const origin = parse(hash.get('origin'));
-  const config = configOf(hash.get('config'), channel);
+  const page = hash.get('origin');
+  const origin = isExactOrigin(page) ? parse(page) : undefined;
+  const config = jsonOf(hash.get('config'));
   const form = url.pathname.endsWith(`/${CVV_PAGE}`) ? 'cvv' : null;
   const ok =
     merchant !== '' &&
     gateway &&
-    !gateway.search &&
-    !gateway.hash &&
+    isBaseUrl(gateway) &&
     gateway.pathname.endsWith('/') &&
     isFieldName(field) &&
     /^[\da-f]{32}$/.test(channel) &&
-    origin?.href === `${origin?.origin}/` &&
+    origin &&
     (form === null || (form === 'cvv' && field === 'cvv')) &&
-    config &&
     // The card goes to the gateway, never to the page's own origin: a CVV-only form's frame page admits the
     // merchant's origins in connect-src, and a full form's does not; this holds even on a host that admits both.
     gateway.origin !== origin.origin;

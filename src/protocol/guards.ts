@@ -4,9 +4,9 @@
  * type, a malformed payload. Receivers check `event.origin` and `event.source` before calling them.
  */
 import { isTimeout } from '../shared/call';
-import type { FieldState, Sibling, ToFrame, ToPage } from './messages';
-import { type Data, isNum, isObj, isOpt, isStr } from './is';
-import { isFieldEvent, isFieldName, isLocale, isLocaleTag } from '../shared/names';
+import type { Config, FieldState, Sibling, ToFrame, ToPage } from './messages';
+import { type Data, isNum, isObj, isOpt, isStr, isText, isTokenText, MAX_TEXT } from './is';
+import { type FieldName, isFieldEvent, isFieldName, isLocale, isLocaleTag } from '../shared/names';
 
 const isBool = (x: unknown) => typeof x === 'boolean';
 const isFieldState = (s: unknown): s is FieldState =>
@@ -15,8 +15,6 @@ const isBrand = (b: unknown) =>
   b === null || (isObj(b) && isStr(b.id) && isStr(b.name) && isObj(b.code) && isStr(b.code.name) && isNum(b.code.size));
 /** A JSON object, as a CVV post's body. */
 const isRecord = (x: unknown): x is Data => isObj(x) && !Array.isArray(x);
-/** A client token goes into an Authorization header: visible ASCII only. */
-const isToken = (x: unknown) => isStr(x) && /^[\x21-\x7e]+$/.test(x);
 
 /**
  * Frame → page. A job's answer (`result`, `posted`, the `failure` of a job) is read here by its type and
@@ -26,7 +24,7 @@ const isToken = (x: unknown) => isStr(x) && /^[\x21-\x7e]+$/.test(x);
 export function readToPage(m: unknown, ch: string): ToPage | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    (m.t === 'ready' && isStr(m.label, 200)) ||
+    (m.t === 'ready' && isText(m.label)) ||
     (m.t === 'state' && isOpt(m.n, isNum) && isOpt(m.event, isFieldEvent) && isFieldState(m.state) && isOpt(m.brand, isBrand)) ||
     (m.t === 'resize' && isNum(m.height)) ||
     (['result', 'posted', 'failure'].includes(m.t) &&
@@ -35,28 +33,44 @@ export function readToPage(m: unknown, ch: string): ToPage | undefined {
   return ok ? (m as ToPage) : undefined;
 }
 
-/** Page → frame. */
+/**
+ * A frame's config, however it came, in the frame's URL or posted by the page: the one reader of both.
+ * Answers the config, or what is wrong with it (for `mountFields: …`; `field` is the frame's), which the
+ * frame refuses with `invalid_config` (frame/start.ts), and the port drops in a posted one. What the
+ * merchant's texts, styles, fonts and brands mean, and which brand ids exist, the frame checks as it applies them.
+ */
+export function readConfig(m: unknown, ch: string, field?: FieldName): Config | string {
+  const ours =
+    isObj(m) &&
+    m.ch === ch &&
+    m.t === 'config' &&
+    Array.isArray(m.fields) &&
+    m.fields.every(isFieldName) &&
+    isOpt(m.scheme, (s) => isStr(s, 40)) &&
+    // Text, as the page checks at once (mountFields): which brand ids exist, the frame checks.
+    isOpt(m.brand, (b) => isStr(b, 32)) &&
+    isOpt(m.disabled, isBool) &&
+    // A shipped locale, or one its texts give (the frame checks them): what the page checks at once (mountFields, setLocale).
+    (isLocale(m.locale) || (isLocaleTag(m.locale) && isObj(m.texts) && Object.hasOwn(m.texts, m.locale)));
+  if (!ours) return 'the frame cannot read its config (another payframe version?)';
+  if (!isOpt(m.label, isText) || !isOpt(m.placeholder, isText))
+    return `fields.${field}: placeholder and label must be text of at most ${MAX_TEXT} characters`;
+  if (!isOpt(m.brandMark, isBool)) return 'brandMark must be true or false';
+  return m as Config;
+}
+
+/** Page → frame. A config is read by `readConfig`. */
 export function readToFrame(m: unknown, ch: string): ToFrame | undefined {
   if (!isObj(m) || m.ch !== ch) return undefined;
   const ok =
-    (m.t === 'config' &&
-      // A shipped locale, or one its texts give (the frame checks them): what the page checks before it sends.
-      (isLocale(m.locale) || (isLocaleTag(m.locale) && isObj(m.texts) && Object.hasOwn(m.texts, m.locale))) &&
-      isOpt(m.label, (l) => isStr(l, 200)) &&
-      isOpt(m.placeholder, (p) => isStr(p, 200)) &&
-      Array.isArray(m.fields) &&
-      m.fields.every(isFieldName) &&
-      isOpt(m.scheme, (s) => isStr(s, 40)) &&
-      isOpt(m.brand, (b) => isStr(b, 32)) &&
-      isOpt(m.brandMark, isBool) &&
-      isOpt(m.disabled, isBool)) ||
+    (m.t === 'config' && typeof readConfig(m, ch) !== 'string') ||
     m.t === 'focus' ||
     m.t === 'clear' ||
     m.t === 'touch' ||
-    (m.t === 'placeholder' && isStr(m.text, 200)) ||
+    (m.t === 'placeholder' && isText(m.text)) ||
     (m.t === 'tokenize' &&
       isNum(m.id) &&
-      isToken(m.token) &&
+      isTokenText(m.token) &&
       isTimeout(m.timeoutMs) &&
       Number.isInteger(m.retries) &&
       m.retries >= 0 &&

@@ -79,8 +79,8 @@ export interface Config {
   texts?: unknown;
   /**
    * The input's accessible label; default: the field's name in the locale. This, `placeholder`, `brand`
-   * and `brandMark` are the merchant's options: in the frame's URL as given (address.ts), checked by the
-   * frame before it applies any (start.ts); in a posted config, by the guard too.
+   * and `brandMark` are the merchant's options: the whole config is read by one reader, `readConfig`
+   * (guards.ts), whether it came in the frame's URL or posted.
    */
   label?: string;
   /** Default: none, but `MM / YY` in the locale for the expiry. */

@@ -4,6 +4,7 @@
  * locale tag maps to some texts of a shipped locale, or to every text of a new one, its `dir` included;
  * the keys are those of the shipped English table, so a text added there is one the merchant may give.
  */
+import { isText, MAX_TEXT } from './is';
 import { isLocale, isLocaleTag, type Locale } from '../shared/names';
 
 /**
@@ -48,15 +49,12 @@ export function textsFor<T extends { dir: string }>(shipped: Record<Locale, T>, 
   for (const [tag, own] of Object.entries(all)) {
     const name = `texts[${JSON.stringify(tag.slice(0, 40))}]`;
     if (!isLocaleTag(tag) || !isPlain(own)) return `${name}: not a locale tag ('pt-BR') with texts`;
-    // A text a form does not have; not a string of at most 200 characters; a direction not 'ltr' or 'rtl', or a shipped locale's.
+    // A text a form does not have; not text (`isText`); a direction not 'ltr' or 'rtl', or a shipped locale's.
     const bad = Object.entries(own).find(
-      ([key, text]) =>
-        !keys.includes(key) ||
-        typeof text !== 'string' ||
-        text.length > 200 ||
-        (key === 'dir' && (isLocale(tag) || (text !== 'ltr' && text !== 'rtl'))),
+      ([key, text]) => !keys.includes(key) || !isText(text) || (key === 'dir' && (isLocale(tag) || (text !== 'ltr' && text !== 'rtl'))),
     );
-    if (bad) return `${name}.${bad[0].slice(0, 40)}: not a known text of at most 200 characters (dir: ltr or rtl, new locales only)`;
+    if (bad)
+      return `${name}.${bad[0].slice(0, 40)}: not a known text of at most ${MAX_TEXT} characters (dir: ltr or rtl, new locales only)`;
     const missing = isLocale(tag) ? [] : keys.filter((key) => !(key in own));
     if (missing.length > 0) return `${name}: a new locale needs every text; it lacks ${missing.join(', ')}`;
   }

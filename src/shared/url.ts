@@ -15,11 +15,14 @@ export const isLoopback = (url: URL): boolean => LOOPBACK_HOSTS.includes(url.hos
 export const isLoopbackHost = (host: string): boolean =>
   LOOPBACK_HOSTS.includes(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host.toLowerCase());
 
+/**
+ * Whether `text` is exactly an origin, as an Origin header and `location.origin` write it: `scheme://host[:port]`,
+ * nothing more (no path, not even `/`; lower case; no default port). The one such check of payframe.
+ */
+export const isExactOrigin = (text: unknown): text is string => typeof text === 'string' && urlOf(text)?.origin === text;
+
 /** Whether `text` is exactly an origin (`http(s)://host[:port]`, nothing more) on a loopback host. */
-export function isLoopbackOrigin(text: string): boolean {
-  const url = urlOf(text);
-  return url?.origin === text && isLoopback(url);
-}
+export const isLoopbackOrigin = (text: string): boolean => isExactOrigin(text) && isLoopback(new URL(text));
 
 /** `https:`, or `http:` on a loopback host. */
 export const isSafeScheme = (url: URL): boolean => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
@@ -27,16 +30,18 @@ export const isSafeScheme = (url: URL): boolean => url.protocol === 'https:' || 
 /** A safe scheme and no credentials: where the page, the frames and a redirect may be. */
 export const isWebUrl = (url: URL): boolean => isSafeScheme(url) && !url.username && !url.password;
 
-/** The checked base URL with a trailing slash (so relative paths resolve under it), or `invalid_config`. */
-export function checkBaseUrl(baseUrl: unknown): URL {
+/** A base URL (the service's, the frames'): a web URL with no query and no fragment, which paths resolve under. */
+export const isBaseUrl = (url: URL): boolean => isWebUrl(url) && !url.search && !url.hash;
+
+/**
+ * The checked base URL with a trailing slash (so relative paths resolve under it), or `invalid_config`
+ * naming the option (`name`) of the call (`who`, as in `configError`).
+ */
+export function checkBaseUrl(baseUrl: unknown, name = 'baseUrl', who?: string): URL {
   const base = urlOf(String(baseUrl));
-  if (!base) throw configError('baseUrl is not a valid URL');
-  if (!isSafeScheme(base)) {
-    throw configError('baseUrl must use https (plain http only on localhost, 127.0.0.1 or [::1])');
-  }
-  if (base.username || base.password || base.search || base.hash) {
-    throw configError('baseUrl must not carry credentials, a query or a fragment');
-  }
+  if (!base) throw configError(`${name} is not a valid URL`, who);
+  if (!isSafeScheme(base)) throw configError(`${name} must use https (plain http only on localhost, 127.0.0.1 or [::1])`, who);
+  if (!isBaseUrl(base)) throw configError(`${name} must not carry credentials, a query or a fragment`, who);
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   return base;
 }

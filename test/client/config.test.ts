@@ -38,6 +38,8 @@ describe('createClient options', () => {
     { ...base, authorization: 42, baseUrl: 'https://a.example' },
     // A header cannot carry it, and the header's own error would quote the whole token.
     { ...base, authorization: 'tok\r\nen', baseUrl: 'https://a.example' },
+    // Longer than the frames take a token (protocol/is.ts): refused here, not left to a tokenize that never answers.
+    { ...base, authorization: 't'.repeat(4097), baseUrl: 'https://a.example' },
     { ...base, baseUrl: 'https://a.example', timeoutMs: 0 },
     // Longer than a timer can wait: AbortSignal.timeout would throw a RangeError at every tokenize.
     { ...base, baseUrl: 'https://a.example', timeoutMs: 1e10 },

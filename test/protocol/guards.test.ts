@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frameSrc, newChannel, postTarget, readFrameAddress, readSibling, readToFrame, readToPage } from '../../src/protocol';
+import { readConfig } from '../../src/protocol/guards';
 import type { Config } from '../../src/protocol/messages';
 import type { FrameAddress } from '../../src/protocol/address';
 import { isAnswer } from '../../src/protocol/job-answer';
@@ -94,6 +95,7 @@ describe('readToFrame (page → frame)', () => {
     { t: 'placeholder', text: '1234' },
     { t: 'tokenize', id: 1, token: 'tok.en-_~+/=', timeoutMs: 15_000, retries: 2, seen: { expiry: 3, cvv: 0, name: 12 } },
     { t: 'tokenize', id: 1, token: 't', timeoutMs: 15_000, retries: 0, seen: {} },
+    { t: 'tokenize', id: 1, token: 't'.repeat(4096), timeoutMs: 15_000, retries: 0, seen: {} },
     { t: 'cancel', id: 1 },
     { ...config, fields: ['cvv'], brand: 'american-express' },
     { ...config, locale: 'pt-BR', texts: { 'pt-BR': { numberLabel: '<b>Número</b>' } } },
@@ -114,6 +116,10 @@ describe('readToFrame (page → frame)', () => {
     ['a token with a line break', { t: 'tokenize', id: 1, token: 'a\r\nb', timeoutMs: 1, retries: 0, seen: {} }],
     ['a token with a space', { t: 'tokenize', id: 1, token: 'a b', timeoutMs: 1, retries: 0, seen: {} }],
     ['an empty token', { t: 'tokenize', id: 1, token: '', timeoutMs: 1, retries: 0, seen: {} }],
+    [
+      'a token longer than a client takes (client/core)',
+      { t: 'tokenize', id: 1, token: 't'.repeat(4097), timeoutMs: 1, retries: 0, seen: {} },
+    ],
     ['no time to answer', { t: 'tokenize', id: 1, token: 't', timeoutMs: 0, retries: 0, seen: {} }],
     ['more time than a timer holds', { t: 'tokenize', id: 1, token: 't', timeoutMs: 2 ** 31, retries: 0, seen: {} }],
     ['a time that is not a number', { t: 'tokenize', id: 1, token: 't', timeoutMs: '9', retries: 0, seen: {} }],
@@ -206,6 +212,9 @@ describe('the frame address', () => {
     ['a page origin over plain http', { origin: 'http://shop.example' }],
     ['a page origin with a path', { origin: 'https://shop.example/checkout' }],
     ['a page origin with userinfo', { origin: 'https://u:p@shop.example' }],
+    // Exactly an origin, as location.origin writes it (shared/url.ts, isExactOrigin): the URL's parse no longer mends it.
+    ['a page origin with a slash', { origin: 'https://shop.example:8443/' }],
+    ['a page origin in capitals', { origin: 'HTTPS://SHOP.EXAMPLE:8443' }],
     ['a javascript: origin', { origin: 'javascript:alert(1)' }],
     ['a gateway over plain http', { gateway: 'http://gw.example/' }],
     ['a gateway with a query', { gateway: 'https://gw.example/?a=1' }],
@@ -214,10 +223,6 @@ describe('the frame address', () => {
     ['an unknown field', { field: 'pin' }],
     ['no merchant', { merchant: '' }],
     ['a CVV-only form on the number field', { form: 'cvv' }],
-    ['no config', { config: undefined }],
-    ['a config on another channel', { config: configOn(newChannel()) }],
-    ['a config that is another message', { config: { ch: channel, t: 'focus' } }],
-    ['a config with a field the form does not know', { config: { ...configOn(channel), fields: ['number', 'pin'] } }],
     // A hostile script on the page could point the card at the page's own origin, which a frame host may
     // admit in connect-src for a saved card's CVV: the card number goes to the gateway only.
     ['a gateway on the page origin', { gateway: 'https://shop.example:8443/' }],
@@ -229,6 +234,43 @@ describe('the frame address', () => {
     const given = { ...configOn(channel), label: 'x'.repeat(201), placeholder: 5, brand: 7, brandMark: 'no' } as unknown as Config;
     expect(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, config: given }))?.config).toEqual(given);
     expect(readToFrame(given, channel)).toBeUndefined();
+  });
+
+  // One reader for the config of the URL and a posted one: the frame refuses in words what the port drops.
+  it.each([
+    ['no config', undefined, 'the frame cannot read its config (another payframe version?)'],
+    ['a config on another channel', configOn(newChannel()), 'the frame cannot read its config (another payframe version?)'],
+    ['a config that is another message', { ch: channel, t: 'focus' }, 'the frame cannot read its config (another payframe version?)'],
+    [
+      'a config with a field the form does not know',
+      { ...configOn(channel), fields: ['number', 'pin'] },
+      'the frame cannot read its config (another payframe version?)',
+    ],
+    ['a locale not given', { ...configOn(channel), locale: 'fr' }, 'the frame cannot read its config (another payframe version?)'],
+    [
+      'a label too long',
+      { ...configOn(channel), label: 'x'.repeat(201) },
+      'fields.cvv: placeholder and label must be text of at most 200 characters',
+    ],
+    [
+      'a placeholder that is not text',
+      { ...configOn(channel), placeholder: 5 },
+      'fields.cvv: placeholder and label must be text of at most 200 characters',
+    ],
+    ['a brand that is not text', { ...configOn(channel), brand: 7 }, 'the frame cannot read its config (another payframe version?)'],
+    ['a brand mark that is not true or false', { ...configOn(channel), brandMark: 'no' }, 'brandMark must be true or false'],
+  ])('carries %s as given, and readConfig says what is wrong with it', (_, config, reason) => {
+    const read = readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, config } as any));
+    expect(read).toEqual({ ...address, config });
+    expect(readConfig(read!.config, channel, 'cvv')).toBe(reason);
+    // Posted, it is no config either (the focus message is read as the focus it is).
+    expect(readToFrame(config, channel)?.t).not.toBe('config');
+  });
+
+  it('reads a config whole, the one of the URL as a posted one: a label of 200 characters is text', () => {
+    const config = { ...configOn(channel), label: 'x'.repeat(200), placeholder: '', brand: 'visa', brandMark: false, disabled: true };
+    expect(readConfig(readFrameAddress(frameSrc('https://gw.example/frame/', { ...address, config }))!.config, channel)).toEqual(config);
+    expect(readToFrame(config, channel)).toEqual(config);
   });
 
   it('takes loopback http for development', () => {

@@ -1,3 +1,4 @@
+import { isTokenText } from '../../protocol/is';
 import type { TokenGrant } from '../../protocol/wire';
 import { configError } from '../../shared/errors';
 import { type CallOptions, checkCallOptions } from '../../shared/call';
@@ -10,14 +11,6 @@ import { checkBaseUrl, isPathSegment } from '../../shared/url';
  */
 export type ClientTokenGrant =
   string | (Pick<TokenGrant, 'clientToken'> & Partial<TokenGrant>) | { accessToken: string; expiresOn?: string };
-
-/**
- * A client token goes into an Authorization header: visible ASCII only. Anything else would make the
- * header constructor throw an error that quotes the whole token.
- */
-export function isTokenText(token: unknown): token is string {
-  return typeof token === 'string' && /^[\x21-\x7e]+$/.test(token);
-}
 
 /**
  * A client token, or a function that fetches one from the merchant's server (for example from

@@ -1,7 +1,8 @@
 import { readErrorAnswer } from '../../protocol/merchant-answers';
 import { raced } from '../../shared/race';
 import { configError, PayframeError } from '../../shared/errors';
-import { type Authorization, isTokenText } from './config';
+import { isTokenText } from '../../protocol/is';
+import type { Authorization } from './config';
 
 /** A token this close to its expiry is not used any more: a request must not die in flight. */
 const EXPIRY_MARGIN_MS = 60_000;

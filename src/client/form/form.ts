@@ -5,6 +5,7 @@
  */
 import type { BrandInfo, Command, Config, FieldState, Out, TokenizeResult } from '../../protocol/messages';
 import type { FieldEvent, FieldName, LocaleTag } from '../../shared/names';
+import { isText, MAX_TEXT } from '../../protocol/is';
 import { PayframeError } from '../../shared/errors';
 import { plainCopy } from '../../shared/plain';
 import type { CvvAnswer } from '../../protocol/wire';
@@ -49,7 +50,7 @@ function setters(ops: FormOps, command: (name: FieldName, m: Out<Command>) => vo
     focus: (name) => command(name, { t: 'focus' }),
     clear: (name) => command(name, { t: 'clear' }),
     setPlaceholder(name, text) {
-      if (typeof text !== 'string' || text.length > 200) throw refused('the placeholder must be text of at most 200 characters');
+      if (!isText(text)) throw refused(`the placeholder must be text of at most ${MAX_TEXT} characters`);
       command(name, { t: 'placeholder', text });
     },
     setLocale(locale, texts) {

@@ -10,7 +10,7 @@ import { FIELD_NAMES, type FieldName, isFieldName, isLocale, isLocaleTag, type L
 import { isTimeout } from '../../shared/call';
 import { configError } from '../../shared/errors';
 import { plainCopy } from '../../shared/plain';
-import { isLoopback, isWebUrl } from '../../shared/url';
+import { isBaseUrl, isLoopback, isWebUrl } from '../../shared/url';
 import { urlOf } from '../../shared/url-of';
 import type { Client, ClientCore } from '../core/types';
 import { coreOf } from '../core/core';
@@ -114,7 +114,7 @@ export function checkMount(options: MountOptions): Mount {
     const url = urlOf(frameUrl ?? `${gateway.origin}/frame/`);
     if (url && !url.pathname.endsWith('/')) url.pathname += '/';
     need(
-      url && isWebUrl(url) && !url.search && !url.hash && !url.pathname.endsWith(`/${CVV_PAGE}`),
+      url && isBaseUrl(url) && !url.pathname.endsWith(`/${CVV_PAGE}`),
       `frameUrl must be https (http on localhost), with no query or fragment, not ending in ${CVV_PAGE}`,
     );
     // On the page's origin, the frames would isolate nothing: any script of the page could read the card out of them.

@@ -164,6 +164,9 @@ interface LooseCard {
   savedCardId?: string;
 }
 
+/** A card's CVV as the service takes it, typed by a payer: 3 or 4 digits. The one check of it in the server companion. */
+export const isCvv = (cvv: unknown): cvv is string => typeof cvv === 'string' && /^\d{3,4}$/.test(cvv);
+
 /** Checks the card against the stored-credential case, and writes the funding instrument. */
 export function fundingOf(input: PaymentInput): FundingInstrument {
   const card: LooseCard = input.card ?? {};
@@ -183,8 +186,7 @@ export function fundingOf(input: PaymentInput): FundingInstrument {
     if (kind !== undefined && kind !== 'first') throw requestError(`a nonce cannot pay a ${kind} payment on a saved card`);
     return { credit_card_nonce: { nonce: card.nonce, name: card.name } };
   }
-  if (card.cvv !== undefined && (typeof card.cvv !== 'string' || !/^\d{3,4}$/.test(card.cvv)))
-    throw requestError('card.cvv must be 3 or 4 digits');
+  if (card.cvv !== undefined && !isCvv(card.cvv)) throw requestError('card.cvv must be 3 or 4 digits');
   const cvvNeeded = kind === 'cardholder' || (card.savedCardId !== undefined && kind === undefined);
   if (cvvNeeded && !card.cvv) throw requestError('a cardholder-started payment on a saved card needs the CVV entered again (card.cvv)');
   if (card.savedCardId !== undefined) {

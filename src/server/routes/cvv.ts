@@ -7,8 +7,8 @@ import type { CvvAnswer } from '../../protocol/wire';
 import type { Payment } from '../../schemas';
 import { asName, asResultCode } from '../../shared/http-answer';
 import { configError, PayframeError } from '../../shared/errors';
-import { isLoopbackOrigin } from '../../shared/url';
-import { urlOf } from '../../shared/url-of';
+import { isExactOrigin, isLoopbackOrigin } from '../../shared/url';
+import { isCvv } from '../calls/payment-input';
 import { readPayment, toPending } from '../readers';
 import { foldAnyDigits } from '../scrub';
 import { guarded, type Handler, jsonResponse, readJsonObject, refusalResponse } from './respond';
@@ -45,9 +45,7 @@ function cvvAnswer(payment: Payment): CvvAnswer {
 }
 
 /** `https://host[:port]` (or http), and nothing more: what an Origin header holds. */
-function isOrigin(text: unknown): text is string {
-  return typeof text === 'string' && urlOf(text)?.origin === text && /^https?:/.test(text);
-}
+const isOrigin = (text: unknown): text is string => isExactOrigin(text) && /^https?:/.test(text);
 
 /** `handlers.cvv()`: a saved card's CVV, posted by its frame, used by the merchant's `handle`. */
 export function cvvHandler(gatewayOrigin: string, options: CvvOptions, report: (status: number, error: unknown) => void): Handler {
@@ -66,7 +64,7 @@ export function cvvHandler(gatewayOrigin: string, options: CvvOptions, report: (
     'POST',
     async (request) => {
       const { cvv, ...rest } = await readJsonObject(request);
-      if (typeof cvv !== 'string' || !/^\d{3,4}$/.test(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
+      if (!isCvv(cvv)) throw new PayframeError('invalid_request', 'cvv must be 3 or 4 digits');
       let payment: Payment;
       try {
         payment = await handle({ cvv, body: rest, request });

@@ -7,7 +7,7 @@ import { frameScript } from 'payframe/frame-bundle';
 import { frameHeaders, framePage, isFresh, pageTag } from '../../protocol/frame-page';
 import { CVV_PAGE } from '../../protocol/address';
 import { configError } from '../../shared/errors';
-import { isLoopback, isSafeScheme } from '../../shared/url';
+import { checkBaseUrl, isExactOrigin, isSafeScheme } from '../../shared/url';
 import { urlOf } from '../../shared/url-of';
 import { type Handler, PLAIN, type PlainAnswer, type PlainHandler } from './respond';
 
@@ -24,19 +24,15 @@ export interface FrameHostOptions {
 const WHO = 'createFrameHost';
 
 function checkGateway(gateway: unknown): URL {
-  const url = urlOf(gateway);
-  if (typeof gateway !== 'string' || !url)
+  if (typeof gateway !== 'string' || !urlOf(gateway))
     throw configError("gateway is required: the service's base URL, e.g. https://api.ompay.com", WHO);
-  if (!isSafeScheme(url)) throw configError('gateway must use https (plain http only on localhost, 127.0.0.1 or [::1])', WHO);
-  if (url.username || url.password || url.search || url.hash)
-    throw configError('gateway must not carry credentials, a query or a fragment', WHO);
+  const url = checkBaseUrl(gateway, 'gateway', WHO);
   // The policy names it as it is written: a `*` would widen the page's connect-src, a `,` or `;` split it.
   if (!/^[\w.-]+$/.test(url.hostname))
     throw configError(
       `gateway must name its host by name or IPv4 address (a Content-Security-Policy can name no other), not ${JSON.stringify(url.hostname).slice(0, 80)}`,
       WHO,
     );
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
 
@@ -45,13 +41,8 @@ function checkOrigins(origins: unknown): string[] {
     throw configError("merchantOrigins must list the checkout pages' origins, e.g. ['https://shop.example']", WHO);
   }
   for (const origin of origins) {
-    const url = urlOf(origin);
     // A host name or an IPv4 address: a Content-Security-Policy cannot name an IPv6 address.
-    const exact =
-      typeof origin === 'string' &&
-      url?.origin === origin &&
-      /^[\w.-]+$/.test(url.hostname) &&
-      (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url)));
+    const exact = isExactOrigin(origin) && /^[\w.-]+$/.test(new URL(origin).hostname) && isSafeScheme(new URL(origin));
     if (!exact) {
       throw configError(
         `merchantOrigins must be exact origins (https://host[:port], no path, no *, no IPv6 address; plain http only on loopback), not ${JSON.stringify(String(origin)).slice(0, 80)}`,
