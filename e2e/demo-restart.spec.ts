@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { asStaff, crashShop, type Launched, launch, nonceFor, pay } from './support/demo';
+import { emptyPglite } from '../test/setup/pglite';
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
@@ -15,7 +16,7 @@ let data: string;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   data = mkdtempSync(join(tmpdir(), 'payframe-restart-'));
-  demo = await launch(['--test-mode', '--data', join(data, 'db')]);
+  demo = await launch(['--test-mode', '--data', emptyPglite(join(data, 'db'))]);
 });
 test.afterAll(async () => {
   demo?.child.kill('SIGTERM');

@@ -15,6 +15,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { rollup } from 'rollup';
 import { makeCertificate, startSandbox } from '../src/sandbox';
 import { docPages, readmeBlock } from '../test/readme';
+import { emptyPglite } from '../test/setup/pglite';
 
 const exec = promisify(execFile);
 const root = new URL('..', import.meta.url).pathname;
@@ -122,8 +123,7 @@ test.beforeAll(async () => {
   await writeFile(join(app, 'checkout.html'), readmeBlock('quick-start/checkout.html'));
   await writeFile(join(app, 'checkout.js'), readmeBlock('quick-start/checkout.js'));
   await writeFile(join(app, 'require.cjs'), readmeBlock('package/require.cjs'));
-  const script = "import { PGlite } from '@electric-sql/pglite'; await (await PGlite.create(process.argv[1])).close();";
-  await exec(process.execPath, ['--input-type=module', '-e', script, join(app, 'shop-data-made')], { cwd: app });
+  emptyPglite(join(app, 'shop-data-made')); // the same PGlite version as the one installed above
   await mkdir(join(app, 'guide'));
   await writeFile(join(app, 'guide/server.mjs'), readmeBlock('guide/server.mjs'));
   await writeFile(join(app, 'guide/checkout.html'), readmeBlock('guide/checkout.html'));

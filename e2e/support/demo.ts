@@ -2,13 +2,14 @@
 // through the shop's own pay route with nonces from payframe's client in Node, and the checks every
 // page passes (no CSP violation, no axe violation).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Locator, type Page, test, type TestInfo } from '@playwright/test';
 import { createClient } from '../../src';
 import { testCards, type TestCard } from '../../src/sandbox';
+import { emptyPglite } from '../../test/setup/pglite';
 
 const START = new URL('../../demo/start.mjs', import.meta.url).pathname;
 
@@ -25,31 +26,11 @@ export interface Launched {
   exited: Promise<number | null>;
 }
 
-/**
- * An empty demo database, made once per PGlite version on this machine and copied for each launch: PGlite
- * makes a new database in 5 to 25 s on two busy cores, a copy of one opens in about 2 s.
- */
-function databaseTemplate(): string {
-  const pglite = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url);
-  const template = join(tmpdir(), `payframe-demo-db-${JSON.parse(readFileSync(pglite, 'utf8')).version}`);
-  if (existsSync(template)) return template;
-  const making = `${template}-${process.pid}`;
-  const script = `import { PGlite } from '@electric-sql/pglite'; await (await PGlite.create(${JSON.stringify(making)})).close();`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url) });
-  // Another worker may have made it meanwhile: the first one renamed stays.
-  try {
-    renameSync(making, template);
-  } catch {
-    rmSync(making, { recursive: true, force: true });
-  }
-  return template;
-}
-
 /** Runs `npm start`'s launcher (random ports unless `args` name them) until it prints its block. */
 export function run(args: string[]): Omit<Launched, 'shop' | 'sandbox' | 'backOffice'> {
   // A database folder of its own (PGlite opens one in one process), gone when the launcher ends.
   const data = args.includes('--data') ? undefined : mkdtempSync(join(tmpdir(), 'payframe-demo-'));
-  if (data) cpSync(databaseTemplate(), join(data, 'db'), { recursive: true });
+  if (data) emptyPglite(join(data, 'db'));
   const child = spawn(process.execPath, [START, ...args, ...(data ? ['--data', join(data, 'db')] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

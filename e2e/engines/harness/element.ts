@@ -1,5 +1,5 @@
 // The flow of docs/frameworks.md's checkouts (e2e/engines/element-*.flow.ts), one per framework: built once
-// per worker (e2e/support/framework-app.ts), paid as a payer pays, in every engine.
+// per run and served to every engine's worker (e2e/support/framework-app.ts), paid as a payer pays, in every engine.
 import { type AppFiles, buildFrameworkApp, type Framework, serveFrameworkApp } from '../../support/framework-app';
 import { type Merchant, startMerchant } from '../../support/merchant';
 import { expectNoCardData, expectNoProblems, recorded, textOf, typeInto, valueOf } from './checkout';

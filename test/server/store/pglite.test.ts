@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../../src/server';
+import { emptyPglite } from '../../setup/pglite';
 import { attemptCases, attemptOf, notificationCases, retentionCases, uid } from './cases';
 
 let folder: string;
@@ -14,8 +15,9 @@ let db: PGlite;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'payframe-pglite-'));
   const started = performance.now();
-  db = await PGlite.create(join(folder, 'db'));
-  console.info(`PGlite: a new database in ${Math.round(performance.now() - started)} ms`);
+  // An empty database copied (test/setup/pglite.ts), not made: the cases need one, not its making.
+  db = await PGlite.create(emptyPglite(join(folder, 'db')));
+  console.info(`PGlite: an empty database copied and opened in ${Math.round(performance.now() - started)} ms`);
 }, 60_000);
 afterAll(async () => {
   await db?.close();
