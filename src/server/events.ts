@@ -9,7 +9,7 @@
  */
 import { asEventId, asName, asResultCode } from '../shared/http-answer';
 import type { Notification } from '../schemas';
-import { type ErrorCode, isPayframeError, PAN } from '../shared/errors';
+import { type ErrorCode, isPayframeError, PAN, SERVICE_ID } from '../shared/errors';
 
 /** A PayframeError as an event carries it: its own fields, nothing it holds (no `body`, no `cause` object). */
 export interface EventError {
@@ -198,11 +198,10 @@ export function notificationEvent(
 }
 /**
  * Any run of digits a card number could be (errors.ts's `PAN`: 12 or more, separators between), wherever
- * it stands, inside an id too (`ORDER4111…`, a posted `kind`), keeping its last four; a whole UUID (the
- * service's event id) stays as it is, as `redact` keeps it, and so does a whole payment session id (32 hex
- * digits, a letter among them): random hex holds a run of twelve digits now and then, which is no card number.
+ * it stands, inside an id too (`ORDER4111…`, a posted `kind`), keeping its last four; the ids the service
+ * hands out (`SERVICE_ID`: a UUID, a payment's, payer's or card's id, a session id) stay whole.
  */
-const UUID_OR_RUN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12}|(?=[\\da-f]{0,31}[a-f])[\\da-f]{32})\\b|${PAN}`, 'giu');
+const UUID_OR_RUN = new RegExp(`(${SERVICE_ID})|${PAN}`, 'giu');
 const mask = (text: string) => text.replace(UUID_OR_RUN, (run, uuid?: string) => uuid ?? `****${run.replace(/\P{Nd}/gu, '').slice(-4)}`);
 
 /** The event with every text of it masked (`mask`), its error's included: one rule for every field of every event. */

@@ -3,7 +3,7 @@
  * size, so that a test can look at what arrived without the log ever holding card data or a
  * credential, or growing without bound. docs/sandbox.md ("What `requests()` keeps") lists these rules.
  */
-import { PAN } from '../../shared/errors';
+import { PAN, SERVICE_ID } from '../../shared/errors';
 import { tooDeep } from './context';
 
 export interface Recorded {
@@ -21,13 +21,8 @@ export const MAX_RECORDED_TEXT = 4096;
 
 const HIDDEN = '[redacted]';
 
-/**
- * Ids the sandbox hands out, tried first and kept whole: a UUID (a nonce, an event id), `PAY-`, `PAYER-`
- * or `CARD-` and 24 hex digits, and a session id (32 hex digits, a letter among them). About one
- * payment id in 75 holds twelve digits in a row, which is no card number.
- */
-const ID = /\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|\b(?:PAY|PAYER|CARD)-[\da-f]{24}\b|\b(?=\d*[a-f])[\da-f]{32}\b/.source;
-const PAN_OR_ID = new RegExp(`(${ID})|${PAN}`, 'giu');
+/** Ids the sandbox hands out are tried first and kept whole (`SERVICE_ID`). */
+const PAN_OR_ID = new RegExp(`(${SERVICE_ID})|${PAN}`, 'giu');
 /** A credential after its scheme, anywhere in a text. */
 const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|Token)\b)[^\s,;"']+/gi;
 /**
