@@ -425,8 +425,12 @@ export async function savedCards(shop, email, owner) {
  */
 async function savedCardIds(shop, email, owner) {
   const firsts = shop.ledger.savedFor(email, owner);
-  for (const entry of firsts.filter((e) => !e.savedCardId))
-    await shop.ledger.learn(entry, await shop.gateway.payments.get(entry.referenceId));
+  // An order whose payment is not known yet (its answer lost) has no card to offer until it settles; a
+  // read that fails offers that card next time rather than failing the payer's other cards.
+  for (const entry of firsts.filter((e) => !e.savedCardId && e.referenceId)) {
+    const payment = await shop.gateway.payments.get(entry.referenceId).catch(() => undefined);
+    if (payment) await shop.ledger.learn(entry, payment);
+  }
   return new Set(firsts.map((e) => e.savedCardId).filter(Boolean));
 }
 

@@ -75,6 +75,8 @@ describe('an attempt no notification named, at the end of the service window', (
     expect(during.open.map((a) => a.attempt)).toContain(attempt);
     expect(await ask(attempt)).toEqual({ status: 'checking' });
     shopClockAt(begun.createdAt, NOTIFICATION_WINDOW_MS);
+    // The page's ask alone never closes it (a notification route on another store would never name it).
+    expect(await ask(attempt)).toEqual({ status: 'checking' });
     const after = await gateway.settleOpen({ olderThan: 0 });
     expect(after.settled.find((a) => a.attempt === attempt)).toMatchObject({ status: 'void', outcome: { reason: 'notification_window' } });
     expect(await ask(attempt)).toEqual({ status: 'none' });
@@ -104,5 +106,37 @@ describe('an attempt no notification named, at the end of the service window', (
     shopClockAt(begun.createdAt, NOTIFICATION_WINDOW_MS + HOUR);
     await gateway.settleOpen({ olderThan: 0 });
     expect(await ask(attempt)).toMatchObject({ status: 'approved', referenceId: note.referenceId });
+  });
+});
+
+describe('attempts closed because they never arrived', () => {
+  it("never push a paid attempt out of the memory store: another session's thousand asks leave the payer's approved", async () => {
+    const { id, clientId, clientSecret } = sandbox.merchant;
+    const own = createGateway({
+      merchantId: id,
+      clientId,
+      clientSecret,
+      baseUrl: sandbox.url,
+      timeoutMs: 5000,
+      store: memoryStore({ limit: 20 }),
+    });
+    const who = (request: Request) => request.headers.get('x-who') ?? undefined;
+    const route = own.handlers.pay({ payment: () => ({ intent: 'sale', amount: EUR('3.00') }), owner: who });
+    const as = (whom: string, query = '', init: RequestInit = {}) =>
+      route(new Request(`https://shop.example/pay${query}`, { ...init, headers: { ...init.headers, 'x-who': whom } })).then((r) =>
+        r.json(),
+      );
+    const attempt = crypto.randomUUID();
+    const nonce = await nonceFor({ sandbox, gateway: own } as never, testCards.approved as never);
+    const body = JSON.stringify({ attempt, nonce });
+    expect(await as('payer', '', { method: 'POST', body, headers: { 'content-type': 'application/json' } })).toMatchObject({
+      status: 'approved',
+    });
+    for (let i = 0; i < 1000; i++) expect(await as('stranger', `?attempt=${crypto.randomUUID()}`)).toEqual({ status: 'none' });
+    expect(await as('payer', `?attempt=${attempt}`)).toMatchObject({ status: 'approved' });
+    // What the asks wrote says why, so that every store keeps it only as long as its POST could arrive.
+    const closed = crypto.randomUUID();
+    await as('stranger', `?attempt=${closed}`);
+    expect(await own.store.attempts.get(closed)).toMatchObject({ status: 'void', outcome: { reason: 'not_received' } });
   });
 });

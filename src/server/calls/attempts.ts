@@ -62,10 +62,12 @@ type Read = { get(referenceId: string): Promise<Payment>; hostedSettle?(sessionI
  * Reads an open (or pending) attempt's payment from the service, by its reference id, or by the
  * reference id a handled notification named for its invoice number, and writes what it became. An
  * attempt whose payment nobody has named yet stays as it is (its answer was lost and its
- * notification has not come) until the service's notification window is over: then it is closed
- * `void`, its outcome `WINDOW_CLOSED`.
+ * notification has not come); `settleOpen` (`closeAtWindow`) closes it `void`, its outcome
+ * `WINDOW_CLOSED`, once the service's notification window is over. The page's ask never does: a
+ * notification route writing to another store would never name the attempt, and the payer of a paid
+ * order would read "not paid"; the merchant's job logs each one it closes.
  */
-export async function settleAttempt(read: Read, store: PayframeStore, attempt: Attempt): Promise<Attempt> {
+export async function settleAttempt(read: Read, store: PayframeStore, attempt: Attempt, closeAtWindow = false): Promise<Attempt> {
   if (attempt.status !== 'open' && attempt.status !== 'pending') return attempt;
   const referenceId = attempt.referenceId ?? (await store.notifications.referenceOf?.(attempt.invoiceNumber));
   const hostedSessionId = attempt.outcome?.['hostedSessionId'];
@@ -77,7 +79,7 @@ export async function settleAttempt(read: Read, store: PayframeStore, attempt: A
     return (await store.attempts.record(attempt.invoiceNumber, outcomeOf(settled.payment))) ?? attempt;
   }
   if (referenceId === undefined) {
-    if (attempt.status !== 'open' || Date.now() - attempt.createdAt < NOTIFICATION_WINDOW_MS) return attempt;
+    if (!closeAtWindow || attempt.status !== 'open' || Date.now() - attempt.createdAt < NOTIFICATION_WINDOW_MS) return attempt;
     // A notification that still comes (a resend by hand) moves it on: `void` may turn `approved` or `declined`.
     return (await store.attempts.record(attempt.invoiceNumber, { status: 'void', outcome: { ...WINDOW_CLOSED } })) ?? attempt;
   }
@@ -113,7 +115,7 @@ export async function settleOpen(read: Read, store: PayframeStore, options: Sett
   const result: OpenSettlement = { found: found.length, settled: [], open: [], failed: [] };
   for (const attempt of found) {
     try {
-      const kept = await settleAttempt(read, store, attempt);
+      const kept = await settleAttempt(read, store, attempt, true);
       (kept.status === 'open' || kept.status === 'pending' ? result.open : result.settled).push(kept);
     } catch (error) {
       result.failed.push({ attempt, error });

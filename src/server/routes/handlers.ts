@@ -57,7 +57,8 @@ export interface Handlers {
    * with that nonce, and answers a `PayAnswer`; the same attempt posted again charges nothing and
    * answers what the first became; a lost answer is `checking`. `GET ?attempt=` answers what became of
    * it, to its `owner` only: `checking` while nobody knows, `none` once the server proved no payment was
-   * made (an attempt it never saw is closed first, so that a late POST of it charges nothing).
+   * made (an attempt it never saw is closed first, for a caller `owner` names, so that a late POST of it
+   * charges nothing; anyone else hears `checking` and nothing is written).
    */
   pay(options: PayOptions): Handler;
   /**

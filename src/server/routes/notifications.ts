@@ -139,7 +139,9 @@ async function refundOf(gateway: Reader, notification: Notification, payment: Pa
   const id = notification.resource['id'];
   if (!notification.kind.startsWith('PAYMENT.REFUND.') || typeof id !== 'string' || id === payment.reference_id) return undefined;
   const record = await gateway.payments.get(id);
-  return record.reference_id === payment.reference_id ? record : undefined;
+  // A capture's or a void's record named by a forged or confused kind is no refund.
+  const refundLike = record.state !== 'captured' && record.state !== 'voided' && record.state !== 'authorised';
+  return record.reference_id === payment.reference_id && refundLike ? record : undefined;
 }
 
 export function notificationHandler(gateway: Reader, own: PayframeStore, options: NotificationOptions, onEvent: EventListener | undefined) {

@@ -10,7 +10,7 @@ import { configError, PayframeError } from '../../shared/errors';
 import type { ServiceCalls } from '../calls/calls';
 import { answerOf, outcomeOf, settleAttempt } from '../calls/attempts';
 import { hostedSessionId } from '../calls/hosted-calls';
-import type { Attempt, PayframeStore } from '../store/store';
+import { type Attempt, NOT_RECEIVED, type PayframeStore } from '../store/store';
 import { guarded, type Handler, jsonResponse, methodNotAllowed, readJsonObject, refusalResponse } from './respond';
 
 /** The payment of one attempt, as the merchant's server sets it: everything but the card and the invoice number. */
@@ -180,8 +180,8 @@ export function payHandler(
       const who = await ownerOf(request);
       const kept = await store.attempts.get(attempt);
       if (kept) return answer(kept, who);
-      // Closing an attempt is a write kept for weeks: only for a payer the shop knows (`owner`), so
-      // that ids asked for at random fill nothing. Anyone else hears `checking`: an absence proves nothing.
+      // Closing an attempt is a write: only for a payer the shop knows (`owner`), and kept only as long as
+      // its POST could still arrive (NOT_RECEIVED). Anyone else hears `checking`: an absence proves nothing.
       if (who === undefined) return jsonResponse(200, { status: 'checking' } satisfies PayAnswer);
       // Not begun: closed now, atomically, so that a POST of it still on its way charges nothing. Only then is `none` true.
       const closed = await store.attempts.begin({
@@ -189,6 +189,7 @@ export function payHandler(
         invoiceNumber: invoiceNumber(attempt),
         owner: who,
         status: 'void',
+        outcome: { ...NOT_RECEIVED },
         createdAt: Date.now(),
       });
       if (!closed.taken) return answer(closed.attempt, who);

@@ -6,6 +6,7 @@
 import {
   checkAttempt,
   checkChange,
+  isNotReceived,
   isUnsettled,
   lapseOf,
   RECORDABLE_FROM,
@@ -86,10 +87,12 @@ function attemptsInMemory(limit: number): AttemptStore {
   const ids = new Map<string, string>();
   const copy = (attempt: Attempt | undefined) => (attempt === undefined ? undefined : structuredClone(attempt));
   const find = (invoiceNumber: string) => byId.get(ids.get(invoiceNumber) ?? '');
-  // Past the limit, the oldest settled attempt goes; an unsettled one stays until it settles.
+  // Past the limit, the oldest attempt closed as never received goes, else the oldest declined or void;
+  // an unsettled one stays until it settles, and an approved one stays: its payer may still ask.
   const bound = () => {
     if (byId.size <= limit) return;
-    const oldest = [...byId.values()].find((a) => !isUnsettled(a.status));
+    const all = [...byId.values()];
+    const oldest = all.find(isNotReceived) ?? all.find((a) => !isUnsettled(a.status) && a.status !== 'approved');
     if (!oldest) return;
     byId.delete(oldest.attempt);
     ids.delete(oldest.invoiceNumber);

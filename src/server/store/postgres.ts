@@ -9,6 +9,8 @@ import {
   checkChange,
   keepOf,
   lapseOf,
+  NOT_RECEIVED,
+  NOT_RECEIVED_KEEP_MS,
   RECORDABLE_FROM,
   type Attempt,
   type AttemptStatus,
@@ -134,7 +136,11 @@ function attemptsIn(db: SqlClient, p: string, keepMs: number, ready: () => Promi
     if (Date.now() - pruned < Math.min(keepMs, 3_600_000)) return;
     pruned = Date.now();
     await db
-      .query(`delete from ${p}attempts where status not in ('open', 'pending') and updated_at < $1`, [Date.now() - keepMs])
+      .query(
+        `delete from ${p}attempts where status not in ('open', 'pending') and (updated_at < $1
+         or (status = 'void' and outcome->>'reason' = $3 and updated_at < $2))`,
+        [Date.now() - keepMs, Date.now() - Math.min(keepMs, NOT_RECEIVED_KEEP_MS), NOT_RECEIVED.reason],
+      )
       .catch(() => undefined);
   };
   return {
@@ -146,7 +152,10 @@ function attemptsIn(db: SqlClient, p: string, keepMs: number, ready: () => Promi
          values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $8) on conflict do nothing returning attempt`,
         [a.attempt, a.invoiceNumber, a.owner ?? null, a.order ?? null, a.referenceId ?? null, a.status, json(a.outcome), a.createdAt],
       );
-      if (rows.length > 0) return { taken: true };
+      if (rows.length > 0) {
+        await prune(); // begins alone (a GET's closings) must make room too
+        return { taken: true };
+      }
       const kept = (await one('attempt = $1', [a.attempt])) ?? (await one('invoice_number = $1', [a.invoiceNumber]));
       if (!kept) return attemptsIn(db, p, keepMs, ready).begin(a); // pruned in between: try again
       return { taken: false, attempt: kept };

@@ -8,8 +8,10 @@ import { configError } from '../../shared/errors';
 import {
   checkAttempt,
   checkChange,
+  isNotReceived,
   keepOf,
   lapseOf,
+  NOT_RECEIVED_KEEP_MS,
   RECORDABLE_FROM,
   type Attempt,
   type AttemptStatus,
@@ -158,7 +160,8 @@ function attemptsIn(run: Run, p: string, keepMs: number): AttemptStore {
       if (a.outcome !== undefined) fields.push('outcome', JSON.stringify(a.outcome));
       const unsettled = a.status === 'open' || a.status === 'pending' ? '1' : '0';
       const keys = [`${p}a:${a.attempt}`, `${p}ai:${a.invoiceNumber}`, unsettledKey];
-      const kept = toAttempt(await begin(keys, [`${p}a:`, a.attempt, a.createdAt, unsettled, keepMs, ...fields]));
+      const keep = isNotReceived(a) ? Math.min(keepMs, NOT_RECEIVED_KEEP_MS) : keepMs;
+      const kept = toAttempt(await begin(keys, [`${p}a:`, a.attempt, a.createdAt, unsettled, keep, ...fields]));
       return kept ? { taken: false, attempt: kept } : { taken: true };
     },
     record: async (invoiceNumber, change) => {

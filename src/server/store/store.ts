@@ -99,6 +99,17 @@ export const RECORDABLE_FROM: Readonly<Record<AttemptStatus, readonly AttemptSta
   void: ['open', 'void'],
 };
 
+/**
+ * The outcome of an attempt `handlers.pay`'s `GET` closed because it never arrived (so that its `POST`, if
+ * still on its way, charges nothing). Written for anyone with a session, so every store keeps it only as
+ * long as that `POST` could still arrive (`NOT_RECEIVED_KEEP_MS`), and never lets it push out an attempt
+ * that was paid.
+ */
+export const NOT_RECEIVED = { reason: 'not_received' } as const;
+export const NOT_RECEIVED_KEEP_MS = 3_600_000;
+export const isNotReceived = (a: Pick<Attempt, 'status' | 'outcome'>): boolean =>
+  a.status === 'void' && a.outcome?.['reason'] === NOT_RECEIVED.reason;
+
 /** `open` and `pending`: what `unsettled` lists. */
 export const isUnsettled = (status: AttemptStatus): boolean => status === 'open' || status === 'pending';
 
