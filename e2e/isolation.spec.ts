@@ -170,3 +170,28 @@ test('finding 4: a web page reaching the sandbox through a name of its own (DNS 
     await browser.close();
   }
 });
+
+test('a frame whose URL config it cannot read (a page of another version) refuses it, and shows and takes nothing', async ({ page }) => {
+  await openCheckout(page, merchant);
+  const refusals = await page.evaluate(async () => {
+    const heard: string[] = [];
+    addEventListener('message', (e) => e.data?.t === 'failure' && heard.push(String(e.data.error?.code)));
+    const url = new URL(document.querySelector<HTMLIFrameElement>('#card-number iframe')!.src);
+    const hash = new URLSearchParams(url.hash.slice(1));
+    const ch = 'b'.repeat(32);
+    hash.set('channel', ch);
+    hash.set('config', JSON.stringify({ ch, t: 'config', locale: 'en', fields: ['number', 'pin'] }));
+    url.hash = hash.toString();
+    const iframe = Object.assign(document.createElement('iframe'), { id: 'skew', src: url.href });
+    document.body.append(iframe);
+    await new Promise((resolve) => iframe.addEventListener('load', resolve));
+    for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    return heard;
+  });
+  expect(refusals).toEqual(['invalid_config']);
+  const frame = page.frameLocator('#skew');
+  await expect(frame.getByRole('textbox')).toHaveCount(0);
+  await page.locator('#skew').click();
+  await page.keyboard.type(CARD.number);
+  expect(await frame.locator('input').inputValue()).toBe('');
+});

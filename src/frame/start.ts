@@ -191,7 +191,9 @@ function pageJobs({ merchant, gateway, origin }: Address, { field, sibs }: Frame
 /** Runs the field under the page's config, and answers the handler of the page's messages. */
 function run(address: Address, proven: boolean, toPage: ToParent): (m: ToFrame) => void {
   const { field: name, form } = address;
-  document.body.hidden = document.body.inert = !proven;
+  // Nothing shows, nor takes a key, until a config is applied and the parent proven (`apply`): a frame
+  // whose config it cannot read (a page of another version) refuses it and stays blank.
+  document.body.hidden = document.body.inert = true;
   const frame = openField(name, address.channel, form === 'cvv', toPage);
   const { field } = frame;
   const config = configurer(address, frame, proven, toPage);
