@@ -9,7 +9,7 @@
  */
 import { asEventId, asName, asResultCode } from '../shared/http-answer';
 import type { Notification } from '../schemas';
-import { type ErrorCode, isPayframeError, PAN, SERVICE_ID } from '../shared/errors';
+import { type ErrorCode, isPayframeError, PAN, UUID } from '../shared/errors';
 
 /** A PayframeError as an event carries it: its own fields, nothing it holds (no `body`, no `cause` object). */
 export interface EventError {
@@ -198,10 +198,12 @@ export function notificationEvent(
 }
 /**
  * Any run of digits a card number could be (errors.ts's `PAN`: 12 or more, separators between), wherever
- * it stands, inside an id too (`ORDER4111…`, a posted `kind`), keeping its last four; the ids the service
- * hands out (`SERVICE_ID`: a UUID, a payment's, payer's or card's id, a session id) stay whole.
+ * it stands, inside an id too (`ORDER4111…`, `PAY-4111…`, a posted `kind`), keeping its last four; a
+ * whole UUID (the service's event id) stays as it is, as `redact` keeps it. No other id is spared: a
+ * text shaped as the service's ids can hold a card number as well (the sandbox's ids never hold
+ * twelve digits in a row, so that they read whole).
  */
-const UUID_OR_RUN = new RegExp(`(${SERVICE_ID})|${PAN}`, 'giu');
+const UUID_OR_RUN = new RegExp(`(${UUID})|${PAN}`, 'giu');
 const mask = (text: string) => text.replace(UUID_OR_RUN, (run, uuid?: string) => uuid ?? `****${run.replace(/\P{Nd}/gu, '').slice(-4)}`);
 
 /** The event with every text of it masked (`mask`), its error's included: one rule for every field of every event. */

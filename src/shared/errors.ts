@@ -101,18 +101,13 @@ export function isPayframeError(value: unknown): value is PayframeError {
  * zero-width, bidi and format marks). Used with the `u` flag.
  */
 export const PAN = /\p{Nd}(?:[\s./_\-\p{Cf}]{0,3}\p{Nd}){11,}/u.source;
-/**
- * The ids the service hands out, kept whole where digit runs are masked: a UUID (a nonce, an event id),
- * `PAY-`, `PAYER-` or `CARD-` and 24 hex digits, a session id (32 hex digits, a letter among them). Random
- * hex holds twelve digits in a row now and then (about one payment id in 75), which is no card number.
- */
-export const SERVICE_ID = /\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b|\b(?:PAY|PAYER|CARD)-[\da-f]{24}\b|\b(?=\d*[a-f])[\da-f]{32}\b/
-  .source;
+/** A UUID (a nonce, an event id): kept whole where digit runs are masked, though its groups may hold digits. */
+export const UUID = /\b[\da-f]{8}(?:-[\da-f]{4}){3}-[\da-f]{12}\b/.source;
 /**
  * A UUID (a nonce, an event id), kept whole: its last group may be twelve digits, which is not a card
  * number; or a card number standing as a token of its own: digits inside an id (`PAY-0a12…`) are not one.
  */
-const UUID_OR_PAN = new RegExp(`\\b([\\da-f]{8}(?:-[\\da-f]{4}){3}-[\\da-f]{12})\\b|(?<![\\p{L}\\p{N}_])${PAN}(?![\\p{L}\\p{N}_])`, 'giu');
+const UUID_OR_PAN = new RegExp(`(${UUID})|(?<![\\p{L}\\p{N}_])${PAN}(?![\\p{L}\\p{N}_])`, 'giu');
 
 /**
  * Masks anything that looks like a card number, keeping the last four digits, and the credential

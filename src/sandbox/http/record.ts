@@ -3,7 +3,7 @@
  * size, so that a test can look at what arrived without the log ever holding card data or a
  * credential, or growing without bound. docs/sandbox.md ("What `requests()` keeps") lists these rules.
  */
-import { PAN, SERVICE_ID } from '../../shared/errors';
+import { PAN, UUID } from '../../shared/errors';
 import { tooDeep } from './context';
 
 export interface Recorded {
@@ -21,8 +21,8 @@ export const MAX_RECORDED_TEXT = 4096;
 
 const HIDDEN = '[redacted]';
 
-/** Ids the sandbox hands out are tried first and kept whole (`SERVICE_ID`). */
-const PAN_OR_ID = new RegExp(`(${SERVICE_ID})|${PAN}`, 'giu');
+/** A UUID (a nonce) is tried first and kept whole; the sandbox's other ids never hold twelve digits in a row (`hex`). */
+const PAN_OR_ID = new RegExp(`(${UUID})|${PAN}`, 'giu');
 /** A credential after its scheme, anywhere in a text. */
 const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|Token)\b)[^\s,;"']+/gi;
 /**
