@@ -337,7 +337,16 @@ describe('requests() masks by shape', () => {
   });
 
   it('still masks a card number with hex letters or other digits around it, even as long as an id', async () => {
-    const texts = [`ab${PAN}`, `${PAN}cd`, `card${PAN}`, `deadbeef-${PAN}`, `x-${SPACED}-y`, `abcd${PAN}`, `${PAN}${PAN}`, `PAY-${PAN}ABCDEF12`];
+    const texts = [
+      `ab${PAN}`,
+      `${PAN}cd`,
+      `card${PAN}`,
+      `deadbeef-${PAN}`,
+      `x-${SPACED}-y`,
+      `abcd${PAN}`,
+      `${PAN}${PAN}`,
+      `PAY-${PAN}ABCDEF12`,
+    ];
     await call(box.sb, 'POST', '/v1/x', { texts }, { headers: { 'x-a': texts[0]!, 'x-b': texts[1]! } });
     expect(last()).not.toMatch(/\d{12}/);
     expect(last()).not.toContain('1111 1111');
