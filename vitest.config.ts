@@ -15,10 +15,9 @@ export default defineConfig({
     reporters: ['default', ['json', { outputFile: 'reports/unit.json' }]],
     testTimeout: 15_000,
     // Files run in parallel, one per worker. Vitest's default is a worker per core but one, which on two
-    // cores runs the files one after the other; most of their time is waiting (sandboxes, sockets, engines
-    // starting, timers: the soak's 32 s, the notification file's 16 s), so three workers at least: on two
-    // cores the unit step used 115 CPU s in 173 s with two, and the engines suite waits for it (scripts/test.mjs).
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // cores runs the files one after the other; most of their time is waiting (sandboxes, sockets,
+    // timers: the notification file's 14 s, 10 of them a default timeout), so two workers at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // One certificate pair for the run, trusted by every worker (NODE_EXTRA_CA_CERTS) and served by the
     // tests' sandboxes (test/setup/sandbox.ts): real TLS, verified.
     globalSetup: ['test/setup/tls.ts'],
