@@ -139,4 +139,29 @@ describe('attempts closed because they never arrived', () => {
     await as('stranger', `?attempt=${closed}`);
     expect(await own.store.attempts.get(closed)).toMatchObject({ status: 'void', outcome: { reason: 'not_received' } });
   });
+
+  it('keep the row just closed in a full memory store: a POST of that attempt arriving late charges nothing', async () => {
+    const { id, clientId, clientSecret } = sandbox.merchant;
+    const own = createGateway({
+      merchantId: id,
+      clientId,
+      clientSecret,
+      baseUrl: sandbox.url,
+      timeoutMs: 5000,
+      store: memoryStore({ limit: 1 }),
+    });
+    const route = own.handlers.pay({ payment: () => ({ intent: 'sale', amount: EUR('4.00') }), owner: () => 'payer' });
+    const json = { 'content-type': 'application/json' };
+    const send = async (attempt: string) => {
+      const nonce = await nonceFor({ sandbox, gateway: own } as never, testCards.approved as never);
+      const body = JSON.stringify({ attempt, nonce });
+      return (await route(new Request('https://shop.example/pay', { method: 'POST', body, headers: json }))).json();
+    };
+    expect(await send(crypto.randomUUID())).toMatchObject({ status: 'approved' }); // the store is full of what was paid
+    const late = crypto.randomUUID();
+    expect(await (await route(new Request(`https://shop.example/pay?attempt=${late}`))).json()).toEqual({ status: 'none' });
+    const before = charges();
+    expect(await send(late)).toEqual({ status: 'none' });
+    expect(charges()).toBe(before);
+  });
 });

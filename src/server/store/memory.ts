@@ -9,6 +9,7 @@ import {
   isNotReceived,
   isUnsettled,
   lapseOf,
+  NOT_RECEIVED_KEEP_MS,
   RECORDABLE_FROM,
   type Attempt,
   type AttemptStore,
@@ -21,7 +22,11 @@ import { configError } from '../../shared/errors';
 export type { NotificationClaim, NotificationStore } from './store';
 
 export interface MemoryStoreOptions extends StoreOptions {
-  /** How many handled notifications, and settled attempts, it keeps (the newest). Default 10,000. */
+  /**
+   * How many handled notifications it keeps (the newest), and the attempts past which declined and void
+   * ones, and those closed as never received over an hour ago, go (the oldest first); open, pending and
+   * approved attempts are kept whatever the limit. Default 10,000.
+   */
   limit?: number;
 }
 
@@ -82,20 +87,35 @@ function notificationsInMemory(limit: number, lapseMs: number): NotificationStor
   };
 }
 
+/** At most this many attempts of one session closed as never received within the hour. */
+const MAX_CLOSED_PER_OWNER = 100;
+
 function attemptsInMemory(limit: number): AttemptStore {
   const byId = new Map<string, Attempt>();
   const ids = new Map<string, string>();
   const copy = (attempt: Attempt | undefined) => (attempt === undefined ? undefined : structuredClone(attempt));
   const find = (invoiceNumber: string) => byId.get(ids.get(invoiceNumber) ?? '');
-  // Past the limit, the oldest attempt closed as never received goes, else the oldest declined or void;
-  // an unsettled one stays until it settles, and an approved one stays: its payer may still ask.
+  const drop = (a: Attempt) => {
+    byId.delete(a.attempt);
+    ids.delete(a.invoiceNumber);
+  };
+  // Past the limit, the oldest attempt closed as never received an hour ago or more goes, else the oldest
+  // declined or void. An unsettled one stays until it settles, an approved one stays (its payer may still
+  // ask), and a younger closed one stays: its POST may still be on its way, and would charge.
   const bound = () => {
     if (byId.size <= limit) return;
     const all = [...byId.values()];
-    const oldest = all.find(isNotReceived) ?? all.find((a) => !isUnsettled(a.status) && a.status !== 'approved');
-    if (!oldest) return;
-    byId.delete(oldest.attempt);
-    ids.delete(oldest.invoiceNumber);
+    const old = Date.now() - NOT_RECEIVED_KEEP_MS;
+    const gone =
+      all.find((a) => isNotReceived(a) && a.updatedAt <= old) ??
+      all.find((a) => !isUnsettled(a.status) && a.status !== 'approved' && !isNotReceived(a));
+    if (gone) drop(gone);
+  };
+  // One session's closed attempts beyond MAX_CLOSED_PER_OWNER within the hour: its oldest goes (a payer
+  // has a few; a flood of asks risks only its own sender's late POSTs, and holds no more memory).
+  const capOwner = (owner: string | undefined, newest: string) => {
+    const own = [...byId.values()].filter((a) => isNotReceived(a) && a.owner === owner && a.attempt !== newest);
+    if (own.length >= MAX_CLOSED_PER_OWNER) drop(own[0]!);
   };
   return {
     begin: async (attempt) => {
@@ -104,6 +124,7 @@ function attemptsInMemory(limit: number): AttemptStore {
       if (kept) return { taken: false, attempt: copy(kept)! };
       byId.set(attempt.attempt, { ...structuredClone(attempt), updatedAt: attempt.createdAt });
       ids.set(attempt.invoiceNumber, attempt.attempt);
+      if (isNotReceived(attempt)) capOwner(attempt.owner, attempt.attempt);
       bound();
       return { taken: true };
     },
@@ -130,8 +151,8 @@ function attemptsInMemory(limit: number): AttemptStore {
 }
 
 /**
- * The memory store (the gateway's default): notifications and attempts in this process's memory, the
- * newest `limit` of each kept. For tests and one process only: a restart forgets everything.
+ * The memory store (the gateway's default): notifications and attempts in this process's memory, bounded
+ * by `limit` as its option says. For tests and one process only: a restart forgets everything.
  */
 export function memoryStore(options: MemoryStoreOptions = {}): PayframeStore {
   const lapseMs = lapseOf(options, 'memoryStore');
