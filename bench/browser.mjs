@@ -181,7 +181,10 @@ export async function startShop({ frameHost = false } = {}) {
   };
 }
 
-/** Debian's Chromium, the whole browser a payer runs (the suite runs most tests in its headless shell), trusting the shop's certificate. */
+/**
+ * Debian's Chromium, the whole browser a payer runs (the suite runs most tests in its headless shell),
+ * trusting the shop's certificate when a shop over HTTPS is given.
+ */
 export function launch(shop) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -194,7 +197,7 @@ export function launch(shop) {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--ignore-certificate-errors-spki-list=${shop.spki}`,
+      ...(shop ? [`--ignore-certificate-errors-spki-list=${shop.spki}`] : []),
     ],
   });
 }

@@ -8,50 +8,12 @@
 // HTTP, the demo's loopback development mode): the part prints which requests a Pay made, in order.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startLatency } from './latency.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const REQUEST_LINE = /^(GET|HEAD|POST|PUT|DELETE|OPTIONS) (\S+) HTTP\/1\.1\r\n/;
-
-/**
- * A TCP proxy on `host:port` (0: a free one) to `target`, holding back each chunk a client sends by
- * `delay` ms (in order; answers come back at once: the delay is the round trip). `log` gets each
- * request line it passes, with the time it arrived.
- */
-async function startProxy(target, { host = '127.0.0.1', port = 0 } = {}) {
-  const sockets = new Set();
-  const proxy = { delay: 0, log: [], port: 0 };
-  const server = createServer((client) => {
-    const upstream = connect(target.port, target.host);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    let due = 0;
-    client.on('data', (chunk) => {
-      const line = REQUEST_LINE.exec(chunk.toString('latin1', 0, 300));
-      if (line) proxy.log.push({ at: Date.now(), method: line[1], path: line[2] });
-      due = Math.max(Date.now() + proxy.delay, due);
-      setTimeout(() => upstream.write(chunk), due - Date.now());
-    });
-    client.on('end', () => setTimeout(() => upstream.end(), Math.max(0, due - Date.now())));
-    upstream.pipe(client);
-  });
-  await new Promise((resolve, reject) => server.once('error', reject).listen(port, host, resolve));
-  proxy.port = server.address().port;
-  proxy.close = async () => {
-    sockets.forEach((s) => s.destroy());
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return proxy;
-}
 
 /** The demo's page bundles, built as `npm start` builds them when they are missing or older than dist/. */
 function buildDemoPages() {
@@ -78,7 +40,7 @@ export async function startPayShop() {
 
   // The service's proxy first: the sandbox then takes its port number on [::1].
   const target = { host: '::1', port: 0 };
-  const service = await startProxy(target);
+  const service = await startLatency(target);
   target.port = service.port;
   const sandbox = await startSandbox({ host: '::1', port: service.port, plainHttp: true });
   const gatewayUrl = `http://127.0.0.1:${service.port}`;
@@ -90,7 +52,7 @@ export async function startPayShop() {
   let listener;
   const server = createHttp((req, res) => listener(req, res));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const shop = await startProxy({ host: '127.0.0.1', port: server.address().port });
+  const shop = await startLatency({ host: '127.0.0.1', port: server.address().port });
   const publicOrigin = `http://localhost:${shop.port}`;
   listener = await createMerchantServer({
     gateway,

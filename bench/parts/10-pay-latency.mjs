@@ -9,7 +9,7 @@
 // proxy passed during the Pay (the last run's at each delay; those of 100 ms printed in order), the
 // sequential ones told from those side by side by when they arrived. The floor: the fewest sequential
 // round trips the design needs (FLOOR below) times the delay.
-import { chromium } from '@playwright/test';
+import { launch } from '../browser.mjs';
 import { startPayShop } from '../pay-shop.mjs';
 import { cell, summary } from '../lib.mjs';
 
@@ -117,19 +117,7 @@ async function payOnce(browser, shop, kind) {
 
 export async function run() {
   const shop = await startPayShop();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launch(); // the demo's shop is plain HTTP on loopback
   const times = {};
   const chains = {};
   try {

@@ -62,10 +62,10 @@ async function visits(browser, shop, who, { url, shopUrl, hostUrl, blank, sandbo
 }
 
 async function atLatency(browser, shop, ms) {
-  const proxy = await startLatency(Number(new URL(shop.sandbox.url).port), ms);
+  const proxy = await startLatency(Number(new URL(shop.sandbox.url).port), { delay: ms });
   const gateway = `https://127.0.0.1:${proxy.port}`;
   const frameHost = await startFrameHost(shop, `${gateway}/`);
-  const hostProxy = await startLatency(frameHost.port, ms);
+  const hostProxy = await startLatency(frameHost.port, { delay: ms });
   const hostUrl = `https://127.0.0.1:${hostProxy.port}/`;
   const shopUrl = shop.url.replace(/gateway=[^&]+/, `gateway=${encodeURIComponent(gateway)}`);
   const pages = {

@@ -110,58 +110,45 @@ describe('an attempt no notification named, at the end of the service window', (
 });
 
 describe('attempts closed because they never arrived', () => {
-  it("never push a paid attempt out of the memory store: another session's thousand asks leave the payer's approved", async () => {
+  /** A pay route on a gateway and memory store (of `limit`) of its own, its sessions named by `x-who`. */
+  const payRoute = (limit: number) => {
     const { id, clientId, clientSecret } = sandbox.merchant;
-    const own = createGateway({
-      merchantId: id,
-      clientId,
-      clientSecret,
-      baseUrl: sandbox.url,
-      timeoutMs: 5000,
-      store: memoryStore({ limit: 20 }),
-    });
-    const who = (request: Request) => request.headers.get('x-who') ?? undefined;
-    const route = own.handlers.pay({ payment: () => ({ intent: 'sale', amount: EUR('3.00') }), owner: who });
-    const as = (whom: string, query = '', init: RequestInit = {}) =>
-      route(new Request(`https://shop.example/pay${query}`, { ...init, headers: { ...init.headers, 'x-who': whom } })).then((r) =>
-        r.json(),
-      );
+    const store = memoryStore({ limit });
+    const own = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url, timeoutMs: 5000, store });
+    const owner = (request: Request) => request.headers.get('x-who') ?? undefined;
+    const route = own.handlers.pay({ payment: () => ({ intent: 'sale', amount: EUR('3.00') }), owner });
+    const answer = async (request: Request) => (await route(request)).json();
+    return {
+      store,
+      send: async (who: string, attempt: string) => {
+        const nonce = await nonceFor({ sandbox, gateway: own } as never, testCards.approved as never);
+        const headers = { 'content-type': 'application/json', 'x-who': who };
+        return answer(new Request('https://shop.example/pay', { method: 'POST', body: JSON.stringify({ attempt, nonce }), headers }));
+      },
+      ask: (who: string, attempt: string) =>
+        answer(new Request(`https://shop.example/pay?attempt=${attempt}`, { headers: { 'x-who': who } })),
+    };
+  };
+
+  it("never push a paid attempt out of the memory store: another session's thousand asks leave the payer's approved", async () => {
+    const { store, send, ask } = payRoute(20);
     const attempt = crypto.randomUUID();
-    const nonce = await nonceFor({ sandbox, gateway: own } as never, testCards.approved as never);
-    const body = JSON.stringify({ attempt, nonce });
-    expect(await as('payer', '', { method: 'POST', body, headers: { 'content-type': 'application/json' } })).toMatchObject({
-      status: 'approved',
-    });
-    for (let i = 0; i < 1000; i++) expect(await as('stranger', `?attempt=${crypto.randomUUID()}`)).toEqual({ status: 'none' });
-    expect(await as('payer', `?attempt=${attempt}`)).toMatchObject({ status: 'approved' });
+    expect(await send('payer', attempt)).toMatchObject({ status: 'approved' });
+    for (let i = 0; i < 1000; i++) expect(await ask('stranger', crypto.randomUUID())).toEqual({ status: 'none' });
+    expect(await ask('payer', attempt)).toMatchObject({ status: 'approved' });
     // What the asks wrote says why, so that every store keeps it only as long as its POST could arrive.
     const closed = crypto.randomUUID();
-    await as('stranger', `?attempt=${closed}`);
-    expect(await own.store.attempts.get(closed)).toMatchObject({ status: 'void', outcome: { reason: 'not_received' } });
+    await ask('stranger', closed);
+    expect(await store.attempts.get(closed)).toMatchObject({ status: 'void', outcome: { reason: 'not_received' } });
   });
 
   it('keep the row just closed in a full memory store: a POST of that attempt arriving late charges nothing', async () => {
-    const { id, clientId, clientSecret } = sandbox.merchant;
-    const own = createGateway({
-      merchantId: id,
-      clientId,
-      clientSecret,
-      baseUrl: sandbox.url,
-      timeoutMs: 5000,
-      store: memoryStore({ limit: 1 }),
-    });
-    const route = own.handlers.pay({ payment: () => ({ intent: 'sale', amount: EUR('4.00') }), owner: () => 'payer' });
-    const json = { 'content-type': 'application/json' };
-    const send = async (attempt: string) => {
-      const nonce = await nonceFor({ sandbox, gateway: own } as never, testCards.approved as never);
-      const body = JSON.stringify({ attempt, nonce });
-      return (await route(new Request('https://shop.example/pay', { method: 'POST', body, headers: json }))).json();
-    };
-    expect(await send(crypto.randomUUID())).toMatchObject({ status: 'approved' }); // the store is full of what was paid
+    const { send, ask } = payRoute(1);
+    expect(await send('payer', crypto.randomUUID())).toMatchObject({ status: 'approved' }); // the store is full of what was paid
     const late = crypto.randomUUID();
-    expect(await (await route(new Request(`https://shop.example/pay?attempt=${late}`))).json()).toEqual({ status: 'none' });
+    expect(await ask('payer', late)).toEqual({ status: 'none' });
     const before = charges();
-    expect(await send(late)).toEqual({ status: 'none' });
+    expect(await send('payer', late)).toEqual({ status: 'none' });
     expect(charges()).toBe(before);
   });
 });
