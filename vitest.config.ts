@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { runCertificate } from './test/setup/tls';
+import { runCertificatePath } from './test/setup/tls-path.mjs';
 // @ts-expect-error: a build script in plain JavaScript, without types
 import { frameBundle } from './scripts/frame-bundle.mjs';
 // @ts-expect-error: a build script in plain JavaScript, without types
@@ -15,11 +16,20 @@ import { pendingChunk } from './scripts/pending-chunk.mjs';
  * source again for each of 119 files took 51 of the unit run's 147 CPU seconds (counted as scripts/test.mjs
  * counts them).
  */
-const NEEDS_ISOLATION =
-  /@vitest-environment|vi\.(?:mock|doMock|stubGlobal|stubEnv|useFakeTimers|spyOn)\(|(?:process\.env\.\w+|globalThis\.\w+) =[^=]/;
-const isolated = (readdirSync('test', { recursive: true, encoding: 'utf8' }) as string[])
-  .filter((file) => file.endsWith('.test.ts') && NEEDS_ISOLATION.test(readFileSync(`test/${file}`, 'utf8')))
+const NEEDS_ISOLATION = [
+  /@vitest-environment/,
+  /\bvi\s*\.\s*(?:mock|doMock|stubGlobal|stubEnv|useFakeTimers|setSystemTime|spyOn)\b/,
+  /process\.env(?:\.\w+|\[[^\]]*\])\s*(?:\?\?|\|\||&&)?=(?!=)|delete process\.env|Object\.assign\(process\.env/,
+  /globalThis(?:\.\w+|\[[^\]]*\])\s*=(?!=)|\(globalThis as [^)]*\)(?:\.\w+|\[[^\]]*\])\s*=(?!=)|(?:defineProperty|Reflect\.set)\(globalThis/,
+  /\.prototype\.\w+\s*=(?!=)|process\.(?:on|once)\(|setGlobalDispatcher/,
+];
+const TEST = fileURLToPath(new URL('test/', import.meta.url));
+const isolated = (readdirSync(TEST, { recursive: true, encoding: 'utf8' }) as string[])
+  .filter((file) => file.endsWith('.test.ts') && NEEDS_ISOLATION.some((rule) => rule.test(readFileSync(TEST + file, 'utf8'))))
   .map((file) => `test/${file}`);
+
+// Set before vitest copies the environment for its workers: see test/setup/tls-path.mjs.
+runCertificatePath();
 
 export default defineConfig({
   // The frame host imports the frame's built script (`payframe/frame-bundle`), and the script-tag entry its
@@ -39,6 +49,6 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // One certificate pair for the run, trusted by every worker (NODE_EXTRA_CA_CERTS) and served by the
     // tests' sandboxes (test/setup/sandbox.ts): real TLS, verified.
-    provide: { tls: runCertificate() },
+    globalSetup: ['test/setup/tls.ts'],
   },
 });

@@ -13,7 +13,8 @@ import esbuild from 'rollup-plugin-esbuild';
 const ROOT = new URL('..', import.meta.url);
 export const FRAME_BUNDLE = 'payframe/frame-bundle';
 
-let built;
+// On globalThis, not in this module: vitest loads its config, and so this module, again for each project.
+const BUILT = Symbol.for('payframe.frame-build');
 
 /**
  * `{ code, hash }` of src/frame/main.ts, minified: the page carries it inline (one response instead of a
@@ -21,7 +22,7 @@ let built;
  * HTML parser hands it to the script, so the text must be one the parser cannot cut short or change.
  */
 export function buildFrame() {
-  built ??= (async () => {
+  globalThis[BUILT] ??= (async () => {
     const bundle = await rollup({
       input: new URL('src/frame/main.ts', ROOT).pathname,
       treeshake: { moduleSideEffects: false },
@@ -36,7 +37,7 @@ export function buildFrame() {
     checkInlineable(code);
     return { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
   })();
-  return built;
+  return globalThis[BUILT];
 }
 
 /**

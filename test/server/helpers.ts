@@ -7,13 +7,14 @@ import { createGateway, type Gateway, type GatewayOptions } from '../../src/serv
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export { testCards };
 
-/** Every error the tests produce, searched for secrets when the file ends. */
+/** Every error the file's tests produce, searched for secrets when the file ends (emptied as a file starts: files share a worker, vitest.config.ts). */
 const seen: unknown[] = [];
 
 /** A running sandbox and a gateway on it, for the whole test file. */
 export function useSandbox(options: Partial<GatewayOptions> = {}) {
   const ctx = {} as { sandbox: Sandbox; gateway: Gateway; options: GatewayOptions };
   beforeAll(async () => {
+    seen.length = 0;
     ctx.sandbox = await startSandbox();
     const { id, clientId, clientSecret } = ctx.sandbox.merchant;
     ctx.options = { merchantId: id, clientId, clientSecret, baseUrl: ctx.sandbox.url, timeoutMs: 5000, ...options };

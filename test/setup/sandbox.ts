@@ -1,5 +1,5 @@
 // The sandbox as the unit tests start it: the real one, serving the run's certificate pair
-// (test/setup/tls.ts, made as vitest.config.ts loads), which every worker trusts. Everything else is src/sandbox's own.
+// (test/setup/tls.ts), which every worker trusts. Everything else is src/sandbox's own.
 import { inject } from 'vitest';
 import { type SandboxHandle, type SandboxOptions, startSandbox as start } from '../../src/sandbox';
 
