@@ -201,6 +201,7 @@ test(`the bank asks for a one-time password: typed in the page's own form, appro
   await checkout.approved();
   await expect(otp).toBeHidden();
   await expect(checkout.field('number')).toBeEnabled();
+  await expect(checkout.field('cvv')).toHaveValue(''); // paid: the security code has left its frame
   expect(drawn()).toBe(true); // the watcher below sees a form when there is one
   await checkout.expectClean(OTP);
 });

@@ -94,6 +94,10 @@ export class CheckoutPage {
     await this.typeCard(APPROVED);
     await this.pay(intent);
     const referenceId = await this.approved(intent);
+    // Paid: the security code has left its frame, and no other way on the page pays the order again.
+    await expect(this.field('cvv')).toHaveValue('');
+    const banksPage = this.page.getByRole('button', { name: 'Pay on the bank’s page' });
+    if (await banksPage.count()) await expect(banksPage).toBeDisabled();
     await this.expectClean(APPROVED);
     return referenceId;
   }

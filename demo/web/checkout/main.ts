@@ -72,6 +72,8 @@ function render(): void {
       ? t(locale, 'paid')
       : t(locale, 'pay', { amount: info ? money(info.order.total) : '' });
   payButton.disabled = !complete || paying || paid;
+  // The order is paid: no other way on this page pays it again.
+  byId<HTMLButtonElement>('hosted-button').disabled = paying || paid;
   byId('pay-form').setAttribute('aria-busy', String(paying));
   renderOutcome();
 }
@@ -188,6 +190,8 @@ async function submit(): Promise<void> {
   if (!paying) {
     otp.hidden = true;
     otp.replaceChildren();
+    // Paid: the security code has done its part and leaves its frame.
+    if (outcome.kind === 'approved') payingForm.clear('cvv');
     payingForm.setDisabled(false);
   }
   render();

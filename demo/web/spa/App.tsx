@@ -200,6 +200,8 @@ function Payment({
     // On the way to the bank's page: nothing more to do here. Otherwise the OTP form has done its part.
     const leaving = result.kind === 'redirecting';
     if (!leaving) otp.reset();
+    // Paid: the security code has done its part and leaves its frame.
+    if (result.kind === 'approved') card.form.clear('cvv');
     flushSync(() => {
       setPaying(leaving);
       setProgress(undefined);
