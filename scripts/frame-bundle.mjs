@@ -13,8 +13,7 @@ import esbuild from 'rollup-plugin-esbuild';
 const ROOT = new URL('..', import.meta.url);
 export const FRAME_BUNDLE = 'payframe/frame-bundle';
 
-// On globalThis, not in this module: vitest loads its config, and so this module, again for each project.
-const BUILT = Symbol.for('payframe.frame-build');
+let built;
 
 /**
  * `{ code, hash }` of src/frame/main.ts, minified: the page carries it inline (one response instead of a
@@ -22,7 +21,7 @@ const BUILT = Symbol.for('payframe.frame-build');
  * HTML parser hands it to the script, so the text must be one the parser cannot cut short or change.
  */
 export function buildFrame() {
-  globalThis[BUILT] ??= (async () => {
+  built ??= (async () => {
     const bundle = await rollup({
       input: new URL('src/frame/main.ts', ROOT).pathname,
       treeshake: { moduleSideEffects: false },
@@ -37,7 +36,7 @@ export function buildFrame() {
     checkInlineable(code);
     return { code, hash: `sha256-${createHash('sha256').update(code).digest('base64')}` };
   })();
-  return globalThis[BUILT];
+  return built;
 }
 
 /**

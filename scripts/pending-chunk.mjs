@@ -25,8 +25,7 @@ export const CHUNK_FILE = 'payframe.pending.umd.min.js';
 /** The modules of the page's bundle the chunk takes from it, by the name its `require` asks for. */
 const SHARED = { errors: src('shared/errors.ts') };
 
-// On globalThis, not in this module: vitest loads its config, and so this module, again for each project.
-const BUILT = Symbol.for('payframe.pending-build');
+let built;
 
 /**
  * `{ code, integrity, version, shared }`: the chunk's text; its `sha384-…` for the `integrity` of its
@@ -34,7 +33,7 @@ const BUILT = Symbol.for('payframe.pending-build');
  * never answers a new bundle with an old chunk; and, per shared module, the bindings the chunk uses.
  */
 export function buildPendingChunk() {
-  globalThis[BUILT] ??= (async () => {
+  built ??= (async () => {
     const bundle = await rollup({
       input: src('client/pending/pending-flow.ts'),
       treeshake: { moduleSideEffects: false },
@@ -71,7 +70,7 @@ export function buildPendingChunk() {
       shared: chunk.importedBindings,
     };
   })();
-  return globalThis[BUILT];
+  return built;
 }
 
 /** The module `virtual:payframe-pending-chunk`: the file's name and pin, and the shared bindings, imported from their modules. */

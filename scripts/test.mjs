@@ -63,21 +63,38 @@ const cpuSeconds = (text) => {
  * writable), `times`, marked as a floor.
  */
 const CPUACCT = (() => {
-  const line = readFileSync('/proc/self/cgroup', 'utf8')
-    .split('\n')
-    .map((l) => l.split(':'))
-    .find(([, controllers]) => controllers?.split(',').includes('cpuacct'));
-  return line ? `/sys/fs/cgroup/cpuacct${line[2] === '/' ? '' : line[2]}` : undefined;
+  try {
+    const line = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .map((l) => /^\d+:([^:]*):(.*)$/.exec(l))
+      .find((m) => m?.[1].split(',').includes('cpuacct'));
+    const root = '/sys/fs/cgroup/cpuacct';
+    const own = line && line[2] !== '/' ? `${root}${line[2]}` : root;
+    // In a container the hierarchy is mounted at its own group, which /proc names from the host's root.
+    return line ? (existsSync(own) ? own : root) : undefined;
+  } catch {
+    return undefined; // no /proc (not Linux)
+  }
 })();
 const GROUP = 'payframe-test-';
-// Groups a run left (interrupted while a process still ran), once empty.
+/** Whether the run whose pid a group's name holds still runs (its groups are not this run's to sweep). */
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+// Groups a run left (interrupted while a process still ran), once empty and their run gone.
 if (CPUACCT) {
   try {
     for (const old of readdirSync(CPUACCT).filter((entry) => entry.startsWith(GROUP))) {
+      if (alive(Number(old.slice(GROUP.length).split('-')[0]))) continue;
       try {
         rmdirSync(`${CPUACCT}/${old}`);
       } catch {
-        // still holds a process
+        // still holds a process (a daemon a test started outside the step's process group)
       }
     }
   } catch {
@@ -89,12 +106,12 @@ const groupOf = (name, background) => {
   const dir = `${CPUACCT}/${GROUP}${process.pid}-${name}`;
   try {
     mkdirSync(dir);
+    // cpu.shares 110 against 1024: the weight of nice 10 against nice 0. Absent where cpu is a hierarchy of its own.
+    if (background && existsSync(`${dir}/cpu.shares`)) writeFileSync(`${dir}/cpu.shares`, '110');
+    return dir;
   } catch {
     return undefined;
   }
-  // cpu.shares 110 against 1024: the weight of nice 10 against nice 0. Absent where cpu is a hierarchy of its own.
-  if (background && existsSync(`${dir}/cpu.shares`)) writeFileSync(`${dir}/cpu.shares`, '110');
-  return dir;
 };
 const groupSeconds = (dir) => {
   try {
@@ -124,12 +141,19 @@ const ended = [];
 /** @type {Map<string, string | undefined>} Each started step's control group. */
 const groups = new Map();
 
+/** Set by a signal to the exit code it gives (128 + its number): no step starts after it. */
+let interrupted = 0;
+
 function run(name) {
   if (runs.has(name)) return runs.get(name);
   const step = STEPS[name];
   const waits = step.after.filter((other) => chosen.has(other));
   const result = Promise.all([...step.needs.map(run), ...waits.map(run)]).then((codes) => {
     const failed = step.needs.filter((_, i) => codes[i] !== 0);
+    if (interrupted) {
+      ended.push({ name, code: 'not run', time: '' });
+      return 1;
+    }
     if (failed.length > 0) {
       ended.push({ name, code: 'not run', time: '' });
       console.log(`\n── ${name}: not run (${failed.join(', ')} failed)`);
@@ -183,6 +207,7 @@ for (const [signal, number] of [
   ['SIGHUP', 1],
 ]) {
   process.on(signal, () => {
+    interrupted = 128 + number;
     for (const child of children.keys()) {
       try {
         process.kill(-child.pid, 'SIGTERM');
@@ -190,11 +215,12 @@ for (const [signal, number] of [
         // already gone
       }
     }
-    // A moment for the steps' processes to end, then their control groups go (the next run sweeps any left).
-    setTimeout(() => {
+    // The steps' ends (5 s at most), then their control groups go (the next run sweeps any left).
+    const ends = [...children.keys()].map((child) => new Promise((resolve) => child.once('close', resolve)));
+    void Promise.race([Promise.all(ends), new Promise((resolve) => setTimeout(resolve, 5000))]).then(() => {
       for (const group of groups.values()) if (group) removeGroup(group);
-      process.exit(128 + number);
-    }, 1000).unref();
+      process.exit(interrupted);
+    });
   });
 }
 
@@ -225,4 +251,5 @@ if (counted.length > 0) {
   const without = left.length > 0 ? ` (${left.join(', ')} not counted: at least ${busy})` : `: ${busy}`;
   console.log(`   all steps  ${total.toFixed(1)} CPU s in ${wall.toFixed(1)} s on ${cores} cores${without}`);
 }
-process.exit(codes.find((code) => code !== 0) ?? 0);
+// An interrupted run exits as the signal says, once its steps' groups are gone (the handler above).
+if (!interrupted) process.exit(codes.find((code) => code !== 0) ?? 0);

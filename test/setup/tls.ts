@@ -15,7 +15,7 @@ declare module 'vitest' {
 
 const RUN = Symbol.for('payframe.unit-tls');
 
-/** Runs once per project (vitest.config.ts has two): one pair for both. */
+/** Runs once per project whose files run (vitest.config.ts has two, and the root): one pair for all. */
 export default function setup(project: TestProject) {
   const run = globalThis as { [RUN]?: { key: string; cert: string } };
   if (!run[RUN]) {
