@@ -261,6 +261,7 @@ test(`a saved card paid again with its security code alone, which the page never
   await expectAccessible(again.page);
   await again.page.keyboard.press('Enter');
   await again.approved();
+  await expect(cvv).toHaveValue(''); // paid: the security code has left its frame
   // The CVV went from its frame to the shop's server, with the page's one-time ticket; never from the page.
   expect(posts).toEqual([expect.stringMatching(/^frame \{"ticket":"[0-9a-f]{32}","savedCardId":"CARD-\w+","cvv":"415"\}$/)]);
   // The approval, its order and amount, shown from the CVV post's answer: no read of the payment after it.
