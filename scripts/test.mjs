@@ -150,13 +150,9 @@ function run(name) {
   const waits = step.after.filter((other) => chosen.has(other));
   const result = Promise.all([...step.needs.map(run), ...waits.map(run)]).then((codes) => {
     const failed = step.needs.filter((_, i) => codes[i] !== 0);
-    if (interrupted) {
+    if (interrupted || failed.length > 0) {
       ended.push({ name, code: 'not run', time: '' });
-      return 1;
-    }
-    if (failed.length > 0) {
-      ended.push({ name, code: 'not run', time: '' });
-      console.log(`\n── ${name}: not run (${failed.join(', ')} failed)`);
+      if (!interrupted) console.log(`\n── ${name}: not run (${failed.join(', ')} failed)`);
       return 1;
     }
     const from = performance.now();
@@ -247,7 +243,7 @@ if (counted.length > 0) {
   const wall = (performance.now() - started) / 1000;
   const cores = availableParallelism();
   const busy = `${((100 * total) / (wall * cores)).toFixed(0)} % busy`;
-  const left = ended.filter((e) => e.cpu === undefined).map((e) => e.name);
+  const left = ended.filter((e) => e.cpu === undefined && e.code !== 'not run').map((e) => e.name);
   const without = left.length > 0 ? ` (${left.join(', ')} not counted: at least ${busy})` : `: ${busy}`;
   console.log(`   all steps  ${total.toFixed(1)} CPU s in ${wall.toFixed(1)} s on ${cores} cores${without}`);
 }

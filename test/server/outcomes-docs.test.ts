@@ -168,21 +168,16 @@ describe('docs/outcomes.md: the settle job', () => {
     // A pending payment whose payer never finishes on the bank's page; an attempt whose request never reached the service.
     const pending = await post({ nonce: await nonce(testCards.otp.number), attempt: 'attempt-pending-1', order: 'ORDER-P' });
     expect(pending).toMatchObject({ status: 'pending' });
-    await shop.store.attempts.begin({
-      attempt: 'attempt-silent-1',
-      invoiceNumber: 'PF-silent-1',
-      order: 'ORDER-S',
-      status: 'open',
-      createdAt: Date.now() - 2 * 86_400_000,
-    });
-    // One begun two hours ago: the service may still notify its payment.
-    await shop.store.attempts.begin({
-      attempt: 'attempt-young-1',
-      invoiceNumber: 'PF-young-1',
-      order: 'ORDER-Y',
-      status: 'open',
-      createdAt: Date.now() - 2 * 3600_000,
-    });
+    const begun = (name: string, order: string, agoMs: number) =>
+      shop.store.attempts.begin({
+        attempt: `attempt-${name}-1`,
+        invoiceNumber: `PF-${name}-1`,
+        order,
+        status: 'open',
+        createdAt: Date.now() - agoMs,
+      });
+    await begun('silent', 'ORDER-S', 2 * 86_400_000);
+    await begun('young', 'ORDER-Y', 2 * 3600_000); // two hours ago: the service may still notify its payment
     const saved: unknown[][] = [];
     const warned: string[] = [];
     const told: string[] = [];
