@@ -12,14 +12,16 @@ import { appOf, buildApp, gzip, reactBinding } from './bundle.mjs';
  */
 export const CEILINGS = {
   // 8,885 B + 331 B, issue 31's goal (9 KB); raised by 160 B for the page's half in named parts
-  // (issue 40 item 1: 9,354 B; the parts' context objects keep their property names).
-  'dist/payframe.umd.min.js': 9376,
+  // (issue 40 item 1: 9,354 B; the parts' context objects keep their property names); raised by 42 B
+  // for the pending file fetched at Pay (issue 41 item 1: an OTP card's Pay a round trip shorter; 9,415 B).
+  'dist/payframe.umd.min.js': 9418,
   // 14,336 B + 0 B; raised by 16 B for the words of the frame's one config reader (issue 40 item 3:
   // a config the frame cannot read is refused in words, where the frame stayed blank; 14,349 B).
   'dist/frame/index.html': 14352,
   // 6,080 B + 320 B (the goal, 5 KB, is missed: bench/README.md); raised by 192 B for the page's
-  // half in named parts (issue 40 item 1: 6,552 B).
-  'ESM app: mountFields + handlePending (at once)': 6592,
+  // half in named parts (issue 40 item 1: 6,552 B); raised by 40 B for the pending chunk fetched at
+  // Pay (issue 41 item 1: 6,621 B).
+  'ESM app: mountFields + handlePending (at once)': 6632,
   // 1,335 B + 201 B: the goal of issue 31 (1.5 KB).
   'payframe/react beyond payframe': 1536,
 };

@@ -194,9 +194,9 @@ test(
   },
 );
 
-// The script-tag bundle's pending flow is a file beside it (payframe.pending.umd.min.js), loaded at the first
-// handlePending (docs/pending.md, "The script-tag bundle"): under each policy a merchant may write, the OTP form
-// appears, its file asked for once and only then, and not one violation happens.
+// The script-tag bundle's pending flow is a file beside it (payframe.pending.umd.min.js), loaded at Pay once
+// the nonce is there (docs/pending.md, "The script-tag bundle"): under each policy a merchant may write, the
+// OTP form appears, its file asked for once and only after Pay, and not one violation happens.
 const NONCE = 'bm9uY2Utb2YtdGhlLXBhZ2U';
 const pendingPolicies = (m: Merchant): Record<string, string> => {
   const rest = ["default-src 'self'", "style-src 'self'", `frame-src ${m.sandbox.url}`, `connect-src 'self' ${m.sandbox.url}`];
@@ -234,7 +234,7 @@ for (const name of [
   "script-src 'nonce-…', trusted-types payframe",
   "script-src 'nonce-…' 'strict-dynamic', trusted-types payframe",
 ]) {
-  test(`a pending payment on the script-tag checkout under ${name}: the OTP form's file loads at handlePending, once; zero violations`, async ({
+  test(`a pending payment on the script-tag checkout under ${name}: the OTP form's file loads at Pay, once; zero violations`, async ({
     page,
     context,
   }) => {
@@ -249,7 +249,7 @@ for (const name of [
     await payButton(page).click();
     const otp = page.getByLabel('One-time password');
     await expect(otp).toBeFocused({ timeout: 15_000 });
-    // One request more, beside the bundle, and only now.
+    // One request more, beside the bundle, and only after Pay.
     expect(asked.filter(isChunk)).toEqual([
       expect.stringMatching(new RegExp(`^${merchant.url}/payframe\\.pending\\.umd\\.min\\.js\\?v=[0-9a-f]{12}$`)),
     ]);
@@ -283,7 +283,7 @@ test('a page whose Trusted Types allow no policy named payframe: handlePending s
   );
   await expect(page.locator('#otp')).toBeEmpty();
   expect(asked.filter(isChunk)).toEqual([]);
-  // The browser reports both refusals to the merchant: the policy's name, then the plain URL.
+  // The browser reports both refusals to the merchant, once (at Pay, not again at handlePending): the policy's name, then the plain URL.
   await expect
     .poll(() => violations.filter((v) => !v.startsWith('console')).map((v) => v.split(' ')[1]))
     .toEqual(['trusted-types', 'require-trusted-types-for']);

@@ -16,7 +16,7 @@ import { configError } from './shared/errors';
 export { collectBrowserInfo } from './client/browser-info';
 export { mountFields } from './client/form/hosted';
 export { handlePending } from './client/pending/beside';
-export { readReturn } from './client/pending/pending';
+export { readReturn } from './client/pending/return';
 export { isPayframeError, PayframeError } from './shared/errors';
 
 const elsewhere = (what: string) => configError(`${what} is in payframe.full.umd.min.js, not in the hosted form's bundle`);

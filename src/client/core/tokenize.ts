@@ -8,14 +8,19 @@ import type { TokenizeResult } from '../../protocol/messages';
 import { deadline } from '../../shared/deadline';
 import type { ClientCore, TokenizeOptions } from './types';
 import { withToken } from './with-token';
+import { atPay } from '../pending/warm';
 
 /** A card already checked, exchanged for a nonce with the client's token, under its deadline. */
 export function tokenizeCard(core: ClientCore, card: CheckedCard, stop: AbortSignal | undefined): Promise<TokenizeResult> {
   const { base, merchantId, retries, timeoutMs } = core.config;
   const d = deadline(timeoutMs, 'tokenize', stop);
-  return withToken(core, d, (token) => requestNonce({ base: base.href, merchantId, token, card, retries, signal: d.signal })).finally(
-    d.done,
-  );
+  return withToken(core, d, (token) => requestNonce({ base: base.href, merchantId, token, card, retries, signal: d.signal }))
+    .then((result) => {
+      // The payment is next: its pending code loads beside it (warm.ts).
+      atPay.warm?.();
+      return result;
+    })
+    .finally(d.done);
 }
 
 /**

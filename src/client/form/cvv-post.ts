@@ -9,6 +9,7 @@ import { plainCopy } from '../../shared/plain';
 import { MAX_POST_BODY, postTarget } from '../../protocol';
 import type { Ask } from '../../protocol/ask';
 import type { CvvAnswer } from '../../protocol/wire';
+import { atPay } from '../pending/warm';
 import type { PostCvvOptions } from './types';
 
 /**
@@ -26,6 +27,8 @@ export function cvvPost(options: PostCvvOptions, pageOrigin: string, defaultMs: 
     throw requestError(`body must be a JSON object without cvv, of at most ${MAX_POST_BODY} characters`, 'postCvv');
   }
   return async () => {
+    // The post is the payment: its pending code loads beside it.
+    atPay.warm?.();
     const d = deadline(timeoutMs, 'postCvv', signal);
     try {
       return await d.race(ask({ t: 'post', url: target.href, body: data, timeoutMs }, d.signal));

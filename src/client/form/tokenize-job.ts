@@ -8,6 +8,7 @@ import type { Tokenize, TokenizeResult } from '../../protocol/messages';
 import type { Deadline } from '../../shared/deadline';
 import type { ClientCore } from '../core/types';
 import { withToken } from '../core/with-token';
+import { atPay } from '../pending/warm';
 
 /**
  * The client token, then the number frame's job, under the call's deadline `d` (jobs.ts made it at the
@@ -17,7 +18,11 @@ import { withToken } from '../core/with-token';
  * still holds of the frame before.
  */
 export const tokenizeJob = (core: ClientCore, d: Deadline, ask: Ask, seen: Tokenize['seen'], check: () => void): Promise<TokenizeResult> =>
-  withToken(core, d, (token) => {
+  withToken<TokenizeResult>(core, d, (token) => {
     check();
     return ask({ t: 'tokenize', token, timeoutMs: core.config.timeoutMs, retries: core.config.retries, seen: { ...seen } }, d.signal);
+  }).then((result) => {
+    // The nonce is here and the payment is next: its pending code loads beside it, off the nonce's path.
+    atPay.warm?.();
+    return result;
   });

@@ -1,7 +1,7 @@
 /**
  * `handlePending` of the script-tag bundle (payframe.umd.min.js). Few pages meet a pending payment, so
  * the code that finishes one, the OTP form included, is a file beside the bundle
- * (payframe.pending.umd.min.js, made by scripts/pending-chunk.mjs), loaded at the first call as the
+ * (payframe.pending.umd.min.js, made by scripts/pending-chunk.mjs), loaded when the payer presses Pay as the
  * ESM build loads its chunk: a <script> with the page script's nonce, its URL made by a Trusted Types
  * policy named `payframe` where the browser has them, and its SHA-384 pinned (`integrity`), so that
  * the browser refuses any other file (docs/pending.md, "The script-tag bundle").
@@ -12,6 +12,7 @@ import { configError, PayframeError } from '../../shared/errors';
 import { urlOf } from '../../shared/url-of';
 import type { finishPending } from './pending-flow';
 import type { HandlePendingOptions, PendingOutcome } from './types';
+import { atPay } from './warm';
 
 type Flow = { finishPending: typeof finishPending };
 /** What the chunk's file calls as it runs: its module, given the parts it takes from this bundle. */
@@ -74,13 +75,19 @@ function load(): Promise<Flow> {
 
 /**
  * Finishes a pending payment in the browser (pending.ts, docs/pending.md), once the file beside the
- * bundle has loaded; one that did not is `network` (`invalid_config` when it cannot be asked for), and
- * nothing was shown, sent or navigated: the next call asks for it again.
+ * bundle has loaded; one that did not is `network` (the next call asks for it again), `invalid_config`
+ * when this page cannot ask for it, and nothing was shown, sent or navigated.
  */
-export function handlePending(pending: PendingPayment, options: HandlePendingOptions): Promise<PendingOutcome> {
-  flow ??= load().catch((error: unknown) => {
-    flow = undefined;
+const loaded = () =>
+  (flow ??= load().catch((error: PayframeError) => {
+    // Unreachable or not this bundle's file: asked for again at the next call. A page that cannot load it
+    // (its CSP, no <script src>) cannot until it reloads: kept, so that the browser reports the refusal once.
+    if (error.code === 'network') flow = undefined;
     throw error;
-  });
-  return flow.then((f) => f.finishPending(pending, options));
+  }));
+// Fetched when the payer presses Pay (warm.ts), as the ESM build fetches its chunk.
+atPay.warm = () => void loaded().catch(() => undefined);
+
+export function handlePending(pending: PendingPayment, options: HandlePendingOptions): Promise<PendingOutcome> {
+  return loaded().then((f) => f.finishPending(pending, options));
 }
