@@ -16,8 +16,10 @@ export const CEILINGS = {
   // for the pending file fetched at Pay (issue 41 item 1: an OTP card's Pay a round trip shorter; 9,415 B).
   'dist/payframe.umd.min.js': 9418,
   // 14,336 B + 0 B; raised by 16 B for the words of the frame's one config reader (issue 40 item 3:
-  // a config the frame cannot read is refused in words, where the frame stayed blank; 14,349 B).
-  'dist/frame/index.html': 14352,
+  // a config the frame cannot read is refused in words, where the frame stayed blank; 14,349 B); raised by
+  // 20 B for the merchant's sheet kept across configs that change no style (issue 41 item 1: setDisabled
+  // at Pay restyled all four frames before the nonce's job ran, 10 ms; 14,371 B).
+  'dist/frame/index.html': 14372,
   // 6,080 B + 320 B (the goal, 5 KB, is missed: bench/README.md); raised by 192 B for the page's
   // half in named parts (issue 40 item 1: 6,552 B); raised by 40 B for the pending chunk fetched at
   // Pay (issue 41 item 1: 6,621 B).

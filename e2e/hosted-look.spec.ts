@@ -75,8 +75,16 @@ test("the merchant's styles apply inside the frames; values that could load or i
   expect(look).toEqual({ color: 'rgb(10, 20, 30)', fontSize: '18px', backgroundImage: 'none', letterSpacing: 'normal' });
   await typeInto(page, 'number', '5555555555554445');
   await expect(input(page, 'number')).toHaveCSS('color', 'rgb(200, 0, 0)');
-  const dropped = warnings.filter((w) => w.startsWith('payframe: the number field ignored'));
-  expect(dropped).toEqual(['payframe: the number field ignored base.background-image, base.letter-spacing, placeholder.color, hover']);
+  const dropped = () => warnings.filter((w) => w.startsWith('payframe: the number field ignored'));
+  expect(dropped()).toEqual(['payframe: the number field ignored base.background-image, base.letter-spacing, placeholder.color, hover']);
+  // A change of no style (a form disabled while it pays, then enabled) keeps the look, and says nothing again.
+  await page.evaluate(() => (window as any).form.setDisabled(true));
+  await expect(input(page, 'number')).toBeDisabled();
+  await page.evaluate(() => (window as any).form.setDisabled(false));
+  await expect(input(page, 'number')).toBeEnabled();
+  await expect(input(page, 'number')).toHaveCSS('color', 'rgb(200, 0, 0)');
+  await expect(input(page, 'number')).toHaveCSS('font-size', '18px');
+  expect(dropped()).toHaveLength(1);
 });
 
 test('web fonts load inside the frames from https woff2 sources only', async ({ page }) => {

@@ -59,6 +59,8 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
   let texts = TEXTS.en;
   let touched = false;
   let fontsLoaded = false;
+  /** The styles and scheme of the merchant's sheet applied, as JSON. */
+  let shown = '';
   const bound = bindField(input, name, changed);
 
   const render = () => {
@@ -90,10 +92,14 @@ export function createField(name: FieldName, changed: (event: FieldEvent) => voi
       input.disabled = !!m.disabled;
       mark?.set(m.brandMark !== false);
       const dropped: string[] = [];
-      if (base) {
+      // A config that changes no style (setDisabled, setLocale) keeps the sheet: a new one restyles the
+      // whole frame, and would warn again of what it dropped.
+      const look = JSON.stringify([m.styles, m.scheme]);
+      if (base && look !== shown) {
         const own = merchantSheet(m.styles, m.scheme);
         document.adoptedStyleSheets = [base, own.sheet];
         dropped.push(...own.dropped);
+        shown = look;
       }
       // A second config (another locale) keeps the fonts it has.
       if (!fontsLoaded) dropped.push(...loadFonts(m.fonts, document.fonts));
