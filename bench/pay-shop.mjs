@@ -6,7 +6,9 @@
 // (a pending payment's redirect URL) are the proxy's, as the live service's are its public origin; the
 // shop reaches the service through the same proxy. Each proxy logs the request lines it passes (plain
 // HTTP, the demo's loopback development mode): the part prints which requests a Pay made, in order.
-import { spawnSync } from 'node:child_process';
+// They run in a process of their own, as a shop's server does: the bench's driver (Playwright's client,
+// which hears every request and captures a stack per call) would otherwise share their event loop.
+import { fork, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,10 +29,43 @@ function buildDemoPages() {
 }
 
 /**
- * The sandbox and the demo shop, in this process, behind their proxies. Answers the checkout's URL,
- * `setDelay(ms)` for every hop, `take()` (the requests since the last take, each with its hop), `close()`.
+ * The sandbox and the demo shop, in a child process, behind their proxies. Answers the checkout's URL,
+ * `setDelay(ms)` for every hop, `take()` (the requests since the last take, each with its hop), `close()`,
+ * each a promise.
  */
 export async function startPayShop() {
+  const child = fork(fileURLToPath(import.meta.url), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = [];
+  const ask = (m) => new Promise((resolve) => (waiting.push(resolve), child.send(m)));
+  child.on('message', (m) => waiting.shift()?.(m));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const started = await Promise.race([ask({ do: 'start' }), exited.then((code) => ({ failed: code }))]);
+  if ('failed' in started) throw new Error(`the pay shop's process ended (${started.failed}) before it started`);
+  return {
+    url: started.url,
+    setDelay: (ms) => ask({ do: 'delay', ms }),
+    take: () => ask({ do: 'take' }),
+    close: async () => {
+      await ask({ do: 'close' });
+      await exited;
+    },
+  };
+}
+
+// The child: the servers, driven by the parent's messages, one answer each.
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  let shop;
+  process.on('message', async (m) => {
+    if (m.do === 'start') shop = await servePayShop();
+    else if (m.do === 'delay') shop.setDelay(m.ms);
+    else if (m.do === 'close') await shop.close();
+    process.send(m.do === 'start' ? { url: shop.url } : m.do === 'take' ? shop.take() : {});
+    if (m.do === 'close') process.disconnect();
+  });
+}
+
+/** The servers in this process: what startPayShop's child runs. */
+async function servePayShop() {
   buildDemoPages();
   const { startSandbox } = await import('payframe/sandbox');
   const { createGateway } = await import('payframe/server');

@@ -96,7 +96,7 @@ async function payOnce(browser, shop, kind) {
       await typeNewCard(page, CARD[kind]);
     }
     await watch(page);
-    shop.take();
+    await shop.take();
     await payButton(page).click();
     if (kind === 'otp') {
       const asked = await otpShown(page);
@@ -105,11 +105,11 @@ async function payOnce(browser, shop, kind) {
       const shown = await approvedShown(page);
       const submits = await page.evaluate(() => window.submits);
       const [pressed, submitted] = [submits[0], submits.at(-1)];
-      return { ms: asked - pressed + (shown - submitted), requests: shop.take() };
+      return { ms: asked - pressed + (shown - submitted), requests: await shop.take() };
     }
     const shown = await approvedShown(page);
     const [pressed] = await page.evaluate(() => window.submits);
-    return { ms: shown - pressed, requests: shop.take() };
+    return { ms: shown - pressed, requests: await shop.take() };
   } finally {
     await context.close();
   }
@@ -125,7 +125,7 @@ export async function run() {
     for (const kind of Object.keys(FLOOR)) await payOnce(browser, shop, kind);
     for (let r = 0; r < RUNS; r++) {
       for (const ms of DELAYS) {
-        shop.setDelay(ms);
+        await shop.setDelay(ms);
         for (const kind of Object.keys(FLOOR)) {
           const { ms: took, requests } = await payOnce(browser, shop, kind);
           (times[`${kind} ${ms}`] ??= []).push(took);
