@@ -52,9 +52,10 @@ export async function startPayShop() {
   };
 }
 
-// The child: the servers, driven by the parent's messages, one answer each.
+// The child: the servers, driven by the parent's messages, one answer each; gone with its parent.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   let shop;
+  process.on('disconnect', () => process.exit());
   process.on('message', async (m) => {
     if (m.do === 'start') shop = await servePayShop();
     else if (m.do === 'delay') shop.setDelay(m.ms);

@@ -262,6 +262,59 @@ for (const name of [
   });
 }
 
+test("an approved payment on the script-tag checkout: the OTP form's file is asked for at Pay, once per page; zero violations", async ({
+  page,
+  context,
+}) => {
+  const violations = await watchCsp(context, page);
+  const asked: string[] = [];
+  page.on('request', (request) => void asked.push(request.url()));
+  await page.goto(await pendingCheckout(pendingPolicies(merchant)["script-src 'nonce-…', trusted-types payframe"]!));
+  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, { number: testCards.approved.number, expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
+  expect(asked.filter(isChunk)).toEqual([]);
+  // Pay: the nonce, then the file beside the bundle while the shop makes the payment, which no OTP needs.
+  await payButton(page).click();
+  await expect(page.locator('#status')).toHaveText(/^Paid: captured visa 1111/, { timeout: 15_000 });
+  await expect.poll(() => asked.filter(isChunk)).toHaveLength(1);
+  // Paying again on the page asks for nothing more.
+  const nonces = () => merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce')).length;
+  const before = nonces();
+  await payButton(page).click();
+  await expect.poll(nonces).toBe(before + 1);
+  await expect(page.locator('#status')).toHaveText(/^Paid: captured visa 1111/, { timeout: 15_000 });
+  expect(asked.filter(isChunk)).toHaveLength(1);
+  expect((await recorded(page)).errors).toEqual([]);
+  expect(violations).toEqual([]);
+});
+
+test('the file fails to load at Pay (a blip): handlePending asks for it again, and the OTP form shows on the same Pay', async ({
+  page,
+  context,
+}) => {
+  const violations = await watchCsp(context, page);
+  const answered: number[] = [];
+  // The first ask, Pay's, answered 503 once the shop's pending answer is in (handlePending is waiting on
+  // it by then); the next one, handlePending's own, gets the file.
+  const paid = page.waitForResponse((response) => new URL(response.url()).pathname === '/pay');
+  await page.route(
+    (url) => isChunk(url.href),
+    async (route) => {
+      if (answered.push(answered.length ? 200 : 503) > 1) return route.continue();
+      await paid;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await route.fulfill({ status: 503, body: 'blip' });
+    },
+  );
+  await page.goto(await pendingCheckout(pendingPolicies(merchant)["script-src 'self'"]!));
+  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
+  await payButton(page).click();
+  await expect(page.getByLabel('One-time password')).toBeFocused({ timeout: 15_000 });
+  expect(answered).toEqual([503, 200]);
+  expect(violations).toEqual([]);
+});
+
 test('a page whose Trusted Types allow no policy named payframe: handlePending says so (invalid_config), and nothing is drawn or asked for', async ({
   page,
   context,
@@ -284,9 +337,11 @@ test('a page whose Trusted Types allow no policy named payframe: handlePending s
   await expect(page.locator('#otp')).toBeEmpty();
   expect(asked.filter(isChunk)).toEqual([]);
   // The browser reports both refusals to the merchant, once (at Pay, not again at handlePending): the policy's name, then the plain URL.
-  await expect
-    .poll(() => violations.filter((v) => !v.startsWith('console')).map((v) => v.split(' ')[1]))
-    .toEqual(['trusted-types', 'require-trusted-types-for']);
+  const refusals = () => violations.filter((v) => !v.startsWith('console')).map((v) => v.split(' ')[1]);
+  await expect.poll(refusals).toEqual(['trusted-types', 'require-trusted-types-for']);
+  // And no second pair after it: the refusal at Pay is kept, handlePending does not ask again.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+  expect(refusals()).toEqual(['trusted-types', 'require-trusted-types-for']);
 });
 
 /** Breaks the policy once on the page and once in the CVV frame, as a stray inline style would. */

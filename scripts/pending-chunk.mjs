@@ -1,7 +1,7 @@
 // The pending flow of the script-tag bundle (payframe.umd.min.js), in a file of its own beside it
-// (payframe.pending.umd.min.js), built once per process: the bundle loads it at the first handlePending
-// (src/client/pending/beside.ts), pinned by its SHA-384. Few pages meet a pending payment; those that
-// do fetch the OTP form then. The ESM build splits the same code with a dynamic import; this is that
+// (payframe.pending.umd.min.js), built once per process: the bundle loads it at the payer's first Pay
+// (src/client/pending/beside.ts), pinned by its SHA-384. Few pages meet a pending payment, and a page
+// whose payer never pays never fetches the OTP form. The ESM build splits the same code with a dynamic import; this is that
 // split for a classic script, which has no modules.
 //
 // The file is one call: `document.currentScript.payframe(function (require, exports) { … })`. The

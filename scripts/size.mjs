@@ -53,7 +53,7 @@ for (const wanted of apps) {
 console.log('\nESM apps importing only these names from dist/payframe.mjs (or the entry named) (rollup, tree-shaken, terser):');
 print(rows);
 console.log(
-  '(bytes, gzip and brotli of what loads at once; lazy: gzip of each chunk loaded at first use, named by its module: tokenize at the first client.tokenize(), pending-flow at the first handlePending())',
+  '(bytes, gzip and brotli of what loads at once; lazy: gzip of each chunk loaded at first use, named by its module: tokenize at the first client.tokenize(), pending-flow at Pay, once the nonce is there)',
 );
 
 // The byte budget (bench/budget.mjs; test/budget.test.ts fails past a ceiling).

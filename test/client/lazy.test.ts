@@ -27,17 +27,18 @@ it('reports a chunk that did not load as network, and loads it again at the next
 });
 
 /**
- * Counts the pending flow's loads from now on (its chunk asked for and arrived); answers the count so far.
- * Counted once arrived, so that a test waiting for it leaves no import on its way into the next test.
+ * Counts the pending flow's loads from now on: asked for (its import begun), and arrived. A test waits for
+ * its arrival, so that no import on its way runs into the next test.
  */
-function countFlows(): () => number {
-  let loads = 0;
+function countFlows(): { asked: number; arrived: number } {
+  const count = { asked: 0, arrived: 0 };
   vi.doMock('../../src/client/pending/pending-flow', async (original) => {
+    count.asked++;
     const flow = await original();
-    loads++;
+    count.arrived++;
     return flow;
   });
-  return () => loads;
+  return count;
 }
 
 const SESSION = '0123456789abcdef0123456789abcdef';
@@ -97,12 +98,12 @@ it('postCvv: checks that did not load are network, and nothing is posted; the ne
   const posts = () => win.postMessage.mock.calls.filter(([m]) => m.t === 'post');
   await expect(form.postCvv({ url: '/pay' })).rejects.toMatchObject({ code: 'network', message: 'postCvv: its code did not load' });
   expect(posts()).toEqual([]);
-  expect(flows()).toBe(0);
+  expect(flows.asked).toBe(0);
   fail = false;
   const call = form.postCvv({ url: '/pay', body: { ticket: 't' } });
   await vi.waitFor(() => expect(posts()).toHaveLength(1));
   // The post is the payment: a pending answer's code is on its way beside it.
-  await vi.waitFor(() => expect(flows()).toBe(1), { timeout: 5000 }); // its first import is transformed then: slow on a busy machine
+  await vi.waitFor(() => expect(flows.arrived).toBe(1), { timeout: 5000 }); // its first import is transformed then: slow on a busy machine
   say({ t: 'posted', id: posts()[0]![0].id, body: { status: 'approved' } });
   await expect(call).resolves.toEqual({ status: 'approved' });
   form.destroy();
@@ -148,12 +149,12 @@ it("the hosted form's tokenize job: asked for when the form is ready; one that d
   const call = form.tokenize();
   await vi.waitFor(() => expect(jobs()).toHaveLength(1));
   // Not while the nonce is asked for: nothing rides beside it.
-  expect(flows()).toBe(0);
+  expect(flows.asked).toBe(0);
   const result = { nonce: 'n', brand: 'visa', last4: '1111', expireMonth: 1, expireYear: 2030, expiresAt: 't' };
   say(0, { t: 'result', id: jobs()[0]![0].id, result });
   await expect(call).resolves.toEqual(result);
   // The nonce is here, the payment next: a pending answer's code is on its way.
-  await vi.waitFor(() => expect(flows()).toBe(1), { timeout: 5000 }); // its first import is transformed then: slow on a busy machine
+  await vi.waitFor(() => expect(flows.arrived).toBe(1), { timeout: 5000 }); // its first import is transformed then: slow on a busy machine
   form.destroy();
 });
 

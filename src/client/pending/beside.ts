@@ -73,21 +73,26 @@ function load(): Promise<Flow> {
   });
 }
 
-/**
- * Finishes a pending payment in the browser (pending.ts, docs/pending.md), once the file beside the
- * bundle has loaded; one that did not is `network` (the next call asks for it again), `invalid_config`
- * when this page cannot ask for it, and nothing was shown, sent or navigated.
- */
 const loaded = () =>
   (flow ??= load().catch((error: PayframeError) => {
-    // Unreachable or not this bundle's file: asked for again at the next call. A page that cannot load it
-    // (its CSP, no <script src>) cannot until it reloads: kept, so that the browser reports the refusal once.
+    // Unreachable, refused by the page's script-src, or not this bundle's file: asked for again at the
+    // next call. Trusted Types that refuse the policy, or no <script src>: so until the page reloads; kept,
+    // so that the browser reports the refusal once.
     if (error.code === 'network') flow = undefined;
     throw error;
   }));
-// Fetched when the payer presses Pay (warm.ts), as the ESM build fetches its chunk.
-atPay.warm = () => void loaded().catch(() => undefined);
 
+/** The load the payer's first Pay started (warm.ts), once per page: a page that cannot load the file says so once. */
+let warm: Promise<Flow> | undefined;
+atPay.warm = () => void (warm ??= loaded()).catch(() => undefined);
+
+/**
+ * Finishes a pending payment in the browser (pending.ts, docs/pending.md), once the file beside the
+ * bundle has loaded; one that did not is `network` (the next call asks for it again), `invalid_config`
+ * when this page cannot ask for it, and nothing was shown, sent or navigated. A load that Pay started
+ * and that failed, on its way or before, is asked for once more here.
+ */
 export function handlePending(pending: PendingPayment, options: HandlePendingOptions): Promise<PendingOutcome> {
-  return loaded().then((f) => f.finishPending(pending, options));
+  const first = loaded();
+  return (first === warm ? first.catch(loaded) : first).then((f) => f.finishPending(pending, options));
 }
