@@ -288,25 +288,47 @@ test("an approved payment on the script-tag checkout: the OTP form's file is ask
   expect(violations).toEqual([]);
 });
 
+test('a page that does not serve the file: its first Pay asks for it, the next Pay does not; both pay', async ({ page }) => {
+  const asked: string[] = [];
+  await page.route(
+    (url) => isChunk(url.href),
+    (route) => (asked.push(route.request().url()), route.fulfill({ status: 404, body: 'none here' })),
+  );
+  await page.goto(await pendingCheckout(pendingPolicies(merchant)["script-src 'self'"]!));
+  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, { number: testCards.approved.number, expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
+  for (const pay of [1, 2]) {
+    // The file is asked for as the nonce arrives, before the page posts it to its shop's /pay.
+    const paid = page.waitForResponse((response) => new URL(response.url()).pathname === '/pay');
+    await payButton(page).click();
+    await paid;
+    await expect(page.locator('#status')).toHaveText(/^Paid: captured visa 1111/, { timeout: 15_000 });
+    expect(asked, `after Pay ${pay}`).toHaveLength(1);
+  }
+});
+
 test('the file fails to load at Pay (a blip): handlePending asks for it again, and the OTP form shows on the same Pay', async ({
   page,
   context,
 }) => {
   const violations = await watchCsp(context, page);
   const answered: number[] = [];
-  // The first ask, Pay's, answered 503 once the shop's pending answer is in (handlePending is waiting on
-  // it by then); the next one, handlePending's own, gets the file.
-  const paid = page.waitForResponse((response) => new URL(response.url()).pathname === '/pay');
+  // The first ask, Pay's, answered 503 once handlePending has been called (it joined that load on its
+  // way); the next one, handlePending's own, gets the file.
   await page.route(
     (url) => isChunk(url.href),
     async (route) => {
       if (answered.push(answered.length ? 200 : 503) > 1) return route.continue();
-      await paid;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await page.waitForFunction(() => (window as any).pendingCalled === true);
       await route.fulfill({ status: 503, body: 'blip' });
     },
   );
   await page.goto(await pendingCheckout(pendingPolicies(merchant)["script-src 'self'"]!));
+  await page.evaluate(() => {
+    const payframe = (window as any).Payframe;
+    const handle = payframe.handlePending;
+    payframe.handlePending = (...args: unknown[]) => (((window as any).pendingCalled = true), handle(...args));
+  });
   await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
   await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
   await payButton(page).click();

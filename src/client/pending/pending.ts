@@ -20,5 +20,8 @@ atPay.warm = () => void flow().catch(() => undefined);
  * server or the network) is shown in the form, which the payer can submit again.
  */
 export async function handlePending(pending: PendingPayment, options: HandlePendingOptions): Promise<PendingOutcome> {
-  return flow().then((f) => f.finishPending(pending, options));
+  // A load that failed (Pay's, which this call may have joined on its way) is asked for once more.
+  return flow()
+    .catch(flow)
+    .then((f) => f.finishPending(pending, options));
 }
