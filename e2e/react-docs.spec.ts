@@ -13,7 +13,6 @@ import { createClient } from '../src';
 import { type SandboxHandle, testCards } from '../src/sandbox';
 import { toNodeListener } from '../src/server';
 import { readmeBlock } from '../test/readme';
-import { emptyPglite } from '../test/setup/pglite';
 import { pageCsp } from './support/merchant';
 import { bundle, serverRender } from './support/react';
 import { startSandbox, trustedTls } from './support/tls';
@@ -28,7 +27,7 @@ let shopUrl: string;
 const dir = new URL(`../test-results/docs-react/${process.pid}/`, import.meta.url);
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000); // the first on a machine makes PGlite's empty template: seconds on a loaded machine
+  test.setTimeout(120_000); // PGlite makes its folder: seconds on a loaded machine
   sandbox = await startSandbox();
   const { id, clientId, clientSecret } = sandbox.merchant;
   Object.assign(process.env, {
@@ -39,7 +38,7 @@ test.beforeAll(async () => {
     SHOP_DATA: new URL('shop-data/', dir).pathname, // the route's database, this run's own
   });
   await mkdir(dir, { recursive: true });
-  emptyPglite(process.env['SHOP_DATA']!); // made here, a copy of an empty one, so that the first request only opens it
+  await (await PGlite.create(process.env['SHOP_DATA']!)).close(); // made here, so that the first request only opens it
   // The blocks as the docs lay them out; the route's TypeScript made JavaScript, inside the package
   // (so that `payframe/server` resolves to this build).
   await mkdir(new URL('app/checkout/', dir), { recursive: true });
