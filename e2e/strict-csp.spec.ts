@@ -227,7 +227,22 @@ async function pendingCheckout(csp: string): Promise<string> {
 }
 
 const OTP_CARD = { number: testCards.otp.number, expiry: `12${String(testCards.otp.expireYear).slice(2)}`, cvv: testCards.otp.cvv };
+const APPROVED_CARD = { number: testCards.approved.number, expiry: '1234', cvv: '123' };
 const isChunk = (url: string) => new URL(url).pathname === '/payframe.pending.umd.min.js';
+
+/** The script-tag checkout under `csp`, its form ready, `card` typed into its frames. */
+async function typedCheckout(page: Page, csp: string, card: typeof OTP_CARD): Promise<void> {
+  await page.goto(await pendingCheckout(csp));
+  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
+  await fillCard(page, { ...card, name: 'Ada Lovelace' });
+}
+
+/** Every address the page asks for from now on; answers those of the pending file. */
+function chunksAsked(page: Page): () => string[] {
+  const asked: string[] = [];
+  page.on('request', (request) => void asked.push(request.url()));
+  return () => asked.filter(isChunk);
+}
 
 for (const name of [
   "script-src 'self'",
@@ -239,24 +254,19 @@ for (const name of [
     context,
   }) => {
     const violations = await watchCsp(context, page);
-    const asked: string[] = [];
-    page.on('request', (request) => void asked.push(request.url()));
-    await page.goto(await pendingCheckout(pendingPolicies(merchant)[name]!));
-    await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
-    await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
-    expect(asked.filter(isChunk)).toEqual([]);
+    const asked = chunksAsked(page);
+    await typedCheckout(page, pendingPolicies(merchant)[name]!, OTP_CARD);
+    expect(asked()).toEqual([]);
 
     await payButton(page).click();
     const otp = page.getByLabel('One-time password');
     await expect(otp).toBeFocused({ timeout: 15_000 });
     // One request more, beside the bundle, and only after Pay.
-    expect(asked.filter(isChunk)).toEqual([
-      expect.stringMatching(new RegExp(`^${merchant.url}/payframe\\.pending\\.umd\\.min\\.js\\?v=[0-9a-f]{12}$`)),
-    ]);
+    expect(asked()).toEqual([expect.stringMatching(new RegExp(`^${merchant.url}/payframe\\.pending\\.umd\\.min\\.js\\?v=[0-9a-f]{12}$`))]);
     await otp.fill(testCards.otp.otp);
     await page.getByRole('button', { name: 'Confirm' }).click();
     await expect(page.locator('#status')).toHaveText('Paid: captured visa 1836', { timeout: 15_000 });
-    expect(asked.filter(isChunk)).toHaveLength(1);
+    expect(asked()).toHaveLength(1);
     expect((await recorded(page)).errors).toEqual([]);
     expect(violations).toEqual([]);
   });
@@ -267,23 +277,20 @@ test("an approved payment on the script-tag checkout: the OTP form's file is ask
   context,
 }) => {
   const violations = await watchCsp(context, page);
-  const asked: string[] = [];
-  page.on('request', (request) => void asked.push(request.url()));
-  await page.goto(await pendingCheckout(pendingPolicies(merchant)["script-src 'nonce-…', trusted-types payframe"]!));
-  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(page, { number: testCards.approved.number, expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
-  expect(asked.filter(isChunk)).toEqual([]);
+  const asked = chunksAsked(page);
+  await typedCheckout(page, pendingPolicies(merchant)["script-src 'nonce-…', trusted-types payframe"]!, APPROVED_CARD);
+  expect(asked()).toEqual([]);
   // Pay: the nonce, then the file beside the bundle while the shop makes the payment, which no OTP needs.
   await payButton(page).click();
   await expect(page.locator('#status')).toHaveText(/^Paid: captured visa 1111/, { timeout: 15_000 });
-  await expect.poll(() => asked.filter(isChunk)).toHaveLength(1);
+  await expect.poll(asked).toHaveLength(1);
   // Paying again on the page asks for nothing more.
   const nonces = () => merchant.sandbox.requests().filter((r) => r.method === 'POST' && r.path.endsWith('/credit-card-nonce')).length;
   const before = nonces();
   await payButton(page).click();
   await expect.poll(nonces).toBe(before + 1);
   await expect(page.locator('#status')).toHaveText(/^Paid: captured visa 1111/, { timeout: 15_000 });
-  expect(asked.filter(isChunk)).toHaveLength(1);
+  expect(asked()).toHaveLength(1);
   expect((await recorded(page)).errors).toEqual([]);
   expect(violations).toEqual([]);
 });
@@ -294,9 +301,7 @@ test('a page that does not serve the file: its first Pay asks for it, the next P
     (url) => isChunk(url.href),
     (route) => (asked.push(route.request().url()), route.fulfill({ status: 404, body: 'none here' })),
   );
-  await page.goto(await pendingCheckout(pendingPolicies(merchant)["script-src 'self'"]!));
-  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(page, { number: testCards.approved.number, expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
+  await typedCheckout(page, pendingPolicies(merchant)["script-src 'self'"]!, APPROVED_CARD);
   for (const pay of [1, 2]) {
     // The file is asked for as the nonce arrives, before the page posts it to its shop's /pay.
     const paid = page.waitForResponse((response) => new URL(response.url()).pathname === '/pay');
@@ -323,14 +328,12 @@ test('the file fails to load at Pay (a blip): handlePending asks for it again, a
       await route.fulfill({ status: 503, body: 'blip' });
     },
   );
-  await page.goto(await pendingCheckout(pendingPolicies(merchant)["script-src 'self'"]!));
+  await typedCheckout(page, pendingPolicies(merchant)["script-src 'self'"]!, OTP_CARD);
   await page.evaluate(() => {
     const payframe = (window as any).Payframe;
     const handle = payframe.handlePending;
     payframe.handlePending = (...args: unknown[]) => (((window as any).pendingCalled = true), handle(...args));
   });
-  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
   await payButton(page).click();
   await expect(page.getByLabel('One-time password')).toBeFocused({ timeout: 15_000 });
   expect(answered).toEqual([503, 200]);
@@ -342,22 +345,19 @@ test('a page whose Trusted Types allow no policy named payframe: handlePending s
   context,
 }) => {
   const violations = await watchCsp(context, page);
-  const asked: string[] = [];
-  page.on('request', (request) => void asked.push(request.url()));
+  const asked = chunksAsked(page);
   const csp = pendingPolicies(merchant)["script-src 'nonce-…', trusted-types payframe"]!.replace(
     'trusted-types payframe',
     'trusted-types shop',
   );
-  await page.goto(await pendingCheckout(csp));
-  await expect.poll(async () => (await recorded(page)).events.some(([event]) => event === 'ready'), { timeout: 15_000 }).toBe(true);
-  await fillCard(page, { ...OTP_CARD, name: 'Ada Lovelace' });
+  await typedCheckout(page, csp, OTP_CARD);
   await payButton(page).click();
   await expect(page.locator('#status')).toHaveText(
     'invalid_config: handlePending: Trusted Types refused payframe.pending.umd.min.js: the CSP must allow `trusted-types payframe`',
     { timeout: 15_000 },
   );
   await expect(page.locator('#otp')).toBeEmpty();
-  expect(asked.filter(isChunk)).toEqual([]);
+  expect(asked()).toEqual([]);
   // The browser reports both refusals to the merchant, once (at Pay, not again at handlePending): the policy's name, then the plain URL.
   const refusals = () => violations.filter((v) => !v.startsWith('console')).map((v) => v.split(' ')[1]);
   await expect.poll(refusals).toEqual(['trusted-types', 'require-trusted-types-for']);
