@@ -42,7 +42,12 @@ export default defineConfig({
     ],
     environment: 'node',
     reporters: ['default', ['json', { outputFile: 'reports/unit.json' }]],
-    testTimeout: 15_000,
+    // Only to end a hang: the bounds a test checks are its own (`toBeLessThan`). On two cores beside the
+    // Chromium suite a test that opens a PGlite folder twice took 11 s of the 15 s this was, and hooks had
+    // vitest's 10 s. (A CI run failed one unit test that its output, cut to its end, did not name; the
+    // closing lines name each failed test now: scripts/test-summary.mjs.)
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     // Files run in parallel, one per worker. Vitest's default is a worker per core but one, which on two
     // cores runs the files one after the other; most of their time is waiting (sandboxes, sockets,
     // timers: the notification file's 14 s, 10 of them a default timeout), so two workers at least.

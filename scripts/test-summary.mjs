@@ -1,4 +1,7 @@
-// Prints one closing line for CI from the JSON reports of vitest and Playwright.
+// Prints the closing lines for CI from the JSON reports of vitest and Playwright: the counts, then each
+// failed test by file and name with its error's first line. CI shows the end of a run's output, and
+// each step prints its own when it ends, so a unit test that failed minutes before the browser suites
+// ended was named nowhere in what CI kept.
 import { readFileSync } from 'node:fs';
 
 function read(file) {
@@ -9,23 +12,57 @@ function read(file) {
   }
 }
 
+/** The first line of an error, its colour codes taken out. */
+const firstLine = (text = '') =>
+  text
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[\d;]*m/g, '')
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim()
+    .slice(0, 240) ?? '';
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** `step file › name: error` for each failed test. */
+const failures = [];
 const unit = read('reports/unit.json');
 if (unit) {
   passed += unit.numPassedTests;
   failed += unit.numFailedTests;
   skipped += unit.numPendingTests + unit.numTodoTests;
+  for (const file of unit.testResults) {
+    const path = file.name.slice(file.name.lastIndexOf('/test/') + 1);
+    for (const test of file.assertionResults.filter((t) => t.status === 'failed'))
+      failures.push(`unit ${path} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    // A file that failed before any of its tests ran (an import, a hook) has no failed test to name.
+    if (file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed'))
+      failures.push(`unit ${path}: ${firstLine(file.message)}`);
+  }
 }
+/** Playwright's suites nest (file, describe); each spec holds a test per project. */
+const playwrightFailures = (step, suite) => {
+  for (const spec of suite.specs ?? [])
+    for (const test of spec.tests.filter((t) => t.status === 'unexpected')) {
+      const error = test.results.find((r) => r.error)?.error?.message;
+      failures.push(`${step} [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error)}`);
+    }
+  for (const child of suite.suites ?? []) playwrightFailures(step, child);
+};
 // The Chromium suite, then the flows in Firefox and WebKit (npm run test:engines).
 const e2e = read('reports/e2e.json');
 const engines = read('reports/engines.json');
-for (const report of [e2e, engines]) {
+for (const [step, report] of [
+  ['e2e', e2e],
+  ['engines', engines],
+]) {
   if (!report) continue;
   passed += report.stats.expected + report.stats.flaky;
   failed += report.stats.unexpected;
   skipped += report.stats.skipped;
+  for (const suite of report.suites) playwrightFailures(step, suite);
+  for (const error of report.errors ?? []) failures.push(`${step}: ${firstLine(error.message)}`);
 }
 const missing = [
   ['unit', unit],
@@ -35,5 +72,6 @@ const missing = [
   .filter(([, r]) => !r)
   .map(([name]) => name);
 if (missing.length > 0) console.log(`missing report: ${missing.join(' ')}`);
+for (const failure of failures) console.log(`failed: ${failure}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 ? 1 : 0);
