@@ -26,9 +26,11 @@ if (missing.length > 0) {
 // The flows that matter to a payer, in every engine: Chromium (Playwright, Debian's whole browser),
 // Firefox (puppeteer-core over WebDriver BiDi) and WebKit (selenium-webdriver with WebKitWebDriver):
 // e2e/engines/*.flow.ts, run by `npm run test:engines` (docs/browsers.md). Playwright is their runner
-// only. Each scenario is written once: a flow here is not repeated in the Chromium suite
-// (playwright.config.ts), which keeps what only Chromium shows (autofill, CSP reports, axe-core,
-// screenshots, the DevTools protocol) and the checks no person's browser makes. The flows stay in this
+// only. A flow the Chromium suite (playwright.config.ts) already plays, with the same checks or more, is
+// skipped in Chromium here and names that spec: the whole browser costs more than the suite's headless
+// shell, and the same test twice in one engine proves nothing more. The Chromium suite keeps what only
+// Chromium shows (autofill, CSP reports, axe-core, screenshots, the DevTools protocol) and the checks no
+// person's browser makes. The flows stay in this
 // config rather than as a project of the Chromium one: they have their own fixtures (the `engine`
 // option, a browser launched per worker) and timeout, and `npm run test:engines` stays one step to run alone.
 export default defineConfig<object, { engine: Engine }>({

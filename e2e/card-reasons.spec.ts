@@ -1,9 +1,11 @@
 // Why a field is invalid, as a person meets it: an expired card, a wrong check digit and a brand the
 // merchant does not take each get their own text in the frame (English and Arabic), and the unwanted
-// brand is refused in the field: tokenize() sends nothing. Real Chromium, page and frames on two origins.
+// brand is refused in the field: tokenize() sends nothing, and the page never holds the card. Real
+// Chromium, page and frames on two origins.
 import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Field, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
+import { expectNoCardData, recordMerchant } from './support/recorder';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -58,6 +60,7 @@ for (const locale of ['en', 'ar'] as const) {
   test(`${locale}: an expired card, a wrong check digit and an unwanted brand each say why, and the brand sends nothing`, async ({
     page,
   }, info) => {
+    const recorder = await recordMerchant(page);
     await openCheckout(page, merchant, { locale });
 
     // '01 / 20' could still become 01 / 2030: it shows once the person leaves the field.
@@ -106,7 +109,12 @@ for (const locale of ['en', 'ar'] as const) {
     await expect(page.locator('#status')).toHaveText('invalid_card: number');
     expect(nonceRequests()).toBe(before.nonces);
     expect(merchant.tokenRequests).toBe(before.tokens);
+    await expectNoCardData(recorder, { number: '3530111333300000', cvv: '123' });
+    // Nothing went wrong unseen, in the page or a frame: no uncaught error or rejection, no CSP violation
+    // (Chromium logs one as an error).
+    expect(recorder.console.filter((line) => /^(?:error|pageerror):/.test(line))).toEqual([]);
     expect((await recorded(page)).errors).toEqual([]);
+    expect(merchant.reports).toEqual([]);
   });
 }
 

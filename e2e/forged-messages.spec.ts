@@ -186,8 +186,14 @@ test('the real frame page with a copied or guessed channel id: blank outside the
   await alone.close();
   const attacker = await context.newPage();
   await attacker.goto(other.url);
+  // Heard from before the frame is planted: the blank frame says nothing to the page that framed it.
+  await attacker.evaluate(() => {
+    const heard: string[] = ((window as any).heard = []);
+    addEventListener('message', (e) => heard.push(`${e.origin} ${JSON.stringify(e.data)}`));
+  });
   const [framed] = await plantFrames(attacker, [live]);
   expect(await framed!.locator('input').count()).toBe(0);
+  expect(await attacker.evaluate(() => (window as any).heard)).toEqual([]);
 
   // Framed by another site that names itself (of the checkout's site: the same storage partition), the
   // frame runs, for that site. On the copied channel the checkout's fields, open in the first tab, give

@@ -97,6 +97,8 @@ test('a saved card’s CVV goes from its frame on the frame host to the merchant
   });
   const card = readSavedCard(first).savedCardId!;
   const recorder = await recordMerchant(page);
+  const routeAsked = () => merchant.requests.filter((r) => r.path === '/pay/saved-card');
+  const before = routeAsked().length;
   const query = new URLSearchParams({
     merchant: merchant.sandbox.merchant.id,
     gateway: merchant.sandbox.url,
@@ -110,9 +112,16 @@ test('a saved card’s CVV goes from its frame on the frame host to the merchant
   await page.getByRole('button', { name: 'Pay 25.00 USD' }).click();
   await expect(page.locator('#status')).toHaveText('Paid: authorised', { timeout: 15_000 });
   expect(merchant.received.at(-1)).toEqual({ cvv: '739', body: { savedCardId: card } });
-  // The post came from the CVV-only form's own page on the frame host, whose CSP alone admits the merchant's origin.
-  const post = merchant.requests.filter((r) => r.path === '/pay/saved-card' && r.method === 'POST').at(-1)!;
-  expect(post.headers.origin).toBe(frameOrigin());
+  // The route was asked by the CVV-only form's own page on the frame host (whose CSP alone admits the
+  // merchant's origin), a preflight first, without cookies: the page itself posted nothing there.
+  expect(
+    routeAsked()
+      .slice(before)
+      .map((r) => [r.method, r.headers.origin, r.headers.cookie]),
+  ).toEqual([
+    ['OPTIONS', frameOrigin(), undefined],
+    ['POST', frameOrigin(), undefined],
+  ]);
   expect(merchant.frameHost!.requests.some((r) => r.path.startsWith('/cvv/?'))).toBe(true);
   await expectNoCardData(recorder, { cvv: '739' });
 });

@@ -5,6 +5,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { frameOf, input, openCheckout, recorded, typeInto } from './support/page';
+import { recordMerchant, type Recorder } from './support/recorder';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -12,6 +13,8 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => merchant?.close());
 
+/** Uncaught errors and rejections, and CSP violations (Chromium logs one as an error), in the page or a frame. */
+const problems = (recorder: Recorder) => recorder.console.filter((line) => /^(?:error|pageerror):/.test(line));
 const mark = (page: Page) => frameOf(page, 'number').locator('svg');
 /** The mark's colour and word, as drawn. */
 const drawn = (page: Page) =>
@@ -30,12 +33,20 @@ async function remount(page: Page, extra: Record<string, unknown>): Promise<void
 }
 
 test('the mark and the name a screen reader hears follow the brand as a person types a Visa, then a Mastercard', async ({ page }, info) => {
+  const recorder = await recordMerchant(page);
   await openCheckout(page, merchant);
   const number = input(page, 'number');
   await expect(mark(page)).toBeVisible();
   expect(await drawn(page)).toEqual({ fill: 'none', word: '' }); // a neutral card while the brand is unknown
   await expect(number).toHaveAccessibleDescription('');
-  await typeInto(page, 'number', '4111 1111 1111 1111');
+  // A 4 could still be Elo (4011…): the card stays neutral until the 1.
+  await typeInto(page, 'number', '4');
+  await expect(number).toHaveValue('4');
+  expect(await drawn(page)).toEqual({ fill: 'none', word: '' });
+  await expect(number).toHaveAccessibleDescription('');
+  await page.keyboard.type('1');
+  await expect.poll(() => drawn(page)).toEqual({ fill: '#127', word: 'VISA' });
+  await page.keyboard.type('11 1111 1111 1111');
   expect(await drawn(page)).toEqual({ fill: '#127', word: 'VISA' });
   await expect(number).toHaveAccessibleDescription('Visa');
   // Said as it changes, in a polite live region.
@@ -43,7 +54,13 @@ test('the mark and the name a screen reader hears follow the brand as a person t
   expect(await side(page)).toBe('right');
   await page.screenshot({ path: info.outputPath('mark-visa-en.png'), fullPage: true });
   await page.evaluate(() => (window as any).form.clear('number'));
-  await typeInto(page, 'number', '5555555555554444');
+  await expect.poll(() => drawn(page)).toEqual({ fill: 'none', word: '' });
+  await expect(number).toHaveAccessibleDescription('');
+  // Known from its first two digits.
+  await typeInto(page, 'number', '51');
+  await expect.poll(() => drawn(page)).toEqual({ fill: '#e21', word: 'MC' });
+  await expect(number).toHaveAccessibleDescription('Mastercard');
+  await page.keyboard.type('05105105105100');
   expect(await drawn(page)).toEqual({ fill: '#e21', word: 'MC' });
   await expect(number).toHaveAccessibleDescription('Mastercard');
   await page.screenshot({ path: info.outputPath('mark-mastercard-en.png'), fullPage: true });
@@ -53,6 +70,7 @@ test('the mark and the name a screen reader hears follow the brand as a person t
   await page.keyboard.press('Tab');
   await expect(number).toHaveAccessibleDescription('Mastercard The card number is not valid.');
   expect((await recorded(page)).violations).toEqual([]);
+  expect(problems(recorder)).toEqual([]);
 });
 
 test('in Arabic the mark is on the other side, and the brand is said by its own name', async ({ page }, info) => {
@@ -99,23 +117,28 @@ test('brandMark: false shows no mark and says no brand', async ({ page }) => {
 test('a disabled form takes no key and says it is disabled; enabled again, it takes keys and kept what was typed', async ({
   page,
 }, info) => {
+  const recorder = await recordMerchant(page);
   await openCheckout(page, merchant);
   await typeInto(page, 'expiry', '12');
-  const expiry = await input(page, 'expiry').inputValue();
+  const expiry = '12 / ';
+  await expect(input(page, 'expiry')).toHaveValue(expiry);
   await page.evaluate(() => (window as any).form.setDisabled(true));
   for (const field of ['number', 'expiry', 'cvv', 'name'] as const) await expect(input(page, field)).toBeDisabled();
   await expect(frameOf(page, 'number').locator('body')).toMatchAriaSnapshot('- textbox "Card number" [disabled]');
-  // A click and keys reach nothing: the field stays empty, the expiry keeps its two digits.
+  // A click and keys reach nothing, nor does Tab to the next field: the field stays empty, the expiry keeps its two digits.
   await input(page, 'number').click({ force: true });
   await page.keyboard.type('4111');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('9');
   await expect(input(page, 'number')).toHaveValue('');
   await expect(input(page, 'expiry')).toHaveValue(expiry);
   await expect(input(page, 'number')).toHaveCSS('color', 'rgb(110, 119, 129)');
   await page.screenshot({ path: info.outputPath('disabled.png'), fullPage: true });
   await page.evaluate(() => (window as any).form.setDisabled(false));
-  await expect(input(page, 'number')).toBeEnabled();
+  for (const field of ['number', 'expiry', 'cvv', 'name'] as const) await expect(input(page, field)).toBeEnabled();
   await typeInto(page, 'number', '4111');
   await expect(input(page, 'number')).toHaveValue('4111');
   await expect(input(page, 'expiry')).toHaveValue(expiry);
   expect((await recorded(page)).violations).toEqual([]);
+  expect(problems(recorder)).toEqual([]);
 });

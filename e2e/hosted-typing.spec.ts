@@ -222,6 +222,10 @@ test('the page focuses, clears and sets a placeholder of a field through the for
   await typeInto(page, 'number', '4111111111111111');
   await page.evaluate(() => (window as any).form.focus('cvv'));
   await expect(input(page, 'cvv')).toBeFocused();
+  // Focused with no gesture of the person's, the field takes the keys too, not only the focus.
+  await page.keyboard.type('7');
+  await expect(input(page, 'cvv')).toHaveValue('7');
+  await expect.poll(async () => (await page.evaluate(() => (window as any).form.getState())).fields.cvv.isEmpty).toBe(false);
   const before = (await recorded(page)).events.length;
   await page.evaluate(() => (window as any).form.clear('number'));
   await expect(input(page, 'number')).toHaveValue('');
@@ -240,10 +244,12 @@ test('the page focuses, clears and sets a placeholder of a field through the for
 // to focus its input; Chromium kept that iframe as the page's focused element after the click into
 // another frame, so the next Tab "moved" to it and the key after was lost: 4, Tab, 2, Tab, 3 gave 4, (nothing), 3.
 // Each key waits until the focus shows where the last one took it, as a person sees the caret.
-type Step = [key: string, focusedBefore: Field | 'email'];
+type Step = [key: string, focusedBefore: Field | 'email' | 'pay'];
+const target = (page: Page, name: Step[1]) =>
+  name === 'email' ? page.locator('#email') : name === 'pay' ? page.getByRole('button', { name: 'Pay 25.00 USD' }) : input(page, name);
 async function keys(page: Page, steps: Step[]) {
   for (const [key, before] of steps) {
-    await expect(before === 'email' ? page.locator('#email') : input(page, before)).toBeFocused();
+    await expect(target(page, before)).toBeFocused();
     await page.keyboard.press(key);
   }
 }
@@ -266,7 +272,9 @@ test("a field's label, then typing, Tab and Shift-Tab", async ({ page }) => {
   expect(await values(page)).toEqual(['4', '12 / ', '3']);
 });
 
-test("a click on a field's container, typing, then a click into another field, Tab and Shift-Tab out to the page", async ({ page }) => {
+test("a click on a field's container, typing, then a click into another field, Tab and Shift-Tab out to the page, and Tab through every field to Pay and back", async ({
+  page,
+}) => {
   await openCheckout(page, merchant);
   await page.locator('#card-expiry').click({ position: { x: 2, y: 2 } });
   await keys(page, [
@@ -285,6 +293,17 @@ test("a click on a field's container, typing, then a click into another field, T
   ]);
   await expect(page.locator('#email')).toBeFocused();
   expect(await values(page)).toEqual(['4', '09 / ', '']);
+  // From the page's own field into the frames, through all four in order, out onto its Pay button and back.
+  await keys(page, [
+    ['Tab', 'email'],
+    ['Tab', 'number'],
+    ['Tab', 'expiry'],
+    ['Tab', 'cvv'],
+    ['Tab', 'name'],
+    ['Shift+Tab', 'pay'],
+    ['Shift+Tab', 'name'],
+  ]);
+  await expect(input(page, 'cvv')).toBeFocused();
 });
 
 test('form.focus() from a click of the page, typing, then a click into another field and Tab', async ({ page }) => {

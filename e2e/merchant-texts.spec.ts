@@ -1,5 +1,5 @@
 // The merchant's own words, as a person meets them in Chromium, the frames on another origin than the
-// page: an error text and a placeholder of its own over payframe's English, a French locale payframe
+// page: error texts and a placeholder of its own over payframe's English, a French locale payframe
 // does not ship (given whole, with its direction), a locale given with a text missing refused, and the
 // OTP form in the merchant's words.
 import { expect, type Page, test, type TestInfo } from '@playwright/test';
@@ -7,6 +7,7 @@ import { testCards } from '../src/sandbox';
 import { type Merchant, startMerchant } from './support/merchant';
 import { fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
 import { FR } from './support/fr-texts';
+import { recordMerchant } from './support/recorder';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -31,8 +32,11 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
 }
 
 test("a field says the merchant's own error text, and shows its placeholder, over payframe's English", async ({ page }, testInfo) => {
+  const recorder = await recordMerchant(page);
   const numberInvalid = 'That is not a card number we know <b>yet</b>.';
-  await mount(page, { texts: { en: { numberInvalid, expiryPlaceholder: 'month / year' } } });
+  const expiryExpired = 'This card is past its date.';
+  const numberUnsupportedBrand = 'We take Visa, Mastercard, Amex and Discover.';
+  await mount(page, { texts: { en: { numberInvalid, expiryExpired, numberUnsupportedBrand, expiryPlaceholder: 'month / year' } } });
   await expect(input(page, 'expiry')).toHaveAttribute('placeholder', 'month / year');
   await screenshot(page, testInfo, 'merchant-placeholder');
   // Mastercard numbers have 16 digits: a wrong check digit shows as invalid at once.
@@ -42,10 +46,20 @@ test("a field says the merchant's own error text, and shows its placeholder, ove
   // The brand's name first (the mark's live text), then the error.
   await expect(input(page, 'number')).toHaveAccessibleDescription(`Mastercard ${numberInvalid}`);
   await expect(frameOf(page, 'number').locator('b')).toHaveCount(0);
+  // A card past its date, said once the person leaves the field, and a brand the merchant does not take.
+  await typeInto(page, 'expiry', '0120');
+  await input(page, 'number').click();
+  await expect(input(page, 'expiry')).toHaveAccessibleDescription(expiryExpired);
+  await input(page, 'number').fill('');
+  await typeInto(page, 'number', '35');
+  await expect(input(page, 'number')).toHaveAccessibleDescription(`JCB ${numberUnsupportedBrand}`);
   // The other texts are payframe's.
+  await input(page, 'expiry').fill('');
   await typeInto(page, 'expiry', '00');
   await expect(input(page, 'expiry')).toHaveAccessibleDescription('The expiry date is not valid.');
   expect((await recorded(page)).violations).toEqual([]);
+  // Nor in a frame: no uncaught error or rejection, no CSP violation (Chromium logs one as an error).
+  expect(recorder.console.filter((line) => /^(?:error|pageerror):/.test(line))).toEqual([]);
 });
 
 test('a French locale given whole: its texts and direction, and a right-to-left one of its own applied in place', async ({

@@ -4,6 +4,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Field, fillCard, input, openCheckout } from './support/page';
+import { expectNoCardData, recordMerchant } from './support/recorder';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -33,6 +34,7 @@ async function move(page: Page, field: Field) {
 }
 
 test('the CVV moved: the page says it is empty, a Pay names it and sends nothing; typed again, the card pays', async ({ page }) => {
+  const recorder = await recordMerchant(page);
   await openCheckout(page, merchant);
   await fillCard(page, { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
   await expect.poll(() => page.evaluate(() => (window as any).form.getState().isValid)).toBe(true);
@@ -46,6 +48,8 @@ test('the CVV moved: the page says it is empty, a Pay names it and sends nothing
   await page.keyboard.type('456');
   await expect.poll(() => fieldState(page, 'cvv')).toMatchObject({ isValid: true });
   expect(await tokenize(page)).toEqual({ last4: '1111', name: 'Ada Lovelace' });
+  // The frame made anew keeps the card from the page as the first one did.
+  await expectNoCardData(recorder, { number: '4111111111111111', cvv: '456' });
 });
 
 test('the number moved: the card typed into the new frame pays at once (the page hears the new frame)', async ({ page }) => {

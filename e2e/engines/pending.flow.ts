@@ -57,42 +57,57 @@ async function payAuto(driver: Driver, card: { number: string; cvv: string }) {
   await driver.press('Enter');
 }
 
-test('the domestic card: the OTP form takes the focus, the code is typed and confirmed with the keyboard', async ({ driver }) => {
-  await payAuto(driver, CARD);
-  await expect.poll(() => focused(driver), { timeout: 15_000 }).toBe('One-time password');
-  expect(await otpFormDrawn(driver)).toBe(true);
-  // A code that is not 4 to 8 digits is refused in the form, which keeps the focus for the next try.
-  await driver.type('abc');
-  await driver.press('Enter');
-  await expect.poll(() => otpStatus(driver)).toBe('Enter the 4 to 8 digit code.');
-  expect(await otpInvalid(driver)).toBe('true');
-  expect(await focused(driver)).toBe('One-time password');
-  for (let i = 0; i < 3; i++) await driver.press('Backspace');
-  await driver.type(CARD.otp);
-  await driver.press('Tab');
-  await expect.poll(() => focused(driver)).toBe('Confirm');
-  await driver.press('Enter');
-  await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1836');
-  expect(await otpStatus(driver)).toBe('Payment confirmed.');
-  expect(await focused(driver)).toBe('Payment confirmed.');
-  expect(await otpDir(driver)).toBe('ltr');
-  await expectNoCardData(driver, CARD);
-  await expectNoProblems(driver, merchant);
+// e2e/pending.spec.ts plays it in Chromium with the same checks or more: the Tab to Confirm, its Enter and
+// the focus on the status line were moved there from here.
+test.describe(() => {
+  test.skip(
+    ({ engine }) => engine === 'chromium',
+    'e2e/pending.spec.ts ("OTP 111111 confirmed by the keyboard", with "a wrong OTP declines the payment" and "the domestic card in auto mode") plays it in Chromium',
+  );
+  test('the domestic card: the OTP form takes the focus, the code is typed and confirmed with the keyboard', async ({ driver }) => {
+    await payAuto(driver, CARD);
+    await expect.poll(() => focused(driver), { timeout: 15_000 }).toBe('One-time password');
+    expect(await otpFormDrawn(driver)).toBe(true);
+    // A code that is not 4 to 8 digits is refused in the form, which keeps the focus for the next try.
+    await driver.type('abc');
+    await driver.press('Enter');
+    await expect.poll(() => otpStatus(driver)).toBe('Enter the 4 to 8 digit code.');
+    expect(await otpInvalid(driver)).toBe('true');
+    expect(await focused(driver)).toBe('One-time password');
+    for (let i = 0; i < 3; i++) await driver.press('Backspace');
+    await driver.type(CARD.otp);
+    await driver.press('Tab');
+    await expect.poll(() => focused(driver)).toBe('Confirm');
+    await driver.press('Enter');
+    await expect.poll(() => textOf(driver, '#status'), { timeout: 15_000 }).toBe('Paid: captured visa 1836');
+    expect(await otpStatus(driver)).toBe('Payment confirmed.');
+    expect(await focused(driver)).toBe('Payment confirmed.');
+    expect(await otpDir(driver)).toBe('ltr');
+    await expectNoCardData(driver, CARD);
+    await expectNoProblems(driver, merchant);
+  });
 });
 
-test("the international card goes to the bank's page at once: no OTP form is ever drawn", async ({ driver }) => {
-  await payAuto(driver, testCards.redirectOnly);
-  const bank = `${merchant.sandbox.url}/v1/redirect/`;
-  // Read while the tab may be between two documents: a read that fails then is read again.
-  const at = () => driver.run(undefined, () => location.href).catch(() => '');
-  await expect.poll(async () => (await at()).startsWith(bank), { timeout: 15_000 }).toBe(true);
-  expect((await at()).slice(bank.length)).toMatch(/^[\w-]+$/);
-  await expect.poll(() => textOf(driver, 'h1').catch(() => null)).toBe('Confirm your payment');
-  await expectNoProblems(driver);
-  // Back on the merchant's origin, whose storage holds the note.
-  await driver.goto(checkoutUrl(merchant, { auto: '0' }));
-  expect(await otpFormDrawn(driver)).toBe(false);
-  expect(merchant.reports).toEqual([]);
+// e2e/pending.spec.ts plays it in Chromium with the same checks, the bank's exact address among them.
+test.describe(() => {
+  test.skip(
+    ({ engine }) => engine === 'chromium',
+    'e2e/pending.spec.ts ("the redirect-only card in auto mode goes to the bank’s page at once") plays it in Chromium',
+  );
+  test("the international card goes to the bank's page at once: no OTP form is ever drawn", async ({ driver }) => {
+    await payAuto(driver, testCards.redirectOnly);
+    const bank = `${merchant.sandbox.url}/v1/redirect/`;
+    // Read while the tab may be between two documents: a read that fails then is read again.
+    const at = () => driver.run(undefined, () => location.href).catch(() => '');
+    await expect.poll(async () => (await at()).startsWith(bank), { timeout: 15_000 }).toBe(true);
+    expect((await at()).slice(bank.length)).toMatch(/^[\w-]+$/);
+    await expect.poll(() => textOf(driver, 'h1').catch(() => null)).toBe('Confirm your payment');
+    await expectNoProblems(driver);
+    // Back on the merchant's origin, whose storage holds the note.
+    await driver.goto(checkoutUrl(merchant, { auto: '0' }));
+    expect(await otpFormDrawn(driver)).toBe(false);
+    expect(merchant.reports).toEqual([]);
+  });
 });
 
 test('Arabic: the frames and the OTP form right to left, Arabic-Indic digits typed, paid', async ({ driver }, testInfo) => {

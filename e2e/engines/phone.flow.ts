@@ -10,6 +10,13 @@ import type { Driver } from './harness/driver';
 import { expect, test } from './harness/test';
 import { watchAll } from './harness/watch';
 
+// e2e/phone.spec.ts plays it in Chromium, at a phone's width with touch and the same checks, each field's
+// frame inside the screen included: here, Firefox and WebKit alone (no demo is launched for Chromium).
+test.skip(
+  ({ engine }) => engine === 'chromium',
+  'e2e/phone.spec.ts ("phone: each field tapped, a numeric keyboard, the brand mark, no sideways scroll; paid") plays it in Chromium',
+);
+
 let demo: Launched;
 test.beforeAll(async () => {
   test.setTimeout(180_000); // the first launch may build the demo's bundles
