@@ -1,7 +1,8 @@
 // The service's hosted payment page in Chromium, played by the sandbox: a shop with no card on its
 // pages sends the payer there; its fields named for autofill, a wrong number, the bank's page, a page
-// that expires, a payer who closes the tab, Arabic and a phone, with the screenshots. Paying and
-// returning, and the OTP in the page, are flows of every engine (e2e/engines/hosted-page.flow.ts).
+// that expires, a payer who closes the tab, Arabic and a phone, with the screenshots, and paying back to
+// a paid order. The OTP in the page is a flow of every engine (e2e/engines/hosted-page.flow.ts), which
+// plays paying and returning in Firefox and WebKit.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { testCards, type TestCard } from '../src/sandbox';
@@ -53,7 +54,9 @@ async function typeCard(
 
 const status = (page: Page) => page.getByRole('status');
 
-test('the fields are named for autofill and labelled; the page looks right in English', async ({ page }, testInfo) => {
+test('the fields are named for autofill and labelled; the page looks right in English; Enter pays, back to a paid order', async ({
+  page,
+}, testInfo) => {
   await toHostedPage(page);
   for (const [label, auto] of [
     ['Card number', 'cc-number'],
@@ -66,6 +69,11 @@ test('the fields are named for autofill and labelled; the page looks right in En
   await typeCard(page, testCards.approved);
   await page.screenshot({ path: testInfo.outputPath('hosted-page-en.png'), fullPage: true });
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  // Enter in the last field pays, and the payer is back on this shop's own page, the order paid.
+  await page.keyboard.press('Enter');
+  await expect(status(page)).toHaveText('Thank you: your order is paid.', { timeout: 15_000 });
+  expect(page.url()).toMatch(new RegExp(`^${shop.url}/checkout/return\\?payment-session-id=[0-9a-f]{32}$`));
+  expect([...shop.orders.values()].at(-1)).toBe('captured');
 });
 
 test('a wrong card number is shown on the page, and nothing is charged', async ({ page }, testInfo) => {

@@ -38,11 +38,18 @@ async function payOnPage(driver: Driver, card: { number: string; cvv: string }) 
   await driver.press('Enter');
 }
 
-test('a payer types the card by label on the hosted page, pays, and returns to a paid order', async ({ driver }) => {
-  await payOnPage(driver, testCards.approved);
-  await expect.poll(() => statusText(driver), { timeout: 15_000 }).toBe('Thank you: your order is paid.');
-  expect(await here(driver)).toMatch(new RegExp(`^${shop.url}/checkout/return\\?payment-session-id=[0-9a-f]{32}$`));
-  expect([...shop.orders.values()].at(-1)).toBe('captured');
+// Chromium plays it in e2e/hosted-page.spec.ts, which also checks the fields' autofill names and axe-core.
+test.describe(() => {
+  test.skip(
+    ({ engine }) => engine === 'chromium',
+    'e2e/hosted-page.spec.ts ("the fields are named for autofill and labelled") plays it in Chromium',
+  );
+  test('a payer types the card by label on the hosted page, pays, and returns to a paid order', async ({ driver }) => {
+    await payOnPage(driver, testCards.approved);
+    await expect.poll(() => statusText(driver), { timeout: 15_000 }).toBe('Thank you: your order is paid.');
+    expect(await here(driver)).toMatch(new RegExp(`^${shop.url}/checkout/return\\?payment-session-id=[0-9a-f]{32}$`));
+    expect([...shop.orders.values()].at(-1)).toBe('captured');
+  });
 });
 
 test('the OTP card confirms on the hosted page, by the keyboard', async ({ driver }) => {
