@@ -30,7 +30,8 @@ const shell = use(HEADLESS_SHELL);
 
 export default defineConfig<object, { checkout: Checkout; react: ReactVersion }>({
   testDir: 'e2e',
-  // e2e/engines/*.flow.ts run in every engine, Chromium's included: playwright.engines.config.ts.
+  // e2e/engines/*.flow.ts run in Firefox and WebKit, and in Chromium but for those a spec here plays:
+  // playwright.engines.config.ts.
   testIgnore: 'engines/**',
   // One certificate pair for the run, served by every test's servers and trusted by every Node process
   // (NODE_EXTRA_CA_CERTS): real TLS, verified. The browsers keep ignoreHTTPSErrors (docs/browsers.md).

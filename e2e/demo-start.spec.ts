@@ -2,13 +2,30 @@
 // certificate to trust (this context does not ignore HTTPS errors) under the strict CSP, Ctrl-C,
 // and a busy port.
 import { createServer, type Server } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { readmeBlock } from '../test/readme';
 import { expectAccessible, launch, pay, refused, run, screenshot, useDemo, watchCsp } from './support/demo';
 
 test.use({ ignoreHTTPSErrors: false });
 
 const demo = useDemo();
+
+const CARD_FRAMES = [
+  ['card-number', 'Card number', 'رقم البطاقة'],
+  ['card-expiry', 'Expiry date', 'تاريخ الانتهاء'],
+  ['card-cvv', 'Security code', 'رمز الأمان'],
+  ['card-name', 'Name on card', 'الاسم على البطاقة'],
+] as const;
+/**
+ * All four card frames loaded and in the page's language, each input editable under its label: axe-core
+ * checks a frame it reaches and passes over one still loading, so each run waits for them first.
+ */
+async function framesReady(page: Page, lang: 'en' | 'ar'): Promise<void> {
+  for (const [id, en, ar] of CARD_FRAMES) {
+    await expect(page.frameLocator(`#${id} iframe`).getByLabel(lang === 'en' ? en : ar, { exact: true })).toBeEditable();
+    if (lang === 'ar') await expect(page.frameLocator(`#${id} iframe`).locator('html')).toHaveAttribute('dir', 'rtl');
+  }
+}
 
 test('prints one short block: the pages, the test cards and the one-time password', async () => {
   const end = 'Ctrl-C stops everything.';
@@ -83,6 +100,7 @@ test('the script-tag checkout: order, language switch to Arabic right to left, 3
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('إتمام الشراء');
   await expect(page.getByRole('button', { name: /^ادفع/ })).toContainText('ر.ع.');
   await expect(page.getByRole('button', { name: 'العربية' })).toHaveAttribute('aria-pressed', 'true');
+  await framesReady(page, 'ar');
   await screenshot(page, testInfo, 'checkout-ar');
   await expectAccessible(page);
 
@@ -90,9 +108,11 @@ test('the script-tag checkout: order, language switch to Arabic right to left, 3
   await page.setViewportSize({ width: 360, height: 780 });
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await framesReady(page, 'ar');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await screenshot(page, testInfo, 'checkout-ar-360');
   await page.getByRole('button', { name: 'English' }).click();
+  await framesReady(page, 'en');
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await screenshot(page, testInfo, 'checkout-en-360');
   await expectAccessible(page);
@@ -109,7 +129,7 @@ test('the React checkout in StrictMode: the same shell, in both languages, no CS
   await expect(page.getByRole('button', { name: 'Pay OMR 13.750' })).toBeDisabled();
   // StrictMode mounted, destroyed and mounted again: one frame per box.
   for (const id of ['card-number', 'card-expiry', 'card-cvv', 'card-name']) await expect(page.locator(`#${id} iframe`)).toHaveCount(1);
-  await expect(page.frameLocator('#card-number iframe').getByLabel('Card number')).toBeEditable();
+  await framesReady(page, 'en');
   await page.getByRole('radio', { name: /Reserve now/ }).check();
   await expect(page.getByRole('radio', { name: /Reserve now/ })).toBeChecked();
   await screenshot(page, testInfo, 'spa-en');
@@ -117,6 +137,7 @@ test('the React checkout in StrictMode: the same shell, in both languages, no CS
   await page.getByRole('button', { name: 'العربية' }).click();
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(page.getByRole('region', { name: 'ملخص الطلب' })).toBeVisible();
+  await framesReady(page, 'ar');
   await screenshot(page, testInfo, 'spa-ar');
   await expectAccessible(page);
   await expectNothing(violations);

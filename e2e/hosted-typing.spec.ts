@@ -4,12 +4,27 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Field, fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
+import { expectNoCardData, recordMerchant } from './support/recorder';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
   merchant = await startMerchant();
 });
 test.afterAll(() => merchant?.close());
+
+/**
+ * What went wrong unseen in the page or any of its frames while a person typed: an uncaught error or
+ * rejection, a console error (Chromium logs a CSP violation as one, in the frame where it happened).
+ */
+let problems: string[];
+test.beforeEach(({ page }) => {
+  problems = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+});
+test.afterEach(() => expect(problems).toEqual([]));
 
 test('typing a card formats it, names the brand and reports validity, field by field', async ({ page }) => {
   await openCheckout(page, merchant);
@@ -173,12 +188,26 @@ test('the CVV takes the size of the brand, and a full number refuses an extra di
   await expect(page.locator('#card-cvv')).toHaveClass(/payframe-field--invalid/);
 });
 
-test('Enter in a field submits: the form pays', async ({ page }) => {
+test('Enter in a field submits: an invalid card is refused first, its fields named; corrected, the form pays', async ({ page }) => {
+  const recorder = await recordMerchant(page);
   await openCheckout(page, merchant);
-  await fillCard(page, { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ada Lovelace' });
+  await fillCard(page, { number: '4111111111111112', expiry: '1234', cvv: '123' });
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#status')).toHaveText('invalid_card: number, name');
+  await expect(page.locator('#number-hint')).toHaveText('Check the card number.');
+  // The last digit corrected as a person does it: a click after it (the brand's mark takes the input's end), Backspace.
+  await input(page, 'number').click({ position: { x: 300, y: 20 } });
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('1');
+  await typeInto(page, 'name', 'Ada Lovelace');
   await page.keyboard.press('Enter');
   await expect(page.locator('#status')).toHaveText('Paid: captured visa 1111', { timeout: 15_000 });
-  expect((await recorded(page)).events.filter(([name]) => name === 'submit')).toEqual([['submit', 'name', 'visa']]);
+  await expect(page.locator('#number-hint')).toHaveText('');
+  expect((await recorded(page)).events.filter(([name]) => name === 'submit')).toEqual([
+    ['submit', 'cvv', 'visa'],
+    ['submit', 'name', 'visa'],
+  ]);
+  for (const number of ['4111111111111112', '4111111111111111']) await expectNoCardData(recorder, { number, cvv: '123' });
 });
 
 test("clicking the page's label, or the container, focuses the field inside the frame", async ({ page }) => {

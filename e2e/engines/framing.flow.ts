@@ -15,8 +15,9 @@ import { firefoxBackend, launchFirefox } from './harness/firefox';
 import { expect, test } from './harness/test';
 import { WATCH } from './harness/watch';
 
-// Chromium plays the two other-origin tests in e2e with the same checks: the frame left blank, now with
-// no message heard (moved there from here), and frame-ancestors' refusal. The third is Firefox's alone.
+// Chromium plays the two other-origin tests in e2e with the same checks: the frame left blank whatever
+// the framing page posts and types, and heard saying nothing (moved there from here); frame-ancestors'
+// refusal. The third is Firefox's alone.
 test.skip(
   ({ engine }) => engine === 'chromium',
   'e2e/forged-messages.spec.ts ("blank outside the merchant page") and e2e/framing.spec.ts ("a page on an origin the merchant has not configured cannot embed the frames") play it in Chromium',

@@ -50,12 +50,11 @@ test.describe(() => {
   });
 });
 
-// Chromium plays it in e2e/hosted-typing.spec.ts (Enter pays; a wrong check digit marked, then corrected)
-// and e2e/hosted-look.spec.ts (a refused Pay names the invalid fields); Enter submits the same form.
+// Chromium plays it in e2e/hosted-typing.spec.ts, the same steps on the same page, its frames watched.
 test.describe(() => {
   test.skip(
     ({ engine }) => engine === 'chromium',
-    'e2e/hosted-typing.spec.ts ("Enter in a field submits", "a Visa number with a wrong check digit") and e2e/hosted-look.spec.ts ("invalid, after a refused pay") play it in Chromium',
+    'e2e/hosted-typing.spec.ts ("Enter in a field submits: an invalid card is refused first") plays it in Chromium',
   );
   test('Enter in the last field pays; an invalid card is refused first, its fields marked', async ({ driver }) => {
     await openCheckout(driver, merchant);

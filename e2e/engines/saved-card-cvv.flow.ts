@@ -8,13 +8,6 @@ import { expectNoProblems, focused, textOf } from './harness/checkout';
 import { expect, test } from './harness/test';
 import { watchAll } from './harness/watch';
 
-// Chromium plays it in e2e/going-live.spec.ts on the same page and route (the route's exact preflight and
-// post were moved there from here), and in e2e/hosted-cvv.spec.ts and e2e/demo-pay.spec.ts.
-test.skip(
-  ({ engine }) => engine === 'chromium',
-  'e2e/going-live.spec.ts ("a saved card’s CVV goes from its frame on the frame host to the merchant’s server, which pays") plays it in Chromium',
-);
-
 let merchant: Merchant;
 let savedCardId: string;
 test.beforeAll(async () => {
