@@ -2,30 +2,14 @@
 // certificate to trust (this context does not ignore HTTPS errors) under the strict CSP, Ctrl-C,
 // and a busy port.
 import { createServer, type Server } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readmeBlock } from '../test/readme';
 import { expectAccessible, launch, pay, refused, run, screenshot, useDemo, watchCsp } from './support/demo';
+import { framesReady } from './support/demo-checkout';
 
 test.use({ ignoreHTTPSErrors: false });
 
 const demo = useDemo();
-
-const CARD_FRAMES = [
-  ['card-number', 'Card number', 'رقم البطاقة'],
-  ['card-expiry', 'Expiry date', 'تاريخ الانتهاء'],
-  ['card-cvv', 'Security code', 'رمز الأمان'],
-  ['card-name', 'Name on card', 'الاسم على البطاقة'],
-] as const;
-/**
- * All four card frames loaded and in the page's language, each input editable under its label: axe-core
- * checks a frame it reaches and passes over one still loading, so each run waits for them first.
- */
-async function framesReady(page: Page, lang: 'en' | 'ar'): Promise<void> {
-  for (const [id, en, ar] of CARD_FRAMES) {
-    await expect(page.frameLocator(`#${id} iframe`).getByLabel(lang === 'en' ? en : ar, { exact: true })).toBeEditable();
-    if (lang === 'ar') await expect(page.frameLocator(`#${id} iframe`).locator('html')).toHaveAttribute('dir', 'rtl');
-  }
-}
 
 test('prints one short block: the pages, the test cards and the one-time password', async () => {
   const end = 'Ctrl-C stops everything.';

@@ -5,7 +5,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { frameOf, input, openCheckout, recorded, typeInto } from './support/page';
-import { recordMerchant, type Recorder } from './support/recorder';
+import { problemsOf, recordMerchant } from './support/recorder';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -13,8 +13,6 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => merchant?.close());
 
-/** Uncaught errors and rejections, and CSP violations (Chromium logs one as an error), in the page or a frame. */
-const problems = (recorder: Recorder) => recorder.console.filter((line) => /^(?:error|pageerror):/.test(line));
 const mark = (page: Page) => frameOf(page, 'number').locator('svg');
 /** The mark's colour and word, as drawn. */
 const drawn = (page: Page) =>
@@ -70,7 +68,7 @@ test('the mark and the name a screen reader hears follow the brand as a person t
   await page.keyboard.press('Tab');
   await expect(number).toHaveAccessibleDescription('Mastercard The card number is not valid.');
   expect((await recorded(page)).violations).toEqual([]);
-  expect(problems(recorder)).toEqual([]);
+  expect(problemsOf(recorder)).toEqual([]);
 });
 
 test('in Arabic the mark is on the other side, and the brand is said by its own name', async ({ page }, info) => {
@@ -140,5 +138,5 @@ test('a disabled form takes no key and says it is disabled; enabled again, it ta
   await expect(input(page, 'number')).toHaveValue('4111');
   await expect(input(page, 'expiry')).toHaveValue(expiry);
   expect((await recorded(page)).violations).toEqual([]);
-  expect(problems(recorder)).toEqual([]);
+  expect(problemsOf(recorder)).toEqual([]);
 });

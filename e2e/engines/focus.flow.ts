@@ -8,13 +8,12 @@
 import { type Merchant, startMerchant } from '../support/merchant';
 import { expectNoProblems, field, focused, openCheckout, valueOf } from './harness/checkout';
 import type { Driver } from './harness/driver';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 
 // Chromium plays these in e2e/hosted-typing.spec.ts with the same checks or more. Moved there from here:
 // the Tab from the page through the four fields to Pay and back, and a key typed after form.focus().
-test.skip(
-  ({ engine }) => engine === 'chromium',
-  'e2e/hosted-typing.spec.ts ("Tab through every field to Pay and back", "clicking the page\'s label", "the page focuses, clears") plays it in Chromium',
+playedInChromiumBy(
+  'e2e/hosted-typing.spec.ts ("Tab through every field to Pay and back", "clicking the page\'s label", "the page focuses, clears")',
 );
 
 let merchant: Merchant;

@@ -12,15 +12,14 @@ import { type Origin, startOrigin } from '../support/origin';
 import { field, openCheckout } from './harness/checkout';
 import { type Driver, driverOf } from './harness/driver';
 import { firefoxBackend, launchFirefox } from './harness/firefox';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 import { WATCH } from './harness/watch';
 
 // Chromium plays the two other-origin tests in e2e with the same checks: the frame left blank whatever
 // the framing page posts and types, and heard saying nothing (moved there from here); frame-ancestors'
 // refusal. The third is Firefox's alone.
-test.skip(
-  ({ engine }) => engine === 'chromium',
-  'e2e/forged-messages.spec.ts ("blank outside the merchant page") and e2e/framing.spec.ts ("a page on an origin the merchant has not configured cannot embed the frames") play it in Chromium',
+playedInChromiumBy(
+  'e2e/forged-messages.spec.ts ("blank outside the merchant page") and e2e/framing.spec.ts ("a page on an origin the merchant has not configured cannot embed the frames")',
 );
 
 let merchant: Merchant;

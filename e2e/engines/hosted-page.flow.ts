@@ -5,7 +5,7 @@
 import { testCards } from '../../src/sandbox';
 import { type HostedShop, startHostedShop } from '../support/hosted-shop';
 import type { Driver } from './harness/driver';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 
 let shop: HostedShop;
 test.beforeAll(async () => {
@@ -40,10 +40,7 @@ async function payOnPage(driver: Driver, card: { number: string; cvv: string }) 
 
 // Chromium plays it in e2e/hosted-page.spec.ts, which also checks the fields' autofill names and axe-core.
 test.describe(() => {
-  test.skip(
-    ({ engine }) => engine === 'chromium',
-    'e2e/hosted-page.spec.ts ("the fields are named for autofill and labelled") plays it in Chromium',
-  );
+  playedInChromiumBy('e2e/hosted-page.spec.ts ("the fields are named for autofill and labelled")');
   test('a payer types the card by label on the hosted page, pays, and returns to a paid order', async ({ driver }) => {
     await payOnPage(driver, testCards.approved);
     await expect.poll(() => statusText(driver), { timeout: 15_000 }).toBe('Thank you: your order is paid.');

@@ -3,14 +3,11 @@
 // refuses a Pay naming it; typed again, the card pays (e2e/moved-fields.spec.ts: the races, in Chromium).
 import { type Merchant, startMerchant } from '../support/merchant';
 import { expectNoCardData, formState, openCheckout, textOf, typeInto, valueOf } from './harness/checkout';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 
 // Chromium plays it in e2e/moved-fields.spec.ts, which checks the refusal more closely (no nonce asked)
 // and now also that the page never holds the card typed into the new frame. Here, the other engines alone.
-test.skip(
-  ({ engine }) => engine === 'chromium',
-  'e2e/moved-fields.spec.ts ("the CVV moved: the page says it is empty") plays it in Chromium',
-);
+playedInChromiumBy('e2e/moved-fields.spec.ts ("the CVV moved: the page says it is empty")');
 
 let merchant: Merchant;
 test.beforeAll(async () => {

@@ -13,7 +13,7 @@ import {
   typeInto,
   valueOf,
 } from './harness/checkout';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -26,9 +26,8 @@ const CARD = { number: '4111111111111111', expiry: '1234', cvv: '123', name: 'Ad
 // e2e/hosted-typing.spec.ts plays it in Chromium with more checks (each field's state, the brand's events),
 // and e2e/containment.spec.ts pays a typed card by the Pay button and finds no card on the page.
 test.describe(() => {
-  test.skip(
-    ({ engine }) => engine === 'chromium',
-    'e2e/hosted-typing.spec.ts ("typing a card formats it, names the brand") and e2e/containment.spec.ts ("a whole checkout under a hostile script") play it in Chromium',
+  playedInChromiumBy(
+    'e2e/hosted-typing.spec.ts ("typing a card formats it, names the brand") and e2e/containment.spec.ts ("a whole checkout under a hostile script")',
   );
   test('a card typed into the hosted form is formatted, tokenised and paid; the page never holds it', async ({ driver }) => {
     await openCheckout(driver, merchant);
@@ -52,10 +51,7 @@ test.describe(() => {
 
 // Chromium plays it in e2e/hosted-typing.spec.ts, the same steps on the same page, its frames watched.
 test.describe(() => {
-  test.skip(
-    ({ engine }) => engine === 'chromium',
-    'e2e/hosted-typing.spec.ts ("Enter in a field submits: an invalid card is refused first") plays it in Chromium',
-  );
+  playedInChromiumBy('e2e/hosted-typing.spec.ts ("Enter in a field submits: an invalid card is refused first")');
   test('Enter in the last field pays; an invalid card is refused first, its fields marked', async ({ driver }) => {
     await openCheckout(driver, merchant);
     await typeInto(driver, 'number', '4111111111111112');

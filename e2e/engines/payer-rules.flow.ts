@@ -20,13 +20,12 @@ import {
 } from './harness/checkout';
 import type { Driver } from './harness/driver';
 import { watchAll } from './harness/watch';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 
 // The e2e specs play every test here in Chromium with the same checks or more (what only this file checked was
 // added to them): here, the other engines alone (no server is started for a file whose every test is skipped).
-test.skip(
-  ({ engine }) => engine === 'chromium',
-  'e2e/card-reasons.spec.ts ("each say why, and the brand sends nothing"), merchant-texts.spec.ts ("the merchant\'s own error text") and hosted-marks.spec.ts ("follow the brand as a person types", "a disabled form takes no key") play it in Chromium',
+playedInChromiumBy(
+  'e2e/card-reasons.spec.ts ("each say why, and the brand sends nothing"), merchant-texts.spec.ts ("the merchant\'s own error text") and hosted-marks.spec.ts ("follow the brand as a person types", "a disabled form takes no key")',
 );
 
 let merchant: Merchant;

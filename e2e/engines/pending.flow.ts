@@ -7,7 +7,7 @@ import { testCards } from '../../src/sandbox';
 import { checkoutUrl, type Merchant, startMerchant } from '../support/merchant';
 import { expectNoCardData, expectNoProblems, field, focused, openCheckout, textOf, valueOf } from './harness/checkout';
 import type { Driver } from './harness/driver';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -60,9 +60,8 @@ async function payAuto(driver: Driver, card: { number: string; cvv: string }) {
 // e2e/pending.spec.ts plays it in Chromium with the same checks or more: the Tab to Confirm, its Enter and
 // the focus on the status line were moved there from here.
 test.describe(() => {
-  test.skip(
-    ({ engine }) => engine === 'chromium',
-    'e2e/pending.spec.ts ("OTP 111111 confirmed by the keyboard", with "a wrong OTP declines the payment" and "the domestic card in auto mode") plays it in Chromium',
+  playedInChromiumBy(
+    'e2e/pending.spec.ts ("OTP 111111 confirmed by the keyboard", with "a wrong OTP declines the payment" and "the domestic card in auto mode")',
   );
   test('the domestic card: the OTP form takes the focus, the code is typed and confirmed with the keyboard', async ({ driver }) => {
     await payAuto(driver, CARD);
@@ -90,10 +89,7 @@ test.describe(() => {
 
 // e2e/pending.spec.ts plays it in Chromium with the same checks, the bank's exact address among them.
 test.describe(() => {
-  test.skip(
-    ({ engine }) => engine === 'chromium',
-    'e2e/pending.spec.ts ("the redirect-only card in auto mode goes to the bank’s page at once") plays it in Chromium',
-  );
+  playedInChromiumBy('e2e/pending.spec.ts ("the redirect-only card in auto mode goes to the bank’s page at once")');
   test("the international card goes to the bank's page at once: no OTP form is ever drawn", async ({ driver }) => {
     await payAuto(driver, testCards.redirectOnly);
     const bank = `${merchant.sandbox.url}/v1/redirect/`;

@@ -7,15 +7,12 @@ import { testCards } from '../../src/sandbox';
 import { launch, type Launched } from '../support/demo';
 import { type Field, expectNoCardData, expectNoProblems, field, textOf, typeInto, valueOf } from './harness/checkout';
 import type { Driver } from './harness/driver';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 import { watchAll } from './harness/watch';
 
 // e2e/phone.spec.ts plays it in Chromium, at a phone's width with touch and the same checks, each field's
 // frame inside the screen included: here, Firefox and WebKit alone (no demo is launched for Chromium).
-test.skip(
-  ({ engine }) => engine === 'chromium',
-  'e2e/phone.spec.ts ("phone: each field tapped, a numeric keyboard, the brand mark, no sideways scroll; paid") plays it in Chromium',
-);
+playedInChromiumBy('e2e/phone.spec.ts ("phone: each field tapped, a numeric keyboard, the brand mark, no sideways scroll; paid")');
 
 let demo: Launched;
 test.beforeAll(async () => {

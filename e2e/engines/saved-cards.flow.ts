@@ -6,12 +6,12 @@ import { testCards } from '../../src/sandbox';
 import { launch, type Launched } from '../support/demo';
 import { expectNoCardData, expectNoProblems, focused, textOf, typeInto } from './harness/checkout';
 import type { Driver } from './harness/driver';
-import { expect, test } from './harness/test';
+import { expect, playedInChromiumBy, test } from './harness/test';
 import { watchAll } from './harness/watch';
 
 // Chromium plays it in e2e/demo-saved-cards.spec.ts, which asserts more: here, the other engines alone
 // (no demo is launched for a file whose every test is skipped).
-test.skip(({ engine }) => engine === 'chromium', 'e2e/demo-saved-cards.spec.ts plays it in Chromium');
+playedInChromiumBy('e2e/demo-saved-cards.spec.ts');
 
 let demo: Launched;
 test.beforeAll(async () => {

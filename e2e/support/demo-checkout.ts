@@ -15,7 +15,26 @@ export const checkoutTest = test.extend<object, { checkout: Checkout }>({
 });
 
 const PATH: Record<Checkout, string> = { script: '/checkout', react: '/spa/' };
-const LABELS = { number: 'Card number', expiry: 'Expiry date', cvv: 'Security code', name: 'Name on card' } as const;
+/** The card frames' labels, as the demo's pages give them in each language (demo/web/lib/i18n.ts). */
+const LABELS = {
+  en: { number: 'Card number', expiry: 'Expiry date', cvv: 'Security code', name: 'Name on card' },
+  ar: { number: 'رقم البطاقة', expiry: 'تاريخ الانتهاء', cvv: 'رمز الأمان', name: 'الاسم على البطاقة' },
+} as const;
+type Field = keyof typeof LABELS.en;
+
+/**
+ * Every card frame loaded in the page's language, each input editable under its label (and right to left
+ * in Arabic), as a person waits for the whole form: under load the expiry frame may still be loading when
+ * the number's is ready (a Tab from the number would then skip it), and axe-core passes over a frame still
+ * loading.
+ */
+export async function framesReady(page: Page, lang: 'en' | 'ar'): Promise<void> {
+  for (const [name, label] of Object.entries(LABELS[lang])) {
+    const frame = page.frameLocator(`#card-${name} iframe`);
+    await expect(frame.getByLabel(label, { exact: true })).toBeEditable({ timeout: 15_000 });
+    if (lang === 'ar') await expect(frame.locator('html')).toHaveAttribute('dir', 'rtl');
+  }
+}
 
 interface Card extends Secrets {
   number: string;
@@ -40,16 +59,11 @@ export class CheckoutPage {
     const csp = await watchCsp(page);
     const recorder = await recordMerchant(page);
     await page.goto(`${demo.shop}${PATH[kind]}?lang=${lang}`);
-    const checkout = new CheckoutPage(page, recorder, csp, kind);
-    // Every field, as a person waits for the whole form: under load the expiry frame may still be loading
-    // when the number's is ready, and a Tab from the number would then skip it.
-    if (lang === 'en')
-      for (const name of Object.keys(LABELS) as (keyof typeof LABELS)[])
-        await expect(checkout.field(name)).toBeEditable({ timeout: 15_000 });
-    return checkout;
+    await framesReady(page, lang);
+    return new CheckoutPage(page, recorder, csp, kind);
   }
 
-  field(name: keyof typeof LABELS, label: string = LABELS[name]) {
+  field(name: Field, label: string = LABELS.en[name]) {
     return this.page.frameLocator(`#card-${name} iframe`).getByLabel(label);
   }
 
@@ -64,7 +78,7 @@ export class CheckoutPage {
   /** Types the card into its frames with the keyboard, field by field, as a person clicks into each. */
   async typeCard(card: Card, name = 'Ada Lovelace'): Promise<void> {
     const typed = { number: card.number, expiry: '1234', cvv: card.cvv, name };
-    for (const [field, text] of Object.entries(typed) as [keyof typeof LABELS, string][]) {
+    for (const [field, text] of Object.entries(typed) as [Field, string][]) {
       await this.field(field).click();
       await this.page.keyboard.type(text);
     }

@@ -63,6 +63,12 @@ export async function recordMerchant(page: Page): Promise<Recorder> {
   return recorder;
 }
 
+/**
+ * What went wrong unseen in the page or any of its frames: uncaught errors and rejections, and console
+ * errors (Chromium logs a CSP violation as one, in the document where it happened).
+ */
+export const problemsOf = (recorder: Recorder): string[] => recorder.console.filter((line) => /^(?:error|pageerror):/.test(line));
+
 /** Runs in the page: what its scripts can read, by where (the DOM with shadow roots and input values, storage, URL, ...). */
 export async function pageView(): Promise<Record<string, string>> {
   const dom: string[] = [];

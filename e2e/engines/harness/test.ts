@@ -56,3 +56,10 @@ export const test = base.extend<{ driver: Driver }, { engine: Engine; launched: 
     }
   },
 });
+
+/**
+ * Skips the file, or the describe it is called in, in Chromium alone: `by` (a spec and its test) plays it
+ * there with the same checks or more (docs/browsers.md). Decided from the worker's `engine` only, so a file
+ * skipped whole starts no server in its beforeAll.
+ */
+export const playedInChromiumBy = (by: string): void => test.skip(({ engine }) => engine === 'chromium', `${by} plays it in Chromium`);
