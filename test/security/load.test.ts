@@ -4,6 +4,7 @@
  * before it, refunds within what was captured); 1,000 tokenisations at once each end in a nonce or a
  * typed error, and none is lost. Generous deadlines: the test counts outcomes, it does not time them.
  */
+import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src';
 import { isPayframeError, type PayframeError } from '../../src/shared/errors';
@@ -13,14 +14,21 @@ import { cardOf, mintToken, payWithNonce } from '../client/helpers';
 
 let sandbox: SandboxHandle;
 let gateway: Gateway;
+let patient: Agent;
 beforeAll(async () => {
   // 200 TLS handshakes at once on a loaded machine outlast the default 10 s a silent connection gets (seen
   // as `network` refusals at a load average of 20): this test counts outcomes, not the sandbox's limits.
+  // fetch's own 10 s to connect is the client's side of the same (a `network` refusal in a loaded run).
   sandbox = await startSandbox({ idleTimeoutMs: 120_000 });
   const { id, clientId, clientSecret } = sandbox.merchant;
-  gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url, timeoutMs: 120_000 });
+  patient = new Agent({ connect: { timeout: 120_000 } });
+  const fetch = ((url, init) => undiciFetch(url as string, { ...init, dispatcher: patient } as never)) as typeof globalThis.fetch;
+  gateway = createGateway({ merchantId: id, clientId, clientSecret, baseUrl: sandbox.url, timeoutMs: 120_000, fetch });
 });
-afterAll(() => sandbox.close());
+afterAll(async () => {
+  await patient.close();
+  await sandbox.close();
+});
 
 /** A record's amount in cents (capture, void and refund records all carry one). */
 const cents = (record: { transaction?: { amount?: { total: string } } }) => Math.round(Number(record.transaction?.amount?.total) * 100);
