@@ -1,7 +1,7 @@
 // The types of engines.mjs (plain JavaScript, shared with the bench).
 export interface Engine {
   url: string;
-  /** Stops it as a crash would (PostgreSQL `-m immediate`, Redis SIGKILL), its data left on disk. */
+  /** Stops it as a crash would (PostgreSQL's immediate shutdown, SIGQUIT; Redis SIGKILL), its data left on disk. */
   kill(): Promise<void>;
   /** Starts it again on the same folder and port. */
   start(): Promise<void>;

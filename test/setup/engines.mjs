@@ -22,11 +22,64 @@ export const freePort = () =>
   });
 
 const asRoot = process.getuid?.() === 0;
-/** Runs a PostgreSQL program, as `postgres` when this process is root. */
-const pg = (program, args) =>
-  asRoot
-    ? execFileSync('runuser', ['-u', 'postgres', '--', join(PG_BIN, program), ...args], { stdio: 'pipe' })
-    : execFileSync(join(PG_BIN, program), args, { stdio: 'pipe' });
+/** The `postgres` user's uid and gid, which PostgreSQL's programs run as when this process is root. */
+const pgUser = () => {
+  const [uid, gid] = ['-u', '-g'].map((flag) => Number(execFileSync('id', [flag, 'postgres']).toString().trim()));
+  return { uid, gid };
+};
+/** Spawn options for PostgreSQL's programs: as `postgres` when root, in `dir`, a folder that user owns. */
+const asPostgres = (dir) => ({ cwd: dir, ...(asRoot ? pgUser() : {}) });
+
+/**
+ * A server run in the foreground as this process's child, in its process group: a run stopped by Ctrl-C or
+ * by the runner's kill of the group stops it too (`pg_ctl` started PostgreSQL in a session of its own,
+ * which outlived a killed run). `start` resolves once its output says `ready`; `kill` sends `signal`.
+ */
+function foreground(name, command, args, ready, signal, options = {}) {
+  let server;
+  const start = () =>
+    new Promise((resolve, reject) => {
+      const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+      server = child;
+      let out = '';
+      // pg_ctl -w gave up after 60 s: a server that neither starts nor exits is stopped then.
+      const timer = setTimeout(() => {
+        reject(new Error(`${name} was not ready in 60 s: ${out.slice(-500)}`));
+        child.kill('SIGKILL');
+      }, 60_000);
+      const read = (chunk) => {
+        out = (out + chunk.toString()).slice(-4_000); // read to the end, or a full pipe would stop the server
+        if (out.includes(ready)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} did not start (install Debian's ${name}; .ci/run does): ${error.message}`));
+      });
+      // After its output is read to the end, so the message holds its last lines.
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${name} exited (${code}): ${out.slice(-500)}`));
+      });
+    });
+  const kill = () =>
+    new Promise((resolve) => {
+      if (!server || server.exitCode !== null || server.signalCode !== null) return resolve();
+      server.once('exit', () => resolve());
+      server.kill(signal);
+    });
+  return { start, kill };
+}
+
+/** A catch that removes an engine's folder when it did not start, then throws on. */
+const removing = (dir) => async (error) => {
+  await rm(dir, { recursive: true, force: true });
+  throw error;
+};
 
 /** PostgreSQL 15, initdb'd into a temporary folder. */
 export async function startPostgres() {
@@ -35,22 +88,28 @@ export async function startPostgres() {
   const started = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'payframe-pg-'));
   if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-    chownSync(dir, uid, uid);
+    const { uid, gid } = pgUser();
+    chownSync(dir, uid, gid);
   }
   const port = await freePort();
   const data = join(dir, 'data');
-  pg('initdb', ['-D', data, '-A', 'trust', '-U', 'payframe', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
-  const start = async () => void pg('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
-  const stop = async () => void pg('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-  await start();
+  execFileSync(join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'payframe', '--no-sync'], { stdio: 'pipe', ...asPostgres(dir) });
+  // SIGQUIT is PostgreSQL's immediate shutdown: no checkpoint, as a crash leaves the folder.
+  const { start, kill } = foreground(
+    'postgresql',
+    join(PG_BIN, 'postgres'),
+    ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'logging_collector=off', '-c', 'lc_messages=C'],
+    'database system is ready to accept connections',
+    'SIGQUIT',
+    asPostgres(dir),
+  );
+  await start().catch(removing(dir));
   return {
     url: `postgres://payframe@127.0.0.1:${port}/postgres`,
-    kill: stop,
+    kill,
     start,
     close: async () => {
-      await stop().catch(() => undefined);
+      await kill();
       await rm(dir, { recursive: true, force: true });
     },
     startedInMs: performance.now() - started,
@@ -62,7 +121,6 @@ export async function startRedis() {
   const started = performance.now();
   const dir = await mkdtemp(join(tmpdir(), 'payframe-redis-'));
   const port = await freePort();
-  let server;
   const args = [
     '--port',
     String(port),
@@ -77,27 +135,8 @@ export async function startRedis() {
     '--appendfsync',
     'always',
   ];
-  const start = () =>
-    new Promise((resolve, reject) => {
-      const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      server = child;
-      let out = '';
-      child.stdout.on('data', (chunk) => {
-        out += chunk.toString();
-        if (out.includes('Ready to accept connections')) resolve();
-      });
-      child.on('error', (error) =>
-        reject(new Error(`redis-server did not start (install Debian's redis-server; .ci/run does): ${error.message}`)),
-      );
-      child.on('exit', (code) => reject(new Error(`redis-server exited (${code}): ${out.slice(-500)}`)));
-    });
-  const kill = () =>
-    new Promise((resolve) => {
-      if (!server || server.exitCode !== null || server.signalCode !== null) return resolve();
-      server.once('exit', () => resolve());
-      server.kill('SIGKILL');
-    });
-  await start();
+  const { start, kill } = foreground('redis-server', 'redis-server', args, 'Ready to accept connections', 'SIGKILL');
+  await start().catch(removing(dir));
   return {
     url: `redis://127.0.0.1:${port}`,
     kill,
