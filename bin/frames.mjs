@@ -26,11 +26,10 @@ not serve them unguarded, and says path by path whether the headers hold (exit s
                             made there when missing); without it, plain http on a loopback host only
   -h, --help                show this help`;
 
-export async function run(args) {
-  const usageFail = (message) => fail(`${message} (payframe frames --help says how)`, 2);
-  let parsed;
+/** The command line read by node:util, or a one-line usage failure. */
+function parse(args, usageFail) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args,
       allowPositionals: true,
       options: {
@@ -45,8 +44,13 @@ export async function run(args) {
   } catch (error) {
     // node:util's words for a missing value take three lines: one is enough.
     const missing = error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /^Option '(--[\w-]+)/.exec(error.message)?.[1];
-    usageFail(missing ? `${missing} needs a value` : error.message.split('\n')[0]);
+    return usageFail(missing ? `${missing} needs a value` : error.message.split('\n')[0]);
   }
+}
+
+export async function run(args) {
+  const usageFail = (message) => fail(`${message} (payframe frames --help says how)`, 2);
+  const parsed = parse(args, usageFail);
   const { values, positionals } = parsed;
   if (values.help) {
     console.log(usage);

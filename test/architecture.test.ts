@@ -277,7 +277,7 @@ describe('architecture', () => {
     for (const file of sourceFiles(join(src, 'element'))) {
       const top = readFileSync(file, 'utf8')
         .split('\n')
-        .filter((line) => /^(export )?class .* extends HTMLElement/.test(line));
+        .filter((line) => /^(?:export )?class .* extends HTMLElement/.test(line));
       expect(top, relative(src, file)).toEqual([]);
     }
   });

@@ -67,7 +67,7 @@ export function serviceText(error) {
  * @param {Request} request
  */
 export async function readJson(request) {
-  if (!/^application\/json\s*(;|$)/i.test(request.headers.get('content-type') ?? '')) {
+  if (!/^application\/json\s*(?:;|$)/i.test(request.headers.get('content-type') ?? '')) {
     throw new PayframeError('invalid_request', 'The body must be application/json.', { status: 415 });
   }
   const text = await request.text();

@@ -216,7 +216,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 function checkHosts(hosts: unknown): string[] {
   const ok =
     Array.isArray(hosts) &&
-    hosts.every((h) => typeof h === 'string' && /^[a-z\d]([a-z\d-]*[a-z\d])?(\.[a-z\d]([a-z\d-]*[a-z\d])?)*$/i.test(h));
+    hosts.every((h) => typeof h === 'string' && /^[a-z\d](?:[a-z\d-]*[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]*[a-z\d])?)*$/i.test(h));
   if (!ok) throw configError('allowedHosts must be host names, such as sandbox.tunnel.example (no scheme, no port)');
   return (hosts as string[]).map((h) => h.toLowerCase());
 }

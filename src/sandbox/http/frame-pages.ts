@@ -39,7 +39,7 @@ export function defaultFrameDir(): string | undefined {
 const LOOPBACK_ANCESTORS = ['https', 'http'].flatMap((scheme) =>
   LOOPBACK_HOSTS.filter((h) => !h.startsWith('[')).map((h) => `${scheme}://${h}:*`),
 );
-const ORIGIN = /^https?:\/\/[\w.-]+(:(\d{1,5}|\*))?$/;
+const ORIGIN = /^https?:\/\/[\w.-]+(?::(?:\d{1,5}|\*))?$/;
 
 /**
  * The frame page's policy in the sandbox (src/protocol/frame-page.ts makes its headers and page): framed

@@ -30,7 +30,7 @@ const CREDENTIAL = /\b(Basic|Bearer|Digest|Token)\s+(?!(?:Basic|Bearer|Digest|To
  * ("cvv 123", not "the cvv is wrong"), in text that is not JSON.
  */
 const CVV_IN_TEXT =
-  /(\b(?:(?:card[ _-]?)?(?:(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:[ _-]?(?:code|value|number))?|cid|security[ _-]?code|verification[ _-]?(?:code|value|number))|card[ _-]?code)\b(?:["']?\s*[:=>]\s*["']?|\s+["']?(?=[^"'&,;}<\s]*\p{Nd})))[^"'&,;}<\s]*/giu;
+  /(\b(?:(?:card[ _-]?)?(?:(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:[ _-]?(?:code|value|number))?|cid|security[ _-]?code|verification[ _-]?(?:code|value|number))|card[ _-]?code)(?:["']?\s*[:=>]\s*["']?|\s+["']?(?=[^"'&,;}<\s]*\p{Nd})))[^"'&,;}<\s]*/giu;
 /** A multipart part's header line naming the part (read on one line, so no body makes it slow). */
 const PART_NAME = /^content-disposition:.*?\bname="?([^"\r\n;]*)/i;
 /** A header whose name says it carries a secret. */
@@ -43,10 +43,10 @@ const SECRET_HEADER = /auth|token|secret|passw|api-?key|session|credential|signa
 export function isCvvKey(key: string): boolean {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
   return (
-    /(cvv|cvc|cvn|csc|cvd|cvp)2?(code|value|number)?$|cardcode$/.test(k) ||
+    /(?:cvv|cvc|cvn|csc|cvd|cvp)2?(?:code|value|number)?$|cardcode$/.test(k) ||
     k === 'cid' ||
     k === 'cardcid' ||
-    /securitycode|verification(code|value|number)/.test(k)
+    /securitycode|verification(?:code|value|number)/.test(k)
   );
 }
 

@@ -33,7 +33,7 @@ function isVerification(req: Req): boolean {
   const value =
     text === undefined ? undefined : (parseJson(text) as { intent?: unknown; transaction?: { amount?: { total?: unknown } } } | null);
   const total = value?.transaction?.amount?.total;
-  const zero = typeof total === 'string' && /^0(\.0+)?$/.test(total);
+  const zero = typeof total === 'string' && /^0(?:\.0+)?$/.test(total);
   if (zero && value?.intent !== 'auth') fail('INVALID_AMOUNT', 'transaction.amount.total: zero verifies a card, with intent auth only');
   return zero;
 }

@@ -99,7 +99,7 @@ function networkError(what: string, error: unknown): PayframeError {
  * certificate refused in the handshake): such a request certainly never reached the service.
  */
 const NEVER_SENT =
-  /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID)$/;
+  /^(?:ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ENETUNREACH|EHOSTUNREACH|EADDRNOTAVAIL|UND_ERR_CONNECT_TIMEOUT|ERR_TLS_CERT_ALTNAME_INVALID)$/;
 
 /** A POST that moves money was sent and `why` (its answer lost, a gateway's 5xx): the service may have acted on it. */
 const outcomeUnknown = (what: string, why: string, init: PayframeErrorInit) =>
