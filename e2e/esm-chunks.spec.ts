@@ -35,6 +35,8 @@ document.querySelector('form').addEventListener('submit', async (event) => {
 `;
 
 let merchant: Merchant;
+/** Each chunk's static imports, as esbuild wrote them: a chunk runs only once they all arrived. */
+const imports = new Map<string, string[]>();
 test.beforeAll(async () => {
   merchant = await startMerchant();
   const dir = new URL(`test-results/esm-${process.pid}/`, root);
@@ -53,13 +55,28 @@ test.beforeAll(async () => {
     alias: { payframe: new URL('dist/payframe.mjs', root).pathname },
     logLevel: 'silent',
   });
-  for (const file of outputFiles) merchant.files.set(`/esm/${file.path.split('/').pop()}`, { type: 'text/javascript', body: file.text });
+  for (const file of outputFiles) {
+    const name = file.path.split('/').pop()!;
+    merchant.files.set(`/esm/${name}`, { type: 'text/javascript', body: file.text });
+    imports.set(
+      name,
+      [...file.text.matchAll(/(?:from|import)\s*"\.\/([\w-]+\.js)"/g)].map((m) => m[1]!),
+    );
+  }
   merchant.files.set('/esm', { type: 'text/html; charset=utf-8', body: PAGE });
 });
 test.afterAll(() => merchant?.close());
 
 /** The chunks the page asked the merchant for, by the module each is named after. */
 const chunks = () => merchant.requests.filter((r) => r.path.startsWith('/esm/') && r.path.endsWith('.js')).map((r) => r.path.slice(5));
+/** A chunk and those it imports statically, theirs included. */
+const graphOf = (name: string, seen = new Set<string>()): Set<string> => {
+  if (!seen.has(name)) {
+    seen.add(name);
+    for (const chunk of imports.get(name) ?? []) graphOf(chunk, seen);
+  }
+  return seen;
+};
 
 test('a split ESM checkout: the hosted form at once, its tokenize job when it is ready, the pending flow at Pay; it pays', async ({
   page,
@@ -69,6 +86,9 @@ test('a split ESM checkout: the hosted form at once, its tokenize job when it is
   await expect(page.getByRole('status')).toHaveText('Ready');
   // Without a click: the tokenize job's code arrives while the payer types.
   await expect.poll(() => chunks().filter((c) => c.startsWith('tokenize-job-'))).toHaveLength(1);
+  // Its imports follow it, asked once it is read (a slow machine asked one after the count below was taken).
+  const job = graphOf(chunks().find((c) => c.startsWith('tokenize-job-'))!);
+  await expect.poll(() => [...job].filter((c) => !chunks().includes(c))).toEqual([]);
   expect(chunks().filter((c) => c.startsWith('pending-flow-'))).toEqual([]);
   const before = chunks().length;
 
