@@ -29,6 +29,7 @@ const hosts = new Map<StaticHost, Served>();
 let folder: string;
 /** The export as it was before the review: no 404.html, and `_headers` for the pages' own paths alone. */
 let unguarded: string;
+let empty: string;
 
 const run = (args: string[]) =>
   exec(process.execPath, [BIN, 'frames', ...args]).then(
@@ -38,7 +39,7 @@ const run = (args: string[]) =>
 
 test.beforeAll(async () => {
   [shop, other] = await Promise.all([startOrigin(), startOrigin()]);
-  const empty = mkdtempSync(join(tmpdir(), 'payframe-static-'));
+  empty = mkdtempSync(join(tmpdir(), 'payframe-static-'));
   for (const host of HOSTS) hosts.set(host, await serveStatic(host, empty));
   const frameOrigins = [...hosts.values()].map((h) => new URL(h.url).origin);
   // The nonce call answers CORS for the frame hosts' origins, as the live service does for the merchant's.
@@ -57,6 +58,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await Promise.all([shop?.close(), other?.close(), sandbox?.close(), ...[...hosts.values()].map((h) => h.close())]);
+  for (const dir of [empty, folder, unguarded]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Mounts a full card form from `frameUrl` on a page of `origin`; answers how `ready` ended. */
@@ -129,6 +131,7 @@ test('the build’s bare frame page (dist/frame/, which names no merchants), ser
     });
   } finally {
     host.deploy(folder);
+    rmSync(bare, { recursive: true, force: true });
   }
 });
 

@@ -1,10 +1,10 @@
 // The sandbox serves the hosted fields' page with its own strict CSP, and lets only the merchant's
 // configured origins frame it.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { frameScript } from 'payframe/frame-bundle';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers';
 
 const frameDir = mkdtempSync(join(tmpdir(), 'payframe-frame-csp-'));
@@ -14,6 +14,7 @@ writeFileSync(join(frameDir, 'cvv', 'index.html'), '<!doctype html><title>frame 
 writeFileSync(join(frameDir, 'plain.js'), '');
 // A frame page of another build: its inline script is not the one this sandbox's policy allows.
 writeFileSync(join(frameDir, 'stale.html'), '<!doctype html><title>frame</title><body><script>start()</script></body>');
+afterAll(() => rmSync(frameDir, { recursive: true, force: true }));
 
 const box = useSandbox({
   frameDir,

@@ -1,9 +1,9 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
 import { connect } from 'node:tls';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox, testCards } from '../setup/sandbox';
 import { basic, call, cardOf, expectRefusal, m, pay, paymentBody, useSandbox } from './helpers';
 
@@ -13,6 +13,7 @@ writeFileSync(join(frameDir, 'frame.js'), 'export {};');
 mkdirSync(join(frameDir, 'assets'));
 writeFileSync(join(frameDir, 'assets', 'style.css'), 'body{}');
 writeFileSync(join(frameDir, '..', 'payframe-secret.txt'), 'secret');
+afterAll(() => rmSync(frameDir, { recursive: true, force: true }));
 
 const box = useSandbox({ frameDir, maxBodyBytes: 4096 });
 

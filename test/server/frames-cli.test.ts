@@ -1,12 +1,12 @@
 // `npx payframe frames`, as a merchant runs it: served over http on loopback, refused elsewhere without a
 // certificate, and exported for a static host with the very headers the handler sends.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createFrameHost } from '../../src/server';
 
 const BIN = new URL('../../bin/payframe.mjs', import.meta.url).pathname;
@@ -132,6 +132,7 @@ describe('payframe frames export', () => {
 
   it('writes the pages, with _headers and vercel.json holding what the handler sends for each (but its validator)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'payframe-export-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const { stdout } = await exec(process.execPath, [BIN, 'frames', 'export', dir, ...OPTIONS]);
     expect(readdirSync(dir).sort()).toEqual(['404.html', '_headers', 'cvv', 'index.html', 'vercel.json']);
     // A page that is not the frame page at every other path: no script in it.

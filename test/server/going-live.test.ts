@@ -3,7 +3,7 @@
 // the live CVV route's CORS. (Its worker block runs in workerd: test/server/frame-host-edge.test.ts; its
 // page block in test/client/going-live.test.ts.)
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:https';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { pageCsp } from '../../e2e/support/merchant';
 import { createFrameHost, createGateway, PayframeError } from '../../src/server';
 import { readmeBlock } from '../readme';
@@ -101,6 +101,7 @@ describe('going-live/cli.sh: the command and its export', () => {
     const certDir = given.indexOf('--cert-dir');
     expect(certDir).toBeGreaterThan(0);
     const dir = mkdtempSync(join(tmpdir(), 'payframe-going-live-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     // Run as written, on a free port, its certificate in a folder of the test's own.
     const run = given.map((a, i) => (i === certDir + 1 ? join(dir, 'tls') : a));
     child = spawn(process.execPath, [BIN, ...run, '--port', '0']);
@@ -124,7 +125,9 @@ describe('going-live/cli.sh: the command and its export', () => {
   it('exports the files and their headers for a static host', async () => {
     const given = args(exportLine!);
     expect(given[1]).toBe('export');
-    const dir = join(mkdtempSync(join(tmpdir(), 'payframe-going-live-')), 'frames');
+    const parent = mkdtempSync(join(tmpdir(), 'payframe-going-live-'));
+    onTestFinished(() => rmSync(parent, { recursive: true, force: true }));
+    const dir = join(parent, 'frames');
     const { stdout } = await exec(process.execPath, [BIN, ...given.map((a, i) => (i === 2 ? dir : a))]);
     const files = readdirSync(dir).sort();
     expect(files).toEqual(['404.html', '_headers', 'cvv', 'index.html', 'vercel.json']);

@@ -3,13 +3,13 @@
 // Redis 7 reached over HTTP and shared with a pay route on Node), and the settle job.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { Miniflare } from 'miniflare';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox, testCards } from '../setup/sandbox';
 import { createGateway, memoryStore, redisStore, type Gateway } from '../../src/server';
 import { readmeBlock } from '../readme';
@@ -133,7 +133,8 @@ describe('docs/outcomes.md', () => {
 
 describe('docs/outcomes.md: the settle job', () => {
   it('settle.mjs: settles the attempts still pending, closes those past the notification window, and leaves the young unknown open', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'settle-'));
+    const dir = await mkdtemp(join(tmpdir(), 'payframe-settle-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     await writeFile(join(dir, 'settle.mjs'), readmeBlock('outcomes/settle.mjs'));
     const { settleOpenOrders } = (await import(join(dir, 'settle.mjs'))) as {
       settleOpenOrders: (
