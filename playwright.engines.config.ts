@@ -30,9 +30,9 @@ if (missing.length > 0) {
 // skipped in Chromium here and names that spec: the whole browser costs more than the suite's headless
 // shell, and the same test twice in one engine proves nothing more. The Chromium suite keeps what only
 // Chromium shows (autofill, CSP reports, axe-core, screenshots, the DevTools protocol) and the checks no
-// person's browser makes. The flows stay in this
-// config rather than as a project of the Chromium one: they have their own fixtures (the `engine`
-// option, a browser launched per worker) and timeout, and `npm run test:engines` stays one step to run alone.
+// person's browser makes. The flows stay in this config rather than as a project of the Chromium one:
+// they have their own fixtures (the `engine` option, a browser launched per worker) and timeout, and
+// `npm run test:engines` stays one step to run alone.
 export default defineConfig<object, { engine: Engine }>({
   testDir: 'e2e/engines',
   testMatch: '*.flow.ts',

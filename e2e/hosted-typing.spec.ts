@@ -4,7 +4,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { type Merchant, startMerchant } from './support/merchant';
 import { type Field, fillCard, frameOf, input, openCheckout, recorded, typeInto } from './support/page';
-import { expectNoCardData, recordMerchant } from './support/recorder';
+import { expectNoCardData, problemsOf, type Recorder, recordMerchant } from './support/recorder';
 
 let merchant: Merchant;
 test.beforeAll(async () => {
@@ -12,19 +12,12 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => merchant?.close());
 
-/**
- * What went wrong unseen in the page or any of its frames while a person typed: an uncaught error or
- * rejection, a console error (Chromium logs a CSP violation as one, in the frame where it happened).
- */
-let problems: string[];
-test.beforeEach(({ page }) => {
-  problems = [];
-  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
+/** What the page heard and logged, and its frames' console, while a person typed: nothing went wrong unseen. */
+let recorder: Recorder;
+test.beforeEach(async ({ page }) => {
+  recorder = await recordMerchant(page);
 });
-test.afterEach(() => expect(problems).toEqual([]));
+test.afterEach(() => expect(problemsOf(recorder)).toEqual([]));
 
 test('typing a card formats it, names the brand and reports validity, field by field', async ({ page }) => {
   await openCheckout(page, merchant);
@@ -189,7 +182,6 @@ test('the CVV takes the size of the brand, and a full number refuses an extra di
 });
 
 test('Enter in a field submits: an invalid card is refused first, its fields named; corrected, the form pays', async ({ page }) => {
-  const recorder = await recordMerchant(page);
   await openCheckout(page, merchant);
   await fillCard(page, { number: '4111111111111112', expiry: '1234', cvv: '123' });
   await page.keyboard.press('Enter');

@@ -75,11 +75,22 @@ function foreground(name, command, args, ready, signal, options = {}) {
   return { start, kill };
 }
 
-/** A catch that removes an engine's folder when it did not start, then throws on. */
-const removing = (dir) => async (error) => {
-  await rm(dir, { recursive: true, force: true });
-  throw error;
-};
+/**
+ * Starts the server, and answers it as an Engine whose `close` stops it and removes its folder (removed
+ * at once when the server does not start).
+ */
+async function engine(url, dir, { start, kill }, since) {
+  const remove = () => rm(dir, { recursive: true, force: true });
+  await start().catch(async (error) => {
+    await remove();
+    throw error;
+  });
+  const close = async () => {
+    await kill();
+    await remove();
+  };
+  return { url, kill, start, close, startedInMs: performance.now() - since };
+}
 
 /** PostgreSQL 15, initdb'd into a temporary folder. */
 export async function startPostgres() {
@@ -95,7 +106,7 @@ export async function startPostgres() {
   const data = join(dir, 'data');
   execFileSync(join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'payframe', '--no-sync'], { stdio: 'pipe', ...asPostgres(dir) });
   // SIGQUIT is PostgreSQL's immediate shutdown: no checkpoint, as a crash leaves the folder.
-  const { start, kill } = foreground(
+  const server = foreground(
     'postgresql',
     join(PG_BIN, 'postgres'),
     ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'logging_collector=off', '-c', 'lc_messages=C'],
@@ -103,17 +114,7 @@ export async function startPostgres() {
     'SIGQUIT',
     asPostgres(dir),
   );
-  await start().catch(removing(dir));
-  return {
-    url: `postgres://payframe@127.0.0.1:${port}/postgres`,
-    kill,
-    start,
-    close: async () => {
-      await kill();
-      await rm(dir, { recursive: true, force: true });
-    },
-    startedInMs: performance.now() - started,
-  };
+  return engine(`postgres://payframe@127.0.0.1:${port}/postgres`, dir, server, started);
 }
 
 /** Redis with its append-only file written at every change: what survives a crash (docs/stores.md). */
@@ -135,16 +136,6 @@ export async function startRedis() {
     '--appendfsync',
     'always',
   ];
-  const { start, kill } = foreground('redis-server', 'redis-server', args, 'Ready to accept connections', 'SIGKILL');
-  await start().catch(removing(dir));
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    kill,
-    start,
-    close: async () => {
-      await kill();
-      await rm(dir, { recursive: true, force: true });
-    },
-    startedInMs: performance.now() - started,
-  };
+  const server = foreground('redis-server', 'redis-server', args, 'Ready to accept connections', 'SIGKILL');
+  return engine(`redis://127.0.0.1:${port}`, dir, server, started);
 }
