@@ -181,7 +181,12 @@ test('docs/saved-card-cvv.md’s page script and routes, as written, on three or
 });
 
 test('a page script that points the frames at another gateway gets a refusal at once, and no request leaves', async ({ page }) => {
+  const tokens = () => merchant.sandbox.requests().filter((r) => r.path.endsWith('/client_token')).length;
+  const tokensBefore = tokens();
   await openCheckout(page, merchant);
+  // The checkout's own form asks for its client token as it loads, and may be ready before the shop asked
+  // the service: counted once that call has come (a loaded run counted it after).
+  await expect.poll(tokens).toBeGreaterThan(tokensBefore);
   const before = merchant.sandbox.requests().length;
   const answer = await page.evaluate(
     async ({ frameUrl }) => {
