@@ -51,9 +51,10 @@ async function shoot(page: Page, field: Field, path: string) {
 for (const locale of ['en', 'ar'] as const) {
   const t = TEXTS[locale];
   const field = (page: Page, name: Field) => input(page, name, t.labels[name]);
-  /** Clicks into a field, by its label in the locale, and types key by key. */
+  /** Clicks into a field, by its label in the locale, and types key by key once the caret shows there. */
   const typeIn = async (page: Page, name: Field, text: string) => {
     await field(page, name).click();
+    await expect(field(page, name)).toBeFocused();
     await page.keyboard.type(text);
   };
 
@@ -96,6 +97,8 @@ for (const locale of ['en', 'ar'] as const) {
     await typeIn(page, 'expiry', '1234');
     await typeIn(page, 'cvv', '123');
     await typeIn(page, 'name', 'Ada Lovelace');
+    // Only the brand is wrong now, as the person sees it (a loaded run once asked before the name was in).
+    await expect(field(page, 'name')).toHaveValue('Ada Lovelace');
     const before = { nonces: nonceRequests(), tokens: merchant.tokenRequests };
     const refused = await page.evaluate(() =>
       (window as any).form.tokenize().then(
