@@ -41,6 +41,10 @@ export default defineConfig<object, { checkout: Checkout; react: ReactVersion }>
   outputDir: 'test-results/chromium',
   timeout: 30_000,
   workers: 2,
+  // A test that fails runs once more: on two loaded cores a wait the test did not make (a chunk's import,
+  // a client token still on its way) failed one run in three of late. One that passes only then is
+  // named in CI's closing lines (scripts/test-summary.mjs), to be mended; one that fails twice fails.
+  retries: 1,
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   projects: [
     { name: 'chromium-headless-shell', grepInvert: /@full-chromium/, testIgnore: VARIANTS, use: shell },

@@ -1,7 +1,8 @@
 // Prints the closing lines for CI from the JSON reports of vitest and Playwright: the counts, then each
-// failed test by file and name with its error's first line. CI shows the end of a run's output, and
-// each step prints its own when it ends, so a unit test that failed minutes before the browser suites
-// ended was named nowhere in what CI kept.
+// failed test by file and name with its error's first line, and each browser test that passed only on
+// its retry (playwright*.config.ts), so that a flaky test is named and mended, never passed in silence.
+// CI shows the end of a run's output, and each step prints its own when it ends, so a unit test that
+// failed minutes before the browser suites ended was named nowhere in what CI kept.
 import { readFileSync } from 'node:fs';
 
 function read(file) {
@@ -54,12 +55,15 @@ if (unit) {
     }
   });
 }
+/** `step file › name: error` for each test that failed, then passed when run again (a retry): mend it. */
+const flaky = [];
 /** Playwright's suites nest (file, describe); each spec holds a test per project. */
 const playwrightFailures = (step, suite) => {
   for (const spec of suite.specs ?? [])
-    for (const test of spec.tests.filter((t) => t.status === 'unexpected')) {
+    for (const test of spec.tests.filter((t) => t.status === 'unexpected' || t.status === 'flaky')) {
       const error = test.results.find((r) => r.error)?.error?.message;
-      failures.push(`${step} [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error)}`);
+      const line = `${step} [${test.projectName}] ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error)}`;
+      (test.status === 'flaky' ? flaky : failures).push(line);
     }
   for (const child of suite.suites ?? []) playwrightFailures(step, child);
 };
@@ -91,6 +95,7 @@ const missing = [
   .filter(([, r]) => !r)
   .map(([name]) => name);
 if (missing.length > 0) console.log(`missing report: ${missing.join(' ')}`);
+for (const test of flaky) console.log(`flaky (failed, then passed on its retry): ${test}`);
 for (const failure of failures) console.log(`failed: ${failure}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 ? 1 : 0);
